@@ -1,0 +1,76 @@
+// Lint: Obsidian's recommended rules (which include typescript-eslint's type-checked set) for the
+// whole tree, plus the boundary rules of docs/architecture.md §2.
+import { defineConfig, globalIgnores } from "eslint/config";
+import obsidianmd from "eslint-plugin-obsidianmd";
+
+const nodeOnly = ["src/node/**/*.ts", "src/emulator/**/*.ts", "src/mcp/http/**/*.ts"];
+const tooling = ["tests/**/*.ts", "bench/**/*.{ts,mjs}", "*.mjs", "*.cjs", "tests/**/*.cjs", ".ci/**"];
+
+export default defineConfig([
+  globalIgnores(["node_modules/", "main.js", "dist/", "coverage/", "sandbox-vault/", "package-lock.json"]),
+  ...obsidianmd.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.cjs", "tests/dom-environment.cjs", "bench/*.mjs"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    // TypeScript checks names itself; no-undef only misfires on types and globals.
+    files: ["**/*.ts"],
+    rules: { "no-undef": "off" },
+  },
+  {
+    files: ["**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+  },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off", "no-undef": "off" },
+  },
+  {
+    // Host-neutral core: no obsidian, no node:* (ARCHITECTURE.md §1).
+    files: ["src/core/**/*.ts", "src/hackmd/**/*.ts", "src/patch/**/*.ts", "src/sync/**/*.ts", "src/mcp/**/*.ts"],
+    ignores: ["src/mcp/http/**"],
+    rules: {
+      // The core runs in Node too, where there is no window: plain timers are the portable ones.
+      "obsidianmd/prefer-window-timers": "off",
+      "no-restricted-imports": ["error", {
+        paths: [{ name: "obsidian", message: "The core is host-neutral; reach Obsidian through a port." }],
+        patterns: [{ regex: "^node:", message: "The core is host-neutral; reach Node through a port." }],
+      }],
+    },
+  },
+  {
+    // Node hosts: the standalone command, the emulator and the loopback listener may use Node.
+    files: [...nodeOnly, ...tooling],
+    rules: {
+      "obsidianmd/no-nodejs-modules": "off",
+      "obsidianmd/prefer-window-timers": "off",
+      "obsidianmd/no-global-this": "off",
+      "obsidianmd/hardcoded-config-path": "off",
+      "obsidianmd/ui/sentence-case": "off",
+      "no-restricted-imports": ["error", {
+        paths: [{ name: "obsidian", message: "Node hosts never import obsidian." }],
+      }],
+    },
+  },
+  {
+    files: tooling,
+    rules: {
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      "@typescript-eslint/no-non-null-assertion": "off",
+      "@typescript-eslint/unbound-method": "off",
+      "@typescript-eslint/require-await": "off",
+      "obsidianmd/prefer-active-doc": "off",
+      "obsidianmd/prefer-create-el": "off",
+    },
+  },
+]);

@@ -1,0 +1,29 @@
+/** Two projects: `unit` runs in Node; `dom` runs *.dom.test.ts with Obsidian's DOM helpers. */
+const common = {
+  transform: {
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", diagnostics: false }],
+  },
+  moduleNameMapper: {
+    "^obsidian$": "<rootDir>/tests/__mocks__/obsidian.ts",
+  },
+  moduleFileExtensions: ["ts", "js", "json"],
+};
+
+module.exports = {
+  testTimeout: 30000,
+  projects: [
+    {
+      ...common,
+      displayName: "unit",
+      testEnvironment: "node",
+      testMatch: ["<rootDir>/tests/**/*.test.ts"],
+      testPathIgnorePatterns: ["\\.dom\\.test\\.ts$", "/node_modules/"],
+    },
+    {
+      ...common,
+      displayName: "dom",
+      testEnvironment: "<rootDir>/tests/dom-environment.cjs",
+      testMatch: ["<rootDir>/tests/**/*.dom.test.ts"],
+    },
+  ],
+};
