@@ -1,0 +1,112 @@
+import { invalidInput } from "../core/errors";
+
+/** A parsed `note_ref` (TOOLS.md §8.1). */
+export type NoteRef = { kind: "direct"; id: string } | { kind: "scoped"; owner: string; slug: string };
+
+/** One candidate of an ambiguous reference (TOOLS.md §3.3). */
+export interface NoteCandidate {
+  team_path: string | null;
+  note_id: string;
+  title: string;
+  short_id: string | null;
+  permalink: string | null;
+}
+
+/** How a reference resolved. */
+export type Resolution =
+  | { status: "resolved"; teamPath: string | null; noteId: string }
+  | { status: "not_found"; query: string }
+  | { status: "ambiguous"; query: string; candidates: NoteCandidate[] };
+
+/** A listed note, as much of it as resolution needs. */
+export interface ListedNoteRef {
+  id: string;
+  title: string;
+  shortId: string | null;
+  permalink: string | null;
+}
+
+/** Where resolution gets account data and lists (through the 60-second caches). */
+export interface ResolverSources {
+  userPath(refresh: boolean): Promise<string>;
+  teamPaths(refresh: boolean): Promise<string[]>;
+  listNotes(teamPath: string | null, refresh: boolean): Promise<ListedNoteRef[]>;
+}
+
+const HELP = "give a note id or a https://hackmd.io URL";
+
+/** Parses a note id or HackMD URL without any request or token. */
+export function parseNoteRef(raw: string): NoteRef {
+  const value = raw.trim();
+  if (value === "") throw invalidInput(`note_ref is empty; ${HELP}.`);
+  const withScheme = value.startsWith("hackmd.io/") ? `https://${value}` : value;
+  if (!withScheme.includes("://")) return { kind: "direct", id: withScheme };
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw invalidInput(`note_ref is not a valid URL; ${HELP}.`);
+  }
+  if (url.protocol !== "https:" || url.hostname !== "hackmd.io" || url.port !== "" || url.username !== "" || url.password !== "") {
+    throw invalidInput(`note_ref must be an https://hackmd.io URL (other hosts and http are not accepted); ${HELP}. With another API URL, pass the note id.`);
+  }
+  const segments = rawPathSegments(withScheme).map(decodeSegment);
+  if (segments.length === 1 && !segments[0]!.startsWith("@")) return { kind: "direct", id: segments[0]! };
+  if (segments.length === 2 && segments[0]!.startsWith("@") && segments[0]!.length > 1) {
+    return { kind: "scoped", owner: segments[0]!.slice(1), slug: segments[1]! };
+  }
+  throw invalidInput(`note_ref has an unsupported URL shape; use https://hackmd.io/<note id> or https://hackmd.io/@<owner>/<permalink or short id>.`);
+}
+
+/**
+ * The non-empty path segments as written (URL's parser would percent-encode raw non-ASCII text,
+ * which is fine, but we read the original so a malformed escape is caught by our own decoder).
+ */
+function rawPathSegments(url: string): string[] {
+  const afterScheme = url.slice(url.indexOf("://") + 3);
+  const pathStart = afterScheme.indexOf("/");
+  if (pathStart < 0) return [];
+  const path = afterScheme.slice(pathStart).split(/[?#]/)[0] ?? "";
+  return path.split("/").filter((segment) => segment !== "");
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalidInput(`note_ref has a malformed percent-escape in "${segment}"; copy the URL again from HackMD.`);
+  }
+}
+
+/** Resolves a parsed reference (TOOLS.md §8.2). A direct id needs no request. */
+export async function resolveNoteRef(
+  ref: NoteRef,
+  options: { teamPath: string | null; refresh: boolean },
+  sources: ResolverSources,
+): Promise<Resolution> {
+  if (ref.kind === "direct") return { status: "resolved", teamPath: options.teamPath, noteId: ref.id };
+  const query = `@${ref.owner}/${ref.slug}`;
+  let workspace: string | null;
+  if (ref.owner === (await sources.userPath(options.refresh))) {
+    workspace = null;
+  } else if ((await sources.teamPaths(options.refresh)).includes(ref.owner)) {
+    workspace = ref.owner;
+  } else {
+    return { status: "not_found", query };
+  }
+  const notes = await sources.listNotes(workspace, options.refresh);
+  const matches = notes.filter((note) => note.shortId === ref.slug || note.permalink === ref.slug);
+  if (matches.length === 0) return { status: "not_found", query: ref.slug };
+  if (matches.length === 1) return { status: "resolved", teamPath: workspace, noteId: matches[0]!.id };
+  return {
+    status: "ambiguous",
+    query: ref.slug,
+    candidates: matches.map((note) => ({
+      team_path: workspace,
+      note_id: note.id,
+      title: note.title,
+      short_id: note.shortId,
+      permalink: note.permalink,
+    })),
+  };
+}

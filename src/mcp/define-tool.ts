@@ -1,0 +1,125 @@
+import { z } from "zod/v4";
+import { BridgeError, invalidInput } from "../core/errors";
+import { toAdvertisedSchema, type JsonSchema } from "./json-schema";
+
+/** The four MCP annotation hints; every tool sets all of them (STYLE.md rule 9). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a tool handler returns on success: a summary line for people and the output object. */
+export interface ToolSuccess {
+  summary: string;
+  output: Record<string, unknown>;
+}
+
+/** Hidden parameter aliases (TOOLS.md §3.1): alias name → canonical name. */
+export type AliasMap = Readonly<Record<string, string>>;
+
+/** A tool as data (STYLE.md rule 7): schemas, annotations and a handler factory over deps. */
+export interface ToolDefinition<Deps, Call, Args> {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  /** The advertised input schema: a strict zod object (unknown properties refused). */
+  input: z.ZodObject;
+  /** Accepted but never advertised aliases. */
+  aliases?: AliasMap;
+  /** Admits every shape the tool returns, including the §3.3 resolution shape. */
+  output: z.ZodType;
+  /** Builds the handler from injected dependencies. */
+  create(deps: Deps): (args: Args, call: Call) => Promise<ToolSuccess>;
+}
+
+/** Identity helper that pins the generic types of a tool definition. */
+export function defineTool<Deps, Call, Schema extends z.ZodObject>(
+  definition: Omit<ToolDefinition<Deps, Call, z.output<Schema>>, "input"> & { input: Schema },
+): ToolDefinition<Deps, Call, z.output<Schema>> {
+  return definition;
+}
+
+/** The `tools/list` entry of a tool. */
+export function describeTool(tool: ToolDefinition<never, never, never>): {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: ToolAnnotations & { title: string };
+} {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toAdvertisedSchema(tool.input, "input"),
+    outputSchema: toAdvertisedSchema(tool.output, "output"),
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/**
+ * Decodes raw arguments: applies hidden aliases (a name together with its alias is refused),
+ * then the strict schema. Every failure is `invalid_input` naming what to fix (TOOLS.md §3.1).
+ */
+export function decodeArguments<Args>(input: z.ZodType<Args>, aliases: AliasMap | undefined, raw: unknown): Args {
+  const value = raw === undefined || raw === null ? {} : raw;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw invalidInput("Arguments must be a JSON object; pass the parameters by name.");
+  }
+  const args: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [alias, canonical] of Object.entries(aliases ?? {})) {
+    if (!(alias in args)) continue;
+    if (canonical in args) {
+      throw invalidInput(`Give either ${canonical} or ${alias}, not both; ${canonical} is the documented name.`);
+    }
+    args[canonical] = canonical === "team_path" ? workspaceAliasValue(args[alias]) : args[alias];
+    delete args[alias];
+  }
+  const parsed = input.safeParse(args);
+  if (parsed.success) return parsed.data;
+  throw invalidInput(`Invalid arguments: ${parsed.error.issues.map(describeIssue).join("; ")}. Fix them and call again.`);
+}
+
+/** `workspace` also accepts `{"kind":"personal"}` and `{"kind":"team","team_path":"x"}`. */
+function workspaceAliasValue(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort().join(",");
+  if (record.kind === "personal" && keys === "kind") return null;
+  if (record.kind === "team" && keys === "kind,team_path") return record.team_path;
+  throw invalidInput(
+    'workspace must be a team path, null, {"kind":"personal"} or {"kind":"team","team_path":"<path>"}; prefer team_path.',
+  );
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "arguments";
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return `unknown ${issue.keys.length === 1 ? "property" : "properties"} ${issue.keys.map((key) => JSON.stringify(key)).join(", ")} (remove ${issue.keys.length === 1 ? "it" : "them"})`;
+    case "too_big":
+      return `${where} must be at most ${String(issue.maximum)}`;
+    case "too_small":
+      return issue.origin === "string" ? `${where} must not be empty` : `${where} must be at least ${String(issue.minimum)}`;
+    case "invalid_type":
+      return `${where} must be ${describeExpected(issue.expected)}`;
+    case "invalid_value":
+      return `${where} must be one of ${issue.values.map((entry) => JSON.stringify(entry)).join(", ")}`;
+    default:
+      return `${where}: ${issue.message}`;
+  }
+}
+
+function describeExpected(expected: string): string {
+  if (expected === "int") return "an integer";
+  if (expected === "array") return "an array";
+  if (expected === "object") return "an object";
+  return `a ${expected}`;
+}
+
+/** Re-export for handlers that need to throw with a kind. */
+export { BridgeError };

@@ -1,0 +1,221 @@
+/**
+ * The loopback MCP endpoint (ARCHITECTURE.md §5): Streamable HTTP on 127.0.0.1 only, with the
+ * path, Host, Origin, bearer token and body size checked before any MCP code runs, and stateful
+ * sessions (one MCP server per session) with idle eviction and a cap. Used by
+ * `hackmd-bridge serve` and, through a guarded dynamic import, by the desktop plugin.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../../core/ports";
+import { bearerMatches, isAllowedHost, isAllowedOrigin } from "./guards";
+
+/** Options of the loopback listener. */
+export interface McpListenerOptions {
+  /** TCP port on 127.0.0.1; 0 lets the system choose. */
+  port: number;
+  /** Bearer token clients must send; never logged. */
+  token: string;
+  /** Builds one MCP server per session. */
+  createServer: () => McpServer;
+  logger: Logger;
+  /** Largest accepted request body (bytes). */
+  maxBodyBytes?: number;
+  /** Most sessions at once; more are refused with 503 after idle ones are evicted. */
+  maxSessions?: number;
+  /** A session unused this long is closed. */
+  idleMs?: number;
+}
+
+/** A running listener. */
+export interface McpListener {
+  url: string;
+  port: number;
+  /** Number of open MCP sessions. */
+  sessionCount(): number;
+  /** Closes the listener, every session and every connection. */
+  close(): Promise<void>;
+}
+
+/** Raised when the port is taken; the message says how to choose another. */
+export class PortInUseError extends Error {
+  override readonly name = "PortInUseError";
+  constructor(readonly port: number) {
+    super(`Port ${port} on 127.0.0.1 is already in use; stop the other program or choose another port.`);
+  }
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  lastSeen: number;
+}
+
+const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+const MCP_PATH = "/mcp";
+
+/** Starts the endpoint; resolves once it listens. */
+export async function startMcpListener(options: McpListenerOptions): Promise<McpListener> {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const maxSessions = options.maxSessions ?? 32;
+  const idleMs = options.idleMs ?? 30 * 60 * 1000;
+  const sessions = new Map<string, Session>();
+  const sockets = new Set<Socket>();
+  let port = options.port;
+
+  const closeSession = async (id: string): Promise<void> => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+  };
+  const evictIdle = async (): Promise<void> => {
+    const cutoff = Date.now() - idleMs;
+    const stale = [...sessions].filter(([, session]) => session.lastSeen < cutoff).map(([id]) => id);
+    await Promise.all(stale.map((id) => closeSession(id)));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const origin = header(req, "origin");
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== MCP_PATH) return reply(res, 404, "Not found; the MCP endpoint is /mcp.");
+    if (!isAllowedHost(header(req, "host"), port)) return reply(res, 403, "Forbidden host; connect to 127.0.0.1 or localhost.");
+    if (!isAllowedOrigin(origin)) return reply(res, 403, "Forbidden origin; only local clients may use this endpoint.");
+    if (origin) setCors(res, origin);
+    if (req.method === "OPTIONS") {
+      res.writeHead(204).end();
+      return;
+    }
+    if (!bearerMatches(header(req, "authorization"), options.token)) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="hackmd-bridge"');
+      return reply(res, 401, "Unauthorized; send Authorization: Bearer <endpoint token>.");
+    }
+    let body: unknown;
+    if (req.method === "POST") {
+      const read = await readJsonBody(req, maxBodyBytes);
+      if (read.status !== 200) return reply(res, read.status, read.message);
+      body = read.value;
+    }
+    const sessionId = header(req, "mcp-session-id");
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      if (!session) return replyJsonRpc(res, 404, "Session not found; initialize a new session.");
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== "POST" || !isInitializeRequest(body)) {
+      return replyJsonRpc(res, 400, "Bad request; send initialize first, then the Mcp-Session-Id header it returns.");
+    }
+    await evictIdle();
+    if (sessions.size >= maxSessions) return replyJsonRpc(res, 503, "Too many open sessions; close one and retry.");
+    const server = options.createServer();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, lastSeen: Date.now() });
+      },
+    });
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id) sessions.delete(id);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http: HttpServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.logger.error("mcp_http_error", { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) reply(res, 500, "Internal error.");
+      else res.end();
+    });
+  });
+  http.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(error.code === "EADDRINUSE" ? new PortInUseError(options.port) : error);
+    };
+    http.once("error", onError);
+    http.listen(options.port, "127.0.0.1", () => {
+      http.off("error", onError);
+      resolve();
+    });
+  });
+  const address = http.address();
+  port = typeof address === "object" && address ? address.port : options.port;
+  const sweeper = setInterval(() => void evictIdle(), Math.min(idleMs, 60_000));
+  sweeper.unref();
+
+  return {
+    url: `http://127.0.0.1:${port}${MCP_PATH}`,
+    port,
+    sessionCount: () => sessions.size,
+    close: async () => {
+      clearInterval(sweeper);
+      await Promise.all([...sessions.keys()].map((id) => closeSession(id)));
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function setCors(res: ServerResponse, origin: string): void {
+  res.setHeader("Access-Control-Allow-Origin", origin);
+  res.setHeader("Vary", "Origin");
+  res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
+  res.setHeader("Access-Control-Allow-Headers", "authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id");
+  res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id");
+}
+
+function reply(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8" }).end(`${message}\n`);
+}
+
+function replyJsonRpc(res: ServerResponse, status: number, message: string): void {
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
+
+async function readJsonBody(
+  req: IncomingMessage,
+  maxBytes: number,
+): Promise<{ status: 200; value: unknown } | { status: 400 | 413; message: string }> {
+  const tooLarge = { status: 413 as const, message: `Request body too large; the limit is ${maxBytes} bytes.` };
+  const declared = Number(header(req, "content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    req.resume();
+    return tooLarge;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.byteLength;
+    if (size > maxBytes) {
+      req.resume();
+      return tooLarge;
+    }
+    chunks.push(buffer);
+  }
+  try {
+    return { status: 200, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown };
+  } catch {
+    return { status: 400, message: "Request body is not valid JSON." };
+  }
+}

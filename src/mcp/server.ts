@@ -1,0 +1,90 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { RetryMeta } from "../core/errors";
+import type { Logger } from "../core/ports";
+import { decodeArguments, describeTool, type ToolDefinition } from "./define-tool";
+import { errorResult, successResult, type ToolResult } from "./result";
+
+/** What the MCP server needs from its host: the tools, their deps, and per-call bookkeeping. */
+export interface McpHost<Deps, Call> {
+  /** Server name and version reported at initialize. */
+  name: string;
+  version: string;
+  tools: ReadonlyArray<ToolDefinition<Deps, Call, never>>;
+  deps: Deps;
+  /** A fresh per-call context (retry counters live here, never in module state). */
+  newCall(): Call;
+  /** The call's `_meta.retry`, or undefined when nothing was retried or read back. */
+  retryMeta(call: Call): RetryMeta | undefined;
+  /** Secrets that must never leave in a result (the HackMD token). */
+  secrets(): readonly string[];
+  logger: Logger;
+  /** Process-unique request ids for log lines. */
+  nextRequestId(): string;
+  /** Observes every completed call (the plugin's activity log). */
+  onCallCompleted?(event: ToolCallEvent): void;
+}
+
+/** One completed tool call, as logged and shown in the activity log (never bodies or tokens). */
+export interface ToolCallEvent {
+  request_id: string;
+  tool: string;
+  ok: boolean;
+  error_kind?: string;
+  duration_ms: number;
+  note_id?: string;
+}
+
+/**
+ * Builds an MCP server that declares only the tools capability and answers tools/list and
+ * tools/call from tool definitions. The handlers are set on the underlying protocol server
+ * instead of through `registerTool`, because our contract needs argument failures as
+ * `invalid_input` results, hidden aliases, and advertised schemas that differ from the decoding
+ * ones (TOOLS.md §3.1); `registerTool` is never called, so the SDK installs no handlers of its own.
+ */
+export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServer {
+  const mcp = new McpServer({ name: host.name, version: host.version }, { capabilities: { tools: {} } });
+  const server = mcp.server;
+  const listing = host.tools.map((tool) => describeTool(tool));
+  const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<ToolResult> => {
+    const entry = handlers.get(request.params.name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}; call tools/list for the available tools.`);
+    const requestId = host.nextRequestId();
+    const started = Date.now();
+    const call = host.newCall();
+    host.logger.info("tool_call_started", { request_id: requestId, tool: entry.tool.name });
+    let result: ToolResult;
+    try {
+      const args = decodeArguments(entry.tool.input, entry.tool.aliases, request.params.arguments) as never;
+      result = successResult(await entry.run(args, call), host.retryMeta(call));
+    } catch (error) {
+      result = errorResult(error, host.retryMeta(call), host.secrets());
+    }
+    const event: ToolCallEvent = {
+      request_id: requestId,
+      tool: entry.tool.name,
+      ok: !result.isError,
+      duration_ms: Date.now() - started,
+    };
+    if (result._meta?.error_kind) event.error_kind = result._meta.error_kind;
+    const noteId = noteIdOf(result.structuredContent);
+    if (noteId) event.note_id = noteId;
+    host.logger.info("tool_call_completed", { ...event });
+    host.onCallCompleted?.(event);
+    return result;
+  });
+  return mcp;
+}
+
+function noteIdOf(output: Record<string, unknown> | undefined): string | undefined {
+  if (!output) return undefined;
+  if (typeof output.note_id === "string") return output.note_id;
+  const note = output.note;
+  if (note && typeof note === "object" && typeof (note as Record<string, unknown>).id === "string") {
+    return (note as Record<string, unknown>).id as string;
+  }
+  return typeof output.id === "string" && output.mode === "note" ? output.id : undefined;
+}
