@@ -1,0 +1,52 @@
+/**
+ * The per-call context (TOOLS.md §4.3): one per tool call or plugin command, passed to every
+ * request that call makes, so concurrent calls never mix their retry counters.
+ */
+import type { RetryMeta } from "../core/errors";
+
+/** Counters of one call; create one with `new CallContext()` at the start of each call. */
+export class CallContext {
+  private attempts = 1;
+  private waitedMs = 0;
+  private rateLimited = false;
+  private readbackAttempts = 0;
+  private readbackElapsedMs = 0;
+
+  /** Records one retry of any request of this call and the wait before it. */
+  recordRetry(waitMs: number, causedBy429: boolean): void {
+    this.attempts += 1;
+    this.waitedMs += Math.max(0, waitMs);
+    if (causedBy429) this.rateLimited = true;
+  }
+
+  /** Records one read-back fetch. */
+  recordReadbackAttempt(): void {
+    this.readbackAttempts += 1;
+  }
+
+  /** Records time spent in read-back polling. */
+  recordReadbackElapsed(elapsedMs: number): void {
+    this.readbackElapsedMs += Math.max(0, elapsedMs);
+  }
+
+  /** A snapshot of the counters as the `_meta.retry` block. */
+  snapshot(): RetryMeta {
+    return {
+      attempts: this.attempts,
+      total_waited_seconds: roundSeconds(this.waitedMs),
+      was_rate_limited: this.rateLimited,
+      readback_attempts: this.readbackAttempts,
+      readback_elapsed_seconds: roundSeconds(this.readbackElapsedMs),
+    };
+  }
+}
+
+/** The `_meta.retry` object to attach to a result, or undefined when nothing was retried or read back. */
+export function retryMetaForResult(context: CallContext): RetryMeta | undefined {
+  const meta = context.snapshot();
+  return meta.attempts > 1 || meta.readback_attempts > 0 ? meta : undefined;
+}
+
+function roundSeconds(ms: number): number {
+  return Math.round(ms) / 1000;
+}

@@ -1,0 +1,404 @@
+/**
+ * The HackMD API v1 client (TOOLS.md §5, §6): one typed method per endpoint. Every method takes
+ * the call context of the tool call it serves; the client itself keeps only the last quota seen.
+ * Caches and note-reference resolution are layered on top elsewhere.
+ */
+import { BridgeError } from "../core/errors";
+import type { Clock, HttpTransport, Logger, Random, SecretSource, Sleep } from "../core/ports";
+import type { CallContext } from "./call-context";
+import type { ClientConfig } from "./config";
+import { parseQuota, type Quota } from "./quota";
+import {
+  readFolder,
+  readFolderList,
+  readFolderOrNull,
+  readFolderOrder,
+  readHistory,
+  readImageLink,
+  readMe,
+  readNoteDetail,
+  readNoteList,
+  readTeamList,
+  readTrash,
+  type ReadContext,
+} from "./read";
+import {
+  parseJsonReply,
+  segment,
+  sendApiRequest,
+  workspaceParts,
+  type ApiRequestSpec,
+  type ApiResponse,
+  type RequestDeps,
+} from "./request";
+import type {
+  CreatedNote,
+  CreateFolderRequest,
+  CreateNoteRequest,
+  Folder,
+  FolderOrder,
+  ImageUpload,
+  Me,
+  NoteDetail,
+  NoteSummary,
+  Team,
+  UpdateFolderRequest,
+  UpdateNoteRequest,
+} from "./types";
+
+/** The ports and configuration of a client. */
+export interface HackmdClientOptions {
+  transport: HttpTransport;
+  config: ClientConfig;
+  secrets: SecretSource;
+  clock: Clock;
+  sleep: Sleep;
+  random: Random;
+  logger: Logger;
+}
+
+/** A note in a workspace. */
+export interface NoteAddress {
+  /** Null for the personal workspace, else the team's path. */
+  teamPath: string | null;
+  noteId: string;
+}
+
+/** A folder in a workspace. */
+export interface FolderAddress {
+  teamPath: string | null;
+  folderId: string;
+}
+
+/** Options of reads used by a read-back poll. */
+export interface ReadOptions {
+  /** Epoch ms by which the read must complete (from `pollUntil`). */
+  deadlineAt?: number;
+}
+
+const encoder = new TextEncoder();
+
+/** The HackMD API v1 client. */
+export class HackmdClient {
+  private readonly deps: RequestDeps;
+  private quota: Quota | null = null;
+
+  constructor(options: HackmdClientOptions) {
+    this.deps = {
+      ...options,
+      onResponse: (headers) => {
+        const seen = parseQuota(headers, options.clock.now());
+        if (seen !== null) this.quota = seen;
+      },
+    };
+  }
+
+  /** The configuration the client was built with. */
+  get config(): ClientConfig {
+    return this.deps.config;
+  }
+
+  /** The quota headers of the most recent response that carried any, or null. */
+  get lastQuota(): Quota | null {
+    return this.quota;
+  }
+
+  /** `GET /me`: the profile; `teams` is null when HackMD left it out. */
+  async me(context: CallContext): Promise<Me> {
+    const reply = await this.send(context, { method: "GET", parts: ["me"], mode: "read" });
+    return readMe(parseJsonReply(reply), this.readContext(reply, null));
+  }
+
+  /** `GET /teams`: the account's teams. */
+  async teams(context: CallContext): Promise<Team[]> {
+    const reply = await this.send(context, { method: "GET", parts: ["teams"], mode: "read" });
+    return readTeamList(parseJsonReply(reply), this.readContext(reply, null));
+  }
+
+  /** `GET /history`: recently visited notes, each with its own workspace and `last_visit`. */
+  async history(context: CallContext): Promise<NoteSummary[]> {
+    const reply = await this.send(context, { method: "GET", parts: ["history"], mode: "read" });
+    return readHistory(parseJsonReply(reply), this.readContext(reply, null));
+  }
+
+  /** `GET /trash`: the personal trash as note summaries. */
+  async trash(context: CallContext): Promise<NoteSummary[]> {
+    const reply = await this.send(context, { method: "GET", parts: ["trash"], mode: "read" });
+    return readTrash(parseJsonReply(reply), this.readContext(reply, null));
+  }
+
+  /** `PUT /trash/{id}/restore`: brings a personal note back; any 2xx settles it. */
+  async restoreNote(context: CallContext, args: { noteId: string }): Promise<void> {
+    await this.send(context, {
+      method: "PUT",
+      parts: ["trash", segment("note id", args.noteId), "restore"],
+      mode: "idempotent_write",
+    });
+  }
+
+  /** `GET /notes` or `GET /teams/{tp}/notes`: the whole workspace list. */
+  async listNotes(context: CallContext, args: { teamPath: string | null }): Promise<NoteSummary[]> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: workspaceParts(args.teamPath, "notes"),
+      mode: "read",
+    });
+    return readNoteList(parseJsonReply(reply), this.readContext(reply, args.teamPath));
+  }
+
+  /** `GET /notes/{id}` (team route for a team): the note with its body and `body_hash`. */
+  async getNote(context: CallContext, args: NoteAddress & ReadOptions): Promise<NoteDetail> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: notePartsOf(args),
+      mode: "read",
+      ...deadline(args),
+    });
+    return readNoteDetail(parseJsonReply(reply), this.readContext(reply, args.teamPath));
+  }
+
+  /**
+   * `POST /notes` (team form): never retried. An unreadable reply is `readback`, because the
+   * note may exist; a 207 `{note, error}` is a created note whose folder placement failed.
+   */
+  async createNote(context: CallContext, args: { teamPath: string | null; body: CreateNoteRequest }): Promise<CreatedNote> {
+    const reply = await this.send(context, {
+      method: "POST",
+      parts: workspaceParts(args.teamPath, "notes"),
+      mode: "plain_write",
+      body: { json: definedFields(args.body, ["parentFolderId"]) },
+    });
+    const unreadable = (): BridgeError =>
+      new BridgeError(
+        "readback",
+        `${reply.where}: HackMD accepted the create (${reply.response.status}) but its reply could not be read; the note may exist. List the workspace's notes before creating it again.`,
+      );
+    try {
+      const json = parseJsonReply(reply);
+      if (reply.response.status === 207) {
+        if (typeof json !== "object" || json === null || !("note" in json)) throw unreadable();
+        const note = await readNoteDetail(json.note, this.readContext(reply, args.teamPath));
+        return { note, placement_failed: true };
+      }
+      return { note: await readNoteDetail(json, this.readContext(reply, args.teamPath)), placement_failed: false };
+    } catch (error) {
+      if (error instanceof BridgeError && error.kind === "readback") throw error;
+      throw unreadable();
+    }
+  }
+
+  /** Note `PATCH`: always carries `content`; never retried; the 2xx reply is not parsed. */
+  async updateNote(context: CallContext, args: NoteAddress & { body: UpdateNoteRequest }): Promise<void> {
+    if (typeof (args.body as Partial<UpdateNoteRequest>).content !== "string") {
+      // HackMD may blank a note whose PATCH lacks `content` (TOOLS.md §19.1).
+      throw new BridgeError("internal", "A note PATCH without content was refused before sending; report this as a bug.");
+    }
+    await this.send(context, {
+      method: "PATCH",
+      parts: notePartsOf(args),
+      mode: "plain_write",
+      body: { json: definedFields(args.body, []) },
+    });
+  }
+
+  /** Note `DELETE` (personal or team route): never retried. */
+  async deleteNote(context: CallContext, args: NoteAddress): Promise<void> {
+    await this.send(context, { method: "DELETE", parts: notePartsOf(args), mode: "plain_write" });
+  }
+
+  /**
+   * `POST /notes/{id}/images` (personal route for team notes too): one multipart part `image`.
+   * Never retried; 413 → `too_large`; an unreadable reply → `upstream`.
+   */
+  async uploadImage(context: CallContext, args: { noteId: string; image: ImageUpload }): Promise<{ link: string }> {
+    const { bytes, contentType } = multipartBody(args.image, this.deps.random);
+    const reply = await this.send(context, {
+      method: "POST",
+      parts: ["notes", segment("note id", args.noteId), "images"],
+      mode: "plain_write",
+      body: { bytes, contentType },
+      isImageUpload: true,
+    });
+    const unreadable = new BridgeError(
+      "upstream",
+      `${reply.where}: HackMD accepted the image but its reply could not be read; upload it again (that only leaves an unused copy behind).`,
+    );
+    let json: unknown;
+    try {
+      json = parseJsonReply(reply);
+    } catch {
+      throw unreadable;
+    }
+    const link = readImageLink(json);
+    if (link === null) throw unreadable;
+    return { link };
+  }
+
+  /** `GET /folders` (team route for a team): the flat folder list. */
+  async listFolders(context: CallContext, args: { teamPath: string | null }): Promise<Folder[]> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: workspaceParts(args.teamPath, "folders"),
+      mode: "read",
+    });
+    return readFolderList(parseJsonReply(reply), this.readContext(reply, args.teamPath));
+  }
+
+  /** `GET /folders/{id}` (team route): the folder, or null when HackMD answers without an id. */
+  async getFolder(context: CallContext, args: FolderAddress & ReadOptions): Promise<Folder | null> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: folderPartsOf(args),
+      mode: "read",
+      ...deadline(args),
+    });
+    return readFolderOrNull(parseJsonReply(reply), this.readContext(reply, args.teamPath));
+  }
+
+  /** Folder `POST`: never retried; `parentFolderId` is omitted unless a string; unreadable reply → `readback`. */
+  async createFolder(context: CallContext, args: { teamPath: string | null; body: CreateFolderRequest }): Promise<Folder> {
+    const reply = await this.send(context, {
+      method: "POST",
+      parts: workspaceParts(args.teamPath, "folders"),
+      mode: "plain_write",
+      body: { json: definedFields(args.body, ["parentFolderId"]) },
+    });
+    try {
+      return readFolder(parseJsonReply(reply), this.readContext(reply, args.teamPath));
+    } catch {
+      throw new BridgeError(
+        "readback",
+        `${reply.where}: HackMD accepted the folder (${reply.response.status}) but its reply could not be read; the folder may exist. List the folders before creating it again.`,
+      );
+    }
+  }
+
+  /** `PATCH /teams/{tp}/folders/{id}` (team folders only): idempotent, retried; `null` clears a field. */
+  async updateFolder(
+    context: CallContext,
+    args: { teamPath: string; folderId: string; body: UpdateFolderRequest },
+  ): Promise<void> {
+    await this.send(context, {
+      method: "PATCH",
+      parts: folderPartsOf(args),
+      mode: "idempotent_write",
+      body: { json: definedFields(args.body, []) },
+    });
+  }
+
+  /** Folder `DELETE`: never retried. */
+  async deleteFolder(context: CallContext, args: FolderAddress): Promise<void> {
+    await this.send(context, { method: "DELETE", parts: folderPartsOf(args), mode: "plain_write" });
+  }
+
+  /** `GET /folders/folder-order` (team form): the whole order map. */
+  async getFolderOrder(context: CallContext, args: { teamPath: string | null } & ReadOptions): Promise<FolderOrder> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: workspaceParts(args.teamPath, "folders", "folder-order"),
+      mode: "read",
+      ...deadline(args),
+    });
+    return readFolderOrder(parseJsonReply(reply), this.readContext(reply, args.teamPath));
+  }
+
+  /** `PUT /folders/folder-order` (team form): `{"order": map}` with keys in code-point order; never retried. */
+  async putFolderOrder(context: CallContext, args: { teamPath: string | null; order: FolderOrder }): Promise<void> {
+    await this.send(context, {
+      method: "PUT",
+      parts: workspaceParts(args.teamPath, "folders", "folder-order"),
+      mode: "plain_write",
+      body: { json: { order: sortedOrder(args.order) } },
+    });
+  }
+
+  private send(context: CallContext, spec: ApiRequestSpec): Promise<ApiResponse> {
+    return sendApiRequest(this.deps, context, spec);
+  }
+
+  private readContext(reply: ApiResponse, teamPath: string | null): ReadContext {
+    return { where: reply.where, teamPath, isDefaultApiUrl: this.deps.config.api.isDefault };
+  }
+}
+
+function notePartsOf(args: NoteAddress): ReturnType<typeof workspaceParts> {
+  return workspaceParts(args.teamPath, "notes", segment("note id", args.noteId));
+}
+
+function folderPartsOf(args: FolderAddress): ReturnType<typeof workspaceParts> {
+  return workspaceParts(args.teamPath, "folders", segment("folder id", args.folderId));
+}
+
+function deadline(args: ReadOptions): { deadlineAt?: number } {
+  return args.deadlineAt === undefined ? {} : { deadlineAt: args.deadlineAt };
+}
+
+/** The body with undefined fields dropped, and `null` dropped for the named never-null fields. */
+function definedFields(body: object, neverNull: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || (value === null && neverNull.includes(key))) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Compares two strings by Unicode code points (not UTF-16 units, which `sort()` uses). */
+export function compareCodePoints(a: string, b: string): number {
+  const left = Array.from(a);
+  const right = Array.from(b);
+  const length = Math.min(left.length, right.length);
+  for (let i = 0; i < length; i += 1) {
+    const diff = (left[i]?.codePointAt(0) ?? 0) - (right[i]?.codePointAt(0) ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return left.length - right.length;
+}
+
+/** The order map with its keys in code-point order (the PUT body is then deterministic). */
+export function sortedOrder(order: FolderOrder): FolderOrder {
+  const keys = Object.keys(order).sort(compareCodePoints);
+  // fromEntries defines own properties, so a key such as "__proto__" stays a plain entry.
+  return Object.fromEntries(keys.map((key) => [key, [...(order[key] ?? [])]]));
+}
+
+const BOUNDARY_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/** Builds a `multipart/form-data` body with one part `image` by hand (no FormData in every host). */
+export function multipartBody(image: ImageUpload, random: Random): { bytes: Uint8Array; contentType: string } {
+  let boundary = newBoundary(random, 0);
+  // A random boundary practically never occurs in the image; a counter makes the loop finite anyway.
+  for (let tries = 1; contains(image.bytes, encoder.encode(boundary)); tries += 1) boundary = newBoundary(random, tries);
+  const filename = image.filename.replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/"/g, "%22");
+  const type = image.contentType.replace(/[\r\n]/g, "");
+  const head = encoder.encode(
+    `--${boundary}\r\n` +
+      `Content-Disposition: form-data; name="image"; filename="${filename}"\r\n` +
+      `Content-Type: ${type}\r\n\r\n`,
+  );
+  const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
+  const bytes = new Uint8Array(head.byteLength + image.bytes.byteLength + tail.byteLength);
+  bytes.set(head, 0);
+  bytes.set(image.bytes, head.byteLength);
+  bytes.set(tail, head.byteLength + image.bytes.byteLength);
+  return { bytes, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+function newBoundary(random: Random, tries: number): string {
+  let out = `hackmd-bridge-${tries}-`;
+  for (let i = 0; i < 32; i += 1) {
+    out += BOUNDARY_ALPHABET[Math.floor(random() * BOUNDARY_ALPHABET.length) % BOUNDARY_ALPHABET.length] ?? "x";
+  }
+  return out;
+}
+
+function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
+  const first = needle[0];
+  outer: for (let i = haystack.indexOf(first ?? 0); i !== -1 && i <= haystack.length - needle.length; i = haystack.indexOf(first ?? 0, i + 1)) {
+    for (let j = 1; j < needle.length; j += 1) {
+      if (haystack[i + j] !== needle[j]) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
