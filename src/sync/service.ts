@@ -1,0 +1,486 @@
+/**
+ * The sync engine (TOOLS.md §14): pull, push, the sync check, untrack and the tracked list over
+ * the HackMD client, the LocalFiles port and the sync state store. Host-neutral. Decisions come
+ * from the pure tables of decide.ts; pull, push and untrack are serialised per note and per path.
+ */
+import { BridgeError, isBridgeError } from "../core/errors";
+import { bodyHash, isBodyHash, sha256Hex, utf8Length } from "../core/hash";
+import type { FileStamp, LocalFiles } from "../core/local-files";
+import { isMarkdownPath, parentPath, remoteSnapshotPath } from "../core/paths";
+import type { Clock, Logger, Sleep } from "../core/ports";
+import { normalizeLineEndings, titleDrift } from "../core/text";
+import type { NoteListCache } from "../hackmd/cache";
+import type { CallContext } from "../hackmd/call-context";
+import type { HackmdClient } from "../hackmd/client";
+import { pollUntil } from "../hackmd/readback";
+import type { NoteDetail, NoteSummary } from "../hackmd/types";
+import { decideCheck, decidePush } from "./decide";
+import { diffSummary, pullChanges } from "./diff";
+import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
+import { baselineFile, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
+import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
+
+const MIB = 1_048_576;
+/** Bodies and files above this need `confirm_large_file` (our policy, TOOLS.md §19.7). */
+export const LARGE_BODY_BYTES = 5 * MIB;
+/** Bodies and files above this are refused (`too_large`). */
+export const MAX_BODY_BYTES = 50 * MIB;
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The dependencies of a SyncService. */
+export interface SyncServiceOptions {
+  client: HackmdClient;
+  files: LocalFiles;
+  store: SyncStateStore;
+  clock: Clock;
+  sleep: Sleep;
+  logger: Logger;
+  /** The core's note-list cache, invalidated around a push's PATCH. */
+  lists?: NoteListCache<NoteSummary>;
+}
+
+/** A note body known to be present. */
+type NoteWithBody = NoteDetail & { content: string };
+
+/** The sync engine of one core instance. */
+export class SyncService implements SyncTools {
+  private readonly client: HackmdClient;
+  private readonly files: LocalFiles;
+  private readonly store: SyncStateStore;
+  private readonly clock: Clock;
+  private readonly sleep: Sleep;
+  private readonly logger: Logger;
+  private readonly lists: NoteListCache<NoteSummary> | undefined;
+  private readonly queue = new SyncQueue();
+
+  /** Builds the service from one named-parameter object. */
+  constructor(options: SyncServiceOptions) {
+    this.client = options.client;
+    this.files = options.files;
+    this.store = options.store;
+    this.clock = options.clock;
+    this.sleep = options.sleep;
+    this.logger = options.logger;
+    this.lists = options.lists;
+  }
+
+  /** The sync records on disk as the tracked list reports them (no working file is read). */
+  async listTracked(): Promise<TrackedEntry[]> {
+    return (await this.store.list()).map(({ record }) => ({
+      team_path: record.team_path,
+      note_id: record.internal_id,
+      local_path: record.local_path,
+      baseline_hash: record.baseline_body_hash,
+      last_observed_remote_timestamp: record.last_observed_remote_timestamp,
+    }));
+  }
+
+  /** The sync check of TOOLS.md §14.5: record first, then the file, then one GET; nothing written. */
+  async check(options: { localPath: string; call: CallContext }): Promise<SyncCheck> {
+    const resolved = await this.files.resolve(options.localPath, "read");
+    const loaded = await this.loadTracked(resolved.path);
+    const local = await this.readLocal(resolved.path, { confirmLargeFile: true });
+    const note = await this.getNote(options.call, loaded);
+    const [localHash, remoteHash] = [await bodyHash(local), await bodyHash(note.content)];
+    const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: localHash, remote: remoteHash });
+    return {
+      status: decision.status,
+      local_path: loaded.record.local_path,
+      baseline_path: this.baselinePath(loaded.key),
+      note_id: loaded.record.internal_id,
+      remote_timestamp: timestampOf(note),
+      baseline_body_hash: loaded.record.baseline_body_hash,
+      local_body_hash: localHash,
+      remote_body_hash: remoteHash,
+    };
+  }
+
+  /** Pull (TOOLS.md §14.1–14.2): destination checks, one GET, the refusal table, write, save. */
+  async pull(request: PullRequest): Promise<PullResult> {
+    const resolved = await this.files.resolve(request.localPath, "write");
+    const path = resolved.path;
+    if (!isMarkdownPath(path)) throw new BridgeError("invalid_input", `The destination ${path} must be a .md file; give a path ending in .md.`);
+    await this.destinationChecks(path, request);
+    const target = await request.resolveTarget();
+    if (target.status !== "resolved") return { kind: "unresolved", resolution: target };
+    const key = recordKey(target.teamPath, target.noteId);
+    return this.queue.run([noteQueueKey(key), pathQueueKey(path)], async () => {
+      const note = await this.client.getNote(request.call, { teamPath: target.teamPath, noteId: target.noteId });
+      const body = requireBody(note, target.noteId);
+      const size = utf8Length(body);
+      if (size > MAX_BODY_BYTES) {
+        throw new BridgeError("too_large", `Note ${target.noteId} holds ${size} bytes, more than the 50 MiB a pull accepts; nothing was written.`);
+      }
+      if (size > LARGE_BODY_BYTES && !request.confirmLargeFile) {
+        throw new BridgeError("confirmation_required", `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with confirm_large_file: true.`);
+      }
+      // The GET took time: the destination may have changed (an editor save, a new folder).
+      const exists = await this.destinationChecks(path, request);
+      let stamp: FileStamp | "absent" = "absent";
+      let oldRaw: string | undefined;
+      let usable: string | undefined;
+      if (exists) {
+        try {
+          const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
+          stamp = read.stamp;
+          const text = read.truncated ? undefined : decodeUtf8(read.bytes);
+          oldRaw = text;
+          usable = text === undefined ? undefined : normalizeLineEndings(text);
+        } catch (error) {
+          if (!request.discardLocalChanges) {
+            if (isBridgeError(error, "local_io")) throw error;
+            throw new BridgeError("local_io", `The existing file ${path} cannot be read (${describe(error)}); nothing was written. Fix it, or retry with discard_local_changes: true to replace it.`, {
+              cause: error,
+            });
+          }
+          const info = await this.files.stat(path);
+          if (info.stamp) stamp = info.stamp;
+        }
+      }
+      const same = usable !== undefined && usable === body;
+      const changes = exists && usable !== undefined && !same ? pullChanges(usable, body) : undefined;
+      if (exists && !same && !request.discardLocalChanges) await this.refuseUnlessBehind(path, usable);
+      if (!exists && request.createParentDirs && parentPath(path) !== "") {
+        const parent = await this.files.stat(parentPath(path));
+        if (parent.kind === "missing") await this.files.createFolders(parentPath(path));
+      }
+      // An unchanged file is left alone (its mtime too); a CRLF copy of the body is rewritten.
+      if (oldRaw !== body) await this.files.write(path, body, { expect: stamp });
+      try {
+        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp: timestampOf(note) });
+      } catch (error) {
+        throw new BridgeError("local_io", `The note was written to ${path}, but its sync state could not be saved (${describe(error)}), so the file is not tracked; pull again to repair it.`, {
+          cause: error,
+        });
+      }
+      const drift = titleDrift(note.title, body);
+      return {
+        kind: "pulled",
+        output: {
+          team_path: target.teamPath,
+          note_id: target.noteId,
+          title: note.title,
+          local_path: path,
+          bytes: size,
+          body_hash: await bodyHash(body),
+          ...(changes === undefined ? {} : { changes }),
+          ...(drift === undefined ? {} : { title_drift: drift }),
+        },
+      };
+    });
+  }
+
+  /** Push (TOOLS.md §14.3–14.4): read, load, one GET, decide, then execute the decision. */
+  async push(request: PushRequest): Promise<PushResult> {
+    const resolved = await this.files.resolve(request.localPath, "read");
+    const expected = request.expectedRemoteHash;
+    if (expected !== undefined && !isBodyHash(expected)) {
+      throw new BridgeError(
+        "invalid_input",
+        `expected_remote_hash must be "sha256:" followed by 64 lowercase hex digits; pass the remote_body_hash a push conflict reported, exactly as returned.`,
+      );
+    }
+    if (request.strategy === "overwrite" && !request.confirm) {
+      throw new BridgeError("confirmation_required", "strategy overwrite replaces the note's body with the local file, discarding remote edits; push again with confirm: true if that is intended.");
+    }
+    const path = resolved.path;
+    const local = await this.readLocal(path, { confirmLargeFile: request.confirmLargeFile });
+    const found = await this.store.findByPath(path);
+    if (!found) throw notTracked(path);
+    return this.queue.run([noteQueueKey(found.key), pathQueueKey(path)], async () => {
+      const loaded = await this.loadTracked(path);
+      if (loaded.key !== found.key) throw new BridgeError("conflict", `The sync record of ${path} changed while this push waited; nothing was written. Push again.`);
+      const { record } = loaded;
+      const address = { teamPath: record.team_path, noteId: record.internal_id };
+      if (request.crossCheck) {
+        const resolution = await request.crossCheck(record.team_path);
+        if (resolution.status !== "resolved") return { kind: "unresolved", resolution };
+        if (resolution.noteId !== address.noteId || resolution.teamPath !== address.teamPath) {
+          throw new BridgeError(
+            "invalid_input",
+            `note_ref names a different note (${resolution.noteId}) than the one ${path} was pulled from (${address.noteId}); omit note_ref or pass that note.`,
+          );
+        }
+      }
+      const note = await this.getNote(request.call, loaded);
+      const localHash = await bodyHash(local);
+      const remoteHash = await bodyHash(note.content);
+      const decision = decidePush({ strategy: request.strategy, baseline: record.baseline_body_hash, local: localHash, remote: remoteHash, expected });
+      const base: PushOutput = {
+        status: decision.status,
+        team_path: address.teamPath,
+        note_id: address.noteId,
+        local_path: record.local_path,
+        baseline_path: this.baselinePath(loaded.key),
+      };
+      switch (decision.effect) {
+        case "none":
+          if (decision.status === "remote_changed") {
+            return {
+              kind: "pushed",
+              output: {
+                ...base,
+                remote_body_hash: remoteHash,
+                instructions: `The note changed on HackMD and ${path} has no local edits. Run hackmd_pull_note with overwrite_local: true to bring the file up to date.`,
+              },
+            };
+          }
+          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
+        case "advance_baseline":
+          await this.saveAfter(path, { record, baseline: local, note, kind: "advance" });
+          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
+        case "patch": {
+          const last = await this.writeNote(request.call, address, local);
+          await this.saveAfter(path, { record, baseline: local, note: last, kind: "push" });
+          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) } };
+        }
+        case "snapshot": {
+          const snapshot = await this.writeSnapshot(loaded, note.content);
+          return {
+            kind: "pushed",
+            output: {
+              ...base,
+              remote_body_hash: remoteHash,
+              diff_summary: diffSummary({ baseline: loaded.baseline, local, remote: note.content }),
+              ...snapshot,
+              instructions: conflictInstructions(path, remoteHash, "snapshot_path" in snapshot ? snapshot.snapshot_path : undefined),
+            },
+          };
+        }
+      }
+    });
+  }
+
+  /** Untrack (TOOLS.md §9.14): removes record, baseline and hint; the file and the note stay. */
+  async untrack(request: UntrackRequest): Promise<UntrackOutput> {
+    if (request.noteId.trim() === "") throw new BridgeError("invalid_input", "note_id is blank; pass the note_id of a tracked note (see hackmd_list_notes with source: tracked).");
+    if (!request.confirm) {
+      throw new BridgeError("confirmation_required", `Untracking forgets the sync record of note ${request.noteId} (the Markdown file is kept); call again with confirm: true.`);
+    }
+    const key = recordKey(request.teamPath, request.noteId);
+    return this.queue.run([noteQueueKey(key)], async () => {
+      const removed = await this.store.remove(request.teamPath, request.noteId);
+      if (!removed) {
+        throw new BridgeError(
+          "not_tracked",
+          `Note ${request.noteId} in ${request.teamPath === null ? "the personal workspace" : `team ${request.teamPath}`} is not tracked; see hackmd_list_notes with source: tracked.`,
+        );
+      }
+      return { team_path: request.teamPath, note_id: request.noteId, local_path: removed.localPath };
+    });
+  }
+
+  /** The ROOT-relative path of a record's baseline. */
+  private baselinePath(key: string): string {
+    return `${this.files.root.stateFolder}/${baselineFile(key)}`;
+  }
+
+  /** Finds and loads the record of a path: untracked → `not_tracked`; damaged → `sync_state`. */
+  private async loadTracked(path: string): Promise<LoadedRecord> {
+    const found = await this.store.findByPath(path);
+    if (!found) throw notTracked(path);
+    return this.store.load(found);
+  }
+
+  /** Reads a working file as normalised text under the size and UTF-8 rules of §14.3 step 2. */
+  private async readLocal(path: string, options: { confirmLargeFile: boolean }): Promise<string> {
+    const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
+    if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, more than a note may hold; shorten it.`);
+    if (read.bytes.byteLength > LARGE_BODY_BYTES && !options.confirmLargeFile) {
+      throw new BridgeError("confirmation_required", `${path} holds ${read.bytes.byteLength} bytes (above 5 MiB); push again with confirm_large_file: true.`);
+    }
+    const text = decodeUtf8(read.bytes);
+    if (text === undefined) throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`);
+    return normalizeLineEndings(text);
+  }
+
+  /** One GET of a tracked note in the record's workspace; a reply without a body is `upstream`. */
+  private async getNote(call: CallContext, loaded: KeyedRecord): Promise<NoteWithBody> {
+    const note = await this.client.getNote(call, { teamPath: loaded.record.team_path, noteId: loaded.record.internal_id });
+    return { ...note, content: requireBody(note, loaded.record.internal_id) };
+  }
+
+  /**
+   * The destination checks of §14.1 step 2 (run again after the GET). Returns whether a file
+   * exists there (allowed only with `overwrite_local`).
+   */
+  private async destinationChecks(path: string, request: PullRequest): Promise<boolean> {
+    const info = await this.files.stat(path);
+    if (info.kind === "folder") throw new BridgeError("invalid_input", `${path} is a folder; the destination must be a .md file.`);
+    if (info.kind !== "missing") {
+      if (!request.overwriteLocal) {
+        throw new BridgeError("confirmation_required", `${path} already exists; pull again with overwrite_local: true to replace it (unpushed edits are still protected).`);
+      }
+      return true;
+    }
+    const parent = parentPath(path);
+    if (parent === "") return false;
+    const folder = await this.files.stat(parent);
+    if (folder.kind === "missing") {
+      if (!request.createParentDirs) {
+        throw new BridgeError("confirmation_required", `The folder ${parent} does not exist; pull again with create_parent_dirs: true to create it.`);
+      }
+    } else if (folder.kind !== "folder") {
+      throw new BridgeError("invalid_input", `${parent} is not a folder, so ${path} cannot be written; choose another destination.`);
+    }
+    return false;
+  }
+
+  /** The refusal table of §14.2 for an existing file that differs from the note. */
+  private async refuseUnlessBehind(path: string, usable: string | undefined): Promise<void> {
+    const state = await this.store.inspectPath(path);
+    if (state.kind === "several") {
+      throw new BridgeError(
+        "unpushed_changes",
+        `More than one sync record names ${path}, so its edits cannot be verified as pushed; push them first, or retry with discard_local_changes: true to drop them.`,
+      );
+    }
+    if (state.kind === "one") {
+      let loaded: LoadedRecord | undefined;
+      try {
+        loaded = await this.store.load(state);
+      } catch (error) {
+        if (!isBridgeError(error, "sync_state")) throw error;
+      }
+      if (loaded) {
+        if (usable !== undefined && (await bodyHash(usable)) === loaded.record.baseline_body_hash) return;
+        throw new BridgeError(
+          "unpushed_changes",
+          `${path} has edits that were never pushed; push them first (hackmd_push_note), or retry with discard_local_changes: true to drop them.`,
+        );
+      }
+    }
+    throw new BridgeError(
+      "unverified_local_content",
+      `${path} differs from the note and nothing shows its content was ever pushed; to keep it, pull to another path, carry the edits over and push, or retry with discard_local_changes: true.`,
+    );
+  }
+
+  /** PATCH {content} (never retried), then polls until exactly that body shows; else `readback`. */
+  private async writeNote(call: CallContext, address: { teamPath: string | null; noteId: string }, content: string): Promise<NoteDetail> {
+    const patch = (): Promise<void> => this.client.updateNote(call, { ...address, body: { content } });
+    await (this.lists ? this.lists.aroundWrite(patch) : patch());
+    const poll = await pollUntil({
+      context: call,
+      clock: this.clock,
+      sleep: this.sleep,
+      writtenBytes: utf8Length(content),
+      read: (deadlineAt) => this.client.getNote(call, { ...address, deadlineAt }),
+      matches: (note) => note.content === content,
+      subject: `note ${address.noteId}`,
+    });
+    this.lists?.invalidate();
+    if (!poll.confirmed) {
+      throw new BridgeError(
+        "readback",
+        `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (hackmd_get_note with local_path) before pushing again.`,
+      );
+    }
+    return poll.last;
+  }
+
+  /** Saves the record after a confirmed push (failure → `partial_write`) or a baseline advance. */
+  private async saveAfter(path: string, options: { record: LoadedRecord["record"]; baseline: string; note: NoteDetail; kind: "push" | "advance" }): Promise<void> {
+    try {
+      await this.store.save({
+        teamPath: options.record.team_path,
+        noteId: options.record.internal_id,
+        localPath: path,
+        baseline: options.baseline,
+        timestamp: timestampOf(options.note),
+      });
+    } catch (error) {
+      if (options.kind === "advance") throw error;
+      throw new BridgeError(
+        "partial_write",
+        `HackMD has the new body of note ${options.record.internal_id}, but the sync state could not be saved (${describe(error)}); run hackmd_pull_note with overwrite_local: true before the next push.`,
+        { cause: error, details: { note_id: options.record.internal_id } },
+      );
+    }
+  }
+
+  /** Writes the `.remote.md` snapshot under the ownership rule of §14.7; never throws. */
+  private async writeSnapshot(loaded: LoadedRecord, remote: string): Promise<{ snapshot_path: string } | { snapshot_error: string }> {
+    let target: string;
+    try {
+      target = (await this.files.resolve(remoteSnapshotPath(loaded.record.local_path), "write")).path;
+    } catch (error) {
+      return { snapshot_error: `No snapshot was written: ${describe(error)}` };
+    }
+    try {
+      const info = await this.files.stat(target);
+      let expect: FileStamp | "absent" = "absent";
+      if (info.kind !== "missing") {
+        const owned = info.kind === "file" ? await this.ownsSnapshot(target, loaded.record.remote_snapshot_hash) : undefined;
+        if (!owned) {
+          return {
+            snapshot_error: `${target} exists and is not the snapshot this tool wrote, so it was left alone; move it away to get a fresh snapshot of the remote body.`,
+          };
+        }
+        expect = owned;
+      }
+      const written = await this.files.write(target, remote, { expect });
+      try {
+        await this.store.setSnapshotHash(loaded, `sha256:${await sha256Hex(remote)}`);
+      } catch (error) {
+        await this.files.remove(target, { expect: written.stamp }).catch(() => false);
+        return { snapshot_error: `The snapshot ${target} was removed again because the sync record could not be updated (${describe(error)}).` };
+      }
+      return { snapshot_path: written.path };
+    } catch (error) {
+      this.logger.warn("sync_snapshot_failed", { path: target, kind: isBridgeError(error) ? error.kind : "unknown" });
+      return { snapshot_error: `No snapshot was written to ${target}: ${describe(error)}` };
+    }
+  }
+
+  /** The stamp of an existing snapshot when it is the one this tool wrote last, else undefined. */
+  private async ownsSnapshot(path: string, recorded: string | undefined): Promise<FileStamp | undefined> {
+    if (recorded === undefined) return undefined;
+    const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
+    if (read.truncated) return undefined;
+    return `sha256:${await sha256Hex(read.bytes)}` === recorded ? read.stamp : undefined;
+  }
+}
+
+/** The body of a note, or `upstream` when HackMD sent none. */
+function requireBody(note: NoteDetail, noteId: string): string {
+  if (note.content === undefined) throw new BridgeError("upstream", `HackMD sent note ${noteId} without its body; nothing was written. Retry later.`);
+  return note.content;
+}
+
+/** `lastChangedAt` in ms as decimal digits, or `""` when HackMD sent none. */
+function timestampOf(note: NoteDetail): string {
+  return note.last_changed_at === null ? "" : String(note.last_changed_at);
+}
+
+/** Strict UTF-8 decoding that keeps a byte order mark; undefined when the bytes are not UTF-8. */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `title_drift` as an optional output field. */
+function drift(title: string, body: string): { title_drift?: string } {
+  const value = titleDrift(title, body);
+  return value === undefined ? {} : { title_drift: value };
+}
+
+/** The `not_tracked` refusal of a path. */
+function notTracked(path: string): BridgeError {
+  return new BridgeError("not_tracked", `${path} is not tracked; pull the note to it first with hackmd_pull_note.`);
+}
+
+/** The next steps after a conflict. */
+function conflictInstructions(path: string, remoteHash: string, snapshot: string | undefined): string {
+  const where = snapshot === undefined ? "the remote changes shown in diff_summary" : `the changes in ${snapshot} (the current remote body)`;
+  return `Both ${path} and the note changed since the last sync; nothing was sent. Fold ${where} into ${path}, then push again with expected_remote_hash: "${remoteHash}". Avoid strategy overwrite until the merge has been reviewed.`;
+}
+
+/** A short description of a failure for messages. */
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,341 @@
+/**
+ * The sync state store (TOOLS.md §13): one record and one baseline per tracked note, plus a
+ * by-path hint per file, kept in the host's private state files. Host-neutral; every read goes
+ * to disk, so records saved by another core instance on the same ROOT are seen at once.
+ */
+import { BridgeError } from "../core/errors";
+import { sha256Hex } from "../core/hash";
+import type { StateFiles } from "../core/local-files";
+import type { Logger } from "../core/ports";
+import { compareCodePoints } from "../hackmd/client";
+
+/** The record format this code reads and writes. */
+export const RECORD_FORMAT = 1;
+
+/** Largest record file read (records are a few hundred bytes). */
+const RECORD_MAX_BYTES = 65_536;
+
+/** Largest baseline read: the 50 MiB body limit. */
+const BASELINE_MAX_BYTES = 50 * 1_048_576;
+
+const TRACKED = "tracked";
+const BY_PATH = "by-path";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** One sync record as stored (TOOLS.md §13.3). */
+export interface SyncRecord {
+  format: number;
+  internal_id: string;
+  team_path: string | null;
+  local_path: string;
+  baseline_body_hash: string;
+  last_observed_remote_timestamp: string;
+  remote_snapshot_hash?: string;
+}
+
+/** A record with its key. */
+export interface KeyedRecord {
+  key: string;
+  record: SyncRecord;
+}
+
+/** A record whose baseline was read and verified against `baseline_body_hash`. */
+export interface LoadedRecord extends KeyedRecord {
+  baseline: string;
+}
+
+/** What the store knows about one local path (TOOLS.md §13.4), before any refusal is chosen. */
+export type PathState =
+  | { kind: "none" }
+  | ({ kind: "one" } & KeyedRecord)
+  | { kind: "several"; keys: string[] }
+  | { kind: "damaged"; reason: string };
+
+/** Writes `enc` of §13.2: keeps `A–Z a–z 0–9 _ .`, every other UTF-8 byte as `%XX` (uppercase). */
+export function encodeKeyPart(value: string): string {
+  let out = "";
+  for (const byte of encoder.encode(value)) {
+    const char = String.fromCharCode(byte);
+    out += /[A-Za-z0-9_.]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** The record key of a note (TOOLS.md §13.2). */
+export function recordKey(teamPath: string | null, noteId: string): string {
+  return teamPath === null ? `personal--${encodeKeyPart(noteId)}` : `team--${encodeKeyPart(teamPath)}--${encodeKeyPart(noteId)}`;
+}
+
+/** Whether a hint's content is a well-formed key (prefix, allowed characters, well-formed `%XX`). */
+export function isWellFormedKey(key: string): boolean {
+  return /^(personal--|team--)[A-Za-z0-9._%-]*$/.test(key) && !/%(?![0-9A-F]{2})/.test(key);
+}
+
+/** The path of a record's baseline, relative to the state folder. */
+export function baselineFile(key: string): string {
+  return `${TRACKED}/${key}.baseline.md`;
+}
+
+/** How a workspace reads in messages. */
+function workspaceWords(teamPath: string | null): string {
+  return teamPath === null ? "the personal workspace" : `team ${teamPath}`;
+}
+
+/** Parses a record file; a string says why it is damaged. */
+export function parseRecord(text: string): SyncRecord | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return "it is not valid JSON";
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return "it is not a JSON object";
+  const value = json as Record<string, unknown>;
+  if (typeof value.format !== "number" || !Number.isInteger(value.format)) return "it has no format number";
+  if (value.format > RECORD_FORMAT) return `it was written by a newer version of hackmd-bridge (format ${value.format})`;
+  if (value.format !== RECORD_FORMAT) return `its format ${value.format} is unknown`;
+  const strings = ["internal_id", "local_path", "baseline_body_hash", "last_observed_remote_timestamp"] as const;
+  for (const field of strings) {
+    if (typeof value[field] !== "string") return `its field ${field} is missing or not a string`;
+  }
+  if (value.team_path !== null && typeof value.team_path !== "string") return "its field team_path is neither null nor a string";
+  if (value.remote_snapshot_hash !== undefined && typeof value.remote_snapshot_hash !== "string") return "its field remote_snapshot_hash is not a string";
+  return {
+    format: RECORD_FORMAT,
+    internal_id: value.internal_id as string,
+    team_path: value.team_path,
+    local_path: value.local_path as string,
+    baseline_body_hash: value.baseline_body_hash as string,
+    last_observed_remote_timestamp: value.last_observed_remote_timestamp as string,
+    ...(typeof value.remote_snapshot_hash === "string" ? { remote_snapshot_hash: value.remote_snapshot_hash } : {}),
+  };
+}
+
+/** Serialises a record (pretty-printed, fixed field order, trailing newline). */
+function serialise(record: SyncRecord): string {
+  const ordered: SyncRecord = {
+    format: RECORD_FORMAT,
+    internal_id: record.internal_id,
+    team_path: record.team_path,
+    local_path: record.local_path,
+    baseline_body_hash: record.baseline_body_hash,
+    last_observed_remote_timestamp: record.last_observed_remote_timestamp,
+    ...(record.remote_snapshot_hash === undefined ? {} : { remote_snapshot_hash: record.remote_snapshot_hash }),
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/** What `save` needs (TOOLS.md §13.6). */
+export interface SaveRecordOptions {
+  teamPath: string | null;
+  noteId: string;
+  /** Canonical ROOT-relative path of the working file. */
+  localPath: string;
+  /** The body both sides held when the save was decided. */
+  baseline: string;
+  /** `lastChangedAt` in ms as decimal digits, or `""`. */
+  timestamp: string;
+}
+
+/** The sync state store over a host's private state files. Creating it writes nothing. */
+export class SyncStateStore {
+  private readonly files: StateFiles;
+  private readonly logger: Logger;
+
+  /** A store over `files` (relative to the state folder); warnings go to `logger`. */
+  constructor(options: { files: StateFiles; logger: Logger }) {
+    this.files = options.files;
+    this.logger = options.logger;
+  }
+
+  /** The hint file of a local path: `by-path/<sha256 hex of the path>`. */
+  async hintFile(localPath: string): Promise<string> {
+    return `${BY_PATH}/${await sha256Hex(localPath)}`;
+  }
+
+  /** Reads one record by key: undefined when absent, a string when damaged. */
+  async readRecord(key: string): Promise<SyncRecord | string | undefined> {
+    const read = await this.files.read(`${TRACKED}/${key}.json`, { maxBytes: RECORD_MAX_BYTES });
+    if (read === undefined) return undefined;
+    if (read.truncated) return "it is larger than any record";
+    let text: string;
+    try {
+      text = decoder.decode(read.bytes);
+    } catch {
+      return "it is not valid UTF-8";
+    }
+    const parsed = parseRecord(text);
+    if (typeof parsed === "string") return parsed;
+    if (recordKey(parsed.team_path, parsed.internal_id) !== key) return "its key does not match its internal_id and team_path";
+    return parsed;
+  }
+
+  /** Every record key present, in no particular order. */
+  private async keys(): Promise<string[]> {
+    const entries = await this.files.list(TRACKED);
+    return entries.filter((entry) => entry.kind === "file" && entry.name.endsWith(".json")).map((entry) => entry.name.slice(0, -".json".length));
+  }
+
+  /** Every readable record; damaged ones are skipped with a logged warning. */
+  async records(): Promise<KeyedRecord[]> {
+    const out: KeyedRecord[] = [];
+    for (const key of await this.keys()) {
+      const record = await this.readRecord(key);
+      if (typeof record === "string") this.logger.warn("sync_record_skipped", { key, reason: record });
+      else if (record !== undefined) out.push({ key, record });
+    }
+    return out;
+  }
+
+  /** What the store holds for a local path (TOOLS.md §13.4), without refusing anything. */
+  async inspectPath(localPath: string): Promise<PathState> {
+    const hint = await this.files.read(await this.hintFile(localPath), { maxBytes: 1024 });
+    let hintDamaged: string | undefined;
+    const hinted = hint === undefined || hint.truncated ? undefined : safeDecode(hint.bytes)?.trim();
+    if (hinted !== undefined && isWellFormedKey(hinted)) {
+      const record = await this.readRecord(hinted);
+      if (typeof record === "string") hintDamaged = record;
+      else if (record?.local_path === localPath) return { kind: "one", key: hinted, record };
+    }
+    const found = (await this.records()).filter((entry) => entry.record.local_path === localPath);
+    if (found.length > 1) return { kind: "several", keys: found.map((entry) => entry.key).sort(compareCodePoints) };
+    const [only] = found;
+    if (only) return { kind: "one", ...only };
+    return hintDamaged === undefined ? { kind: "none" } : { kind: "damaged", reason: hintDamaged };
+  }
+
+  /** The record of a local path, or undefined when untracked; several or damaged → `sync_state`. */
+  async findByPath(localPath: string): Promise<KeyedRecord | undefined> {
+    const state = await this.inspectPath(localPath);
+    switch (state.kind) {
+      case "none":
+        return undefined;
+      case "one":
+        return { key: state.key, record: state.record };
+      case "several":
+        throw new BridgeError(
+          "sync_state",
+          `More than one sync record names ${localPath} (${state.keys.join(", ")}); untrack the stale ones with hackmd_untrack_note, then pull again.`,
+        );
+      case "damaged":
+        throw new BridgeError("sync_state", `The sync record of ${localPath} is corrupt (${state.reason}); pull the note again or untrack it with hackmd_untrack_note.`);
+    }
+  }
+
+  /** The record of a note, or undefined; a damaged record → `sync_state`. */
+  async findByNote(teamPath: string | null, noteId: string): Promise<KeyedRecord | undefined> {
+    const key = recordKey(teamPath, noteId);
+    const record = await this.readRecord(key);
+    if (record === undefined) return undefined;
+    if (typeof record === "string") {
+      throw new BridgeError("sync_state", `The sync record of note ${noteId} in ${workspaceWords(teamPath)} is corrupt (${record}); pull the note again or untrack it.`);
+    }
+    return { key, record };
+  }
+
+  /** Reads and verifies a record's baseline (TOOLS.md §13.5): missing or mismatching → `sync_state`. */
+  async load(found: KeyedRecord): Promise<LoadedRecord> {
+    const { record } = found;
+    const repair = `pull note ${record.internal_id} from ${workspaceWords(record.team_path)} to ${record.local_path} again`;
+    const read = await this.files.read(baselineFile(found.key), { maxBytes: BASELINE_MAX_BYTES });
+    if (read === undefined) throw new BridgeError("sync_state", `The baseline of ${record.local_path} is missing; ${repair}.`);
+    const hash = `sha256:${await sha256Hex(read.bytes)}`;
+    const text = read.truncated ? undefined : safeDecode(read.bytes);
+    if (text === undefined || hash !== record.baseline_body_hash) {
+      throw new BridgeError("sync_state", `The baseline of ${record.local_path} does not match its recorded hash; ${repair}.`);
+    }
+    return { ...found, baseline: text };
+  }
+
+  /**
+   * Saves a record after a pull, a confirmed push or a baseline-advancing no-op (TOOLS.md §13.6):
+   * displaced records of other notes are deleted, a stale hint removed, the snapshot hash kept
+   * only for the same note and file; then baseline, record and hint are written in that order.
+   */
+  async save(options: SaveRecordOptions): Promise<KeyedRecord> {
+    const key = recordKey(options.teamPath, options.noteId);
+    for (const other of await this.records()) {
+      if (other.key !== key && other.record.local_path === options.localPath) {
+        await this.files.remove(`${TRACKED}/${other.key}.json`);
+        await this.files.remove(baselineFile(other.key));
+      }
+    }
+    const previous = await this.readRecord(key);
+    const before = typeof previous === "object" ? previous : undefined;
+    if (before && before.local_path !== options.localPath) await this.removeHintIfNames(before.local_path, key);
+    const record: SyncRecord = {
+      format: RECORD_FORMAT,
+      internal_id: options.noteId,
+      team_path: options.teamPath,
+      local_path: options.localPath,
+      baseline_body_hash: `sha256:${await sha256Hex(options.baseline)}`,
+      last_observed_remote_timestamp: options.timestamp,
+      ...(before?.local_path === options.localPath && before.remote_snapshot_hash !== undefined ? { remote_snapshot_hash: before.remote_snapshot_hash } : {}),
+    };
+    await this.files.write(baselineFile(key), options.baseline);
+    await this.files.write(`${TRACKED}/${key}.json`, serialise(record));
+    await this.files.write(await this.hintFile(options.localPath), key);
+    return { key, record };
+  }
+
+  /** Replaces only the record's `remote_snapshot_hash` (TOOLS.md §14.7); the baseline is untouched. */
+  async setSnapshotHash(found: KeyedRecord, hash: string): Promise<KeyedRecord> {
+    const record: SyncRecord = { ...found.record, remote_snapshot_hash: hash };
+    await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
+    return { key: found.key, record };
+  }
+
+  /**
+   * Removes a note's record, its baseline and its hint (the hint only when it names this key).
+   * Returns the record's local path (`""` when the record was damaged), or undefined when none.
+   */
+  async remove(teamPath: string | null, noteId: string): Promise<{ localPath: string } | undefined> {
+    const key = recordKey(teamPath, noteId);
+    const record = await this.readRecord(key);
+    if (record === undefined) return undefined;
+    await this.files.remove(`${TRACKED}/${key}.json`);
+    await this.files.remove(baselineFile(key));
+    if (typeof record === "object") {
+      await this.removeHintIfNames(record.local_path, key);
+      return { localPath: record.local_path };
+    }
+    // A damaged record names no path: drop every hint that holds its key.
+    for (const entry of await this.files.list(BY_PATH)) {
+      const file = `${BY_PATH}/${entry.name}`;
+      const read = await this.files.read(file, { maxBytes: 1024 });
+      if (read && safeDecode(read.bytes)?.trim() === key) await this.files.remove(file);
+    }
+    return { localPath: "" };
+  }
+
+  /** Every readable record, personal first, then teams by path, each by note id (code points). */
+  async list(): Promise<KeyedRecord[]> {
+    const all = await this.records();
+    return all.sort((a, b) => {
+      const ta = a.record.team_path;
+      const tb = b.record.team_path;
+      if (ta !== tb) {
+        if (ta === null) return -1;
+        if (tb === null) return 1;
+        return compareCodePoints(ta, tb);
+      }
+      return compareCodePoints(a.record.internal_id, b.record.internal_id);
+    });
+  }
+
+  private async removeHintIfNames(localPath: string, key: string): Promise<void> {
+    const file = await this.hintFile(localPath);
+    const read = await this.files.read(file, { maxBytes: 1024 });
+    if (read && safeDecode(read.bytes)?.trim() === key) await this.files.remove(file);
+  }
+}
+
+/** UTF-8 text, or undefined when the bytes are not valid UTF-8. */
+function safeDecode(bytes: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,119 @@
+/** Requests and results of the sync engine's operations (TOOLS.md §9.12–§9.14, §14). */
+import type { CallContext } from "../hackmd/call-context";
+import type { Resolution } from "../hackmd/note-ref";
+
+/** A reference that did not resolve to exactly one note (§3.3). */
+export type UnresolvedTarget = Exclude<Resolution, { status: "resolved" }>;
+
+/** What `pull` needs; the note is resolved through `resolveTarget` only after the path checks. */
+export interface PullRequest {
+  /** Destination as the caller gave it (§12.1). */
+  localPath: string;
+  /** Resolves the `note_ref`; called after the destination checks, before the GET. */
+  resolveTarget: () => Promise<Resolution>;
+  overwriteLocal: boolean;
+  discardLocalChanges: boolean;
+  createParentDirs: boolean;
+  confirmLargeFile: boolean;
+  call: CallContext;
+}
+
+/** The output of a pull (TOOLS.md §9.12). */
+export type PullOutput = {
+  team_path: string | null;
+  note_id: string;
+  title: string;
+  local_path: string;
+  bytes: number;
+  body_hash: string;
+  changes?: string;
+  title_drift?: string;
+};
+
+/** A pull's outcome: pulled, or the reference did not resolve (nothing touched). */
+export type PullResult = { kind: "pulled"; output: PullOutput } | { kind: "unresolved"; resolution: UnresolvedTarget };
+
+/** What `push` needs. */
+export interface PushRequest {
+  /** The tracked file as the caller gave it. */
+  localPath: string;
+  strategy: "safe" | "overwrite";
+  confirm: boolean;
+  /** Raw `expected_remote_hash`; checked for format before any request. */
+  expectedRemoteHash?: string | undefined;
+  confirmLargeFile: boolean;
+  /** Resolves the optional `note_ref` cross-check, given the tracked note's workspace as default. */
+  crossCheck?: ((trackedTeamPath: string | null) => Promise<Resolution>) | undefined;
+  call: CallContext;
+}
+
+/** Statuses of a push (TOOLS.md §9.13). */
+export type PushStatus = "pushed" | "nothing_to_push" | "remote_changed" | "conflict";
+
+/** The output of a push (TOOLS.md §9.13). */
+export type PushOutput = {
+  status: PushStatus;
+  team_path: string | null;
+  note_id: string;
+  local_path: string;
+  baseline_path: string;
+  body_hash?: string;
+  title_drift?: string;
+  remote_body_hash?: string;
+  diff_summary?: string;
+  snapshot_path?: string;
+  snapshot_error?: string;
+  instructions?: string;
+};
+
+/** A push's outcome: done, or the cross-check reference did not resolve. */
+export type PushResult = { kind: "pushed"; output: PushOutput } | { kind: "unresolved"; resolution: UnresolvedTarget };
+
+/** What `untrack` needs (TOOLS.md §9.14). */
+export interface UntrackRequest {
+  teamPath: string | null;
+  noteId: string;
+  confirm: boolean;
+}
+
+/** The output of an untrack. */
+export type UntrackOutput = {
+  team_path: string | null;
+  note_id: string;
+  local_path: string;
+};
+
+/** One tracked note as `hackmd_list_notes` reports it (TOOLS.md §9.2). */
+export interface TrackedEntry {
+  team_path: string | null;
+  note_id: string;
+  local_path: string;
+  baseline_hash: string;
+  last_observed_remote_timestamp: string;
+}
+
+/** A tracked file's state, as `hackmd_get_note` with `local_path` reports it (TOOLS.md §9.3). */
+export interface SyncCheck {
+  status: "in_sync" | "local_changed" | "remote_changed" | "conflict";
+  local_path: string;
+  baseline_path: string;
+  note_id: string;
+  remote_timestamp: string;
+  baseline_body_hash: string;
+  local_body_hash: string;
+  remote_body_hash: string;
+}
+
+/** What the tools need of the sync engine. */
+export interface SyncTools {
+  /** The sync records on disk, ordered personal first, then teams by path, each by note id. */
+  listTracked(): Promise<TrackedEntry[]>;
+  /** The sync check of TOOLS.md §14.5 (one GET, nothing written). */
+  check(options: { localPath: string; call: CallContext }): Promise<SyncCheck>;
+  /** Pull of TOOLS.md §14.1–14.2: destination checks, resolution, one GET, write, save. */
+  pull(request: PullRequest): Promise<PullResult>;
+  /** Push of TOOLS.md §14.3–14.4: read, load, one GET, decide, then write or snapshot. */
+  push(request: PushRequest): Promise<PushResult>;
+  /** Untrack of TOOLS.md §9.14: forgets a record; local only. */
+  untrack(request: UntrackRequest): Promise<UntrackOutput>;
+}

@@ -1,0 +1,164 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sha256Hex } from "../../src/core/hash";
+import { silentLogger, type Logger } from "../../src/core/ports";
+import { NodeLocalFiles } from "../../src/node/local-files";
+import { encodeKeyPart, isWellFormedKey, recordKey, SyncStateStore } from "../../src/sync/store";
+
+describe("the sync state store (TOOLS.md §13)", () => {
+  let root: string;
+  let files: NodeLocalFiles;
+  let store: SyncStateStore;
+  const warnings: string[] = [];
+  const logger: Logger = { ...silentLogger, warn: (event) => void warnings.push(event) };
+  const state = (): string => join(root, ".hackmd-bridge/sync");
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), "hb-store-"));
+    files = await NodeLocalFiles.open({ root });
+    store = new SyncStateStore({ files: files.state, logger });
+    warnings.length = 0;
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const save = (noteId: string, localPath: string, baseline = "body\n", teamPath: string | null = null) =>
+    store.save({ teamPath, noteId, localPath, baseline, timestamp: "123" });
+
+  it("encodes keys: personal--note%2Fid, team--team%2Fpath--note%2Fid, note-id → note%2Did", () => {
+    expect(recordKey(null, "note/id")).toBe("personal--note%2Fid");
+    expect(recordKey("team/path", "note/id")).toBe("team--team%2Fpath--note%2Fid");
+    expect(encodeKeyPart("note-id")).toBe("note%2Did");
+    expect(encodeKeyPart("Az09_.é ")).toBe("Az09_.%C3%A9%20");
+    expect(isWellFormedKey("personal--a%2Fb")).toBe(true);
+    for (const bad of ["other--x", "personal--a/b", "personal--%2", "personal--%zz", "personal--%2f"]) expect(isWellFormedKey(bad)).toBe(false);
+  });
+
+  it("writes nothing when created; the first save writes baseline, pretty record and hint with 0600/0700", async () => {
+    expect(await readdir(root)).toEqual([]);
+    await save("aB3", "Notes/a.md", "exact\r\nbytes\n");
+    const key = "personal--aB3";
+    expect(await readFile(join(state(), `tracked/${key}.baseline.md`), "utf8")).toBe("exact\r\nbytes\n");
+    const text = await readFile(join(state(), `tracked/${key}.json`), "utf8");
+    expect(JSON.parse(text)).toEqual({
+      format: 1,
+      internal_id: "aB3",
+      team_path: null,
+      local_path: "Notes/a.md",
+      baseline_body_hash: `sha256:${await sha256Hex("exact\r\nbytes\n")}`,
+      last_observed_remote_timestamp: "123",
+    });
+    expect(text).toContain('\n  "format": 1,');
+    const hint = join(state(), `by-path/${await sha256Hex("Notes/a.md")}`);
+    expect(await readFile(hint, "utf8")).toBe(key);
+    if (process.platform !== "win32") {
+      expect((await stat(join(state(), `tracked/${key}.json`))).mode & 0o777).toBe(0o600);
+      expect((await stat(join(state(), "tracked"))).mode & 0o777).toBe(0o700);
+      expect((await stat(hint)).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  it("never stores a token or unknown fields, and ignores unknown fields when reading", async () => {
+    await save("n1", "a.md");
+    const file = join(state(), "tracked/personal--n1.json");
+    expect(await readFile(file, "utf8")).not.toMatch(/token|authorization|bearer/i);
+    const json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...json, future_field: 1 }));
+    expect((await store.findByPath("a.md"))?.record.internal_id).toBe("n1");
+  });
+
+  it("finds by the hint, survives a lost, stale or malformed hint by scanning, and loads the verified baseline", async () => {
+    await save("n1", "a.md", "one\n");
+    await save("n2", "b.md", "two\n", "team/x");
+    const loaded = await store.load((await store.findByPath("b.md"))!);
+    expect(loaded).toMatchObject({ key: "team--team%2Fx--n2", baseline: "two\n" });
+    const hint = join(state(), `by-path/${await sha256Hex("a.md")}`);
+    await rm(hint);
+    expect((await store.findByPath("a.md"))?.key).toBe("personal--n1");
+    await writeFile(hint, "team--team%2Fx--n2"); // a hint to another file
+    expect((await store.findByPath("a.md"))?.key).toBe("personal--n1");
+    await writeFile(hint, "../../etc/passwd");
+    expect((await store.findByPath("a.md"))?.key).toBe("personal--n1");
+    expect(await store.findByPath("c.md")).toBeUndefined();
+    expect((await store.findByNote("team/x", "n2"))?.record.local_path).toBe("b.md");
+  });
+
+  it("skips unrelated corrupt records with a warning, but a corrupt record behind the hint is sync_state", async () => {
+    await save("n1", "a.md");
+    await writeFile(join(state(), "tracked/personal--junk.json"), "{not json");
+    expect((await store.findByPath("a.md"))?.key).toBe("personal--n1");
+    await rm(join(state(), `by-path/${await sha256Hex("a.md")}`));
+    expect((await store.findByPath("a.md"))?.key).toBe("personal--n1");
+    expect(warnings).toContain("sync_record_skipped");
+    await writeFile(join(state(), "tracked/personal--n1.json"), "{broken");
+    await writeFile(join(state(), `by-path/${await sha256Hex("a.md")}`), "personal--n1");
+    await expect(store.findByPath("a.md")).rejects.toMatchObject({ kind: "sync_state", message: expect.stringMatching(/corrupt/) });
+    // A corrupt record is repaired by saving over it.
+    await save("n1", "a.md");
+    expect((await store.findByPath("a.md"))?.key).toBe("personal--n1");
+  });
+
+  it("treats a higher format and a key that does not match its record as damaged", async () => {
+    await save("n1", "a.md");
+    const file = join(state(), "tracked/personal--n1.json");
+    const json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...json, format: 2 }));
+    expect(await store.readRecord("personal--n1")).toMatch(/newer version/);
+    await expect(store.findByPath("a.md")).rejects.toMatchObject({ kind: "sync_state" });
+    await writeFile(file, JSON.stringify({ ...json, internal_id: "other" }));
+    expect(await store.readRecord("personal--n1")).toMatch(/key does not match/);
+  });
+
+  it("refuses two records naming one file with sync_state", async () => {
+    await save("n1", "a.md");
+    await save("n2", "b.md");
+    const file = join(state(), "tracked/personal--n2.json");
+    const json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...json, local_path: "a.md" }));
+    await rm(join(state(), `by-path/${await sha256Hex("a.md")}`));
+    await expect(store.findByPath("a.md")).rejects.toMatchObject({ kind: "sync_state", message: expect.stringMatching(/More than one sync record.*untrack/) });
+    expect(await store.inspectPath("a.md")).toEqual({ kind: "several", keys: ["personal--n1", "personal--n2"] });
+  });
+
+  it("names the repair when the baseline is missing, and refuses a baseline that does not match", async () => {
+    await save("n1", "Notes/a.md", "one\n", "team-x");
+    const found = (await store.findByPath("Notes/a.md"))!;
+    await writeFile(join(state(), "tracked/team--team%2Dx--n1.baseline.md"), "changed\n");
+    await expect(store.load(found)).rejects.toMatchObject({ kind: "sync_state", message: expect.stringMatching(/does not match its recorded hash; pull/) });
+    await rm(join(state(), "tracked/team--team%2Dx--n1.baseline.md"));
+    await expect(store.load(found)).rejects.toMatchObject({
+      kind: "sync_state",
+      message: "The baseline of Notes/a.md is missing; pull note n1 from team team-x to Notes/a.md again.",
+    });
+  });
+
+  it("on save removes displaced records of other notes and the old hint, and carries the snapshot hash only for the same file", async () => {
+    const first = await save("n1", "a.md");
+    await store.setSnapshotHash(first, "sha256:" + "a".repeat(64));
+    await save("n1", "a.md", "again\n");
+    expect((await store.findByPath("a.md"))?.record.remote_snapshot_hash).toBe("sha256:" + "a".repeat(64));
+    await save("n1", "moved.md");
+    expect((await store.findByPath("moved.md"))?.record.remote_snapshot_hash).toBeUndefined();
+    const hints = await readdir(join(state(), "by-path"));
+    expect(hints).toEqual([await sha256Hex("moved.md")]);
+    await save("n2", "moved.md");
+    expect(await readdir(join(state(), "tracked"))).toEqual(["personal--n2.baseline.md", "personal--n2.json"]);
+  });
+
+  it("removes record, baseline and own hint; lists personal first, then teams by path, each by note id", async () => {
+    await save("b", "1.md", "x", "zeta");
+    await save("z", "2.md");
+    await save("a", "3.md", "x", "alpha");
+    await save("Y", "4.md");
+    expect((await store.list()).map((entry) => entry.key)).toEqual(["personal--Y", "personal--z", "team--alpha--a", "team--zeta--b"]);
+    expect(await store.remove(null, "z")).toEqual({ localPath: "2.md" });
+    expect(await store.remove(null, "z")).toBeUndefined();
+    expect(await store.findByPath("2.md")).toBeUndefined();
+    expect(await readdir(join(state(), "by-path"))).toHaveLength(3);
+    await writeFile(join(state(), "tracked/personal--Y.json"), "garbage");
+    expect(await store.remove(null, "Y")).toEqual({ localPath: "" });
+    expect(await readdir(join(state(), "by-path"))).toHaveLength(2);
+  });
+});
