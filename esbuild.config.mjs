@@ -1,7 +1,10 @@
 // Builds the Obsidian plugin bundle (main.js) and the standalone command (dist/cli.js).
 // Usage: node esbuild.config.mjs [--watch] [--cli-only] [--dev]
+import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import esbuild from "esbuild";
+
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
 const args = new Set(process.argv.slice(2));
 const watch = args.has("--watch");
@@ -22,6 +25,7 @@ const plugin = {
   sourcemap: dev ? "inline" : false,
   minify: !dev,
   treeShaking: true,
+  define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify(version) },
   logLevel: "info",
 };
 
@@ -34,6 +38,7 @@ const cli = {
   platform: "node",
   target: "node20",
   banner: { js: "#!/usr/bin/env node" },
+  define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify(version) },
   sourcemap: dev ? "inline" : false,
   logLevel: cliOnly ? "warning" : "info",
 };

@@ -101,11 +101,12 @@ export async function handleRequest(core: EmulatorCore, options: PipelineOptions
     options.control(req, res, body);
     return;
   }
-  if (method === "GET" && pathname.startsWith("/_uploads/")) {
+  // Images are public like HackMD's CDN; HEAD answers as GET does, without the body.
+  if ((method === "GET" || method === "HEAD") && pathname.startsWith("/_uploads/")) {
     const image = core.store.images.get(decodeURIComponent(pathname.slice("/_uploads/".length)));
     if (!image) return sendReply(res, notFound());
     res.writeHead(200, { "Content-Type": image.contentType, "Content-Length": String(image.bytes.byteLength) });
-    res.end(image.bytes);
+    res.end(method === "HEAD" ? undefined : image.bytes);
     return;
   }
 

@@ -29,6 +29,8 @@ export interface ToolDefinition<Deps, Call, Args> {
   input: z.ZodObject;
   /** Accepted but never advertised aliases. */
   aliases?: AliasMap;
+  /** A wider schema for decoding, when the tool accepts parameters it does not advertise. */
+  decodeInput?: z.ZodObject;
   /** Admits every shape the tool returns, including the §3.3 resolution shape. */
   output: z.ZodType;
   /** Builds the handler from injected dependencies. */
@@ -56,9 +58,14 @@ export function describeTool(tool: ToolDefinition<never, never, never>): {
     title: tool.title,
     description: tool.description,
     inputSchema: toAdvertisedSchema(tool.input, "input"),
-    outputSchema: toAdvertisedSchema(tool.output, "output"),
+    outputSchema: objectSchema(toAdvertisedSchema(tool.output, "output")),
     annotations: { title: tool.title, ...tool.annotations },
   };
+}
+
+/** MCP requires an object-typed output schema; a union of object shapes gets the type stated. */
+function objectSchema(schema: JsonSchema): JsonSchema {
+  return schema.type === undefined ? { type: "object", ...schema } : schema;
 }
 
 /**

@@ -26,7 +26,9 @@ function flattenNullable(node: unknown): unknown {
     const other = nullIndex === 0 ? second : nullIndex === 1 ? first : undefined;
     if (other && typeof other.type === "string" && isSimpleTyped(other)) {
       delete out.anyOf;
-      return { ...other, ...out, type: [other.type, "null"] };
+      const flat: Record<string, unknown> = { ...other, ...out, type: [other.type, "null"] };
+      if (Array.isArray(other.enum)) flat.enum = [...(other.enum as unknown[]), null];
+      return flat;
     }
   }
   return out;

@@ -58,7 +58,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
     host.logger.info("tool_call_started", { request_id: requestId, tool: entry.tool.name });
     let result: ToolResult;
     try {
-      const args = decodeArguments(entry.tool.input, entry.tool.aliases, request.params.arguments) as never;
+      const args = decodeArguments(entry.tool.decodeInput ?? entry.tool.input, entry.tool.aliases, request.params.arguments) as never;
       result = successResult(await entry.run(args, call), host.retryMeta(call));
     } catch (error) {
       result = errorResult(error, host.retryMeta(call), host.secrets());

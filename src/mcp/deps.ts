@@ -1,0 +1,28 @@
+/** The dependencies every tool handler receives (STYLE.md rule 2: the world as parameters). */
+import type { ImageFetcher } from "../core/image";
+import type { LocalFiles } from "../core/local-files";
+import type { Clock, HttpTransport, Logger, Sleep } from "../core/ports";
+import type { AccountCache, NoteListCache } from "../hackmd/cache";
+import type { HackmdClient } from "../hackmd/client";
+import type { NoteSummary, Team } from "../hackmd/types";
+import type { SyncTools } from "../sync/types";
+
+/** One core instance's services, shared by all tools. */
+export interface ToolDeps {
+  client: HackmdClient;
+  lists: NoteListCache<NoteSummary>;
+  account: AccountCache<Team>;
+  /** Whether the default API URL is configured (results then carry `note_url`). */
+  isDefaultApiUrl: boolean;
+  /** The API origin, e.g. `https://api.hackmd.io`, for the image readability probe. */
+  apiOrigin: string;
+  files: LocalFiles;
+  /** The plain transport, for the signed-out image readability probe (never carries the token). */
+  transport: HttpTransport;
+  images: ImageFetcher;
+  /** The sync engine (pull, push, check, untrack, the tracked list). */
+  sync: SyncTools;
+  clock: Clock;
+  sleep: Sleep;
+  logger: Logger;
+}

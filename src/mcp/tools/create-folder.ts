@@ -1,0 +1,41 @@
+import { z } from "zod/v4";
+import { invalidInput } from "../../core/errors";
+import { folderWithTimesOutput, teamPathInput } from "./schemas";
+import { defined, ensureTeamMember, workspaceArg, workspaceName } from "./shared";
+import { tool } from "./tool";
+
+/** `hackmd_create_folder` (TOOLS.md §9.9). */
+export const createFolderTool = tool({
+  name: "hackmd_create_folder",
+  title: "Create HackMD Folder",
+  description:
+    "Creates a folder in the personal workspace or a team, at the top level or inside parent_folder_id. Not retried and not read back: if the reply is lost, list folders before creating again.",
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  input: z
+    .object({
+      name: z.string().describe("Folder name (required, not blank)."),
+      team_path: teamPathInput,
+      description: z.string().optional(),
+      icon: z.string().optional().describe("Emoji code point, e.g. 1F600."),
+      color: z.string().optional().describe("Hex colour, e.g. #4F46E5."),
+      parent_folder_id: z.string().nullable().optional().describe("Parent folder id; omit or null for the top level."),
+    })
+    .strict(),
+  output: z.object({ team_path: z.string().nullable(), folder: folderWithTimesOutput }),
+  create: (deps) => async (args, call) => {
+    if (args.name.trim() === "") throw invalidInput("name is blank; give the folder a name.");
+    const teamPath = workspaceArg(args.team_path);
+    await ensureTeamMember(deps, call, teamPath);
+    const folder = await deps.client.createFolder(call, {
+      teamPath,
+      body: defined({
+        name: args.name,
+        description: args.description,
+        icon: args.icon,
+        color: args.color,
+        parentFolderId: args.parent_folder_id ?? undefined,
+      }) as { name: string },
+    });
+    return { summary: `Created folder ${folder.name} (${folder.id}) in ${workspaceName(teamPath)}.`, output: { team_path: teamPath, folder } };
+  },
+});

@@ -1,0 +1,34 @@
+/** The tool registry: every tool the MCP server lists, in the order of TOOLS.md §9.0. */
+import { createFolderTool } from "./create-folder";
+import { createNoteTool } from "./create-note";
+import { deleteFolderTool } from "./delete-folder";
+import { deleteNoteTool } from "./delete-note";
+import { getMeTool } from "./get-me";
+import { getNoteTool } from "./get-note";
+import { listFoldersTool } from "./list-folders";
+import { listNotesTool } from "./list-notes";
+import { pullNoteTool } from "./pull-note";
+import { pushNoteTool } from "./push-note";
+import type { BridgeTool } from "./tool";
+import { updateFolderTool } from "./update-folder";
+import { untrackNoteTool } from "./untrack-note";
+import { updateNoteTool } from "./update-note";
+import { uploadNoteImageTool } from "./upload-note-image";
+
+/** All tools, in their documented order. */
+export const TOOLS: readonly BridgeTool[] = [
+  getMeTool,
+  listNotesTool,
+  getNoteTool,
+  createNoteTool,
+  updateNoteTool,
+  deleteNoteTool,
+  uploadNoteImageTool,
+  listFoldersTool,
+  createFolderTool,
+  updateFolderTool,
+  deleteFolderTool,
+  pullNoteTool,
+  pushNoteTool,
+  untrackNoteTool,
+];

@@ -1,0 +1,14 @@
+import type { z } from "zod/v4";
+import type { CallContext } from "../../hackmd/call-context";
+import { defineTool, type ToolDefinition } from "../define-tool";
+import type { ToolDeps } from "../deps";
+
+/** A HackMD Bridge tool: handlers receive the core's deps and the per-call retry context. */
+export type BridgeTool = ToolDefinition<ToolDeps, CallContext, never>;
+
+/** Defines a tool with its argument types inferred from its input schema. */
+export function tool<Schema extends z.ZodObject>(
+  definition: Omit<ToolDefinition<ToolDeps, CallContext, z.output<Schema>>, "input"> & { input: Schema },
+): BridgeTool {
+  return defineTool<ToolDeps, CallContext, Schema>(definition);
+}

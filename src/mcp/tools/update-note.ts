@@ -1,0 +1,173 @@
+import { z } from "zod/v4";
+import { BridgeError, invalidInput } from "../../core/errors";
+import { bodyHash, utf8Length } from "../../core/hash";
+import { normalizeLineEndings } from "../../core/text";
+import type { CallContext } from "../../hackmd/call-context";
+import { pollUntil } from "../../hackmd/readback";
+import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
+import { applyPatch } from "../../patch";
+import type { ToolDeps } from "../deps";
+import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
+import { checkPermissions, defined, hashArg, resolveRef, unresolved, workspaceArg } from "./shared";
+import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
+import { tool } from "./tool";
+
+const CHANGING_FIELDS = ["title", "content", "tags", "description", "permalink", "read_permission", "write_permission", "parent_folder_id"] as const;
+
+/** `hackmd_update_note` (TOOLS.md §9.5): patch edits, metadata changes, or a whole-body replacement. */
+export const updateNoteTool = tool({
+  name: "hackmd_update_note",
+  title: "Update HackMD Note",
+  description:
+    "Edits a note. Prefer patch: context-anchored hunks in an envelope (*** Begin Patch / *** Update File: <patch_path from hackmd_get_note> / @@ hunks / *** End Patch); pass expected_hash (body_hash from hackmd_get_note) so a concurrent edit is refused instead of overwritten. patch cannot be combined with other changes. Without patch: change title, tags, description, permalink, permissions or folder (parent_folder_id: null moves to the workspace root), or replace the whole body with content (destructive). A patch_rejected error means: read the note again and rebuild the patch; a readback error means: read the note and compare before writing again.",
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  input: z
+    .object({
+      note_ref: noteRefInput,
+      team_path: teamPathInput,
+      refresh: refreshInput,
+      patch: z.string().optional().describe("Patch envelope; exclusive with every changing field."),
+      expected_hash: z.string().optional().describe("body_hash from hackmd_get_note; the update is refused if the note changed since."),
+      title: z.string().optional(),
+      content: z.string().optional().describe("Replaces the whole body (destructive)."),
+      tags: z.array(z.string()).optional(),
+      description: z.string().optional(),
+      permalink: z.string().optional(),
+      read_permission: permissionInput.optional(),
+      write_permission: permissionInput.optional(),
+      parent_folder_id: z.string().nullable().optional().describe("Folder id to move into, or null for the workspace root."),
+      comment_permission: z.string().optional().describe("Not settable through the API; any value is refused."),
+      suggest_edit_permission: z.string().optional().describe("Not settable through the API; any value is refused."),
+    })
+    .strict(),
+  output: z.union([
+    z.object({
+      mode: z.literal("patched"),
+      team_path: z.string().nullable(),
+      note_id: z.string(),
+      patch_path: z.string(),
+      changed: z.boolean(),
+      bytes: z.number().int(),
+    }),
+    z.object({ mode: z.literal("updated"), note: noteDetailOutput, folder_placement_confirmed: z.boolean().nullable() }),
+    resolutionOutput,
+  ]),
+  create: (deps) => async (args, call) => {
+    const expected = hashArg("expected_hash", args.expected_hash, "the body_hash from hackmd_get_note");
+    const changing = CHANGING_FIELDS.filter((key) => args[key] !== undefined);
+    if (args.patch !== undefined && changing.length > 0) {
+      throw invalidInput(`patch cannot be combined with ${changing.join(", ")}; send the patch in a call of its own.`);
+    }
+    if (args.patch === undefined && changing.length === 0) {
+      throw invalidInput("Nothing to update: pass a patch, or at least one field to change.");
+    }
+    checkPermissions(args);
+    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    if (resolution.status !== "resolved") return unresolved(resolution);
+    const address = { teamPath: resolution.teamPath, noteId: resolution.noteId };
+
+    if (args.patch !== undefined) {
+      const note = await readBody(deps, call, address, expected);
+      const result = applyPatch({ body: note.content, patch: args.patch, patchPath: note.patch_path });
+      if (result.changed) await writeBody(deps, call, address, result.body, {});
+      return {
+        summary: result.changed ? `Edited note ${address.noteId}.` : `Note ${address.noteId} is unchanged (the patch changes nothing).`,
+        output: {
+          mode: "patched",
+          team_path: address.teamPath,
+          note_id: address.noteId,
+          patch_path: note.patch_path,
+          changed: result.changed,
+          bytes: utf8Length(result.changed ? result.body : note.content),
+        },
+      };
+    }
+
+    const replacement = args.content === undefined ? undefined : normalizeLineEndings(args.content);
+    // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
+    let content: string;
+    if (replacement !== undefined && expected === undefined) {
+      content = replacement;
+    } else {
+      const current = await readBody(deps, call, address, expected);
+      content = replacement ?? current.content;
+    }
+    const metadata = { tags: args.tags, description: args.description, permalink: args.permalink, read_permission: args.read_permission, write_permission: args.write_permission };
+    const fields = defined({
+      title: args.title,
+      tags: args.tags,
+      description: args.description,
+      permalink: args.permalink,
+      readPermission: args.read_permission,
+      writePermission: args.write_permission,
+      parentFolderId: args.parent_folder_id,
+    });
+    const placement = args.parent_folder_id;
+    const last = await writeBody(deps, call, address, content, fields, {
+      metadata,
+      checkBody: replacement !== undefined,
+      placement,
+    });
+    return {
+      summary: `Updated note ${address.noteId}.`,
+      output: {
+        mode: "updated",
+        note: withoutContent(last),
+        folder_placement_confirmed: placement === undefined ? null : showsPlacement(last, placement),
+      },
+    };
+  },
+});
+
+type Address = { teamPath: string | null; noteId: string };
+
+/** GETs the note, requires its body, and compares `expected_hash` (nothing written on mismatch). */
+async function readBody(deps: ToolDeps, call: CallContext, address: Address, expected: string | undefined): Promise<NoteDetail & { content: string }> {
+  const note = await deps.client.getNote(call, address);
+  if (note.content === undefined) {
+    throw new BridgeError("upstream", `HackMD sent note ${address.noteId} without its body, so nothing was written; retry later.`);
+  }
+  if (expected !== undefined && (note.body_hash ?? (await bodyHash(note.content))) !== expected) {
+    throw new BridgeError(
+      "conflict",
+      `Note ${address.noteId} changed after it was read (its body_hash is no longer ${expected}); nothing was written. Fetch it with hackmd_get_note and redo the change.`,
+    );
+  }
+  return { ...note, content: note.content };
+}
+
+/**
+ * Sends one PATCH carrying `content` (never retried) and polls until the body (and any sent
+ * metadata) show; an unconfirmed write is `readback`. Returns the last read-back.
+ */
+async function writeBody(
+  deps: ToolDeps,
+  call: CallContext,
+  address: Address,
+  content: string,
+  fields: Omit<UpdateNoteRequest, "content">,
+  checks: { metadata?: Parameters<typeof unshownFields>[0]; checkBody?: boolean; placement?: string | null | undefined } = { checkBody: true },
+): Promise<NoteDetail> {
+  await deps.lists.aroundWrite(() => deps.client.updateNote(call, { ...address, body: { ...fields, content } }));
+  const checkBody = checks.checkBody ?? true;
+  const required = (note: NoteDetail): boolean =>
+    (!checkBody || note.content === content) && (checks.metadata === undefined || unshownFields(checks.metadata, note).length === 0);
+  const poll = await pollUntil({
+    context: call,
+    clock: deps.clock,
+    sleep: deps.sleep,
+    writtenBytes: utf8Length(content),
+    read: (deadlineAt) => deps.client.getNote(call, { ...address, deadlineAt }),
+    // The folder is waited for too, but a move that never shows is only a flag (§9.5).
+    matches: (note) => required(note) && (checks.placement === undefined || showsPlacement(note, checks.placement)),
+    subject: `note ${address.noteId}`,
+  });
+  if (!poll.confirmed && !required(poll.last)) {
+    throw new BridgeError(
+      "readback",
+      `HackMD accepted the update of note ${address.noteId}, but reading it back never showed the change; get the note and compare before writing again.`,
+    );
+  }
+  deps.lists.invalidate();
+  return poll.last;
+}

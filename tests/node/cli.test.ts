@@ -1,0 +1,203 @@
+/**
+ * The standalone command as a real child process: built from source with esbuild into a temp
+ * folder (npm test does not need a prior build), then spawned with a controlled environment.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import esbuild from "esbuild";
+import { startEmulator, type Emulator } from "../../src/emulator";
+
+let work: string;
+let cli: string;
+let emu: Emulator;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "hb-cli-"));
+  cli = join(work, "cli.js");
+  await esbuild.build({
+    entryPoints: ["src/node/cli.ts"],
+    outfile: cli,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("9.9.9-test") },
+    logLevel: "silent",
+  });
+  emu = await startEmulator({ port: 0, seed: "demo" });
+}, 60_000);
+
+afterAll(async () => {
+  await emu.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+/** A minimal environment: no inherited HackMD variables. */
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? "", HOME: work, ...extra };
+}
+
+/** Runs the command without blocking this process (the emulator answers from this event loop). */
+function runAsync(args: string[], extra: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: env(extra) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function run(args: string[], extra: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [cli, ...args], { env: env(extra), encoding: "utf8", timeout: 20_000 });
+}
+
+describe("hackmd-bridge", () => {
+  it("describes its commands with --help and prints its version", () => {
+    const help = run(["--help"]);
+    expect(help.status).toBe(0);
+    for (const command of ["mcp", "serve", "doctor", "emulator", "sandbox"]) expect(help.stdout).toContain(command);
+    const version = run(["--version"]);
+    expect(version.stdout).toBe("hackmd-bridge 9.9.9-test\n");
+  });
+
+  it("doctor prints one JSON report with empty stderr, and --probe-api elsewhere is a usage error", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const doctor = run(["doctor", "--root", root]);
+    expect(doctor.status).toBe(0);
+    expect(doctor.stderr).toBe("");
+    const report = JSON.parse(doctor.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      ok: true,
+      version: "9.9.9-test",
+      token_present: false,
+      api_origin: "https://api.hackmd.io",
+      root: { configured: true, exists: true, writable: true, is_vault: false },
+      sync_state: { path: ".hackmd-bridge/sync", writable: true },
+      problems: [],
+    });
+    expect(report).not.toHaveProperty("api_probe");
+    expect(existsSync(join(root, ".hackmd-bridge"))).toBe(false);
+
+    const misplaced = run(["serve", "--probe-api", "--root", root]);
+    expect(misplaced.status).not.toBe(0);
+    expect(misplaced.stdout).toBe("");
+  });
+
+  it("doctor --probe-api makes one GET /me: without a token it fails naming the token", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const without = await runAsync(["doctor", "--probe-api", "--root", root], { HACKMD_API_URL: emu.url });
+    expect(without.status).not.toBe(0);
+    const failed = JSON.parse(without.stdout) as { ok: boolean; api_probe: { ok: boolean; error: string } };
+    expect(failed.ok).toBe(false);
+    expect(failed.api_probe.error).toMatch(/token/i);
+
+    const before = emu.requests().length;
+    const withToken = await runAsync(["doctor", "--probe-api", "--root", root], { HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token });
+    expect(withToken.status).toBe(0);
+    const passed = JSON.parse(withToken.stdout) as { ok: boolean; api_probe: Record<string, unknown> };
+    expect(passed.api_probe).toEqual({ requested: true, ok: true });
+    expect(emu.requests().slice(before).map((entry) => entry.route)).toEqual(["GET /me"]);
+    expect(withToken.stdout + withToken.stderr).not.toContain(emu.token);
+  });
+
+  it("refuses an invalid or plain-http API URL without echoing it", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const secretish = "http://user:hunter2@example.com/v1";
+    const result = run(["doctor", "--root", root], { HACKMD_API_URL: secretish });
+    expect(result.status).not.toBe(0);
+    expect(result.stdout + result.stderr).not.toContain("hunter2");
+    expect((JSON.parse(result.stdout) as { api_origin: unknown }).api_origin).toBeNull();
+  });
+
+  it("stops mcp and serve with a non-zero exit when the root is missing", () => {
+    for (const command of ["mcp", "serve"]) {
+      const result = run([command, "--root", join(work, "does-not-exist")]);
+      expect(result.status).not.toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("serves MCP over stdio: stdout is protocol only, stderr is JSON lines, the token never appears", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp", "--root", root],
+      env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const client = new Client({ name: "cli-test", version: "1" });
+    await client.connect(transport);
+    const tools = await client.listTools();
+    expect(tools.tools.map((tool) => tool.name)).toContain("hackmd_get_me");
+    const me = await client.callTool({ name: "hackmd_get_me", arguments: {} });
+    expect(me.structuredContent).toMatchObject({ user_path: "sandbox" });
+    const denied = await client.callTool({ name: "hackmd_get_note", arguments: { note_ref: "nope" } });
+    expect(denied.isError).toBe(true);
+    await client.close();
+    const lines = stderr.trim().split("\n");
+    const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const started = events.filter((event) => event.event === "tool_call_started");
+    expect(started.map((event) => event.tool)).toEqual(["hackmd_get_me", "hackmd_get_note"]);
+    expect(new Set(started.map((event) => event.request_id)).size).toBe(2);
+    expect(events.filter((event) => event.event === "tool_call_completed")).toHaveLength(2);
+    expect(stderr).not.toContain(emu.token);
+    expect(existsSync(join(root, ".hackmd-bridge"))).toBe(false);
+  });
+
+  it("without a token keeps serving stdio, warns once, and tools fail with auth", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--root", root], env: env({ HACKMD_API_TOKEN: "   " }), stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const client = new Client({ name: "cli-test", version: "1" });
+    await client.connect(transport);
+    const result = await client.callTool({ name: "hackmd_get_me", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect((result._meta as { error_kind?: string } | undefined)?.error_kind).toBe("auth");
+    await client.close();
+    expect(stderr.split("\n").filter((line) => line.includes('"no_token"'))).toHaveLength(1);
+  });
+
+  it("serve prints one JSON line with the URL and token, answers MCP over HTTP, and exits 0 on SIGTERM", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0"], {
+      env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+        if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
+      });
+      child.once("exit", () => reject(new Error(`serve exited early: ${stderr}`)));
+    });
+    try {
+      const { url, token } = JSON.parse(line) as { url: string; token: string };
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      expect(token.length).toBeGreaterThanOrEqual(43);
+      // The instructions follow on stderr once the JSON line is out.
+      for (let waited = 0; !stderr.includes("Press Ctrl+C") && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stderr).toContain("claude mcp add --transport http");
+      const unauthorised = await fetch(url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+      expect(unauthorised.status).toBe(401);
+      const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.kill("SIGTERM");
+      expect(await exit).toBe(0);
+      expect(stdout + stderr).not.toContain(emu.token);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+});
