@@ -4,7 +4,7 @@
  * Caches and note-reference resolution are layered on top elsewhere.
  */
 import { BridgeError } from "../core/errors";
-import type { Clock, HttpTransport, Logger, Random, SecretSource, Sleep } from "../core/ports";
+import type { Random } from "../core/ports";
 import type { CallContext } from "./call-context";
 import type { ClientConfig } from "./config";
 import { parseQuota, type Quota } from "./quota";
@@ -46,16 +46,8 @@ import type {
   UpdateNoteRequest,
 } from "./types";
 
-/** The ports and configuration of a client. */
-export interface HackmdClientOptions {
-  transport: HttpTransport;
-  config: ClientConfig;
-  secrets: SecretSource;
-  clock: Clock;
-  sleep: Sleep;
-  random: Random;
-  logger: Logger;
-}
+/** The ports and configuration of a client: what a request needs, minus the client's own hook. */
+export type HackmdClientOptions = Omit<RequestDeps, "onResponse">;
 
 /** A note in a workspace. */
 export interface NoteAddress {
