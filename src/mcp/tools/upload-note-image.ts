@@ -64,7 +64,8 @@ export const uploadNoteImageTool = tool({
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const image = await loadImage();
-    const { link } = await deps.client.uploadImage(call, { noteId: resolution.noteId, image });
+    // Every non-folder write clears the list cache around it (TOOLS.md §6.5), uploads included.
+    const { link } = await deps.lists.aroundWrite(() => deps.client.uploadImage(call, { noteId: resolution.noteId, image }));
     const readable = classifyPubliclyReadable({ link, apiUrl: deps.apiOrigin, answer: await probe(deps, link) });
     const meaning =
       readable === true ? "a signed-out reader can fetch it" : readable === false ? "signed-out readers are refused (the note is probably not guest-readable)" : "whether signed-out readers can fetch it is unknown";
