@@ -80,17 +80,19 @@ export class NoteListCache<T> {
   }
 
   private async fetchFresh(key: string, fetch: () => Promise<T[]>): Promise<T[]> {
-    // A list fetched while a write was under way may predate it: fetch again (bounded).
-    for (let attempt = 0; ; attempt += 1) {
-      const generation = this.generation;
-      const list = await fetch();
-      const overlapped = generation !== this.generation || this.writesInFlight > 0;
-      if (!overlapped) {
-        this.store(key, list);
-        return list;
-      }
-      if (attempt >= 2) return list;
+    const generation = this.generation;
+    const list = await fetch();
+    if (generation === this.generation && this.writesInFlight === 0) {
+      this.store(key, list);
+      return list;
     }
+    // The list overlapped a write. While the write is still running a new fetch could predate
+    // it too, so the list is returned unstored; once it has ended, one fresh fetch is stored.
+    if (this.writesInFlight > 0) return list;
+    const again = this.generation;
+    const fresh = await fetch();
+    if (again === this.generation && this.writesInFlight === 0) this.store(key, fresh);
+    return fresh;
   }
 
   private store(key: string, list: T[]): void {

@@ -175,7 +175,12 @@ export function readFolderOrder(raw: unknown, context: ReadContext): FolderOrder
   const map = requireObject(raw, context.where, "folder order");
   const entries: Array<[string, string[]]> = [];
   for (const [key, value] of Object.entries(map)) {
-    if (Array.isArray(value)) entries.push([key, value.filter((id): id is string => typeof id === "string")]);
+    // Strict on purpose: the order map is written back whole, so an entry we could not read
+    // would be silently dropped for every other parent (TOOLS.md §9.10 keeps other entries).
+    if (!Array.isArray(value) || !value.every((id): id is string => typeof id === "string")) {
+      throw unreadableReply(context.where, `the order entry for ${JSON.stringify(key)} is not a list of folder ids`);
+    }
+    entries.push([key, value]);
   }
   // fromEntries defines own properties, so a key such as "__proto__" stays a plain entry.
   return Object.fromEntries(entries);

@@ -3,7 +3,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { RetryMeta } from "../core/errors";
 import type { Logger } from "../core/ports";
 import { decodeArguments, describeTool, type ToolDefinition } from "./define-tool";
-import { errorResult, successResult, type ToolResult } from "./result";
+import { BridgeError } from "../core/errors";
+import { errorResult, scrub, successResult, type ToolResult } from "./result";
 
 /** What the MCP server needs from its host: the tools, their deps, and per-call bookkeeping. */
 export interface McpHost<Deps, Call> {
@@ -62,6 +63,11 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
       result = successResult(await entry.run(args, call), host.retryMeta(call));
     } catch (error) {
       result = errorResult(error, host.retryMeta(call), host.secrets());
+      if (!(error instanceof BridgeError)) {
+        // The user is told to report this log line, so it must say what failed (scrubbed).
+        const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        host.logger.error("tool_call_internal_error", { request_id: requestId, tool: entry.tool.name, error: scrub(detail, host.secrets()) });
+      }
     }
     const event: ToolCallEvent = {
       request_id: requestId,

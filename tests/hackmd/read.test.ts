@@ -213,11 +213,17 @@ describe("folders, teams, profile, images", () => {
     expect(readFolderOrNull({}, personal)).toBeNull();
   });
 
-  it("reads the order map, dropping non-list entries and keeping odd keys as entries", () => {
-    const order = readFolderOrder(JSON.parse('{"root":["a",1,"b"],"p":"x","__proto__":["z"]}'), personal);
+  it("reads the order map keeping odd keys as plain entries", () => {
+    const order = readFolderOrder(JSON.parse('{"root":["a","b"],"__proto__":["z"]}'), personal);
     expect(Object.keys(order)).toEqual(["root", "__proto__"]);
     expect(order.root).toEqual(["a", "b"]);
     expect(Object.getPrototypeOf(order)).toBe(Object.prototype);
+  });
+
+  it("refuses an order map it cannot read whole, since it is written back whole", () => {
+    for (const raw of ['{"root":["a",1,"b"]}', '{"root":["a"],"p":"x"}']) {
+      expect(() => readFolderOrder(JSON.parse(raw), personal)).toThrow(/not a list of folder ids/);
+    }
   });
 
   it("reads teams leniently", () => {

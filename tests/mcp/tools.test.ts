@@ -325,6 +325,38 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
     });
   });
 
+  describe("argument checks shared by every tool", () => {
+    it("accepts the hidden workspace alias wherever team_path is accepted, and refuses both together", async () => {
+      const viaAlias = ok(await bridge.call("hackmd_list_notes", { workspace: "sandbox-team" }));
+      expect(viaAlias.notes).toEqual([expect.objectContaining({ team_path: "sandbox-team" })]);
+      const personal = ok(await bridge.call("hackmd_list_folders", { workspace: { kind: "personal" } }));
+      expect(personal.team_path).toBeNull();
+      const team = ok(await bridge.call("hackmd_list_folders", { workspace: { kind: "team", team_path: "sandbox-team" } }));
+      expect(team.team_path).toBe("sandbox-team");
+      bridge.mark();
+      expect(errorKind(await bridge.call("hackmd_list_notes", { workspace: null, team_path: null }))).toBe("invalid_input");
+      expect(bridge.requestsSinceMark()).toEqual([]);
+    });
+
+    it("refuses dot, blank and control-character team paths and folder ids before any request, even without a token", async () => {
+      const tokenless = await startBridge({ token: null });
+      try {
+        const cases: Array<[string, Record<string, unknown>]> = [
+          ["hackmd_create_note", { team_path: ".." }],
+          ["hackmd_create_folder", { name: "x", team_path: "." }],
+          ["hackmd_list_notes", { team_path: "a\u0085b" }],
+          ["hackmd_delete_folder", { folder_id: ".." }],
+          ["hackmd_delete_folder", { folder_id: "  " }],
+          ["hackmd_update_folder", { folder_id: " ", child_order: [] }],
+        ];
+        for (const [name, args] of cases) expect([name, errorKind(await tokenless.call(name, args))]).toEqual([name, "invalid_input"]);
+        expect(tokenless.emu.requests()).toHaveLength(0);
+      } finally {
+        await tokenless.close();
+      }
+    });
+  });
+
   describe("without a token", () => {
     it("fails with auth naming the request and the fix, and list refusals still cost nothing", async () => {
       const tokenless = await startBridge({ token: null });

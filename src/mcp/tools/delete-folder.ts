@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { BridgeError } from "../../core/errors";
 import { teamPathInput } from "./schemas";
-import { workspaceArg, workspaceName } from "./shared";
+import { idArg, workspaceArg, workspaceName } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_delete_folder` (TOOLS.md §9.11): deletes a folder; child folders need confirmation. */
@@ -21,6 +21,7 @@ export const deleteFolderTool = tool({
   }),
   create: (deps) => async (args, call) => {
     const teamPath = workspaceArg(args.team_path);
+    idArg("folder id", args.folder_id);
     const folders = await deps.client.listFolders(call, { teamPath });
     if (!folders.some((folder) => folder.id === args.folder_id)) {
       throw new BridgeError("not_found", `There is no folder ${args.folder_id} in ${workspaceName(teamPath)}; list the folders with hackmd_list_folders.`);

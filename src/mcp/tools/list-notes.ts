@@ -70,7 +70,7 @@ export const listNotesTool = tool({
       notes = await deps.client.history(call);
       where = "the history";
     } else {
-      notes = (await deps.client.trash(call)).map((note) => withoutNoteUrl(note));
+      notes = await deps.client.trash(call); // trash summaries carry no note_url (the reader omits it)
       where = "the trash";
     }
     const filtered = filterNotes(notes, args.query, args.tags ?? []);
@@ -80,12 +80,6 @@ export const listNotesTool = tool({
     return { summary: `Listed ${paging.count} of ${paging.total} notes from ${where}.`, output: { mode: "notes", ...paging, notes: slice } };
   },
 });
-
-function withoutNoteUrl(note: NoteSummary): NoteSummary {
-  const copy = { ...note };
-  delete copy.note_url;
-  return copy;
-}
 
 function filterNotes(notes: NoteSummary[], query: string | undefined, tags: string[]): NoteSummary[] {
   const needle = query ? fold(query) : "";

@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { parseNoteRef } from "../../hackmd/note-ref";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { resolveRef, unresolved, workspaceArg } from "./shared";
 import { tool } from "./tool";
@@ -37,6 +38,7 @@ export const pullNoteTool = tool({
   ]),
   create: (deps) => async (args, call) => {
     const teamPath = workspaceArg(args.team_path);
+    parseNoteRef(args.note_ref); // a malformed reference is refused before any file access
     const result = await deps.sync.pull({
       localPath: args.local_path,
       resolveTarget: () => resolveRef(deps, call, args.note_ref, { teamPath, refresh: args.refresh }),

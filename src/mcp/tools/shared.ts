@@ -3,19 +3,27 @@ import { BridgeError, invalidInput } from "../../core/errors";
 import { isBodyHash } from "../../core/hash";
 import type { CallContext } from "../../hackmd/call-context";
 import { parseNoteRef, resolveNoteRef, type Resolution } from "../../hackmd/note-ref";
+import { checkSegment, hasControlCharacter, segment } from "../../hackmd/request";
 import type { NoteSummary, Permission } from "../../hackmd/types";
 import type { ToolSuccess } from "../define-tool";
 import type { ToolDeps } from "../deps";
 
-/** Checks and trims `team_path` (TOOLS.md §3.1): omitted or null → personal (null). */
+/** Checks and trims `team_path` (TOOLS.md §3.1, §5.5): omitted or null → personal (null). */
 export function workspaceArg(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   const trimmed = value.trim();
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what we refuse
-  if (trimmed === "" || /[\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw invalidInput("team_path is blank or contains a control character; pass a team path from hackmd_get_me, or omit team_path for the personal workspace.");
+  if (trimmed === "" || trimmed === "." || trimmed === ".." || hasControlCharacter(trimmed)) {
+    throw invalidInput(
+      "team_path is blank, a dot segment or contains a control character; pass a team path from hackmd_get_me, or omit team_path for the personal workspace.",
+    );
   }
   return trimmed;
+}
+
+/** Checks a caller-given id before any request (TOOLS.md §5.5), with the client's own rule. */
+export function idArg(label: "folder id" | "note id", value: string): string {
+  checkSegment(segment(label, value));
+  return value;
 }
 
 /** How a workspace reads in messages. */

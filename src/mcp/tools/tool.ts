@@ -10,5 +10,8 @@ export type BridgeTool = ToolDefinition<ToolDeps, CallContext, never>;
 export function tool<Schema extends z.ZodObject>(
   definition: Omit<ToolDefinition<ToolDeps, CallContext, z.output<Schema>>, "input"> & { input: Schema },
 ): BridgeTool {
-  return defineTool<ToolDeps, CallContext, Schema>(definition);
+  // Every tool with team_path also accepts the hidden `workspace` alias (TOOLS.md §3.1).
+  const decodes = definition.decodeInput ?? definition.input;
+  const aliases = "team_path" in decodes.shape ? { workspace: "team_path", ...definition.aliases } : definition.aliases;
+  return defineTool<ToolDeps, CallContext, Schema>({ ...definition, ...(aliases ? { aliases } : {}) });
 }

@@ -3,7 +3,7 @@ import { BridgeError, invalidInput, isBridgeError } from "../../core/errors";
 import { pollUntil } from "../../hackmd/readback";
 import type { Folder, FolderOrder, UpdateFolderRequest } from "../../hackmd/types";
 import { folderWithTimesOutput, teamPathInput } from "./schemas";
-import { defined, workspaceArg } from "./shared";
+import { defined, idArg, workspaceArg } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_update_folder` (TOOLS.md §9.10): team folder fields and/or a parent's child order. */
@@ -33,6 +33,7 @@ export const updateFolderTool = tool({
   }),
   create: (deps) => async (args, call) => {
     const teamPath = workspaceArg(args.team_path);
+    if (args.folder_id !== undefined) idArg("folder id", args.folder_id);
     const fields = defined({ name: args.name, description: args.description, icon: args.icon, color: args.color }) as UpdateFolderRequest;
     const hasFields = Object.keys(fields).length > 0;
     const order = args.child_order;

@@ -14,6 +14,7 @@ import {
   uploadNameFromUrl,
   type ReadabilityProbeAnswer,
 } from "../../core/image";
+import { parseNoteRef } from "../../hackmd/note-ref";
 import type { ImageUpload } from "../../hackmd/types";
 import type { ToolDeps } from "../deps";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
@@ -40,14 +41,15 @@ export const uploadNoteImageTool = tool({
   input,
   // team_path is accepted but not advertised: one upload route serves personal and team notes.
   decodeInput: input.extend({ team_path: teamPathInput }),
-  aliases: { workspace: "team_path" },
   output: z.union([z.object({ link: z.string(), publicly_readable: z.boolean().nullable() }), resolutionOutput]),
   create: (deps) => async (rawArgs, call) => {
     const args = rawArgs as z.output<typeof input> & { team_path?: string | null };
     if ((args.image_path === undefined) === (args.image_url === undefined)) {
       throw invalidInput("Pass exactly one of image_path (a file under the root) or image_url (a public https URL).");
     }
-    // Every check that needs no network comes first, so a refused input costs no request.
+    // Checks that need no I/O first, then those that need no network (TOOLS.md §3.1, §16.1).
+    parseNoteRef(args.note_ref);
+    const teamPath = workspaceArg(args.team_path);
     let loadImage: () => Promise<ImageUpload>;
     if (args.image_path !== undefined) {
       loadImage = await localImage(deps, args.image_path, args.confirm_large_file);
@@ -61,7 +63,7 @@ export const uploadNoteImageTool = tool({
         return { bytes: fetched.bytes, contentType: type, filename: uploadNameFromUrl(url.href, type) };
       };
     }
-    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath, refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const image = await loadImage();
     // Every non-folder write clears the list cache around it (TOOLS.md §6.5), uploads included.
