@@ -1,0 +1,142 @@
+/**
+ * The pure settings migration (STYLE.md rule 14): whatever `loadData()` returned — nothing, an
+ * older shape, a newer one or garbage — becomes a valid current `Settings`. Unknown fields are
+ * dropped, wrong types and out-of-range values fall back to the defaults (or are clamped), and a
+ * secret found in an old shape is never carried over. Migrating a migrated object is the identity.
+ *
+ * Version 0 is the unversioned prototype shape: `{ token?, apiURL?, pullFolder?, teamPath?,
+ * readPermission?, writePermission?, autoCheckInterval?, protectAgentFiles? }`; it kept the API
+ * token in `data.json`, which `extractLegacyToken` finds so the plugin can move it to secret storage.
+ */
+import { isValidApiUrl } from "../hackmd/config";
+import type { Permission } from "../hackmd/types";
+import { parseRootRelative } from "../core/paths";
+import { silentLogger, type Logger } from "../core/ports";
+import {
+  DEFAULT_SETTINGS,
+  MAX_ACTIVITY_LOG_ENTRIES,
+  MAX_BACKGROUND_CHECK_MINUTES,
+  MIN_BACKGROUND_CHECK_MINUTES,
+  PERMISSIONS,
+  SETTINGS_VERSION,
+  type Settings,
+} from "./schema";
+
+/** Version-0 field names and the version-1 fields they became. */
+const V0_RENAMES: ReadonlyArray<readonly [string, keyof Settings]> = [
+  ["apiURL", "apiUrl"],
+  ["pullFolder", "defaultPullFolder"],
+  ["teamPath", "defaultWorkspace"],
+  ["readPermission", "defaultReadPermission"],
+  ["writePermission", "defaultWritePermission"],
+  ["autoCheckInterval", "backgroundCheckMinutes"],
+];
+
+/** Options of `migrateSettings`. */
+export interface MigrateOptions {
+  /** Where repairs are reported (event names and field names only, never values). */
+  logger?: Logger;
+}
+
+/** Turns any stored value into valid current settings; pure apart from the injected logger. */
+export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Settings {
+  const logger = options.logger ?? silentLogger;
+  if (!isRecord(raw)) {
+    if (raw !== undefined && raw !== null) logger.warn("settings_unreadable", { type: Array.isArray(raw) ? "array" : typeof raw });
+    return { ...DEFAULT_SETTINGS };
+  }
+  const version = typeof raw.version === "number" && Number.isSafeInteger(raw.version) && raw.version >= 1 ? raw.version : 0;
+  if (version > SETTINGS_VERSION) logger.warn("settings_from_newer_version", { version, known: SETTINGS_VERSION });
+  const fields: Record<string, unknown> = { ...raw };
+  if (version === 0) {
+    for (const [old, current] of V0_RENAMES) {
+      if (fields[current] === undefined && fields[old] !== undefined) fields[current] = fields[old];
+    }
+  }
+  const repaired: string[] = [];
+  const pick = <T>(name: keyof Settings, value: T | undefined, fallback: T): T => {
+    if (value !== undefined) return value;
+    if (fields[name] !== undefined) repaired.push(name);
+    return fallback;
+  };
+
+  const apiUrl = pick("apiUrl", typeof fields.apiUrl === "string" && isValidApiUrl(fields.apiUrl) ? fields.apiUrl.trim() : undefined, DEFAULT_SETTINGS.apiUrl);
+  const defaultPullFolder = pick("defaultPullFolder", folderOf(fields.defaultPullFolder), DEFAULT_SETTINGS.defaultPullFolder);
+  const defaultWorkspace = pick("defaultWorkspace", workspaceOf(fields.defaultWorkspace), DEFAULT_SETTINGS.defaultWorkspace);
+  const read = pick("defaultReadPermission", permissionOf(fields.defaultReadPermission), DEFAULT_SETTINGS.defaultReadPermission);
+  let write = pick("defaultWritePermission", permissionOf(fields.defaultWritePermission), DEFAULT_SETTINGS.defaultWritePermission);
+  // HackMD refuses a write permission more open than the read permission (TOOLS.md §5.4).
+  if (PERMISSIONS.indexOf(write) > PERMISSIONS.indexOf(read)) {
+    repaired.push("defaultWritePermission");
+    write = read;
+  }
+  const settings: Settings = {
+    version: SETTINGS_VERSION,
+    apiUrl,
+    defaultPullFolder,
+    defaultWorkspace,
+    defaultReadPermission: read,
+    defaultWritePermission: write,
+    backgroundCheckMinutes: pick("backgroundCheckMinutes", intervalOf(fields.backgroundCheckMinutes), DEFAULT_SETTINGS.backgroundCheckMinutes),
+    protectAgentFiles: pick("protectAgentFiles", booleanOf(fields.protectAgentFiles), DEFAULT_SETTINGS.protectAgentFiles),
+    showQuotaInStatusBar: pick("showQuotaInStatusBar", booleanOf(fields.showQuotaInStatusBar), DEFAULT_SETTINGS.showQuotaInStatusBar),
+    activityLogSize: pick("activityLogSize", logSizeOf(fields.activityLogSize), DEFAULT_SETTINGS.activityLogSize),
+  };
+  if (repaired.length > 0) logger.warn("settings_repaired", { fields: repaired });
+  return settings;
+}
+
+/** The API token a version-0 `data.json` kept in plain text, so the plugin can move it to secret storage. */
+export function extractLegacyToken(raw: unknown): string | undefined {
+  if (!isRecord(raw) || typeof raw.token !== "string") return undefined;
+  const token = raw.token.trim();
+  return token === "" ? undefined : token;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function booleanOf(value: unknown): boolean | undefined {
+  return typeof value === "boolean" ? value : undefined;
+}
+
+function permissionOf(value: unknown): Permission | undefined {
+  return PERMISSIONS.find((permission) => permission === value);
+}
+
+/** A ROOT-relative folder in normal form, `""` for the vault root; undefined when unusable. */
+function folderOf(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  if (trimmed === "" || trimmed === "/") return "";
+  try {
+    return parseRootRelative(trimmed);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A team path (TOOLS.md §5.5: not blank, not `.` or `..`, no control characters), null, or undefined when unusable. */
+function workspaceOf(value: unknown): string | null | undefined {
+  if (value === null) return null;
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  if (trimmed === "") return null;
+  if (trimmed === "." || trimmed === ".." || /\p{Cc}/u.test(trimmed)) return undefined;
+  return trimmed;
+}
+
+/** 0 (off) or whole minutes clamped to [MIN, MAX]; undefined when not a finite number. */
+function intervalOf(value: unknown): number | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+  const minutes = Math.round(value);
+  if (minutes <= 0) return 0;
+  return Math.min(MAX_BACKGROUND_CHECK_MINUTES, Math.max(MIN_BACKGROUND_CHECK_MINUTES, minutes));
+}
+
+/** Whole entries clamped to [0, MAX]; undefined when not a finite number. */
+function logSizeOf(value: unknown): number | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+  return Math.min(MAX_ACTIVITY_LOG_ENTRIES, Math.max(0, Math.round(value)));
+}

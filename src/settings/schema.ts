@@ -1,0 +1,72 @@
+/**
+ * The plugin's settings as saved in `data.json` (STYLE.md rule 14): documented, versioned, with
+ * defaults. Secrets are not here (they live in `app.secretStorage`, see obsidian/secrets.ts) and
+ * neither are device-local switches such as the MCP endpoint (obsidian/device-settings.ts).
+ * Change a field: bump SETTINGS_VERSION and teach `migrateSettings` the step.
+ */
+import type { Permission } from "../hackmd/types";
+import { DEFAULT_API_URL, parseApiUrl } from "../hackmd/config";
+
+/** The current settings version; `migrateSettings` turns every older shape into this one. */
+export const SETTINGS_VERSION = 1;
+
+/** Read and write permission values, least to most permissive (HackMD's order). */
+export const PERMISSIONS: readonly Permission[] = ["owner", "signed_in", "guest"];
+
+/** Smallest background check interval in minutes when it is on (HackMD allows 100 requests per 5 minutes). */
+export const MIN_BACKGROUND_CHECK_MINUTES = 5;
+
+/** Largest background check interval in minutes (one day). */
+export const MAX_BACKGROUND_CHECK_MINUTES = 1440;
+
+/** Largest activity log size in entries. */
+export const MAX_ACTIVITY_LOG_ENTRIES = 1000;
+
+/** The plugin settings, version 1. */
+export interface Settings {
+  /** Schema version of this object; always SETTINGS_VERSION after migration. */
+  version: number;
+  /** HackMD API base URL (advanced); validated with `parseApiUrl` before it is saved (TOOLS.md §2.2). */
+  apiUrl: string;
+  /** Vault folder new pulls go to, ROOT-relative with `/`; `""` is the vault root. */
+  defaultPullFolder: string;
+  /** Team path new notes are created in, or null for the personal workspace. */
+  defaultWorkspace: string | null;
+  /** Read permission of notes the plugin creates; private by default. */
+  defaultReadPermission: Permission;
+  /** Write permission of notes the plugin creates; never more permissive than the read permission. */
+  defaultWritePermission: Permission;
+  /** Minutes between background sync checks; 0 turns them off (else 5 to 1440). */
+  backgroundCheckMinutes: number;
+  /** Refuse to write files and folders coding agents load as instructions (TOOLS.md §12.4). */
+  protectAgentFiles: boolean;
+  /** Show the remaining HackMD API quota in the status bar. */
+  showQuotaInStatusBar: boolean;
+  /** How many entries the activity log keeps (0 keeps none). */
+  activityLogSize: number;
+}
+
+/** The defaults of every field. */
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  version: SETTINGS_VERSION,
+  apiUrl: DEFAULT_API_URL,
+  defaultPullFolder: "",
+  defaultWorkspace: null,
+  defaultReadPermission: "owner",
+  defaultWritePermission: "owner",
+  backgroundCheckMinutes: 0,
+  protectAgentFiles: true,
+  showQuotaInStatusBar: true,
+  activityLogSize: 200,
+});
+
+/**
+ * The API URL as the settings tab saves it: trimmed, or blank for the default. Throws
+ * `invalid_input` (a message that never repeats the value) when `parseApiUrl` refuses it.
+ */
+export function apiUrlForSaving(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === "") return DEFAULT_API_URL;
+  parseApiUrl(trimmed);
+  return trimmed;
+}
