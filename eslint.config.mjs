@@ -2,6 +2,8 @@
 // whole tree, plus the boundary rules of docs/architecture.md §2.
 import { defineConfig, globalIgnores } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
+import { DEFAULT_ACRONYMS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/acronyms.js";
+import { DEFAULT_BRANDS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/brands.js";
 
 const nodeOnly = ["src/node/**/*.ts", "src/emulator/**/*.ts", "src/mcp/http/**/*.ts"];
 const tooling = ["tests/**/*.ts", "bench/**/*.{ts,mjs}", "*.mjs", "*.cjs", "tests/**/*.cjs", ".ci/**"];
@@ -15,6 +17,16 @@ export default defineConfig([
         projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.cjs", "tests/dom-environment.cjs", "bench/*.mjs"] },
         tsconfigRootDir: import.meta.dirname,
       },
+    },
+  },
+  {
+    // Sentence case, knowing our brand ("HackMD") and acronym ("MCP") as STYLE.md asks.
+    files: ["src/**/*.ts"],
+    rules: {
+      "obsidianmd/ui/sentence-case": [
+        "warn",
+        { enforceCamelCaseLower: true, brands: [...DEFAULT_BRANDS, "HackMD", "HackMD Bridge"], acronyms: [...DEFAULT_ACRONYMS, "MCP"] },
+      ],
     },
   },
   {

@@ -1,0 +1,362 @@
+/**
+ * The conflict flow against the emulator through the real SyncService and a Node ROOT; only the
+ * modal is replaced (the `openModal` seam answers as a user would).
+ */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { App } from "../__mocks__/obsidian";
+import { bodyHash } from "../../src/core/hash";
+import { silentLogger } from "../../src/core/ports";
+import { DEMO_NOTE_IDS } from "../../src/emulator";
+import { CallContext } from "../../src/hackmd/call-context";
+import { SyncStateStore } from "../../src/sync/store";
+import type { PushRequest } from "../../src/sync/types";
+import { openConflictResolution, type ConflictFlowServices } from "../../src/ui/conflict-flow";
+import type { ConflictChoice, ConflictViewModel } from "../../src/ui/conflict-view-model";
+import { startBridge, type TestBridge } from "../helpers/bridge";
+
+const NOTE = DEMO_NOTE_IDS.readingList;
+const FILE = "plan.md";
+const PATCH = "PATCH /notes/:noteId";
+const BASE = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join("");
+/** BASE with some lines replaced (1-based). */
+const edit = (change: Record<number, string>): string => Array.from({ length: 12 }, (_, i) => `${change[i + 1] ?? `line ${i + 1}`}\n`).join("");
+
+type Answer = (viewModel: ConflictViewModel) => ConflictChoice | Promise<ConflictChoice>;
+
+describe("conflict flow (emulator, real sync engine)", () => {
+  let bridge: TestBridge;
+  let store: SyncStateStore;
+  let notices: string[];
+  let shown: ConflictViewModel[];
+  let pushes: PushRequest[];
+
+  const local = (path = FILE): string => join(bridge.root, path);
+  const readLocal = (path = FILE): Promise<string> => readFile(local(path), "utf8");
+  const remote = (): string => bridge.emu.inspect().notes.find((note) => note.id === NOTE)?.content ?? "";
+  const patches = (): number => bridge.requestsSinceMark().filter((route) => route === PATCH).length;
+  const baselineHash = async (): Promise<string | undefined> => (await store.findByPath(FILE))?.record.baseline_body_hash;
+
+  /** Services whose modal answers with `answers`, one per opening. */
+  function services(...answers: Answer[]): ConflictFlowServices {
+    const deps = bridge.core.deps;
+    return {
+      app: new App() as never,
+      sync: {
+        pull: (request) => deps.sync.pull(request),
+        push: (request) => {
+          pushes.push(request);
+          return deps.sync.push(request);
+        },
+      },
+      client: deps.client,
+      files: deps.files,
+      store,
+      notify: (message) => notices.push(message),
+      newCall: () => new CallContext(),
+      openModal: async (viewModel) => {
+        shown.push(viewModel);
+        const answer = answers.shift();
+        if (!answer) throw new Error("the modal opened more often than the test expected");
+        return answer(viewModel);
+      },
+    };
+  }
+
+  /** Tracks FILE at BASE, then edits the file and the note as given. */
+  async function conflict(mine: string, theirs: string): Promise<void> {
+    bridge.emu.collaboratorEdit(NOTE, { content: BASE }, { as: "ada" });
+    const pulled = await bridge.core.deps.sync.pull({
+      localPath: FILE,
+      resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: null, noteId: NOTE }),
+      overwriteLocal: false,
+      discardLocalChanges: false,
+      createParentDirs: false,
+      confirmLargeFile: false,
+      call: new CallContext(),
+    });
+    if (pulled.kind !== "pulled") throw new Error("setup pull failed");
+    await writeFile(local(), mine);
+    bridge.emu.collaboratorEdit(NOTE, { content: theirs }, { as: "ada" });
+    bridge.mark();
+  }
+
+  beforeEach(async () => {
+    bridge = await startBridge();
+    store = new SyncStateStore({ files: bridge.core.deps.files.state, logger: silentLogger });
+    notices = [];
+    shown = [];
+    pushes = [];
+  });
+  afterEach(async () => {
+    await bridge.close();
+  });
+
+  it("merges non-overlapping edits cleanly, pushes both and advances the baseline", async () => {
+    const mine = edit({ 2: "line 2 (mine)" });
+    const theirs = edit({ 10: "line 10 (theirs)" });
+    await conflict(mine, theirs);
+    const merged = edit({ 2: "line 2 (mine)", 10: "line 10 (theirs)" });
+
+    const outcome = await openConflictResolution(services((vm) => ({ action: "merged", text: vm.clean ?? "not clean" })), FILE);
+
+    expect(outcome).toMatchObject({ outcome: "merged", push: { status: "pushed", body_hash: await bodyHash(merged) } });
+    expect(shown[0]).toMatchObject({ base: BASE, mine, theirs, clean: merged, remoteHash: await bodyHash(theirs), localPath: FILE, noteId: NOTE });
+    expect(remote()).toBe(merged);
+    expect(await readLocal()).toBe(merged);
+    expect(await baselineHash()).toBe(await bodyHash(merged));
+    expect(patches()).toBe(1);
+    expect(pushes.map((request) => [request.strategy, request.expectedRemoteHash])).toEqual([["safe", await bodyHash(theirs)]]);
+    expect(notices).toEqual([`Merged ${FILE} and pushed it to HackMD.`]);
+  });
+
+  it("resolves overlapping edits hunk by hunk (both) and pushes the result", async () => {
+    await conflict(edit({ 5: "mine 5" }), edit({ 5: "theirs 5" }));
+
+    const outcome = await openConflictResolution(
+      services((vm) => {
+        expect(vm.clean).toBeUndefined();
+        expect(vm.sections.find((section) => section.kind === "conflict")).toMatchObject({ base: ["line 5"], mine: ["mine 5"], theirs: ["theirs 5"] });
+        return { action: "merged", text: vm.result(["both"]) };
+      }),
+      FILE,
+    );
+
+    const merged = edit({ 5: "mine 5\ntheirs 5" });
+    expect(outcome.outcome).toBe("merged");
+    expect(remote()).toBe(merged);
+    expect(await readLocal()).toBe(merged);
+    expect(await baselineHash()).toBe(await bodyHash(merged));
+    expect(patches()).toBe(1);
+  });
+
+  it("taking theirs in every hunk sends nothing and only advances the baseline", async () => {
+    const theirs = edit({ 5: "theirs 5" });
+    await conflict(edit({ 5: "mine 5" }), theirs);
+
+    const outcome = await openConflictResolution(services((vm) => ({ action: "merged", text: vm.result(["remote"]) })), FILE);
+
+    expect(outcome).toMatchObject({ outcome: "merged", push: { status: "nothing_to_push" } });
+    expect(await readLocal()).toBe(theirs);
+    expect(await baselineHash()).toBe(await bodyHash(theirs));
+    expect(patches()).toBe(0);
+    expect(notices).toEqual([`Merged ${FILE}; HackMD already held that text.`]);
+  });
+
+  it("keep mine pushes the file exactly once, expecting the remote shown", async () => {
+    const mine = edit({ 5: "mine 5" });
+    const theirs = edit({ 5: "theirs 5" });
+    await conflict(mine, theirs);
+
+    const outcome = await openConflictResolution(services(() => ({ action: "keep-mine" })), FILE);
+
+    expect(outcome).toMatchObject({ outcome: "kept-mine", push: { status: "pushed" } });
+    expect(pushes).toHaveLength(1);
+    expect(pushes[0]).toMatchObject({ strategy: "safe", confirm: false, expectedRemoteHash: await bodyHash(theirs) });
+    expect(patches()).toBe(1);
+    expect(remote()).toBe(mine);
+    expect(await readLocal()).toBe(mine);
+    expect(await baselineHash()).toBe(await bodyHash(mine));
+  });
+
+  it("take theirs replaces the file with the note and moves the baseline, sending nothing", async () => {
+    const theirs = edit({ 5: "theirs 5" });
+    await conflict(edit({ 5: "mine 5" }), theirs);
+
+    const outcome = await openConflictResolution(services(() => ({ action: "take-theirs" })), FILE);
+
+    expect(outcome).toMatchObject({ outcome: "took-theirs", pull: { body_hash: await bodyHash(theirs) } });
+    expect(await readLocal()).toBe(theirs);
+    expect(await baselineHash()).toBe(await bodyHash(theirs));
+    expect(remote()).toBe(theirs);
+    expect(patches()).toBe(0);
+  });
+
+  it("keep both leaves the file and writes HackMD's version to the .remote.md snapshot", async () => {
+    const mine = edit({ 5: "mine 5" });
+    const theirs = edit({ 5: "theirs 5" });
+    await conflict(mine, theirs);
+    const baseline = await baselineHash();
+
+    const outcome = await openConflictResolution(services(() => ({ action: "keep-both" })), FILE);
+
+    expect(outcome).toEqual({ outcome: "kept-both", snapshotPath: "plan.remote.md" });
+    expect(await readLocal()).toBe(mine);
+    expect(await readLocal("plan.remote.md")).toBe(theirs);
+    expect(remote()).toBe(theirs);
+    expect(await baselineHash()).toBe(baseline);
+    expect(patches()).toBe(0);
+    expect(notices.at(-1)).toContain("plan.remote.md holds HackMD's");
+  });
+
+  it("keep both never pushes, even when the note went back to the baseline meanwhile", async () => {
+    const mine = edit({ 5: "mine 5" });
+    await conflict(mine, edit({ 5: "theirs 5" }));
+
+    const outcome = await openConflictResolution(
+      services(() => {
+        // A plain safe push would now send the file (R = B, table row 3); keep both must not.
+        bridge.emu.collaboratorEdit(NOTE, { content: BASE }, { as: "ada" });
+        return { action: "keep-both" };
+      }),
+      FILE,
+    );
+
+    expect(outcome).toEqual({ outcome: "kept-both", snapshotPath: "plan.remote.md" });
+    expect(remote()).toBe(BASE);
+    expect(await readLocal()).toBe(mine);
+    expect(await readLocal("plan.remote.md")).toBe(BASE);
+    expect(patches()).toBe(0);
+  });
+
+  it("keep both leaves a foreign .remote.md alone and says why there is no snapshot", async () => {
+    const mine = edit({ 5: "mine 5" });
+    await conflict(mine, edit({ 5: "theirs 5" }));
+    await writeFile(local("plan.remote.md"), "my own notes\n");
+
+    const outcome = await openConflictResolution(services(() => ({ action: "keep-both" })), FILE);
+
+    expect(outcome).toMatchObject({ outcome: "kept-both", snapshotError: expect.stringContaining("is not the snapshot this tool wrote") as unknown });
+    expect(await readLocal("plan.remote.md")).toBe("my own notes\n");
+    expect(await readLocal()).toBe(mine);
+    expect(patches()).toBe(0);
+  });
+
+  it("cancel writes nothing: same file bytes, same baseline, no snapshot, no PATCH", async () => {
+    const mine = edit({ 5: "mine 5" });
+    const theirs = edit({ 5: "theirs 5" });
+    await conflict(mine, theirs);
+    const baseline = await baselineHash();
+
+    const outcome = await openConflictResolution(services(() => ({ action: "cancel" })), FILE);
+
+    expect(outcome).toEqual({ outcome: "cancelled" });
+    expect(await readLocal()).toBe(mine);
+    expect(await baselineHash()).toBe(baseline);
+    expect(existsSync(local("plan.remote.md"))).toBe(false);
+    expect(remote()).toBe(theirs);
+    expect(patches()).toBe(0);
+    expect(pushes).toHaveLength(0);
+    expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId"]);
+  });
+
+  it("when the note moves again while the modal is open, writes nothing and re-opens with the new remote", async () => {
+    const mine = edit({ 5: "mine 5" });
+    await conflict(mine, edit({ 5: "theirs 5" }));
+    const newer = edit({ 5: "theirs 5", 11: "theirs 11" });
+    let secondRoundFile: string | undefined;
+    let patchesBeforeSecondRound: number | undefined;
+
+    const outcome = await openConflictResolution(
+      services(
+        (vm) => {
+          bridge.emu.collaboratorEdit(NOTE, { content: newer }, { as: "ada" });
+          return { action: "merged", text: vm.result(["local"]) };
+        },
+        async (vm) => {
+          secondRoundFile = await readLocal();
+          patchesBeforeSecondRound = patches();
+          expect(vm.theirs).toBe(newer);
+          expect(vm.remoteHash).toBe(await bodyHash(newer));
+          return { action: "merged", text: vm.result(["local"]) };
+        },
+      ),
+      FILE,
+    );
+
+    expect(shown).toHaveLength(2);
+    expect(secondRoundFile).toBe(mine);
+    expect(patchesBeforeSecondRound).toBe(0);
+    expect(notices[0]).toBe(`The note of ${FILE} changed on HackMD again; nothing was sent. Showing its new version.`);
+    const merged = edit({ 5: "mine 5", 11: "theirs 11" });
+    expect(outcome.outcome).toBe("merged");
+    expect(remote()).toBe(merged);
+    expect(patches()).toBe(1);
+  });
+
+  it("keep mine does not overwrite a newer remote: the push reports the conflict and the modal re-opens", async () => {
+    await conflict(edit({ 5: "mine 5" }), edit({ 5: "theirs 5" }));
+    const newer = edit({ 5: "theirs 5 again" });
+
+    const outcome = await openConflictResolution(
+      services(
+        () => {
+          bridge.emu.collaboratorEdit(NOTE, { content: newer }, { as: "ada" });
+          return { action: "keep-mine" };
+        },
+        (vm) => {
+          expect(vm.theirs).toBe(newer);
+          return { action: "cancel" };
+        },
+      ),
+      FILE,
+    );
+
+    expect(outcome).toEqual({ outcome: "cancelled" });
+    expect(remote()).toBe(newer);
+    expect(patches()).toBe(0);
+    expect(notices[0]).toContain("changed on HackMD again");
+  });
+
+  it("re-opens when the file changes while the modal is open, without writing the merge", async () => {
+    await conflict(edit({ 5: "mine 5" }), edit({ 5: "theirs 5" }));
+    const edited = edit({ 5: "mine 5", 1: "a longer local line 1 typed meanwhile" });
+
+    const outcome = await openConflictResolution(
+      services(
+        async (vm) => {
+          await writeFile(local(), edited);
+          return { action: "merged", text: vm.result(["remote"]) };
+        },
+        (vm) => {
+          expect(vm.mine).toBe(edited);
+          return { action: "cancel" };
+        },
+      ),
+      FILE,
+    );
+
+    expect(outcome).toEqual({ outcome: "cancelled" });
+    expect(await readLocal()).toBe(edited);
+    expect(patches()).toBe(0);
+    expect(notices[0]).toBe(`${FILE} changed while the conflict was open; nothing was written. Showing it again.`);
+  });
+
+  it("gives up after three rounds when the note keeps changing", async () => {
+    const mine = edit({ 5: "mine 5" });
+    await conflict(mine, edit({ 5: "theirs 5" }));
+    let round = 0;
+    const moving: Answer = (vm) => {
+      round++;
+      bridge.emu.collaboratorEdit(NOTE, { content: edit({ 5: `theirs 5 (${round})` }) }, { as: "ada" });
+      return { action: "merged", text: vm.result(["local"]) };
+    };
+
+    const outcome = await openConflictResolution(services(moving, moving, moving), FILE);
+
+    expect(outcome).toEqual({ outcome: "gave-up", rounds: 3 });
+    expect(shown).toHaveLength(3);
+    expect(await readLocal()).toBe(mine);
+    expect(patches()).toBe(0);
+    expect(notices.at(-1)).toBe(`The note of ${FILE} kept changing on HackMD, so the conflict was left for later. Try again in a moment.`);
+  });
+
+  it("says so and opens nothing when there is no conflict", async () => {
+    await conflict(edit({ 5: "mine 5" }), BASE);
+
+    const outcome = await openConflictResolution(services(), FILE);
+
+    expect(outcome).toEqual({ outcome: "no-conflict", status: "local_changed" });
+    expect(shown).toHaveLength(0);
+    expect(notices).toEqual([`${FILE} has no conflict to resolve (only the file changed; push it).`]);
+    expect(patches()).toBe(0);
+  });
+
+  it("refuses an untracked file before any request", async () => {
+    await writeFile(local("loose.md"), "text\n");
+    bridge.mark();
+    await expect(openConflictResolution(services(), "loose.md")).rejects.toMatchObject({ kind: "not_tracked" });
+    expect(bridge.requestsSinceMark()).toEqual([]);
+  });
+});
