@@ -1,0 +1,793 @@
+/**
+ * Sync-all: every tracked note pulled, pushed, reported as a conflict or reported missing, for
+ * the cost of one list request per workspace plus about one GET per note that changed
+ * (ARCHITECTURE.md §7). Host-neutral: no `node:*`, no `obsidian`, no module-level state; one
+ * run's state lives in a `SyncAllRun`, and the local hash cache belongs to the caller.
+ *
+ * The table is docs/sync-decision-table.md, section "Sync-all plan" (stable branch ids A1–A4,
+ * B1–B5, M1, M2, E1–E3); `decideSyncAll` is that table as a pure function.
+ *
+ * 1. Plan (writes nothing):
+ *    - records: the state folder's `tracked/` listing, every record read (damaged ones, missing
+ *      baselines and files named by two records become errors instead of being skipped);
+ *    - listing: ONE fresh `GET /notes` (or the team form) per workspace, straight from the
+ *      client (never the 60 s list cache);
+ *    - checking, per record: the working file's body hash (line endings normalised; a
+ *      `LocalHashCache` hit on path + stamp skips the read); the listed `lastChangedAt` against
+ *      the recorded timestamp. A note missing from the list is confirmed by one GET (404 →
+ *      missing on HackMD). A note whose timestamp moved is fetched and compared by hash only in
+ *      a dry run: in a real run the pull or push that follows makes that same GET and decides
+ *      by hash itself, so every moved note costs one GET either way.
+ * 2. Execute (real runs only), always through the SyncService, so every safety rule, the
+ *    per-note and per-path serialisation and the baseline rules of TOOLS.md §13–§14 apply:
+ *    - `pull` → `pull` with `overwrite_local` (never `discard_local_changes`): a file edited
+ *      since the plan is refused (`unpushed_changes`), an identical body only refreshes the
+ *      record's timestamp (outcome `unchanged`);
+ *    - `push`, `same_change`, `conflict`, `reconcile` → `push` with strategy `safe`: its GET
+ *      re-decides by hash (S3 pushed, S5 baseline advanced, S7 conflict). A conflict is
+ *      therefore reported WITH the `.remote.md` snapshot and `diff_summary` a push writes —
+ *      nothing is sent to HackMD and no user file is replaced (the snapshot only replaces the
+ *      snapshot this tool wrote last).
+ *    - missing files and notes are reported, never recreated or untracked.
+ * 3. Rate limit: at most `concurrency` (default 4) steps in flight. The client already retries
+ *    429s whose hint is at most 5 s; a `rate_limited` error that still comes back pauses every
+ *    worker (injected `sleep`) for the hinted wait and retries that step once when the wait is
+ *    at most `maxRateLimitWaitMs`; otherwise (or on a second 429) no new step starts and every
+ *    note not yet done is reported `skipped`.
+ */
+import { BridgeError, isBridgeError, type ErrorKind } from "../core/errors";
+import { bodyHash } from "../core/hash";
+import type { LocalFiles } from "../core/local-files";
+import { silentLogger, type Logger, type Sleep } from "../core/ports";
+import { normalizeLineEndings } from "../core/text";
+import { CallContext } from "../hackmd/call-context";
+import { compareCodePoints, type HackmdClient } from "../hackmd/client";
+import type { NoteSummary } from "../hackmd/types";
+import { LocalHashCache } from "./local-hash-cache";
+import { MAX_BODY_BYTES } from "./service";
+import { baselineFile, SyncStateStore, type SyncRecord } from "./store";
+import type { PushOutput, SyncTools } from "./types";
+
+export { LocalHashCache } from "./local-hash-cache";
+
+/** Steps in flight when the caller does not say (TOOLS.md §17 budgets assume a polite client). */
+export const DEFAULT_SYNC_ALL_CONCURRENCY = 4;
+
+/** Longest rate-limit wait sync-all sits out before retrying a step once (default). */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/** Folder of the records inside the state folder (TOOLS.md §13.2). */
+const TRACKED = "tracked";
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+// ---------------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------------
+
+/** The working file as the planner saw it. */
+export type LocalFact =
+  /** Read (or found in the hash cache) and hashed after line-ending normalisation. */
+  | { kind: "hashed"; hash: string }
+  /** No file at the record's path. */
+  | { kind: "missing" }
+  /** Present but not usable: not a regular file, above 50 MiB, not UTF-8, or refused by policy. */
+  | { kind: "unreadable"; error_kind: ErrorKind; message: string };
+
+/** The note as the planner saw it. */
+export type RemoteFact =
+  /** Listed with exactly the recorded `lastChangedAt`: taken as unchanged, no GET. */
+  | { kind: "unchanged" }
+  /** Listed with another (or no) `lastChangedAt`, body not fetched (real runs). */
+  | { kind: "moved" }
+  /** Body fetched by a GET and hashed. */
+  | { kind: "fetched"; hash: string }
+  /** Not listed, and a GET answered 404: deleted or in the trash. */
+  | { kind: "gone" }
+  /** The list or the GET failed; `rate_limited` when sync-all stopped on HackMD's rate limit. */
+  | { kind: "failed"; error_kind: ErrorKind; message: string; rate_limited: boolean };
+
+/** What the planner knows of one record. `remote` is consulted only for a hashed file. */
+export type SyncAllFacts =
+  | { record: "damaged"; error_kind: ErrorKind; message: string }
+  | { record: "ok"; baseline: string; local: LocalFact; remote?: RemoteFact | undefined };
+
+/** One row of the sync-all plan table, with its stable branch id. */
+export type SyncAllPlan =
+  | { id: "in_sync"; branch: "A1" | "A2" }
+  | { id: "pull"; branch: "A3" | "A4" }
+  | { id: "push"; branch: "B1" | "B2" }
+  | { id: "same_change"; branch: "B3" }
+  | { id: "conflict"; branch: "B4" }
+  | { id: "reconcile"; branch: "B5" }
+  | { id: "missing_local"; branch: "M1" }
+  | { id: "missing_remote"; branch: "M2" }
+  | { id: "error"; branch: "E1" | "E2" | "E3"; error_kind: ErrorKind; message: string };
+
+/** Stable plan ids. */
+export type SyncAllPlanId = SyncAllPlan["id"];
+
+/** Stable branch ids of the sync-all plan table. */
+export type SyncAllBranch = SyncAllPlan["branch"];
+
+/** The sync-all plan table (docs/sync-decision-table.md): facts in, one plan out. Pure. */
+export function decideSyncAll(facts: SyncAllFacts): SyncAllPlan {
+  if (facts.record === "damaged") return { id: "error", branch: "E1", error_kind: facts.error_kind, message: facts.message };
+  const { local, remote, baseline: b } = facts;
+  if (local.kind === "missing") return { id: "missing_local", branch: "M1" };
+  if (local.kind === "unreadable") return { id: "error", branch: "E2", error_kind: local.error_kind, message: local.message };
+  if (remote === undefined) throw new BridgeError("internal", "sync-all planned a readable file without looking at its note; report this as a bug.");
+  const l = local.hash;
+  switch (remote.kind) {
+    case "gone":
+      return { id: "missing_remote", branch: "M2" };
+    case "failed":
+      return { id: "error", branch: "E3", error_kind: remote.error_kind, message: remote.message };
+    case "unchanged":
+      return l === b ? { id: "in_sync", branch: "A1" } : { id: "push", branch: "B1" };
+    case "moved":
+      // The pull or push that runs next makes the confirming GET and decides by hash.
+      return l === b ? { id: "pull", branch: "A4" } : { id: "reconcile", branch: "B5" };
+    case "fetched": {
+      const r = remote.hash;
+      if (l === b) return r === b ? { id: "in_sync", branch: "A2" } : { id: "pull", branch: "A3" };
+      if (r === b) return { id: "push", branch: "B2" };
+      // Both sides made the same change: not a conflict (STYLE.md rule 5).
+      return l === r ? { id: "same_change", branch: "B3" } : { id: "conflict", branch: "B4" };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public shapes
+// ---------------------------------------------------------------------------------------------
+
+/** What happened to one note. `planned`: dry run, the step was not executed. */
+export type SyncAllOutcome =
+  | "planned"
+  | "unchanged"
+  | "pulled"
+  | "pushed"
+  | "baseline_advanced"
+  | "conflict"
+  | "missing_local"
+  | "missing_remote"
+  | "error"
+  | "skipped";
+
+/** One tracked note in the result. */
+export interface SyncAllItem {
+  note_id: string;
+  team_path: string | null;
+  /** The record's working file (`""` when the record is too damaged to name one). */
+  local_path: string;
+  plan: SyncAllPlanId;
+  branch: SyncAllBranch;
+  outcome: SyncAllOutcome;
+  /** The error kind behind an `error` or `skipped` outcome. */
+  error_kind?: ErrorKind;
+  /** Why, and the next step, for anything but a plain success. */
+  message?: string;
+  /** A conflict's `.remote.md` snapshot, when one was written. */
+  snapshot_path?: string;
+  /** A conflict's remote body hash (pass it as `expected_remote_hash` after merging). */
+  remote_body_hash?: string;
+}
+
+/** Notes per result (a dry run counts what would happen). */
+export interface SyncAllCounts {
+  /** Nothing to do, or only the baseline/timestamp moved (same change on both sides). */
+  in_sync: number;
+  pulled: number;
+  pushed: number;
+  conflicts: number;
+  missing_local: number;
+  missing_remote: number;
+  errors: number;
+  /** Not done because sync-all stopped on HackMD's rate limit, or changed while syncing. */
+  skipped: number;
+}
+
+/** The result of a sync-all run. */
+export interface SyncAllResult {
+  dry_run: boolean;
+  counts: SyncAllCounts;
+  /** One item per record: personal first, then teams by path, each by note id. */
+  items: SyncAllItem[];
+}
+
+/** A progress report: `done` of `total` in the current phase (each phase starts with done 0). */
+export interface SyncAllProgress {
+  phase: "listing" | "checking" | "syncing";
+  done: number;
+  total: number;
+  /** The note just finished (checking and syncing). */
+  note_id?: string;
+}
+
+/** The services sync-all uses; a core's `deps` (ToolDeps) has all of them. */
+export interface SyncAllDeps {
+  client: HackmdClient;
+  files: LocalFiles;
+  /** The core's sync engine: executes every pull and push (its queue serialises them). */
+  sync: SyncTools;
+  /** Waits out a rate limit; tests pass a fake. */
+  sleep: Sleep;
+  logger?: Logger;
+  /** The state store; default: one over `files.state` (stores keep no state of their own). */
+  store?: SyncStateStore;
+}
+
+/** Options of one run; all optional. */
+export interface SyncAllOptions {
+  /** Plan only: list requests and confirming GETs, nothing written anywhere. Default false. */
+  dryRun?: boolean;
+  /** Steps in flight at once (1–16). Default 4. */
+  concurrency?: number;
+  /** Called as work progresses; a throwing callback is logged and ignored. */
+  onProgress?: (progress: SyncAllProgress) => void;
+  /** Body hashes by path and stamp, kept by the caller between runs. Default: a fresh one. */
+  hashCache?: LocalHashCache;
+  /** Pass `confirm_large_file` to pulls and pushes of bodies above 5 MiB. Default false. */
+  confirmLargeFiles?: boolean;
+  /** Longest rate-limit wait sat out before one retry; longer stops the run. Default 60 s. */
+  maxRateLimitWaitMs?: number;
+  /** The call context every request counts against. Default: a new one. */
+  call?: CallContext;
+}
+
+/**
+ * Syncs every tracked note (see the module comment and docs/sync-decision-table.md). Never
+ * throws for one note's failure: each is an item; throws only when the records cannot be listed.
+ */
+export async function syncAll(deps: SyncAllDeps, options: SyncAllOptions = {}): Promise<SyncAllResult> {
+  return new SyncAllRun(deps, options).run();
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run
+// ---------------------------------------------------------------------------------------------
+
+/** A planned note and what became of it. */
+interface Entry {
+  key: string;
+  noteId: string;
+  teamPath: string | null;
+  localPath: string;
+  record?: SyncRecord;
+  /** Set when the record itself is unusable (E1). */
+  damaged?: { error_kind: ErrorKind; message: string };
+  plan?: SyncAllPlan;
+  item?: SyncAllItem;
+}
+
+/** The listed notes of a workspace, or why there are none. */
+type Listing = { ok: true; byId: Map<string, NoteSummary> } | { ok: false; failure: Extract<RemoteFact, { kind: "failed" }> };
+
+/** Thrown inside a run when a step is not attempted because of the rate limit. */
+class RateLimitStop extends Error {
+  constructor(readonly reason: BridgeError) {
+    super(reason.message);
+  }
+}
+
+/** Run-scoped rate-limit handling: one shared pause, one retry per step, then stop. */
+class RateGate {
+  private stopped: BridgeError | undefined;
+  private pause: Promise<void> | undefined;
+
+  constructor(
+    private readonly sleep: Sleep,
+    private readonly maxWaitMs: number,
+  ) {}
+
+  /** The 429 that stopped the run, if any. */
+  get stopReason(): BridgeError | undefined {
+    return this.stopped;
+  }
+
+  /** Runs one step (it may make several requests), sitting out a short rate limit once. */
+  async step<T>(work: () => Promise<T>): Promise<T> {
+    await this.ready();
+    try {
+      return await work();
+    } catch (error) {
+      if (!isBridgeError(error, "rate_limited")) throw error;
+      const wait = rateLimitWaitMs(error);
+      if (this.stopped !== undefined || wait === undefined || wait > this.maxWaitMs) throw this.stop(error);
+      if (this.pause === undefined) {
+        const pause = this.sleep(wait).finally(() => {
+          if (this.pause === pause) this.pause = undefined;
+        });
+        this.pause = pause;
+      }
+      await this.ready();
+      try {
+        return await work();
+      } catch (again) {
+        if (isBridgeError(again, "rate_limited")) throw this.stop(again);
+        throw again;
+      }
+    }
+  }
+
+  private async ready(): Promise<void> {
+    if (this.pause !== undefined) await this.pause;
+    if (this.stopped !== undefined) throw new RateLimitStop(this.stopped);
+  }
+
+  private stop(error: BridgeError): RateLimitStop {
+    this.stopped ??= error;
+    return new RateLimitStop(error);
+  }
+}
+
+/** One sync-all run: plan, then (unless dry) execute. */
+class SyncAllRun {
+  private readonly client: HackmdClient;
+  private readonly files: LocalFiles;
+  private readonly sync: SyncTools;
+  private readonly store: SyncStateStore;
+  private readonly logger: Logger;
+  private readonly dryRun: boolean;
+  private readonly concurrency: number;
+  private readonly cache: LocalHashCache;
+  private readonly confirmLargeFiles: boolean;
+  private readonly call: CallContext;
+  private readonly gate: RateGate;
+  private readonly onProgress: ((progress: SyncAllProgress) => void) | undefined;
+
+  constructor(deps: SyncAllDeps, options: SyncAllOptions) {
+    const concurrency = options.concurrency ?? DEFAULT_SYNC_ALL_CONCURRENCY;
+    if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+      throw new BridgeError("invalid_input", `concurrency must be an integer from 1 to 16 (got ${String(concurrency)}).`);
+    }
+    this.client = deps.client;
+    this.files = deps.files;
+    this.sync = deps.sync;
+    this.logger = deps.logger ?? silentLogger;
+    this.store = deps.store ?? new SyncStateStore({ files: deps.files.state, logger: this.logger });
+    this.dryRun = options.dryRun ?? false;
+    this.concurrency = concurrency;
+    this.cache = options.hashCache ?? new LocalHashCache();
+    this.confirmLargeFiles = options.confirmLargeFiles ?? false;
+    this.call = options.call ?? new CallContext();
+    this.gate = new RateGate(deps.sleep, options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS);
+    this.onProgress = options.onProgress;
+  }
+
+  async run(): Promise<SyncAllResult> {
+    const entries = await this.readRecords();
+    const listings = await this.listWorkspaces(entries);
+    await this.check(entries, listings);
+    this.cache.retain(entries.filter((entry) => entry.record !== undefined).map((entry) => entry.localPath));
+    if (!this.dryRun) await this.execute(entries);
+    const items = entries.map((entry) => entry.item).filter((item): item is SyncAllItem => item !== undefined);
+    items.sort((a, b) => compareWorkspaces(a.team_path, b.team_path) || compareCodePoints(a.note_id, b.note_id) || compareCodePoints(a.local_path, b.local_path));
+    return { dry_run: this.dryRun, counts: countItems(items), items };
+  }
+
+  // ---- plan: records ----
+
+  /** Every record in the state folder, damaged ones included (E1), with duplicate paths flagged. */
+  private async readRecords(): Promise<Entry[]> {
+    const listed = await this.files.state.list(TRACKED);
+    const names = new Set(listed.filter((entry) => entry.kind === "file").map((entry) => entry.name));
+    const keys = [...names].filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -".json".length));
+    const entries: Entry[] = [];
+    await forEachBounded(keys, Math.max(this.concurrency, 8), async (key) => {
+      const decoded = decodeKey(key);
+      let record: SyncRecord | string | undefined;
+      try {
+        record = await this.store.readRecord(key);
+      } catch (error) {
+        record = `it cannot be read (${describe(error)})`;
+      }
+      if (record === undefined) return; // removed while listing
+      if (typeof record === "string") {
+        entries.push({
+          key,
+          noteId: decoded.noteId,
+          teamPath: decoded.teamPath,
+          localPath: "",
+          damaged: {
+            error_kind: "sync_state",
+            message: `The sync record of note ${decoded.noteId} in ${workspaceWords(decoded.teamPath)} is corrupt (${record}); pull the note again or untrack it with hackmd_untrack_note.`,
+          },
+        });
+        return;
+      }
+      const entry: Entry = { key, noteId: record.internal_id, teamPath: record.team_path, localPath: record.local_path, record };
+      if (!names.has(baselineFile(key).slice(TRACKED.length + 1))) {
+        entry.damaged = {
+          error_kind: "sync_state",
+          message: `The baseline of ${record.local_path} is missing; pull note ${record.internal_id} from ${workspaceWords(record.team_path)} to ${record.local_path} again.`,
+        };
+      }
+      entries.push(entry);
+    });
+    // Listing order is the file system's; plan and execute in the order results are reported.
+    entries.sort((a, b) => compareWorkspaces(a.teamPath, b.teamPath) || compareCodePoints(a.noteId, b.noteId) || compareCodePoints(a.key, b.key));
+    const byPath = new Map<string, Entry[]>();
+    for (const entry of entries) {
+      if (entry.record === undefined) continue;
+      byPath.set(entry.localPath, [...(byPath.get(entry.localPath) ?? []), entry]);
+    }
+    for (const [path, sharing] of byPath) {
+      if (sharing.length < 2) continue;
+      const keysNamed = sharing.map((entry) => entry.key).sort(compareCodePoints);
+      for (const entry of sharing) {
+        entry.damaged ??= {
+          error_kind: "sync_state",
+          message: `More than one sync record names ${path} (${keysNamed.join(", ")}); untrack the stale ones with hackmd_untrack_note, then pull again.`,
+        };
+      }
+    }
+    return entries;
+  }
+
+  // ---- plan: one list per workspace ----
+
+  private async listWorkspaces(entries: readonly Entry[]): Promise<Map<string | null, Listing>> {
+    const workspaces = [...new Set(entries.filter((entry) => entry.damaged === undefined).map((entry) => entry.teamPath))].sort(compareWorkspaces);
+    const listings = new Map<string | null, Listing>();
+    let done = 0;
+    this.progress({ phase: "listing", done, total: workspaces.length });
+    await forEachBounded(workspaces, this.concurrency, async (teamPath) => {
+      try {
+        const notes = await this.gate.step(() => this.client.listNotes(this.call, { teamPath }));
+        listings.set(teamPath, { ok: true, byId: new Map(notes.map((note) => [note.id, note])) });
+      } catch (error) {
+        const failure = failureOf(error);
+        const message = failure.rate_limited ? failure.message : `Listing the notes of ${workspaceWords(teamPath)} failed, so its notes were not synced: ${failure.message}`;
+        listings.set(teamPath, { ok: false, failure: { ...failure, message } });
+      }
+      done += 1;
+      this.progress({ phase: "listing", done, total: workspaces.length });
+    });
+    return listings;
+  }
+
+  // ---- plan: per note ----
+
+  private async check(entries: readonly Entry[], listings: ReadonlyMap<string | null, Listing>): Promise<void> {
+    let done = 0;
+    this.progress({ phase: "checking", done, total: entries.length });
+    await forEachBounded(entries, this.concurrency, async (entry) => {
+      const facts = await this.factsOf(entry, listings);
+      const plan = decideSyncAll(facts);
+      entry.plan = plan;
+      entry.item = this.plannedItem(entry, plan, facts);
+      done += 1;
+      this.progress({ phase: "checking", done, total: entries.length, note_id: entry.noteId });
+    });
+  }
+
+  private async factsOf(entry: Entry, listings: ReadonlyMap<string | null, Listing>): Promise<SyncAllFacts> {
+    const record = entry.record;
+    if (entry.damaged !== undefined || record === undefined) {
+      const damaged = entry.damaged ?? { error_kind: "sync_state" as const, message: "The sync record is unreadable." };
+      return { record: "damaged", ...damaged };
+    }
+    const local = await this.localFact(record.local_path);
+    const facts: SyncAllFacts = { record: "ok", baseline: record.baseline_body_hash, local };
+    if (local.kind !== "hashed") return facts;
+    const listing = listings.get(record.team_path);
+    if (listing === undefined) return { ...facts, remote: { kind: "failed", error_kind: "internal", message: "The workspace was never listed; report this as a bug.", rate_limited: false } };
+    if (!listing.ok) return { ...facts, remote: listing.failure };
+    const listed = listing.byId.get(record.internal_id);
+    if (listed !== undefined) {
+      const unchanged = listed.last_changed_at !== null && record.last_observed_remote_timestamp !== "" && String(listed.last_changed_at) === record.last_observed_remote_timestamp;
+      if (unchanged) return { ...facts, remote: { kind: "unchanged" } };
+      // Real runs leave the confirming GET to the pull or push that follows (one GET either way).
+      if (!this.dryRun) return { ...facts, remote: { kind: "moved" } };
+    }
+    return { ...facts, remote: await this.fetchRemote(record, listed === undefined) };
+  }
+
+  /** One GET of the note: its body hash, or gone (404), or why not. */
+  private async fetchRemote(record: SyncRecord, unlisted: boolean): Promise<RemoteFact> {
+    try {
+      const note = await this.gate.step(() => this.client.getNote(this.call, { teamPath: record.team_path, noteId: record.internal_id }));
+      if (note.content === undefined) {
+        return { kind: "failed", error_kind: "upstream", message: `HackMD sent note ${record.internal_id} without its body; retry later.`, rate_limited: false };
+      }
+      return { kind: "fetched", hash: note.body_hash ?? (await bodyHash(note.content)) };
+    } catch (error) {
+      if (isBridgeError(error, "not_found")) return { kind: "gone" };
+      const failure = failureOf(error);
+      if (unlisted && !failure.rate_limited) failure.message = `Note ${record.internal_id} is not listed in ${workspaceWords(record.team_path)} and reading it failed: ${failure.message}`;
+      return failure;
+    }
+  }
+
+  /** The working file's body hash (normalised line endings), through the hash cache. */
+  private async localFact(path: string): Promise<LocalFact> {
+    try {
+      const info = await this.files.stat(path);
+      if (info.kind === "missing") return { kind: "missing" };
+      if (info.kind !== "file" || info.stamp === undefined) {
+        return { kind: "unreadable", error_kind: "invalid_input", message: `${path} is not a regular file; move it away and pull the note again, or untrack it.` };
+      }
+      const cached = this.cache.lookup(path, info.stamp);
+      if (cached !== undefined) return { kind: "hashed", hash: cached };
+      const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
+      if (read.truncated) {
+        this.cache.forget(path);
+        return { kind: "unreadable", error_kind: "too_large", message: `${path} is larger than 50 MiB, more than a note may hold; shorten it.` };
+      }
+      const text = decodeUtf8(read.bytes);
+      if (text === undefined) {
+        this.cache.forget(path);
+        return { kind: "unreadable", error_kind: "invalid_input", message: `${path} is not valid UTF-8; save it as UTF-8 text and sync again.` };
+      }
+      const hash = await bodyHash(normalizeLineEndings(text));
+      this.cache.remember(path, read.stamp, hash);
+      return { kind: "hashed", hash };
+    } catch (error) {
+      this.cache.forget(path);
+      if (isBridgeError(error)) return { kind: "unreadable", error_kind: error.kind, message: error.message };
+      return { kind: "unreadable", error_kind: "local_io", message: `${path} cannot be read (${describe(error)}).` };
+    }
+  }
+
+  private plannedItem(entry: Entry, plan: SyncAllPlan, facts: SyncAllFacts): SyncAllItem {
+    const base = { note_id: entry.noteId, team_path: entry.teamPath, local_path: entry.localPath, plan: plan.id, branch: plan.branch };
+    switch (plan.id) {
+      case "in_sync":
+        return { ...base, outcome: "unchanged" };
+      case "missing_local":
+        return { ...base, outcome: "missing_local", message: `${entry.localPath} is missing; pull note ${entry.noteId} to it again to restore it, or untrack the note with hackmd_untrack_note.` };
+      case "missing_remote":
+        return {
+          ...base,
+          outcome: "missing_remote",
+          message: `Note ${entry.noteId} no longer exists in ${workspaceWords(entry.teamPath)} (deleted or in the trash); restore it on HackMD, or untrack it with hackmd_untrack_note (${entry.localPath} is kept).`,
+        };
+      case "error": {
+        const skipped = facts.record === "ok" && facts.remote?.kind === "failed" && facts.remote.rate_limited;
+        return skipped ? this.skippedItem(base, this.gate.stopReason) : { ...base, outcome: "error", error_kind: plan.error_kind, message: plan.message };
+      }
+      default:
+        return { ...base, outcome: "planned" };
+    }
+  }
+
+  private skippedItem(base: Omit<SyncAllItem, "outcome">, reason: BridgeError | undefined): SyncAllItem {
+    return {
+      ...base,
+      outcome: "skipped",
+      error_kind: "rate_limited",
+      message: `Not synced: sync-all stopped when HackMD's rate limit was reached; run it again later. ${reason?.message ?? ""}`.trimEnd(),
+    };
+  }
+
+  // ---- execute ----
+
+  private async execute(entries: readonly Entry[]): Promise<void> {
+    const work = entries.filter((entry) => entry.item?.outcome === "planned");
+    let done = 0;
+    this.progress({ phase: "syncing", done, total: work.length });
+    await forEachBounded(work, this.concurrency, async (entry) => {
+      const planned = entry.item;
+      if (planned === undefined || entry.record === undefined || entry.plan === undefined) return;
+      const base: Omit<SyncAllItem, "outcome"> = {
+        note_id: planned.note_id,
+        team_path: planned.team_path,
+        local_path: planned.local_path,
+        plan: planned.plan,
+        branch: planned.branch,
+      };
+      try {
+        entry.item = await this.gate.step(() => (entry.plan?.id === "pull" ? this.pull(base, entry.record as SyncRecord) : this.push(base, entry.record as SyncRecord)));
+      } catch (error) {
+        if (error instanceof RateLimitStop) entry.item = this.skippedItem(base, error.reason);
+        else {
+          const failure = failureOf(error);
+          entry.item = { ...base, outcome: "error", error_kind: failure.error_kind, message: failure.message };
+        }
+      }
+      done += 1;
+      this.progress({ phase: "syncing", done, total: work.length, note_id: entry.noteId });
+    });
+  }
+
+  /** A pull over a file that matched its baseline when planned; the service re-checks it. */
+  private async pull(base: Omit<SyncAllItem, "outcome">, record: SyncRecord): Promise<SyncAllItem> {
+    const result = await this.sync.pull({
+      localPath: record.local_path,
+      resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: record.team_path, noteId: record.internal_id }),
+      overwriteLocal: true,
+      discardLocalChanges: false,
+      createParentDirs: false,
+      confirmLargeFile: this.confirmLargeFiles,
+      call: this.call,
+    });
+    if (result.kind !== "pulled") throw new BridgeError("internal", "A direct note id did not resolve; report this as a bug.");
+    this.cache.forget(record.local_path);
+    if (result.output.body_hash === record.baseline_body_hash) {
+      return { ...base, outcome: "unchanged", message: "The note's timestamp moved but its body equals the baseline; only the sync record's timestamp was refreshed." };
+    }
+    return { ...base, outcome: "pulled" };
+  }
+
+  /** A safe push: its own GET decides between pushed, baseline advanced and conflict. */
+  private async push(base: Omit<SyncAllItem, "outcome">, record: SyncRecord): Promise<SyncAllItem> {
+    const result = await this.sync.push({ localPath: record.local_path, strategy: "safe", confirm: false, confirmLargeFile: this.confirmLargeFiles, call: this.call });
+    if (result.kind !== "pushed") throw new BridgeError("internal", "A push without note_ref returned a resolution; report this as a bug.");
+    return pushItem(base, record, result.output);
+  }
+
+  private progress(progress: SyncAllProgress): void {
+    if (this.onProgress === undefined) return;
+    try {
+      this.onProgress(progress);
+    } catch (error) {
+      this.logger.warn("sync_all_progress_failed", { message: describe(error) });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+/** The item for a push's output. */
+function pushItem(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, output: PushOutput): SyncAllItem {
+  switch (output.status) {
+    case "pushed":
+      return { ...base, outcome: "pushed" };
+    case "nothing_to_push":
+      // S5 moves the baseline to the local body; S1 (the file went back to its baseline) does not.
+      return output.body_hash !== undefined && output.body_hash !== record.baseline_body_hash
+        ? { ...base, outcome: "baseline_advanced", message: "Both sides already held the same text; the baseline was advanced, nothing was sent." }
+        : { ...base, outcome: "unchanged" };
+    case "remote_changed":
+      return {
+        ...base,
+        outcome: "skipped",
+        message: `${record.local_path} went back to its baseline while sync-all ran, and the note changed on HackMD; run sync-all again to pull it.`,
+      };
+    case "conflict": {
+      const message = [output.instructions, output.snapshot_error].filter((part): part is string => part !== undefined).join(" ");
+      return {
+        ...base,
+        outcome: "conflict",
+        ...(message === "" ? {} : { message }),
+        ...(output.snapshot_path === undefined ? {} : { snapshot_path: output.snapshot_path }),
+        ...(output.remote_body_hash === undefined ? {} : { remote_body_hash: output.remote_body_hash }),
+      };
+    }
+  }
+}
+
+/** Counts of a result; a dry run counts the outcome each plan would have. */
+function countItems(items: readonly SyncAllItem[]): SyncAllCounts {
+  const counts: SyncAllCounts = { in_sync: 0, pulled: 0, pushed: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
+  for (const item of items) {
+    const outcome = item.outcome === "planned" ? projectedOutcome(item.plan) : item.outcome;
+    switch (outcome) {
+      case "unchanged":
+      case "baseline_advanced":
+        counts.in_sync += 1;
+        break;
+      case "pulled":
+        counts.pulled += 1;
+        break;
+      case "pushed":
+        counts.pushed += 1;
+        break;
+      case "conflict":
+        counts.conflicts += 1;
+        break;
+      case "missing_local":
+        counts.missing_local += 1;
+        break;
+      case "missing_remote":
+        counts.missing_remote += 1;
+        break;
+      case "error":
+        counts.errors += 1;
+        break;
+      case "skipped":
+      case "planned":
+        counts.skipped += 1;
+        break;
+    }
+  }
+  return counts;
+}
+
+/** What a planned step is expected to end as (dry-run counts). */
+function projectedOutcome(plan: SyncAllPlanId): SyncAllOutcome {
+  switch (plan) {
+    case "pull":
+      return "pulled";
+    case "push":
+    case "reconcile": // never planned by a dry run, which fetches every moved note
+      return "pushed";
+    case "same_change":
+      return "baseline_advanced";
+    case "conflict":
+      return "conflict";
+    case "in_sync":
+      return "unchanged";
+    case "missing_local":
+    case "missing_remote":
+    case "error":
+      return plan;
+  }
+}
+
+/** A failed list or GET as a remote fact (a rate-limit stop included). */
+function failureOf(error: unknown): Extract<RemoteFact, { kind: "failed" }> {
+  if (error instanceof RateLimitStop) return { kind: "failed", error_kind: "rate_limited", message: error.reason.message, rate_limited: true };
+  if (isBridgeError(error)) return { kind: "failed", error_kind: error.kind, message: error.message, rate_limited: false };
+  return { kind: "failed", error_kind: "internal", message: `Unexpected failure: ${describe(error)}`, rate_limited: false };
+}
+
+/**
+ * The wait a `rate_limited` error asks for, from its fixed `reset after <S> seconds` fragment
+ * (TOOLS.md §6.3); undefined when HackMD sent no reset hint.
+ */
+function rateLimitWaitMs(error: BridgeError): number | undefined {
+  const match = /reset after (\d+) seconds/.exec(error.message);
+  return match === null ? undefined : Number(match[1]) * 1000;
+}
+
+/** Runs `work` over `items` with at most `limit` in flight. */
+async function forEachBounded<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, () => worker()));
+}
+
+/** Personal (null) first, then team paths by code point. */
+function compareWorkspaces(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  return compareCodePoints(a, b);
+}
+
+/** Workspace and note id of a record key (TOOLS.md §13.2), best effort for damaged records. */
+function decodeKey(key: string): { teamPath: string | null; noteId: string } {
+  const team = /^team--([^-]*)--([^-]*)$/.exec(key);
+  if (team) return { teamPath: decodePart(team[1] ?? ""), noteId: decodePart(team[2] ?? "") };
+  const personal = /^personal--([^-]*)$/.exec(key);
+  if (personal) return { teamPath: null, noteId: decodePart(personal[1] ?? "") };
+  return { teamPath: null, noteId: key };
+}
+
+/** Reverses `enc` of §13.2 (`%XX` bytes of UTF-8); the raw text when it does not decode. */
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/** How a workspace reads in messages. */
+function workspaceWords(teamPath: string | null): string {
+  return teamPath === null ? "the personal workspace" : `team ${teamPath}`;
+}
+
+/** Strict UTF-8 decoding; undefined when the bytes are not UTF-8. */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A short description of a failure for messages. */
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
