@@ -1,17 +1,20 @@
 /**
  * The `hackmd-bridge` standalone command (TOOLS.md §2.5): `mcp` (stdio), `serve` (HTTP),
- * `doctor`, `emulator`, and `sandbox` (what `npm start` runs). stdout carries only protocol
- * messages or the one machine-readable line a command promises; everything else goes to stderr.
+ * `doctor`, `emulator`, `sandbox` (what `npm start` runs), and the human subcommands `pull`,
+ * `push`, `status` and `sync` (their bodies live in ./commands). The protocol commands keep stdout
+ * for protocol messages or the one machine-readable line they promise; the human subcommands
+ * print readable text there, or exactly one JSON object with `--json`.
  */
 import { mkdir } from "node:fs/promises";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { isBridgeError } from "../core/errors";
 import { startEmulator } from "../emulator";
 import { runEmulatorProcess } from "../emulator/process";
-import { PortInUseError } from "../mcp/http/listener";
 import { createMcpServer } from "../mcp/server";
+import type { CommandRun, OptionSpec, ParsedValues } from "./commands/command";
+import { HUMAN_COMMANDS, runHumanCommand } from "./commands";
+import { describeError, scrubbingIo, type CommandIo } from "./commands/output";
 import { runDoctor } from "./doctor";
 import { createJsonLogger, parseLogLevel } from "./logger";
 import { createNodeCore, readSettings, type NodeSettings } from "./runtime";
@@ -28,6 +31,18 @@ Usage:
   hackmd-bridge sandbox [--port N]                    what npm start runs: emulator + serve
   hackmd-bridge --help | --version
 
+Sync a folder of Markdown files with HackMD (readable output; --json prints one JSON object):
+  hackmd-bridge pull <note_ref> <path> [--team <team_path>] [--overwrite]
+                     [--discard-local-changes] [--create-parent-dirs] [--confirm-large-file]
+                                  write a note into a .md file and track it
+  hackmd-bridge push <path> [--expected-remote-hash <hash>] [--overwrite --confirm]
+                     [--confirm-large-file]
+                                  send a tracked file's edits; a conflict writes <name>.remote.md
+  hackmd-bridge status [<path>]   in_sync, local_changed, remote_changed or conflict per tracked note
+  hackmd-bridge sync [--dry-run]  pull remote changes and push local ones for every tracked note
+  Each takes --root <dir> and --json. Exit codes: 0 done (all in sync), 1 conflict, refusal or
+  notes needing attention (the message names the flag to add), 2 usage error or failure.
+
 Options:
   --root <dir>                    the folder every local file operation is confined to
                                   (default: HACKMD_BRIDGE_ROOT)
@@ -43,11 +58,11 @@ Environment:
   HACKMD_BRIDGE_LOG_LEVEL  debug | info | warn | error (default info); logs are JSON lines on stderr
 `;
 
-type Io = { out: (text: string) => void; err: (text: string) => void };
-
-const io: Io = {
+const io: CommandIo = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
+  errIsTty: process.stderr.isTTY === true,
+  errColumns: process.stderr.columns,
 };
 
 /** Runs the command line; resolves with the exit code. */
@@ -62,16 +77,23 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return 0;
   }
   if (command === "emulator") return runEmulatorProcess(rest);
+  const human = HUMAN_COMMANDS.get(command);
   let parsed: ReturnType<typeof parseCommon>;
+  let run: CommandRun | undefined;
   try {
-    parsed = parseCommon(command, rest);
+    parsed = parseCommon(command, rest, human?.options);
+    run = human?.parse({ values: parsed.values, positionals: parsed.positionals });
   } catch (error) {
-    io.err(`hackmd-bridge: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(human ? `hackmd-bridge ${command}: ${message}\nUsage: ${human.usage}\n` : `hackmd-bridge: ${message}\n\n${HELP}`);
     return 2;
   }
   const settings = readSettings(env, parsed);
   const secrets = (): string[] => [settings.token, env.HACKMD_BRIDGE_MCP_TOKEN].filter((value): value is string => Boolean(value?.trim()));
-  const logger = createJsonLogger({ level: parseLogLevel(env.HACKMD_BRIDGE_LOG_LEVEL), write: io.err, secrets });
+  // The human subcommands print for people: only warnings and errors are logged unless asked.
+  const level = parseLogLevel(env.HACKMD_BRIDGE_LOG_LEVEL ?? (human ? "warn" : undefined));
+  const logger = createJsonLogger({ level, write: io.err, secrets });
+  if (human && run) return runHumanCommand({ command: human, run, settings, env, io: scrubbingIo({ io, secrets }), logger });
   try {
     switch (command) {
       case "doctor": {
@@ -90,39 +112,44 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return 2;
     }
   } catch (error) {
-    io.err(`hackmd-bridge: ${describe(error, secrets())}\n`);
+    io.err(`hackmd-bridge: ${describeError(error, secrets())}\n`);
     return 1;
   }
 }
 
-function parseCommon(command: string, args: string[]) {
-  const { values } = parseArgs({
+/** Parses the shared options, plus a human subcommand's own options and positionals when given. */
+function parseCommon(command: string, args: string[], extra?: OptionSpec) {
+  const parsed = parseArgs({
     args,
     strict: true,
-    allowPositionals: false,
+    allowPositionals: extra !== undefined,
     options: {
       root: { type: "string" },
       "config-dir": { type: "string" },
       "protect-agent-files": { type: "string" },
-      port: { type: "string" },
-      "probe-api": { type: "boolean" },
+      ...(extra === undefined ? { port: { type: "string" }, "probe-api": { type: "boolean" } } : extra),
     },
   });
-  if (values["probe-api"] && command !== "doctor") throw new Error("--probe-api goes with doctor only");
+  const values: ParsedValues = parsed.values;
+  if (values["probe-api"] === true && command !== "doctor") throw new Error("--probe-api goes with doctor only");
   if (values.port !== undefined && command !== "serve" && command !== "sandbox") throw new Error("--port goes with serve or sandbox");
   const protect = values["protect-agent-files"];
   if (protect !== undefined && protect !== "true" && protect !== "false") throw new Error("--protect-agent-files takes true or false");
   let port: number | undefined;
-  if (values.port !== undefined) {
+  if (typeof values.port === "string") {
     port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error("--port takes a whole number from 0 to 65535");
   }
+  const root = values.root;
+  const configDir = values["config-dir"];
   return {
-    root: values.root === undefined ? undefined : nodePath.resolve(values.root),
-    configDir: values["config-dir"],
+    root: typeof root === "string" ? nodePath.resolve(root) : undefined,
+    configDir: typeof configDir === "string" ? configDir : undefined,
     protectAgentFiles: protect === undefined ? undefined : protect === "true",
     port,
     probeApi: values["probe-api"] === true,
+    values,
+    positionals: parsed.positionals,
   };
 }
 
@@ -180,15 +207,6 @@ async function runSandbox(settings: NodeSettings, port: number, env: NodeJS.Proc
   await listener.close();
   await emulator?.close();
   return 0;
-}
-
-function describe(error: unknown, secrets: string[]): string {
-  let message: string;
-  if (error instanceof PortInUseError) message = `${error.message} Use --port to pick another (0 lets the system choose).`;
-  else if (isBridgeError(error)) message = error.message;
-  else message = error instanceof Error ? error.message : String(error);
-  for (const secret of secrets) message = message.split(secret).join("[REDACTED]");
-  return message;
 }
 
 if (require.main === module) {

@@ -1,0 +1,105 @@
+/** `hackmd-bridge push <path>`: the sync engine's push (TOOLS.md §14.3–§14.4) for people. */
+import { CallContext } from "../../hackmd/call-context";
+import type { PushOutput } from "../../sync/types";
+import { flag, JSON_OPTION, positionals, text, type CommandContext, type HumanCommand } from "./command";
+import { EXIT, type ExitCode } from "./exit-codes";
+import { indent, UsageError, workspaceLabel, writeJson, type CommandIo } from "./output";
+import { reportUnresolved } from "./pull";
+
+/** The checked arguments of `push`. */
+export interface PushArgs {
+  path: string;
+  /** `--overwrite --confirm`: replace the remote body regardless (strategy overwrite). */
+  overwrite: boolean;
+  confirm: boolean;
+  expectedRemoteHash: string | undefined;
+  confirmLargeFile: boolean;
+  json: boolean;
+}
+
+/** Sends a tracked file's edits: pushed / nothing_to_push exit 0, remote_changed / conflict exit 1. */
+export async function runPush(args: PushArgs, context: CommandContext): Promise<ExitCode> {
+  const { core, io } = context;
+  const result = await core.deps.sync.push({
+    localPath: args.path,
+    strategy: args.overwrite ? "overwrite" : "safe",
+    confirm: args.confirm,
+    expectedRemoteHash: args.expectedRemoteHash,
+    confirmLargeFile: args.confirmLargeFile,
+    call: new CallContext(),
+  });
+  // Without a note_ref cross-check the engine never returns an unresolved reference; kept for the type.
+  if (result.kind === "unresolved") return reportUnresolved({ resolution: result.resolution, io, json: args.json });
+  const out = result.output;
+  const code = out.status === "pushed" || out.status === "nothing_to_push" ? EXIT.ok : EXIT.attention;
+  if (args.json) writeJson(io, out);
+  else printPush({ out, io });
+  return code;
+}
+
+/** The readable report of a push. */
+function printPush(options: { out: PushOutput; io: CommandIo }): void {
+  const { out, io } = options;
+  const note = `note ${out.note_id} (${workspaceLabel(out.team_path)})`;
+  switch (out.status) {
+    case "pushed":
+      io.out(`Pushed ${out.local_path} to ${note}.\n`);
+      break;
+    case "nothing_to_push":
+      io.out(`Nothing to push: ${out.local_path} and ${note} hold the same text.\n`);
+      break;
+    case "remote_changed":
+      io.out(`Not pushed: ${note} changed on HackMD and ${out.local_path} has no local edits.\n`);
+      io.out(`Bring the file up to date: hackmd-bridge pull ${out.note_id} ${quote(out.local_path)} --overwrite${teamFlag(out.team_path)}\n`);
+      break;
+    case "conflict":
+      io.out(`Conflict: both ${out.local_path} and ${note} changed since the last sync; nothing was sent.\n`);
+      if (out.snapshot_path !== undefined) io.out(`The current remote body is in ${out.snapshot_path}\n`);
+      if (out.snapshot_error !== undefined) io.out(`${out.snapshot_error}\n`);
+      if (out.diff_summary !== undefined) io.out(`${indent(out.diff_summary)}\n`);
+      if (out.instructions !== undefined) io.out(`${out.instructions}\n`);
+      if (out.remote_body_hash !== undefined) {
+        io.out(`After merging: hackmd-bridge push ${quote(out.local_path)} --expected-remote-hash ${out.remote_body_hash}\n`);
+      }
+      break;
+  }
+  if (out.title_drift !== undefined) io.out(`Title drift: ${out.title_drift}\n`);
+}
+
+/** ` --team <path>` for a team note, nothing for a personal one. */
+function teamFlag(teamPath: string | null): string {
+  return teamPath === null ? "" : ` --team ${quote(teamPath)}`;
+}
+
+/** Quotes a path for a copy-paste command line when it needs it. */
+function quote(value: string): string {
+  return /^[\w./@:+-]+$/.test(value) ? value : `'${value.split("'").join(`'\\''`)}'`;
+}
+
+/** The `push` subcommand. */
+export const pushCommand: HumanCommand = {
+  name: "push",
+  usage: "hackmd-bridge push <path> [--expected-remote-hash <hash>] [--overwrite --confirm] [--confirm-large-file] [--root <dir>] [--json]",
+  options: {
+    ...JSON_OPTION,
+    overwrite: { type: "boolean" },
+    confirm: { type: "boolean" },
+    "expected-remote-hash": { type: "string" },
+    "confirm-large-file": { type: "boolean" },
+  },
+  parse: ({ values, positionals: given }) => {
+    const [path = ""] = positionals(given, { required: ["path"] });
+    const confirm = flag(values, "confirm");
+    const overwrite = flag(values, "overwrite");
+    if (confirm && !overwrite) throw new UsageError("--confirm goes with --overwrite");
+    const args: PushArgs = {
+      path,
+      overwrite,
+      confirm,
+      expectedRemoteHash: text(values, "expected-remote-hash"),
+      confirmLargeFile: flag(values, "confirm-large-file"),
+      json: flag(values, "json"),
+    };
+    return { json: args.json, run: (context) => runPush(args, context) };
+  },
+};

@@ -1,0 +1,159 @@
+/**
+ * `hackmd-bridge sync [--dry-run]`: sync-all (src/sync/sync-all.ts) for people — remote changes
+ * pulled, local edits pushed, conflicts reported with their `.remote.md` snapshot, missing files
+ * and notes reported; one list request per workspace plus about one GET per changed note.
+ */
+import { syncAll, type SyncAllCounts, type SyncAllItem, type SyncAllProgress, type SyncAllResult } from "../../sync/sync-all";
+import { flag, JSON_OPTION, positionals, type CommandContext, type HumanCommand } from "./command";
+import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
+import { cliHint, createProgress, formatTable, groupedMessages, indent, writeJson, type CommandIo, type Progress } from "./output";
+
+/** The checked arguments of `sync`. */
+export interface SyncArgs {
+  /** Plan only: one list per workspace and the GETs of moved notes; nothing is written. */
+  dryRun: boolean;
+  json: boolean;
+}
+
+/** Runs sync-all: exit 0 if everything ended in sync, 1 if conflicts/refusals/skips remain, 2 on errors. */
+export async function runSync(args: SyncArgs, context: CommandContext): Promise<ExitCode> {
+  const { io } = context;
+  const progress = createProgress({ io, json: args.json });
+  let result: SyncAllResult;
+  try {
+    result = await runSyncAll({ context, dryRun: args.dryRun, progress });
+  } finally {
+    progress.done();
+  }
+  if (args.json) writeJson(io, result);
+  else printReport({ result, io });
+  return exitCodeOfItems(result.items);
+}
+
+/** Sync-all over the core's deps, with its progress shown on the progress line. */
+export function runSyncAll(options: { context: CommandContext; dryRun: boolean; progress: Progress }): Promise<SyncAllResult> {
+  const { context, dryRun, progress } = options;
+  return syncAll(context.core.deps, {
+    dryRun,
+    onProgress: (report) => {
+      if (report.total > 0) progress.update(progressText(report));
+    },
+  });
+}
+
+/** The progress line of one sync-all report. */
+function progressText(report: SyncAllProgress): string {
+  const step = `${report.done}/${report.total}`;
+  switch (report.phase) {
+    case "listing":
+      return `Listing workspaces ${step}`;
+    case "checking":
+      return `Checking tracked notes ${step}`;
+    case "syncing":
+      return `Syncing ${step}${report.note_id === undefined ? "" : ` (note ${report.note_id})`}`;
+  }
+}
+
+/** True when an item ended in sync, or (dry run) its planned step would bring it in sync. */
+function settled(item: SyncAllItem): boolean {
+  switch (item.outcome) {
+    case "unchanged":
+    case "baseline_advanced":
+    case "pulled":
+    case "pushed":
+      return true;
+    case "planned":
+      return item.plan !== "conflict";
+    default:
+      return false;
+  }
+}
+
+/** Exit code of a sync-all result: 2 when a note failed (not merely refused), 1 when any is unsettled. */
+export function exitCodeOfItems(items: readonly SyncAllItem[]): ExitCode {
+  let code: ExitCode = EXIT.ok;
+  for (const item of items) {
+    if (settled(item)) continue;
+    if (item.outcome === "error" && exitCodeForKind(item.error_kind ?? "internal") === EXIT.error) return EXIT.error;
+    code = EXIT.attention;
+  }
+  return code;
+}
+
+/** The word for what happened (or, in a dry run, would happen) to one note. */
+function label(item: SyncAllItem): string {
+  if (item.outcome !== "planned") return item.outcome;
+  if (item.plan === "pull") return "would_pull";
+  if (item.plan === "push" || item.plan === "reconcile") return "would_push";
+  return item.plan;
+}
+
+/** The counts as a sentence fragment, zero counts left out. */
+function countWords(counts: SyncAllCounts, dryRun: boolean): string {
+  const words: Array<[keyof SyncAllCounts, string]> = [
+    ["in_sync", "in sync"],
+    ["pulled", dryRun ? "to pull" : "pulled"],
+    ["pushed", dryRun ? "to push" : "pushed"],
+    ["conflicts", dryRun ? "in conflict" : "conflicts"],
+    ["missing_local", "missing locally"],
+    ["missing_remote", "missing on HackMD"],
+    ["errors", "errors"],
+    ["skipped", "skipped"],
+  ];
+  return words
+    .filter(([key]) => counts[key] > 0)
+    .map(([key, word]) => `${counts[key]} ${word}`)
+    .join(", ");
+}
+
+/** The summary line, then one line per note that is not plainly in sync, with its message. */
+function printReport(options: { result: SyncAllResult; io: CommandIo }): void {
+  const { result, io } = options;
+  const total = result.items.length;
+  if (total === 0) {
+    io.out("No tracked notes. Pull one with: hackmd-bridge pull <note_ref> <path>\n");
+    return;
+  }
+  const head = result.dry_run ? "Dry run, nothing was written. " : "";
+  io.out(`${head}${total} tracked note${total === 1 ? "" : "s"}: ${countWords(result.counts, result.dry_run)}.\n`);
+  const shown = result.items.filter((item) => item.outcome !== "unchanged" && item.outcome !== "baseline_advanced" && !(item.outcome === "planned" && item.plan === "same_change"));
+  if (shown.length === 0) return;
+  io.out(formatTable(shown.map((item) => [label(item), item.local_path || "(unknown path)", noteLabel(item)])));
+  const details = shown.flatMap((item) => {
+    const lines = itemDetails(item);
+    return lines.length === 0 ? [] : [{ label: item.local_path || noteLabel(item), message: `\n${indent(lines.join("\n"))}` }];
+  });
+  for (const line of groupedMessages(details)) io.out(`${line}\n`);
+}
+
+/** `team/id` for a team note, the id for a personal one. */
+export function noteLabel(item: { team_path: string | null; note_id: string }): string {
+  return item.team_path === null ? item.note_id : `${item.team_path}/${item.note_id}`;
+}
+
+/** A note's message, hint, snapshot and next command, as lines. */
+export function itemDetails(item: SyncAllItem): string[] {
+  const lines: string[] = [];
+  if (item.message !== undefined) lines.push(item.message);
+  if (item.snapshot_path !== undefined) lines.push(`remote body: ${item.snapshot_path}`);
+  if (item.outcome === "conflict" && item.remote_body_hash !== undefined) {
+    lines.push(`after merging: hackmd-bridge push ${item.local_path} --expected-remote-hash ${item.remote_body_hash}`);
+  } else if (item.outcome === "planned" && item.plan === "conflict") {
+    lines.push(`run hackmd-bridge push ${item.local_path} (writes the .remote.md snapshot and shows both sides), merge, then push with --expected-remote-hash`);
+  }
+  const hint = item.message === undefined ? undefined : cliHint(item.message);
+  if (hint !== undefined) lines.push(`hint: ${hint}`);
+  return lines;
+}
+
+/** The `sync` subcommand. */
+export const syncCommand: HumanCommand = {
+  name: "sync",
+  usage: "hackmd-bridge sync [--dry-run] [--root <dir>] [--json]",
+  options: { ...JSON_OPTION, "dry-run": { type: "boolean" } },
+  parse: ({ values, positionals: given }) => {
+    positionals(given, { required: [] });
+    const args: SyncArgs = { dryRun: flag(values, "dry-run"), json: flag(values, "json") };
+    return { json: args.json, run: (context) => runSync(args, context) };
+  },
+};
