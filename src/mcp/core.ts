@@ -9,6 +9,7 @@ import { AccountCache, NoteListCache } from "../hackmd/cache";
 import { CallContext, retryMetaForResult } from "../hackmd/call-context";
 import { HackmdClient } from "../hackmd/client";
 import type { ClientConfig } from "../hackmd/config";
+import { PendingWrites } from "../hackmd/pending-writes";
 import type { NoteSummary, Team } from "../hackmd/types";
 import { SyncService } from "../sync/service";
 import { SyncStateStore } from "../sync/store";
@@ -58,6 +59,7 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
   });
   const ttl = options.cacheTtlMs;
   const lists = new NoteListCache<NoteSummary>({ clock: options.clock, estimate: estimateListBytes, ...(ttl === undefined ? {} : { ttlMs: ttl }) });
+  const pending = new PendingWrites(options.clock);
   // Every host has LocalFiles, so every core carries the sync engine over its own client and cache.
   const sync = new SyncService({
     client,
@@ -67,6 +69,7 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
     sleep: options.sleep,
     logger: options.logger,
     lists,
+    pending,
   });
   const deps: ToolDeps = {
     client,
@@ -77,6 +80,7 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
     files: options.files,
     transport: options.transport,
     images: options.images,
+    pending,
     sync,
     clock: options.clock,
     sleep: options.sleep,

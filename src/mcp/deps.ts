@@ -4,6 +4,7 @@ import type { LocalFiles } from "../core/local-files";
 import type { Clock, HttpTransport, Logger, Sleep } from "../core/ports";
 import type { AccountCache, NoteListCache } from "../hackmd/cache";
 import type { HackmdClient } from "../hackmd/client";
+import type { PendingWrites } from "../hackmd/pending-writes";
 import type { NoteSummary, Team } from "../hackmd/types";
 import type { SyncTools } from "../sync/types";
 
@@ -20,6 +21,8 @@ export interface ToolDeps {
   /** The plain transport, for the signed-out image readability probe (never carries the token). */
   transport: HttpTransport;
   images: ImageFetcher;
+  /** Body writes whose outcome is unknown, so no later write overwrites them unseen. */
+  pending: PendingWrites;
   /** The sync engine (pull, push, check, untrack, the tracked list). */
   sync: SyncTools;
   clock: Clock;

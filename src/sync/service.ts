@@ -12,6 +12,7 @@ import { normalizeLineEndings, titleDrift } from "../core/text";
 import type { NoteListCache } from "../hackmd/cache";
 import type { CallContext } from "../hackmd/call-context";
 import type { HackmdClient } from "../hackmd/client";
+import { PendingWrites } from "../hackmd/pending-writes";
 import { pollUntil } from "../hackmd/readback";
 import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { decideCheck, decidePush } from "./decide";
@@ -38,6 +39,8 @@ export interface SyncServiceOptions {
   logger: Logger;
   /** The core's note-list cache, invalidated around a push's PATCH. */
   lists?: NoteListCache<NoteSummary>;
+  /** The core's memory of unconfirmed body writes, shared with the tools. */
+  pending?: PendingWrites;
 }
 
 /** A note body known to be present. */
@@ -53,11 +56,13 @@ export class SyncService implements SyncTools {
   private readonly logger: Logger;
   private readonly lists: NoteListCache<NoteSummary> | undefined;
   private readonly queue = new SyncQueue();
+  private readonly pending: PendingWrites;
 
   /** Builds the service from one named-parameter object. */
   constructor(options: SyncServiceOptions) {
     this.client = options.client;
     this.files = options.files;
+    this.pending = options.pending ?? new PendingWrites(options.clock);
     this.store = options.store;
     this.clock = options.clock;
     this.sleep = options.sleep;
@@ -231,6 +236,8 @@ export class SyncService implements SyncTools {
           await this.saveAfter(path, { record, baseline: local, note, kind: "advance" });
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
         case "patch": {
+          // An earlier unconfirmed write may still land on top of the body just read: wait for it.
+          this.pending.assertClear(address, note.content);
           const last = await this.writeNote(request.call, address, local);
           await this.saveAfter(path, { record, baseline: local, note: last, kind: "push" });
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) } };
@@ -360,24 +367,28 @@ export class SyncService implements SyncTools {
   /** PATCH {content} (never retried), then polls until exactly that body shows; else `readback`. */
   private async writeNote(call: CallContext, address: { teamPath: string | null; noteId: string }, content: string): Promise<NoteDetail> {
     const patch = (): Promise<void> => this.client.updateNote(call, { ...address, body: { content } });
-    await (this.lists ? this.lists.aroundWrite(patch) : patch());
-    const poll = await pollUntil({
-      context: call,
-      clock: this.clock,
-      sleep: this.sleep,
-      writtenBytes: utf8Length(content),
-      read: (deadlineAt) => this.client.getNote(call, { ...address, deadlineAt }),
-      matches: (note) => note.content === content,
-      subject: `note ${address.noteId}`,
+    return this.pending.track(address, content, {
+      send: () => (this.lists ? this.lists.aroundWrite(patch) : patch()),
+      confirm: async () => {
+        const poll = await pollUntil({
+          context: call,
+          clock: this.clock,
+          sleep: this.sleep,
+          writtenBytes: utf8Length(content),
+          read: (deadlineAt) => this.client.getNote(call, { ...address, deadlineAt }),
+          matches: (note) => note.content === content,
+          subject: `note ${address.noteId}`,
+        });
+        this.lists?.invalidate();
+        if (!poll.confirmed) {
+          throw new BridgeError(
+            "readback",
+            `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (hackmd_get_note with local_path) before pushing again.`,
+          );
+        }
+        return poll.last;
+      },
     });
-    this.lists?.invalidate();
-    if (!poll.confirmed) {
-      throw new BridgeError(
-        "readback",
-        `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (hackmd_get_note with local_path) before pushing again.`,
-      );
-    }
-    return poll.last;
   }
 
   /** Saves the record after a confirmed push (failure → `partial_write`) or a baseline advance. */

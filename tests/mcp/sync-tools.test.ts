@@ -298,4 +298,29 @@ describe("the sync tools through a real MCP client against the emulator", () => 
       await other.close();
     }
   });
+
+  it("never lets a push overwrite an earlier write whose outcome is unknown (found by the reliability harness)", async () => {
+    ok(await pull({}));
+    const before = remote(READING);
+    // The agent's patch is committed but never shows within the read-back window: readback.
+    bridge.emu.setQuirks({ visibilityDelayMs: 120_000 });
+    const patch = ["*** Begin Patch", `*** Update File: notes/${READING}.md`, "@@", ...before.split("\n").slice(-1).map((line) => ` ${line}`), "+AGENT EDIT", "*** End of File", "*** End Patch"].join("\n");
+    expect(errorKind(await bridge.call("hackmd_update_note", { note_ref: READING, patch }))).toBe("readback");
+    expect(bridge.emu.inspect().notes.find((note) => note.id === READING)?.content).toContain("AGENT EDIT");
+    // A local edit, then a push: the read still shows the old body, which equals the baseline, so
+    // without the memory of the pending write this push would overwrite the agent's edit.
+    await writeLocal("reading.md", `${await readLocal("reading.md")}\nLOCAL EDIT`);
+    bridge.mark();
+    const refused = await push();
+    expect(errorKind(refused)).toBe("readback");
+    expect(refused.content[0]?.text).toMatch(/has not shown on HackMD yet/);
+    expect(bridge.requestsSinceMark()).toEqual([GET]);
+    // Once the pending write shows, the push sees a remote change and reports a conflict instead.
+    bridge.emu.flushPending();
+    bridge.emu.setQuirks({ visibilityDelayMs: 0 });
+    const conflict = ok(await push());
+    expect(conflict.status).toBe("conflict");
+    expect(await readLocal("reading.remote.md")).toContain("AGENT EDIT");
+    expect(remote(READING)).toContain("AGENT EDIT");
+  }, 20_000);
 });

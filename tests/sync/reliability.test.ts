@@ -23,12 +23,14 @@
  * the snapshot in and push with `expected_remote_hash`; on remote_changed pull) converges with
  * every edit on both sides.
  *
- * The one rule the model obeys: after a write with an unknown outcome (kind `readback`, or a
- * read-back that failed) the next write first looks — waits for HackMD to show the write and
- * reads the note — as TOOLS.md §4.2 instructs. Without that rule an unknown-outcome write that
- * HackMD committed but does not show yet is overwritten by the next write, which reads the stale
- * body (HackMD has no conditional write), e.g. [visibility 2.5 s, AgentPatch → readback,
- * LocalEdit, Push → the agent's line is gone everywhere].
+ * The model does NOT look before writing again after a write with an unknown outcome: the engine
+ * must protect such a write by itself. This suite found that it did not — an unknown-outcome write
+ * that HackMD committed but did not show yet was overwritten by the next write, which read the
+ * stale body (HackMD has no conditional write), e.g. [visibility 2.5 s, AgentPatch → readback,
+ * LocalEdit, Push → the agent's line was gone everywhere], and [AgentPatch whose read-back got
+ * 503s → upstream, AgentPatch → the first agent line was gone]. The core now remembers such
+ * writes (src/hackmd/pending-writes.ts) and refuses the next body write to that note until a
+ * read shows them or a minute passes; reconcile waits that minute on the virtual clock.
  *
  * Runs: CI uses a fixed seed and the default number of cases. On demand:
  *   HB_RELIABILITY_RUNS=5000 npx jest tests/sync/reliability            (fixed seed, more cases)

@@ -69,6 +69,7 @@ export const updateNoteTool = tool({
     if (args.patch !== undefined) {
       const note = await readBody(deps, call, address, expected);
       const result = applyPatch({ body: note.content, patch: args.patch, patchPath: note.patch_path });
+      if (result.changed) deps.pending.assertClear(address, note.content);
       if (result.changed) await writeBody(deps, call, address, result.body, {});
       return {
         summary: result.changed ? `Edited note ${address.noteId}.` : `Note ${address.noteId} is unchanged (the patch changes nothing).`,
@@ -87,9 +88,11 @@ export const updateNoteTool = tool({
     // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
     let content: string;
     if (replacement !== undefined && expected === undefined) {
+      deps.pending.assertClear(address, undefined);
       content = replacement;
     } else {
       const current = await readBody(deps, call, address, expected);
+      deps.pending.assertClear(address, current.content);
       content = replacement ?? current.content;
     }
     const metadata = { tags: args.tags, description: args.description, permalink: args.permalink, read_permission: args.read_permission, write_permission: args.write_permission };
@@ -148,7 +151,20 @@ async function writeBody(
   fields: Omit<UpdateNoteRequest, "content">,
   checks: { metadata?: Parameters<typeof unshownFields>[0]; checkBody?: boolean; placement?: string | null | undefined } = { checkBody: true },
 ): Promise<NoteDetail> {
-  await deps.lists.aroundWrite(() => deps.client.updateNote(call, { ...address, body: { ...fields, content } }));
+  return deps.pending.track(address, content, {
+    send: () => deps.lists.aroundWrite(() => deps.client.updateNote(call, { ...address, body: { ...fields, content } })),
+    confirm: () => confirmWrite(deps, call, address, content, checks),
+  });
+}
+
+/** Polls until the body (and any sent metadata) show; an unconfirmed write is `readback`. */
+async function confirmWrite(
+  deps: ToolDeps,
+  call: CallContext,
+  address: Address,
+  content: string,
+  checks: { metadata?: Parameters<typeof unshownFields>[0]; checkBody?: boolean; placement?: string | null | undefined },
+): Promise<NoteDetail> {
   const checkBody = checks.checkBody ?? true;
   const required = (note: NoteDetail): boolean =>
     (!checkBody || note.content === content) && (checks.metadata === undefined || unshownFields(checks.metadata, note).length === 0);

@@ -23,6 +23,7 @@ import { NodeLocalFiles } from "../../../src/node/local-files";
 import { recordKey } from "../../../src/sync/store";
 import { syncAll } from "../../../src/sync/sync-all";
 import type { CallResult } from "../../helpers/bridge";
+import { PENDING_WRITE_HORIZON_MS } from "../../../src/hackmd/pending-writes";
 import { VirtualClock } from "./virtual-clock";
 
 /** The one note every case tracks, its working file and the snapshot beside it. */
@@ -433,7 +434,9 @@ export class ReliabilityWorld {
   async reconcile(): Promise<void> {
     this.env.emu.clearFaults();
     this.env.emu.setQuirks({ visibilityDelayMs: 0 });
-    this.env.clock.advance(SETTLE_MS);
+    // Past the engine's memory of unconfirmed writes too: a write that never landed blocks the
+    // next write to its note until then (the refusal tells the caller to wait that long).
+    this.env.clock.advance(Math.max(SETTLE_MS, PENDING_WRITE_HORIZON_MS));
     this.trace.push("reconcile");
     let conflictHash: string | undefined;
     for (let round = 0; ; round++) {
