@@ -57,7 +57,7 @@ export interface BenchBridge {
 }
 
 function hostFor(core: BridgeCore, emu: Emulator) {
-  return core.mcpHost({ name: "hackmd-bridge", version: "bench", currentToken: () => emu.token });
+  return core.mcpHost({ name: "hackmd-bridge", version: "bench", secrets: () => [emu.token] });
 }
 
 /** Starts emulator + core + in-memory MCP client (tools listed once, as an agent would). */

@@ -36,7 +36,8 @@ export interface BridgeCoreOptions {
 export interface BridgeCore {
   deps: ToolDeps;
   /** An MCP host over this core; each MCP session gets a server built from it. */
-  mcpHost(options: { name: string; version: string; currentToken: () => string | undefined; onCallCompleted?: (event: ToolCallEvent) => void }): McpHost<ToolDeps, CallContext>;
+  mcpHost(options: { name: string; version: string; /** Every secret to scrub from results: the HackMD token and, over HTTP, the endpoint token. */
+    secrets: () => ReadonlyArray<string | undefined>; onCallCompleted?: (event: ToolCallEvent) => void }): McpHost<ToolDeps, CallContext>;
 }
 
 /** Rough size of a cached list for the cache's size cap. */
@@ -96,10 +97,7 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
       deps,
       newCall: () => new CallContext(),
       retryMeta: (call) => retryMetaForResult(call),
-      secrets: () => {
-        const token = host.currentToken();
-        return token ? [token] : [];
-      },
+      secrets: () => host.secrets().filter((secret): secret is string => typeof secret === "string" && secret.trim() !== ""),
       logger: options.logger,
       nextRequestId: () => `req-${++requests}`,
       ...(host.onCallCompleted ? { onCallCompleted: host.onCallCompleted } : {}),

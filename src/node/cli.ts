@@ -17,9 +17,9 @@ import { HUMAN_COMMANDS, runHumanCommand } from "./commands";
 import { describeError, scrubbingIo, type CommandIo } from "./commands/output";
 import { runDoctor } from "./doctor";
 import { createJsonLogger, parseLogLevel } from "./logger";
-import { createNodeCore, readSettings, type NodeSettings } from "./runtime";
+import { createNodeCore, makeSettings, readSettings, type NodeSettings } from "./runtime";
 import { connectionHelp, DEFAULT_MCP_PORT, newEndpointToken, serveCore, untilSignal } from "./serve";
-import { VERSION } from "./version";
+import { VERSION } from "../core/version";
 
 const HELP = `hackmd-bridge ${VERSION} — HackMD tools for local AI agents, and sync for Markdown folders
 
@@ -89,7 +89,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return 2;
   }
   const settings = readSettings(env, parsed);
-  const secrets = (): string[] => [settings.token, env.HACKMD_BRIDGE_MCP_TOKEN].filter((value): value is string => Boolean(value?.trim()));
+  // Secrets known now, plus those made later (a generated endpoint token, the sandbox's token).
+  const made: string[] = [];
+  const secrets = (): string[] => [settings.token, env.HACKMD_BRIDGE_MCP_TOKEN, ...made].filter((value): value is string => Boolean(value?.trim()));
+  const remember = (secret: string): void => void made.push(secret);
   // The human subcommands print for people: only warnings and errors are logged unless asked.
   const level = parseLogLevel(env.HACKMD_BRIDGE_LOG_LEVEL ?? (human ? "warn" : undefined));
   const logger = createJsonLogger({ level, write: io.err, secrets });
@@ -104,9 +107,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       case "mcp":
         return await runStdio(settings, logger);
       case "serve":
-        return await runServe(settings, parsed.port ?? DEFAULT_MCP_PORT, env, logger);
+        return await runServe(settings, parsed.port ?? DEFAULT_MCP_PORT, env, logger, remember);
       case "sandbox":
-        return await runSandbox(settings, parsed.port ?? DEFAULT_MCP_PORT, env, logger);
+        return await runSandbox(settings, parsed.port ?? DEFAULT_MCP_PORT, env, logger, remember);
       default:
         io.err(`hackmd-bridge: unknown command "${command}"\n\n${HELP}`);
         return 2;
@@ -155,7 +158,7 @@ function parseCommon(command: string, args: string[], extra?: OptionSpec) {
 
 async function runStdio(settings: NodeSettings, logger: ReturnType<typeof createJsonLogger>): Promise<number> {
   const core = await createNodeCore(settings, logger);
-  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: VERSION, currentToken: () => settings.token }));
+  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: VERSION, secrets: () => [settings.token] }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -167,25 +170,39 @@ async function runStdio(settings: NodeSettings, logger: ReturnType<typeof create
   return 0;
 }
 
-async function runServe(settings: NodeSettings, port: number, env: NodeJS.ProcessEnv, logger: ReturnType<typeof createJsonLogger>): Promise<number> {
+async function runServe(
+  settings: NodeSettings,
+  port: number,
+  env: NodeJS.ProcessEnv,
+  logger: ReturnType<typeof createJsonLogger>,
+  remember: (secret: string) => void,
+): Promise<number> {
   const core = await createNodeCore(settings, logger);
   const token = env.HACKMD_BRIDGE_MCP_TOKEN?.trim() || newEndpointToken();
+  remember(token);
   const listener = await serveCore({ core, port, token, apiToken: () => settings.token, logger });
   io.out(`${JSON.stringify({ url: listener.url, token })}\n`);
-  io.err(`${connectionHelp(listener.url, token)}\n`);
+  io.err(`${connectionHelp(listener.url)}\n`);
   await untilSignal();
   await listener.close();
   return 0;
 }
 
-async function runSandbox(settings: NodeSettings, port: number, env: NodeJS.ProcessEnv, logger: ReturnType<typeof createJsonLogger>): Promise<number> {
+async function runSandbox(
+  settings: NodeSettings,
+  port: number,
+  env: NodeJS.ProcessEnv,
+  logger: ReturnType<typeof createJsonLogger>,
+  remember: (secret: string) => void,
+): Promise<number> {
   const root = settings.root ?? nodePath.resolve("sandbox-vault");
   await mkdir(root, { recursive: true });
-  let sandbox: NodeSettings = { ...settings, root };
+  let sandbox: NodeSettings = makeSettings({ ...settings, root }, settings.token);
   let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
   if (settings.token === undefined) {
     emulator = await startEmulator({ port: 0, seed: "demo" });
-    sandbox = { ...sandbox, token: emulator.token, apiUrl: emulator.url };
+    remember(emulator.token);
+    sandbox = makeSettings({ ...sandbox, apiUrl: emulator.url }, emulator.token);
     io.err(`Mode: SANDBOX — no HACKMD_API_TOKEN is set, so the tools run against the built-in HackMD emulator\n`);
     io.err(`(${emulator.url}, demo notes, nothing leaves this machine). Set HACKMD_API_TOKEN to use real HackMD.\n`);
   } else {
@@ -194,6 +211,7 @@ async function runSandbox(settings: NodeSettings, port: number, env: NodeJS.Proc
   io.err(`Root folder: ${root}\n\n`);
   const core = await createNodeCore(sandbox, logger);
   const token = env.HACKMD_BRIDGE_MCP_TOKEN?.trim() || newEndpointToken();
+  remember(token);
   let listener;
   try {
     listener = await serveCore({ core, port, token, apiToken: () => sandbox.token, logger });
@@ -202,7 +220,7 @@ async function runSandbox(settings: NodeSettings, port: number, env: NodeJS.Proc
     throw error;
   }
   io.out(`${JSON.stringify({ url: listener.url, token, mode: emulator ? "sandbox" : "hackmd" })}\n`);
-  io.err(`${connectionHelp(listener.url, token)}\n`);
+  io.err(`${connectionHelp(listener.url)}\n`);
   await untilSignal();
   await listener.close();
   await emulator?.close();

@@ -11,7 +11,7 @@ import { systemClock, systemRandom, systemSleep } from "../core/ports";
 import { redactSecret } from "./redact";
 import { NodeHttpTransport } from "./http-transport";
 import { clientConfig, type NodeSettings } from "./runtime";
-import { VERSION } from "./version";
+import { VERSION } from "../core/version";
 
 /** The report printed by `doctor`. */
 export interface DoctorReport {

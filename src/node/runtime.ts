@@ -9,11 +9,15 @@ import { createBridgeCore, type BridgeCore } from "../mcp/core";
 import { NodeHttpTransport } from "./http-transport";
 import { NodeImageFetcher } from "./image-fetcher";
 import { NodeLocalFiles } from "./local-files";
-import { VERSION } from "./version";
+import { VERSION } from "../core/version";
 
-/** Settings read from the environment and flags (TOOLS.md §2.1). */
+/**
+ * Settings read from the environment and flags (TOOLS.md §2.1). `token` is a non-enumerable
+ * property, so serialising, spreading or inspecting settings never reveals it (§2.3): build
+ * settings with `makeSettings`, never with an object spread.
+ */
 export interface NodeSettings {
-  token: string | undefined;
+  readonly token: string | undefined;
   apiUrl: string | undefined;
   root: string | undefined;
   configDir: string | undefined;
@@ -23,13 +27,22 @@ export interface NodeSettings {
 /** Reads the environment (once, at start); a blank token counts as missing. */
 export function readSettings(env: NodeJS.ProcessEnv, flags: { root?: string | undefined; configDir?: string | undefined; protectAgentFiles?: boolean | undefined }): NodeSettings {
   const token = env.HACKMD_API_TOKEN?.trim() ? env.HACKMD_API_TOKEN.trim() : undefined;
-  return {
+  return makeSettings(
+    {
+      apiUrl: env.HACKMD_API_URL,
+      root: flags.root ?? (env.HACKMD_BRIDGE_ROOT?.trim() ? env.HACKMD_BRIDGE_ROOT : undefined),
+      configDir: flags.configDir,
+      protectAgentFiles: flags.protectAgentFiles ?? true,
+    },
     token,
-    apiUrl: env.HACKMD_API_URL,
-    root: flags.root ?? (env.HACKMD_BRIDGE_ROOT?.trim() ? env.HACKMD_BRIDGE_ROOT : undefined),
-    configDir: flags.configDir,
-    protectAgentFiles: flags.protectAgentFiles ?? true,
-  };
+  );
+}
+
+/** Settings with the token attached as a non-enumerable property. */
+export function makeSettings(fields: Omit<NodeSettings, "token">, token: string | undefined): NodeSettings {
+  const settings = { apiUrl: fields.apiUrl, root: fields.root, configDir: fields.configDir, protectAgentFiles: fields.protectAgentFiles };
+  Object.defineProperty(settings, "token", { value: token, enumerable: false, writable: false });
+  return settings as NodeSettings;
 }
 
 /** Builds the client configuration; an unusable API URL is refused without echoing it. */

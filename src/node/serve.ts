@@ -1,10 +1,11 @@
 /** `hackmd-bridge serve` and the `npm start` sandbox: the tools over loopback Streamable HTTP. */
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../core/ports";
+import { connectionHelpText } from "../mcp/client-configs";
 import type { BridgeCore } from "../mcp/core";
 import { startMcpListener, type McpListener } from "../mcp/http/listener";
 import { createMcpServer } from "../mcp/server";
-import { VERSION } from "./version";
+import { VERSION } from "../core/version";
 
 /** Default port of the MCP endpoint (ARCHITECTURE.md §5). */
 export const DEFAULT_MCP_PORT = 27183;
@@ -26,31 +27,22 @@ export function serveCore(options: { core: BridgeCore; port: number; token: stri
           name: "hackmd-bridge",
           version: VERSION,
           // Both secrets are scrubbed from every result as a last line of defence.
-          currentToken: () => options.apiToken(),
+          secrets: () => [options.apiToken(), options.token],
         }),
       ),
   });
 }
 
-/** Human instructions for connecting common MCP clients (stderr only; stdout stays machine-readable). */
-export function connectionHelp(url: string, token: string): string {
-  return [
-    `MCP endpoint: ${url}`,
-    `Bearer token: ${token}`,
-    "",
-    "Claude Code:",
-    `  claude mcp add --transport http hackmd ${url} --header "Authorization: Bearer ${token}"`,
-    "Codex (~/.codex/config.toml):",
-    `  [mcp_servers.hackmd]`,
-    `  url = "${url}"`,
-    `  http_headers = { Authorization = "Bearer ${token}" }`,
-    "Claude Desktop (claude_desktop_config.json, through mcp-remote):",
-    `  { "mcpServers": { "hackmd": { "command": "npx", "args": ["-y", "mcp-remote", "${url}", "--header", "Authorization: Bearer ${token}"] } } }`,
-    "MCP Inspector:",
-    `  npx @modelcontextprotocol/inspector  (transport: Streamable HTTP, URL ${url}, header Authorization: Bearer ${token})`,
-    "",
-    "Press Ctrl+C to stop.",
-  ].join("\n");
+/**
+ * Human instructions for connecting common MCP clients, on stderr. The token itself is printed
+ * only once, in the JSON line on stdout: stderr is also the log stream, where it never appears.
+ */
+export function connectionHelp(url: string): string {
+  const text = connectionHelpText(url, "<token>").replace(
+    "Bearer token: <token>",
+    'Bearer token: the "token" field of the JSON line printed on stdout (replace <token> below with it)',
+  );
+  return `${text}\n\nPress Ctrl+C to stop.`;
 }
 
 /** Resolves when SIGINT or SIGTERM arrives. */

@@ -4,6 +4,8 @@
  * the emulator.
  */
 
+import { TextDecoder as NodeTextDecoder, TextEncoder as NodeTextEncoder } from "node:util";
+
 /** Options of requestUrl, as in Obsidian's API. */
 export interface RequestUrlParam {
   url: string;
@@ -79,6 +81,38 @@ export class Component {
   register(cleanup: () => unknown): void {
     this.cleanups.push(cleanup);
   }
+  /** Removes the listener on unload, as in Obsidian. */
+  registerEvent(eventRef: EventRef): void {
+    this.register(() => eventRef.owner?.offref(eventRef));
+  }
+  /** Clears the interval on unload, as in Obsidian; returns the id. */
+  registerInterval(id: number): number {
+    this.register(() => clearInterval(id as unknown as NodeJS.Timeout));
+    return id;
+  }
+}
+
+/** A command, as in Obsidian's API. */
+export interface Command {
+  id: string;
+  name: string;
+  icon?: string;
+  hotkeys?: unknown[];
+  callback?: () => unknown;
+  checkCallback?: (checking: boolean) => boolean | void;
+}
+
+/** A status-bar element: only the text and attributes the plugin sets (fake only). */
+export class FakeStatusBarItem {
+  text = "";
+  readonly attrs = new Map<string, string>();
+  setText(text: string): void {
+    this.text = text;
+  }
+  setAttr(name: string, value: string | null): void {
+    if (value === null) this.attrs.delete(name);
+    else this.attrs.set(name, value);
+  }
 }
 
 /** Minimal Plugin: records what it registers. */
@@ -89,6 +123,44 @@ export class Plugin extends Component {
   ) {
     super();
   }
+  /** Settings tabs added with addSettingTab (fake only). */
+  readonly settingTabs: unknown[] = [];
+  /** View factories registered with registerView, by type (fake only). */
+  readonly views = new Map<string, (leaf: never) => unknown>();
+  /** Commands added with addCommand, in order (fake only). */
+  readonly commands: Command[] = [];
+  /** Ribbon icons added with addRibbonIcon (fake only). */
+  readonly ribbonIcons: Array<{ icon: string; title: string; callback: (evt: MouseEvent) => unknown }> = [];
+  /** Status-bar items added with addStatusBarItem (fake only). */
+  readonly statusBarItems: FakeStatusBarItem[] = [];
+  /** The content of data.json (fake only; undefined when the file is missing). */
+  data: unknown = undefined;
+  addCommand(command: Command): Command {
+    this.commands.push(command);
+    return command;
+  }
+  addRibbonIcon(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
+    this.ribbonIcons.push({ icon, title, callback });
+    return {} as HTMLElement;
+  }
+  addStatusBarItem(): FakeStatusBarItem {
+    const item = new FakeStatusBarItem();
+    this.statusBarItems.push(item);
+    this.register(() => this.statusBarItems.splice(this.statusBarItems.indexOf(item), 1));
+    return item;
+  }
+  async loadData(): Promise<unknown> {
+    return this.data === undefined ? null : JSON.parse(JSON.stringify(this.data));
+  }
+  async saveData(data: unknown): Promise<void> {
+    this.data = JSON.parse(JSON.stringify(data));
+  }
+  addSettingTab(settingTab: unknown): void {
+    this.settingTabs.push(settingTab);
+  }
+  registerView(type: string, viewCreator: (leaf: never) => unknown): void {
+    this.views.set(type, viewCreator);
+  }
 }
 
 // ---- events ----
@@ -97,6 +169,8 @@ export class Plugin extends Component {
 export interface EventRef {
   /** The event name this listener was registered for (fake only). */
   readonly name: string;
+  /** The emitter, so registerEvent can remove the listener on unload (fake only). */
+  readonly owner?: Events;
 }
 
 interface Listener {
@@ -109,12 +183,16 @@ interface Listener {
 export class Events {
   private readonly listeners = new Map<string, Listener[]>();
   on(name: string, callback: (...data: unknown[]) => unknown, ctx?: unknown): EventRef {
-    const ref: EventRef = { name };
+    const ref: EventRef = { name, owner: this };
     this.listeners.set(name, [...(this.listeners.get(name) ?? []), { ref, callback, ctx }]);
     return ref;
   }
   off(name: string, callback: (...data: unknown[]) => unknown): void {
     this.listeners.set(name, (this.listeners.get(name) ?? []).filter((l) => l.callback !== callback));
+  }
+  /** How many listeners an event has (fake only; tests check unload). */
+  listenerCount(name: string): number {
+    return this.listeners.get(name)?.length ?? 0;
   }
   offref(ref: EventRef): void {
     this.listeners.set(ref.name, (this.listeners.get(ref.name) ?? []).filter((l) => l.ref !== ref));
@@ -163,8 +241,9 @@ export interface ListedFiles {
 
 type DiskEntry = { type: "file"; data: Uint8Array; ctime: number; mtime: number } | { type: "folder"; ctime: number; mtime: number };
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// Node's encoders: the dom project's jsdom has no global TextEncoder (Obsidian and Node do).
+const encoder = new NodeTextEncoder();
+const decoder = new NodeTextDecoder();
 
 function parentOf(path: string): string {
   const cut = path.lastIndexOf("/");
@@ -493,6 +572,79 @@ export class SecretStorage extends Events {
   }
 }
 
+/** The workspace: the active file, `file-open` / `file-menu` events, layout-ready callbacks. */
+export class Workspace extends Events {
+  /** Files opened with a leaf's openFile, in order (fake only). */
+  readonly opened: string[] = [];
+  private active: TFile | null = null;
+  constructor(private readonly vault: Vault) {
+    super();
+  }
+  getActiveFile(): TFile | null {
+    return this.active;
+  }
+  /** Makes `path` the active file and fires `file-open`, as opening it in the editor would (fake only). */
+  openPath(path: string | null): void {
+    this.active = path === null ? null : this.vault.getFileByPath(path);
+    this.trigger("file-open", this.active);
+  }
+  /** Runs the callback at once: the fake layout is always ready. */
+  onLayoutReady(callback: () => unknown): void {
+    callback();
+  }
+  getLeaf(_newLeaf?: boolean): { openFile(file: TFile): Promise<void> } {
+    return {
+      openFile: async (file) => {
+        this.opened.push(file.path);
+        this.openPath(file.path);
+      },
+    };
+  }
+  getLeavesOfType(_type: string): WorkspaceLeaf[] {
+    return [];
+  }
+}
+
+/** A menu item; records its title and click callback (fake only). */
+export class MenuItem {
+  title = "";
+  icon: string | null = null;
+  section = "";
+  callback: (evt: MouseEvent | KeyboardEvent) => unknown = () => undefined;
+  setTitle(title: string): this {
+    this.title = title;
+    return this;
+  }
+  setIcon(icon: string | null): this {
+    this.icon = icon;
+    return this;
+  }
+  setSection(section: string): this {
+    this.section = section;
+    return this;
+  }
+  onClick(callback: (evt: MouseEvent | KeyboardEvent) => unknown): this {
+    this.callback = callback;
+    return this;
+  }
+}
+
+/** A context menu: records its items; `showAtMouseEvent` marks it shown (fake only). */
+export class Menu extends Component {
+  readonly items: MenuItem[] = [];
+  shown = false;
+  addItem(cb: (item: MenuItem) => unknown): this {
+    const item = new MenuItem();
+    cb(item);
+    this.items.push(item);
+    return this;
+  }
+  showAtMouseEvent(_evt: MouseEvent): this {
+    this.shown = true;
+    return this;
+  }
+}
+
 /** The App: a vault, its file manager, secret storage and vault-scoped local storage (JSON). */
 export class App {
   vault: Vault;
@@ -500,9 +652,12 @@ export class App {
   secretStorage = new SecretStorage();
   private readonly local = new Map<string, string>();
 
+  workspace: Workspace;
+
   constructor(adapter: InMemoryAdapter = new InMemoryAdapter()) {
     this.vault = new Vault(adapter);
     this.fileManager = new FileManager(this.vault);
+    this.workspace = new Workspace(this.vault);
   }
   /** Obsidian declares `any | null`; the fake returns what was saved, parsed again. */
   loadLocalStorage(key: string): unknown {
@@ -512,5 +667,361 @@ export class App {
   saveLocalStorage(key: string, data: unknown): void {
     if (data === null) this.local.delete(key);
     else this.local.set(key, JSON.stringify(data));
+  }
+}
+
+// ---- settings tab, modal, view and components (DOM-backed: build them in *.dom.test.ts) ----
+
+/** A detached element when a DOM exists (dom tests); null in the node project, where nothing renders. */
+function detached(tag: keyof HTMLElementTagNameMap): HTMLElement {
+  return (typeof document === "undefined" ? null : document.createElement(tag)) as HTMLElement;
+}
+
+/** Base of every component, as in Obsidian. */
+export class BaseComponent {
+  disabled = false;
+  then(cb: (component: this) => unknown): this {
+    cb(this);
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.disabled = disabled;
+    return this;
+  }
+}
+
+/** A button; `buttonEl.click()` runs the click callback. */
+export class ButtonComponent extends BaseComponent {
+  buttonEl: HTMLButtonElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.buttonEl = containerEl.createEl("button");
+  }
+  override setDisabled(disabled: boolean): this {
+    this.buttonEl.disabled = disabled;
+    return super.setDisabled(disabled);
+  }
+  setCta(): this {
+    this.buttonEl.addClass("mod-cta");
+    return this;
+  }
+  removeCta(): this {
+    this.buttonEl.removeClass("mod-cta");
+    return this;
+  }
+  setWarning(): this {
+    this.buttonEl.addClass("mod-warning");
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    this.buttonEl.setAttribute("aria-label", tooltip);
+    return this;
+  }
+  setButtonText(name: string): this {
+    this.buttonEl.setText(name);
+    return this;
+  }
+  setIcon(_icon: string): this {
+    return this;
+  }
+  setClass(cls: string): this {
+    this.buttonEl.addClass(cls);
+    return this;
+  }
+  onClick(callback: (evt: MouseEvent) => unknown): this {
+    this.buttonEl.addEventListener("click", (evt) => void callback(evt));
+    return this;
+  }
+}
+
+/** An icon button; `extraSettingsEl.click()` runs the click callback. */
+export class ExtraButtonComponent extends BaseComponent {
+  extraSettingsEl: HTMLElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.extraSettingsEl = containerEl.createDiv({ cls: ["clickable-icon", "extra-setting-button"] });
+  }
+  setTooltip(tooltip: string): this {
+    this.extraSettingsEl.setAttribute("aria-label", tooltip);
+    return this;
+  }
+  setIcon(_icon: string): this {
+    return this;
+  }
+  onClick(callback: () => unknown): this {
+    this.extraSettingsEl.addEventListener("click", () => void callback());
+    return this;
+  }
+}
+
+/** A component holding a value, as in Obsidian. */
+export abstract class ValueComponent<T> extends BaseComponent {
+  abstract getValue(): T;
+  abstract setValue(value: T): this;
+}
+
+/** A toggle; `toggleEl.click()` flips it and runs the change callback (setValue does not). */
+export class ToggleComponent extends ValueComponent<boolean> {
+  toggleEl: HTMLElement;
+  private value = false;
+  private changed: (value: boolean) => unknown = () => undefined;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.toggleEl = containerEl.createDiv({ cls: "checkbox-container" });
+    this.toggleEl.addEventListener("click", () => {
+      if (this.disabled) return;
+      this.setValue(!this.value);
+      void this.changed(this.value);
+    });
+  }
+  getValue(): boolean {
+    return this.value;
+  }
+  setValue(on: boolean): this {
+    this.value = on;
+    this.toggleEl.toggleClass("is-enabled", on);
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    this.toggleEl.setAttribute("aria-label", tooltip);
+    return this;
+  }
+  onChange(callback: (value: boolean) => unknown): this {
+    this.changed = callback;
+    return this;
+  }
+}
+
+/** A text input; an `input` event runs the change callback. */
+export class TextComponent extends ValueComponent<string> {
+  inputEl: HTMLInputElement;
+  private changed: (value: string) => unknown = () => undefined;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.inputEl = containerEl.createEl("input", { type: "text" });
+    this.inputEl.addEventListener("input", () => this.onChanged());
+  }
+  getValue(): string {
+    return this.inputEl.value;
+  }
+  setValue(value: string): this {
+    this.inputEl.value = value;
+    return this;
+  }
+  setPlaceholder(placeholder: string): this {
+    this.inputEl.placeholder = placeholder;
+    return this;
+  }
+  onChanged(): void {
+    void this.changed(this.getValue());
+  }
+  onChange(callback: (value: string) => unknown): this {
+    this.changed = callback;
+    return this;
+  }
+}
+
+/** A dropdown; a `change` event on `selectEl` runs the change callback. */
+export class DropdownComponent extends ValueComponent<string> {
+  selectEl: HTMLSelectElement;
+  private changed: (value: string) => unknown = () => undefined;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.selectEl = containerEl.createEl("select", { cls: "dropdown" });
+    this.selectEl.addEventListener("change", () => void this.changed(this.selectEl.value));
+  }
+  addOption(value: string, display: string): this {
+    this.selectEl.createEl("option", { value, text: display });
+    return this;
+  }
+  addOptions(options: Record<string, string>): this {
+    for (const [value, display] of Object.entries(options)) this.addOption(value, display);
+    return this;
+  }
+  getValue(): string {
+    return this.selectEl.value;
+  }
+  setValue(value: string): this {
+    this.selectEl.value = value;
+    return this;
+  }
+  onChange(callback: (value: string) => unknown): this {
+    this.changed = callback;
+    return this;
+  }
+}
+
+/** One settings row, as in Obsidian (`setDesc` replaces the description's content). */
+export class Setting {
+  settingEl: HTMLElement;
+  infoEl: HTMLElement;
+  nameEl: HTMLElement;
+  descEl: HTMLElement;
+  controlEl: HTMLElement;
+  components: BaseComponent[] = [];
+  constructor(containerEl: HTMLElement) {
+    this.settingEl = containerEl.createDiv({ cls: "setting-item" });
+    this.infoEl = this.settingEl.createDiv({ cls: "setting-item-info" });
+    this.nameEl = this.infoEl.createDiv({ cls: "setting-item-name" });
+    this.descEl = this.infoEl.createDiv({ cls: "setting-item-description" });
+    this.controlEl = this.settingEl.createDiv({ cls: "setting-item-control" });
+  }
+  setName(name: string | DocumentFragment): this {
+    this.nameEl.empty();
+    this.nameEl.append(name);
+    return this;
+  }
+  setDesc(desc: string | DocumentFragment): this {
+    this.descEl.empty();
+    this.descEl.append(desc);
+    return this;
+  }
+  setClass(cls: string): this {
+    this.settingEl.addClass(cls);
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    this.nameEl.setAttribute("aria-label", tooltip);
+    return this;
+  }
+  setHeading(): this {
+    this.settingEl.addClass("setting-item-heading");
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.settingEl.toggleClass("is-disabled", disabled);
+    for (const component of this.components) component.setDisabled(disabled);
+    return this;
+  }
+  addButton(cb: (component: ButtonComponent) => unknown): this {
+    return this.add(new ButtonComponent(this.controlEl), cb);
+  }
+  addExtraButton(cb: (component: ExtraButtonComponent) => unknown): this {
+    return this.add(new ExtraButtonComponent(this.controlEl), cb);
+  }
+  addToggle(cb: (component: ToggleComponent) => unknown): this {
+    return this.add(new ToggleComponent(this.controlEl), cb);
+  }
+  addText(cb: (component: TextComponent) => unknown): this {
+    return this.add(new TextComponent(this.controlEl), cb);
+  }
+  addDropdown(cb: (component: DropdownComponent) => unknown): this {
+    return this.add(new DropdownComponent(this.controlEl), cb);
+  }
+  private add<T extends BaseComponent>(component: T, cb: (component: T) => unknown): this {
+    this.components.push(component);
+    cb(component);
+    return this;
+  }
+}
+
+/** A settings tab, as in Obsidian: `display()` renders into `containerEl`; `hide()` empties it. */
+export abstract class SettingTab {
+  icon = "";
+  app: App;
+  containerEl: HTMLElement = detached("div");
+  constructor(app: App) {
+    this.app = app;
+  }
+  getSettingDefinitions(): unknown[] {
+    return [];
+  }
+  display(): void {
+    /* overridden */
+  }
+  hide(): void {
+    this.containerEl?.empty();
+  }
+}
+
+/** A plugin's settings tab. */
+export abstract class PluginSettingTab extends SettingTab {
+  plugin: Plugin;
+  constructor(app: App, plugin: Plugin) {
+    super(app);
+    this.plugin = plugin;
+  }
+}
+
+/** A modal: `open()` runs onOpen, `close()` runs onClose; every open modal is listed in `Modal.opened`. */
+export class Modal {
+  static readonly opened: Modal[] = [];
+  app: App;
+  containerEl: HTMLElement = detached("div");
+  modalEl: HTMLElement = detached("div");
+  titleEl: HTMLElement = detached("div");
+  contentEl: HTMLElement = detached("div");
+  constructor(app: App) {
+    this.app = app;
+  }
+  open(): void {
+    Modal.opened.push(this);
+    void this.onOpen();
+  }
+  close(): void {
+    const at = Modal.opened.indexOf(this);
+    if (at < 0) return;
+    Modal.opened.splice(at, 1);
+    this.onClose();
+  }
+  onOpen(): Promise<void> | void {
+    /* overridden */
+  }
+  onClose(): void {
+    /* overridden */
+  }
+  setTitle(title: string): this {
+    this.titleEl?.setText(title);
+    return this;
+  }
+  setContent(content: string | DocumentFragment): this {
+    this.contentEl.empty();
+    this.contentEl.append(content);
+    return this;
+  }
+}
+
+/** A workspace leaf (only what views use). */
+export class WorkspaceLeaf {
+  view: unknown = null;
+  constructor(readonly app: App) {}
+}
+
+/** An item view, as in Obsidian: a Component with `contentEl`, opened and closed by its leaf. */
+export abstract class ItemView extends Component {
+  app: App;
+  containerEl: HTMLElement = detached("div");
+  contentEl: HTMLElement = detached("div");
+  constructor(readonly leaf: WorkspaceLeaf) {
+    super();
+    this.app = leaf.app;
+  }
+  abstract getViewType(): string;
+  abstract getDisplayText(): string;
+  getIcon(): string {
+    return "";
+  }
+  async onOpen(): Promise<void> {
+    /* overridden */
+  }
+  async onClose(): Promise<void> {
+    /* overridden */
+  }
+}
+
+/** A fuzzy picker, as in Obsidian: `getItems`, `getItemText`, `onChooseItem`; tests call `choose()` (fake only). */
+export abstract class FuzzySuggestModal<T> extends Modal {
+  emptyStateText = "";
+  placeholder = "";
+  setPlaceholder(placeholder: string): void {
+    this.placeholder = placeholder;
+  }
+  abstract getItems(): T[];
+  abstract getItemText(item: T): string;
+  abstract onChooseItem(item: T, evt: MouseEvent | KeyboardEvent): void;
+  /** Chooses an item and closes, in Obsidian's order: close first, then the choice (fake only). */
+  choose(item: T): void {
+    this.close();
+    this.onChooseItem(item, {} as MouseEvent);
   }
 }

@@ -65,7 +65,7 @@ export async function startBridge(
     logger: silentLogger,
     ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),
   });
-  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: "test", currentToken: () => token }));
+  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [token] }));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1" });

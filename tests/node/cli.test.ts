@@ -190,6 +190,8 @@ describe("hackmd-bridge", () => {
       // The instructions follow on stderr once the JSON line is out.
       for (let waited = 0; !stderr.includes("Press Ctrl+C") && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(stderr).toContain("claude mcp add --transport http");
+      // The endpoint token is printed once, on stdout; stderr is the log stream and never has it.
+      expect(stderr).not.toContain(token);
       const unauthorised = await fetch(url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
       expect(unauthorised.status).toBe(401);
       const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

@@ -165,7 +165,7 @@ export class ReliabilityWorld {
       random: () => 0,
       logger: silentLogger,
     });
-    const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: "test", currentToken: () => token }));
+    const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [token] }));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "reliability", version: "1" });

@@ -1,0 +1,65 @@
+/**
+ * Copy-ready MCP client configurations for the loopback endpoint (PRODUCT.md: "copy-ready client
+ * configurations"). Pure text builders shared by `hackmd-bridge serve` (printed on stderr) and the
+ * plugin's settings tab (copy buttons); host-neutral, so both hosts word them identically.
+ */
+
+/** Server name every configuration registers the endpoint under. */
+export const MCP_CLIENT_SERVER_NAME = "hackmd";
+
+/** One client's configuration: what it is for, where it goes, and the text to paste or run. */
+export interface ClientConfig {
+  /** Stable id (`claude-code`, `codex`, `claude-desktop`, `generic`). */
+  id: "claude-code" | "codex" | "claude-desktop" | "generic";
+  /** Client name as people know it. */
+  label: string;
+  /** Where the text goes (a command to run, or the file to add it to). */
+  where: string;
+  /** The exact text to paste or run; it contains the bearer token. */
+  text: string;
+}
+
+/** The configurations for Claude Code, Codex, Claude Desktop (through mcp-remote) and any other client. */
+export function clientConfigs(url: string, token: string): ClientConfig[] {
+  const name = MCP_CLIENT_SERVER_NAME;
+  return [
+    {
+      id: "claude-code",
+      label: "Claude Code",
+      where: "run in a terminal",
+      text: `claude mcp add --transport http ${name} ${url} --header "Authorization: Bearer ${token}"`,
+    },
+    {
+      id: "codex",
+      label: "Codex",
+      where: "add to ~/.codex/config.toml",
+      text: [`[mcp_servers.${name}]`, `url = "${url}"`, `http_headers = { Authorization = "Bearer ${token}" }`].join("\n"),
+    },
+    {
+      id: "claude-desktop",
+      label: "Claude Desktop",
+      where: "add to claude_desktop_config.json, through mcp-remote",
+      text: JSON.stringify(
+        { mcpServers: { [name]: { command: "npx", args: ["-y", "mcp-remote", url, "--header", `Authorization: Bearer ${token}`] } } },
+        null,
+        2,
+      ),
+    },
+    {
+      id: "generic",
+      label: "Any MCP client",
+      where: "Streamable HTTP transport; for example the MCP Inspector, npx @modelcontextprotocol/inspector",
+      text: [`URL: ${url}`, `Header: Authorization: Bearer ${token}`].join("\n"),
+    },
+  ];
+}
+
+/** Human instructions for connecting common MCP clients, as `hackmd-bridge serve` prints them. */
+export function connectionHelpText(url: string, token: string): string {
+  const lines = [`MCP endpoint: ${url}`, `Bearer token: ${token}`, ""];
+  for (const config of clientConfigs(url, token)) {
+    lines.push(`${config.label} (${config.where}):`);
+    lines.push(...config.text.split("\n").map((line) => `  ${line}`));
+  }
+  return lines.join("\n");
+}
