@@ -1,8 +1,96 @@
-import { Plugin } from "obsidian";
+import { Plugin, TFile, type TAbstractFile } from "obsidian";
+import { registerCommands } from "./commands";
+import { BridgeActions } from "./obsidian/actions";
+import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
+import { ObsidianUi } from "./obsidian/obsidian-ui";
+import { PluginServices } from "./obsidian/plugin-services";
+import { RenameTracker } from "./obsidian/rename-tracking";
+import { registerFileMenu, registerRibbon } from "./obsidian/ribbon-menus";
+import { PluginSecrets } from "./obsidian/secrets";
+import { StatusController } from "./obsidian/status-controller";
+import { extractLegacyToken, migrateSettings } from "./settings/migrate";
+import { DEFAULT_SETTINGS, type Settings } from "./settings/schema";
+import { openConflictResolution } from "./ui/conflict-flow";
+import { showInfo } from "./obsidian/notices";
+import { StatusBarView } from "./ui/status-bar";
 
 /** HackMD Bridge: wiring only (STYLE.md rule 1); behaviour lives in the core and host adapters. */
 export default class HackmdBridgePlugin extends Plugin {
-  override onload(): void {
-    // Commands, settings and the sync engine are registered here as they land (issue 5).
+  /** The migrated settings (data.json). */
+  override settings: Settings = { ...DEFAULT_SETTINGS };
+  /** The services the commands and the UI share. */
+  services!: PluginServices;
+  /** The use-cases behind the commands. */
+  actions!: BridgeActions;
+  /** The modals and workspace calls the use-cases ask through. */
+  ui!: ObsidianUi;
+  private status: StatusController | undefined;
+
+  /** Loads settings and registers everything; no request and no vault scan happen here. */
+  override async onload(): Promise<void> {
+    const secrets = new PluginSecrets({ app: this.app });
+    await this.loadSettings(secrets);
+    this.services = new PluginServices({
+      app: this.app,
+      settings: () => this.settings,
+      token: secrets.hackmdToken,
+      timers: window,
+    });
+    this.ui = new ObsidianUi(this.app);
+    this.ui.resolveConflict = async (path) => {
+      const services = this.services;
+      await openConflictResolution(
+        { app: this.app, sync: services.deps.sync, client: services.deps.client, files: services.files, store: services.store, notify: (text) => void showInfo(text), newCall: () => services.newCall() },
+        path,
+      );
+    };
+    this.actions = new BridgeActions({ services: this.services, ui: this.ui });
+    registerCommands(this, this.actions);
+    registerRibbon(this, this.actions);
+    registerFileMenu(this, this.actions);
+
+    this.status = new StatusController({
+      plugin: this,
+      services: this.services,
+      actions: this.actions,
+      view: new StatusBarView(this.addStatusBarItem()),
+    });
+    this.status.register();
+
+    const renames = new RenameTracker({ services: this.services });
+    this.registerEvent(this.app.vault.on("rename", (file: TAbstractFile, oldPath: string) => void renames.handleRename(file, oldPath)));
+    this.registerEvent(
+      this.app.vault.on("delete", (file: TAbstractFile) => {
+        // A deleted file keeps its record (TOOLS.md §13.9); only cached facts about it go.
+        if (file instanceof TFile) this.services.hashCache.forget(file.path);
+      }),
+    );
+
+    wireSettingsAndEndpoint({ plugin: this, services: this.services, secrets, saveSettings: (change) => this.saveSettings(change) });
+  }
+
+  /** Migrates data.json; a token an old version kept there moves to secret storage. */
+  private async loadSettings(secrets: PluginSecrets): Promise<void> {
+    const raw: unknown = await this.loadData();
+    this.settings = migrateSettings(raw);
+    const legacy = extractLegacyToken(raw);
+    if (legacy !== undefined && !secrets.hackmdToken.isSet()) secrets.hackmdToken.set(legacy);
+    if (JSON.stringify(raw) !== JSON.stringify(this.settings)) await this.saveData(this.settings);
+  }
+
+  /** data.json changed on disk (another device synced it): apply it. */
+  override async onExternalSettingsChange(): Promise<void> {
+    this.settings = migrateSettings(await this.loadData());
+    this.services.settingsChanged();
+    this.status?.applySettings();
+  }
+
+  /** Merges, validates, saves and applies a settings change. */
+  async saveSettings(change: Partial<Settings>): Promise<void> {
+    this.settings = migrateSettings({ ...this.settings, ...change });
+    await this.saveData(this.settings);
+    this.services.settingsChanged();
+    this.status?.applySettings();
+    void this.status?.refresh();
   }
 }

@@ -287,6 +287,33 @@ export class SyncStateStore {
   }
 
   /**
+   * Points a record at a new working file after a rename in the vault (TOOLS.md §13.9): records of
+   * other notes naming `localPath` are deleted (§13.6 step 1), the old hint is removed, the
+   * snapshot hash is dropped (the snapshot sat beside the old file), and the baseline is untouched.
+   */
+  async move(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
+    for (const other of await this.records()) {
+      if (other.key !== found.key && other.record.local_path === localPath) {
+        await this.files.remove(`${TRACKED}/${other.key}.json`);
+        await this.files.remove(baselineFile(other.key));
+      }
+    }
+    const before = found.record;
+    const record: SyncRecord = {
+      format: RECORD_FORMAT,
+      internal_id: before.internal_id,
+      team_path: before.team_path,
+      local_path: localPath,
+      baseline_body_hash: before.baseline_body_hash,
+      last_observed_remote_timestamp: before.last_observed_remote_timestamp,
+    };
+    await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
+    await this.removeHintIfNames(found.record.local_path, found.key);
+    await this.files.write(await this.hintFile(localPath), found.key);
+    return { key: found.key, record };
+  }
+
+  /**
    * Removes a note's record, its baseline and its hint (the hint only when it names this key).
    * Returns the record's local path (`""` when the record was damaged), or undefined when none.
    */

@@ -1,0 +1,73 @@
+/**
+ * Every command of the plugin, with a stable id (ids are a contract: users bind hotkeys to them).
+ * Each body calls one use-case of BridgeActions. No default hotkeys (Obsidian's guidelines); the
+ * file commands appear only while a Markdown file is active.
+ */
+import type { Command, Plugin, TFile } from "obsidian";
+import type { BridgeActions } from "./obsidian/actions";
+
+/** A command on the active Markdown file. */
+interface FileCommand {
+  id: string;
+  name: string;
+  icon: string;
+  run: (actions: BridgeActions, path: string) => Promise<unknown>;
+}
+
+/** The commands on the active file, in palette order. */
+export const FILE_COMMANDS: readonly FileCommand[] = [
+  { id: "push-file", name: "Push current file", icon: "upload", run: (a, p) => a.pushFile(p) },
+  { id: "sync-file", name: "Sync current file", icon: "refresh-cw", run: (a, p) => a.syncFile(p) },
+  { id: "publish-file", name: "Publish current file as a new note", icon: "send", run: (a, p) => a.publishFile(p) },
+  { id: "open-in-browser", name: "Open current note in the browser", icon: "external-link", run: (a, p) => a.openInBrowser(p) },
+  { id: "copy-link", name: "Copy link to current note", icon: "link", run: (a, p) => a.copyLink(p) },
+  { id: "show-status", name: "Show sync status of current file", icon: "info", run: (a, p) => a.showStatus(p) },
+  { id: "untrack-file", name: "Untrack current file", icon: "unlink", run: (a, p) => a.untrackFile(p) },
+  { id: "resolve-conflict", name: "Resolve conflict in current file", icon: "git-merge", run: (a, p) => a.resolveConflict(p) },
+];
+
+/** The active file when it is Markdown. */
+function activeMarkdown(plugin: Plugin): TFile | null {
+  const file = plugin.app.workspace.getActiveFile();
+  return file !== null && file.extension === "md" ? file : null;
+}
+
+/** Registers every command on the plugin; returns them (tests check ids and hotkeys). */
+export function registerCommands(plugin: Plugin, actions: BridgeActions): Command[] {
+  const commands: Command[] = [
+    plugin.addCommand({
+      id: "pull-note",
+      name: "Pull a note by link or ID",
+      icon: "download",
+      callback: () => void actions.pullByRef(),
+    }),
+    plugin.addCommand({
+      id: "pull-from-list",
+      name: "Pull a note from your notes list",
+      icon: "list",
+      callback: () => void actions.pullFromList(),
+    }),
+    plugin.addCommand({
+      id: "sync-all",
+      name: "Sync all tracked notes",
+      icon: "refresh-ccw",
+      callback: () => void actions.syncAllTracked(),
+    }),
+  ];
+  for (const command of FILE_COMMANDS) {
+    commands.push(
+      plugin.addCommand({
+        id: command.id,
+        name: command.name,
+        icon: command.icon,
+        checkCallback: (checking) => {
+          const file = activeMarkdown(plugin);
+          if (file === null) return false;
+          if (!checking) void command.run(actions, file.path);
+          return true;
+        },
+      }),
+    );
+  }
+  return commands;
+}

@@ -1,0 +1,63 @@
+/**
+ * The PluginUi port over Obsidian's modals, workspace and clipboard. Dumb: every method shows one
+ * thing and resolves what the user chose (STYLE.md rule 15).
+ */
+import type { App } from "obsidian";
+import { NotePickerModal } from "../ui/note-picker";
+import { confirm } from "../ui/confirm-modal";
+import { PromptModal } from "../ui/prompt-modal";
+import { PublishModal } from "../ui/publish-modal";
+import type { ConfirmDialog, PickableNote, PluginUi, PublishChoice, PublishDialog } from "./actions";
+
+/** The modals and workspace calls of the plugin. */
+export class ObsidianUi implements PluginUi {
+  private readonly app: App;
+  /** The conflict view, when the plugin has one; set by the wiring. */
+  resolveConflict: ((localPath: string) => Promise<void>) | undefined;
+
+  /** A UI over `app`. */
+  constructor(app: App) {
+    this.app = app;
+  }
+
+  /** Asks for a note link or id. */
+  askNoteRef(): Promise<string | undefined> {
+    return new PromptModal(this.app, {
+      title: "Pull a note",
+      description: "Paste a HackMD link (https://hackmd.io/…) or a note ID.",
+      placeholder: "https://hackmd.io/…",
+      submitText: "Pull",
+    }).ask();
+  }
+
+  /** Shows the fuzzy note picker. */
+  pickNote(notes: PickableNote[]): Promise<PickableNote | undefined> {
+    return new NotePickerModal(this.app, notes).pick();
+  }
+
+  /** Asks a yes/no question. */
+  confirm(dialog: ConfirmDialog): Promise<boolean> {
+    return confirm(this.app, { title: dialog.title, paragraphs: [dialog.message], confirmText: dialog.confirmText });
+  }
+
+  /** Shows the publish dialog. */
+  choosePublish(dialog: PublishDialog): Promise<PublishChoice | undefined> {
+    return new PublishModal(this.app, dialog).ask();
+  }
+
+  /** Opens a vault file in the active leaf (or a new one when the active leaf is pinned). */
+  async openFile(path: string): Promise<void> {
+    const file = this.app.vault.getFileByPath(path);
+    if (file) await this.app.workspace.getLeaf(false).openFile(file);
+  }
+
+  /** Opens a web page in the system browser. */
+  openUrl(url: string): void {
+    window.open(url);
+  }
+
+  /** Puts text on the clipboard. */
+  async copyText(text: string): Promise<void> {
+    await navigator.clipboard.writeText(text);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Tracking follows renames (TOOLS.md §13.9): when a tracked file, or a folder holding tracked
+ * files, is renamed or moved inside the vault, the records point at the new path — provided it
+ * would be a valid pull destination (ends in `.md`, passes the write policy of §12.2–12.4).
+ * Otherwise (moved into `.trash/`, renamed away from `.md`, into a protected folder) the record
+ * keeps its old path. Deletions leave records alone. Updates run one at a time.
+ */
+import { TFile, TFolder, type TAbstractFile } from "obsidian";
+import { isMarkdownPath, isInsideFolder } from "../core/paths";
+import type { PluginServices } from "./plugin-services";
+
+/** Moves sync records after renames in the vault. */
+export class RenameTracker {
+  private readonly services: PluginServices;
+  private queue: Promise<void> = Promise.resolve();
+
+  /** A tracker over the plugin's services. */
+  constructor(options: { services: PluginServices }) {
+    this.services = options.services;
+  }
+
+  /** Handles a vault `rename` event; resolves when the records are updated (never rejects). */
+  handleRename(file: TAbstractFile, oldPath: string): Promise<void> {
+    const next = this.queue.then(() => this.apply(file, oldPath));
+    this.queue = next;
+    return next;
+  }
+
+  private async apply(file: TAbstractFile, oldPath: string): Promise<void> {
+    try {
+      if (file instanceof TFile) await this.moveRecord(oldPath, file.path);
+      else if (file instanceof TFolder) {
+        for (const { record } of await this.services.store.list()) {
+          if (isInsideFolder(record.local_path, oldPath) && record.local_path !== oldPath) {
+            await this.moveRecord(record.local_path, `${file.path}${record.local_path.slice(oldPath.length)}`);
+          }
+        }
+      }
+    } catch (error) {
+      this.services.logger.debug("rename_tracking_failed", { message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private async moveRecord(from: string, to: string): Promise<void> {
+    const found = await this.services.store.findByPath(from);
+    if (!found || !(await this.isValidDestination(to))) return;
+    await this.services.store.move(found, to);
+    this.services.hashCache.forget(from);
+    this.services.status.forget(from);
+    this.services.logger.debug("tracking_followed_rename", { note_id: found.record.internal_id });
+  }
+
+  private async isValidDestination(path: string): Promise<boolean> {
+    if (!isMarkdownPath(path)) return false;
+    try {
+      await this.services.files.resolve(path, "write");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

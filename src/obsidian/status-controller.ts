@@ -1,0 +1,94 @@
+/**
+ * Keeps the status bar current: refreshes it on file-open, on save of the active file and after
+ * every check, without any request, and runs the optional background check of the active file
+ * (settings.backgroundCheckMinutes; off by default) on a registered interval.
+ */
+import type { Plugin, TAbstractFile } from "obsidian";
+import { StatusBarView } from "../ui/status-bar";
+import type { BridgeActions } from "./actions";
+import type { PluginServices } from "./plugin-services";
+import { localSyncState } from "./sync-status";
+
+/** What the controller needs. */
+export interface StatusControllerOptions {
+  plugin: Plugin;
+  services: PluginServices;
+  actions: BridgeActions;
+  view: StatusBarView;
+}
+
+/** Refreshes the status bar and owns the background check. */
+export class StatusController {
+  private readonly plugin: Plugin;
+  private readonly services: PluginServices;
+  private readonly actions: BridgeActions;
+  private readonly view: StatusBarView;
+  private interval: number | undefined;
+  private intervalMinutes = 0;
+  private generation = 0;
+
+  /** A controller; call `register()` once from onload. */
+  constructor(options: StatusControllerOptions) {
+    this.plugin = options.plugin;
+    this.services = options.services;
+    this.actions = options.actions;
+    this.view = options.view;
+  }
+
+  /** Registers the events, the memory subscription and the background check for cleanup. */
+  register(): void {
+    const { workspace, vault } = this.plugin.app;
+    this.plugin.registerEvent(workspace.on("file-open", () => void this.refresh()));
+    this.plugin.registerEvent(
+      vault.on("modify", (file: TAbstractFile) => {
+        if (file.path === this.activePath()) void this.refresh();
+      }),
+    );
+    this.plugin.register(this.services.status.subscribe(() => void this.refresh()));
+    this.plugin.register(() => this.stopInterval());
+    this.applySettings();
+  }
+
+  /** Starts, restarts or stops the background check after a settings change. */
+  applySettings(): void {
+    const minutes = this.services.settings.backgroundCheckMinutes;
+    if (minutes === this.intervalMinutes) return;
+    this.stopInterval();
+    this.intervalMinutes = minutes;
+    if (minutes <= 0) return;
+    const id = this.services.timers.setInterval(() => void this.backgroundCheck(), minutes * 60_000);
+    this.interval = this.plugin.registerInterval(id);
+  }
+
+  /** Recomputes the active file's state from local facts and shows it. */
+  async refresh(): Promise<void> {
+    const generation = ++this.generation;
+    const path = this.activePath();
+    const state = path === undefined ? null : await localSyncState(this.sources(), path).catch(() => "error" as const);
+    if (generation !== this.generation) return;
+    const quota = this.services.settings.showQuotaInStatusBar ? this.services.deps.client.lastQuota : null;
+    this.view.render({ state, quota });
+  }
+
+  private async backgroundCheck(): Promise<void> {
+    const path = this.activePath();
+    if (path === undefined || !(await this.actions.isTracked(path))) return;
+    await this.actions.checkQuietly(path);
+  }
+
+  private stopInterval(): void {
+    if (this.interval !== undefined) this.services.timers.clearInterval(this.interval);
+    this.interval = undefined;
+    this.intervalMinutes = 0;
+  }
+
+  private activePath(): string | undefined {
+    const file = this.plugin.app.workspace.getActiveFile();
+    return file !== null && file.extension === "md" ? file.path : undefined;
+  }
+
+  private sources() {
+    const s = this.services;
+    return { files: s.files, store: s.store, hashCache: s.hashCache, memory: s.status };
+  }
+}

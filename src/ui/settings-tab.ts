@@ -1,0 +1,530 @@
+/**
+ * The settings tab (PRODUCT.md: token in secret storage, connection test, defaults, MCP endpoint).
+ * The tab is described once as data (sections of rows, each row rendering into one `Setting`) and
+ * rendered two ways from that one description: imperatively by `display()` (required while
+ * minAppVersion is below 1.13) and declaratively by `getSettingDefinitions()` (Obsidian 1.13+,
+ * where settings search indexes it). Nothing re-renders the whole tab: rows that depend on live
+ * state (the endpoint status, the token) subscribe and update themselves, and return a cleanup.
+ */
+import { normalizePath, Platform, PluginSettingTab, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
+import { clientConfigs } from "../mcp/client-configs";
+import type { Permission } from "../hackmd/types";
+import { apiUrlForSaving, MAX_BACKGROUND_CHECK_MINUTES, MIN_BACKGROUND_CHECK_MINUTES, PERMISSIONS, type Settings } from "../settings/schema";
+import type { ActivityLog } from "../obsidian/activity-log";
+import { isValidPort, type DeviceSettings } from "../obsidian/device-settings";
+import { describeEndpointStatus, type EndpointStatus, type McpEndpointController } from "../obsidian/mcp-endpoint";
+import type { PluginSecrets } from "../obsidian/secrets";
+import { confirm, type ConfirmOptions } from "./confirm-modal";
+
+/** The result of "Test connection": who the token belongs to, or why it failed. */
+export type ConnectionTestResult = { ok: true; name: string; user_path: string; teams: readonly string[] } | { ok: false; message: string };
+
+/** What the settings tab needs from the plugin (main.ts adapts its services to this). */
+export interface SettingsTabServices {
+  /** The current settings (data.json). */
+  getSettings(): Readonly<Settings>;
+  /** Merges and saves a change to data.json. */
+  saveSettings(change: Partial<Settings>): Promise<void>;
+  /** The HackMD token and the endpoint token in secret storage. */
+  secrets: Pick<PluginSecrets, "hackmdToken" | "endpointToken" | "regenerateEndpointToken">;
+  /** The device-local endpoint switch and port. */
+  device: Pick<DeviceSettings, "get" | "setMcpEnabled" | "setMcpPort">;
+  /** The endpoint component. */
+  endpoint: Pick<McpEndpointController, "status" | "subscribe" | "start" | "stop" | "restart">;
+  /** Asks HackMD who the stored token belongs to (one GET /me). */
+  testConnection(): Promise<ConnectionTestResult>;
+  /** The agent activity log. */
+  activityLog: ActivityLog;
+  /** Opens the activity log view. */
+  openActivityLog(): Promise<void>;
+  /** Asks for a confirmation; defaults to the confirmation modal (tests inject an answer). */
+  confirm?: (options: ConfirmOptions) => Promise<boolean>;
+  /** Copies text to the clipboard; defaults to the system clipboard. */
+  copy?: (text: string) => Promise<void>;
+}
+
+/** One row of the tab: a name, a description, and what it adds to its `Setting`. */
+interface Row {
+  name: string;
+  desc?: string;
+  /** Fills the setting; may return a cleanup (subscriptions) run when the tab hides. */
+  render: (setting: Setting) => void | (() => void);
+}
+
+/** A section under one heading. */
+interface Section {
+  heading: string;
+  rows: Row[];
+}
+
+/** What the confirmation before turning the endpoint on says (STYLE.md rule 14). */
+export const ENABLE_ENDPOINT_CONFIRMATION: ConfirmOptions = {
+  title: "Turn on the MCP endpoint?",
+  paragraphs: [
+    "Local AI agents on this computer (Claude Code, Codex, Claude Desktop or any other MCP client) that have the endpoint token will be able to act for you:",
+  ],
+  bullets: [
+    "Read, create, change and delete your HackMD notes and folders, with your HackMD token.",
+    "Write Markdown files in this vault when they pull a note, and read tracked files when they push.",
+    "Upload images to HackMD.",
+  ],
+  confirmText: "Turn on",
+};
+
+/** Paragraph added to the confirmation: the safeguards. */
+const ENDPOINT_SAFEGUARDS =
+  "The endpoint listens only on 127.0.0.1, refuses web pages (Host and Origin checks) and requires the token. This switch applies to this device only. Every call is listed in the activity log.";
+
+/** Labels of HackMD's permission values. */
+const PERMISSION_LABELS: Record<Permission, string> = {
+  owner: "Only me",
+  signed_in: "Signed-in users",
+  guest: "Everyone with the link",
+};
+
+/** Choices of the background check interval, in minutes (0 is off). */
+const CHECK_INTERVALS = [0, 5, 15, 30, 60, 240, 1440];
+
+/** The plugin's settings tab. */
+export class HackmdBridgeSettingTab extends PluginSettingTab {
+  private cleanups: Array<() => void> = [];
+
+  constructor(
+    app: App,
+    plugin: Plugin,
+    private readonly services: SettingsTabServices,
+  ) {
+    super(app, plugin);
+  }
+
+  /** Renders the tab imperatively (Obsidian before 1.13). */
+  override display(): void {
+    this.runCleanups();
+    const { containerEl } = this;
+    containerEl.empty();
+    containerEl.addClass("hackmd-bridge-settings");
+    for (const section of this.sections()) {
+      new Setting(containerEl).setName(section.heading).setHeading();
+      for (const row of section.rows) {
+        const setting = new Setting(containerEl).setName(row.name);
+        if (row.desc) setting.setDesc(row.desc);
+        const cleanup = row.render(setting);
+        if (cleanup) this.cleanups.push(cleanup);
+      }
+    }
+  }
+
+  /** The same rows as declarative definitions (Obsidian 1.13+ renders and indexes these). */
+  override getSettingDefinitions(): SettingDefinitionItem[] {
+    return this.sections().map((section) => ({
+      type: "group" as const,
+      heading: section.heading,
+      items: section.rows.map((row) => ({
+        name: row.name,
+        ...(row.desc ? { desc: row.desc } : {}),
+        render: (setting: Setting) => row.render(setting),
+      })),
+    }));
+  }
+
+  override hide(): void {
+    this.runCleanups();
+    super.hide();
+  }
+
+  private runCleanups(): void {
+    const cleanups = this.cleanups;
+    this.cleanups = [];
+    for (const cleanup of cleanups) cleanup();
+  }
+
+  /** The whole tab as data. */
+  private sections(): Section[] {
+    return [
+      { heading: "HackMD account", rows: [this.tokenRow(), this.testConnectionRow(), this.apiUrlRow()] },
+      { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
+      { heading: "Sync", rows: [this.backgroundCheckRow(), this.quotaRow()] },
+      { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
+    ];
+  }
+
+  // ---- HackMD account ----
+
+  private tokenRow(): Row {
+    const secret = this.services.secrets.hackmdToken;
+    return {
+      name: "API token",
+      desc: "Kept in Obsidian's secret storage on this device, never in the plugin's data file. Create one on HackMD under Settings, API.",
+      render: (setting) => {
+        const state = setting.descEl.createDiv({ cls: "hackmd-bridge-setting-state" });
+        const showState = (): void => {
+          state.setText(secret.isSet() ? "A token is stored." : "No token is stored.");
+        };
+        showState();
+        let draft = "";
+        setting.addText((text) => {
+          text.inputEl.type = "password";
+          text.inputEl.autocomplete = "off";
+          text.setPlaceholder(secret.isSet() ? "Paste a new token to replace it" : "Paste your token").onChange((value) => {
+            draft = value;
+          });
+          setting.addButton((button) =>
+            button.setButtonText("Save").onClick(() => {
+              if (draft.trim() === "") return;
+              secret.set(draft);
+              draft = "";
+              text.setValue("");
+              showState();
+            }),
+          );
+        });
+        setting.addButton((button) =>
+          button.setButtonText("Clear").onClick(() => {
+            secret.clear();
+            showState();
+          }),
+        );
+      },
+    };
+  }
+
+  private testConnectionRow(): Row {
+    return {
+      name: "Test connection",
+      desc: "Asks HackMD who the stored token belongs to.",
+      render: (setting) => {
+        const result = setting.descEl.createDiv({ cls: "hackmd-bridge-setting-state" });
+        setting.addButton((button) =>
+          button.setButtonText("Test connection").onClick(async () => {
+            button.setDisabled(true);
+            result.setText("Checking…");
+            result.removeClass("hackmd-bridge-error");
+            try {
+              const outcome = await this.services.testConnection();
+              if (outcome.ok) {
+                const teams = outcome.teams.length > 0 ? ` Teams: ${outcome.teams.join(", ")}.` : "";
+                result.setText(`Connected as ${outcome.name} (@${outcome.user_path}).${teams}`);
+              } else {
+                result.setText(outcome.message);
+                result.addClass("hackmd-bridge-error");
+              }
+            } finally {
+              button.setDisabled(false);
+            }
+          }),
+        );
+      },
+    };
+  }
+
+  private apiUrlRow(): Row {
+    return {
+      name: "API URL",
+      desc: "Advanced. Leave blank for HackMD's public API; change it only for a self-hosted HackMD.",
+      render: (setting) => {
+        const error = setting.descEl.createDiv({ cls: "hackmd-bridge-error" });
+        setting.addText((text) => {
+          text.setValue(this.services.getSettings().apiUrl);
+          text.inputEl.addEventListener("change", () => {
+            void (async () => {
+              try {
+                const apiUrl = apiUrlForSaving(text.getValue());
+                error.setText("");
+                await this.services.saveSettings({ apiUrl });
+              } catch (failure) {
+                error.setText(failure instanceof Error ? failure.message : String(failure));
+              }
+            })();
+          });
+        });
+      },
+    };
+  }
+
+  // ---- New notes ----
+
+  private pullFolderRow(): Row {
+    return {
+      name: "Folder for pulled notes",
+      desc: "Where notes pulled by URL are saved. Leave blank for the vault root.",
+      render: (setting) =>
+        void setting.addText((text) =>
+          text
+            .setPlaceholder("Example: HackMD")
+            .setValue(this.services.getSettings().defaultPullFolder)
+            .onChange(async (value) => {
+              const folder = value.trim() === "" ? "" : normalizePath(value.trim());
+              await this.services.saveSettings({ defaultPullFolder: folder === "/" ? "" : folder });
+            }),
+        ),
+    };
+  }
+
+  private workspaceRow(): Row {
+    return {
+      name: "Workspace for published notes",
+      desc: "A team path to publish new notes in that team; leave blank for your personal workspace.",
+      render: (setting) =>
+        void setting.addText((text) =>
+          text
+            .setPlaceholder("Personal workspace")
+            .setValue(this.services.getSettings().defaultWorkspace ?? "")
+            .onChange(async (value) => {
+              const team = value.trim().replace(/^@/, "");
+              await this.services.saveSettings({ defaultWorkspace: team === "" ? null : team });
+            }),
+        ),
+    };
+  }
+
+  private permissionRow(kind: "read" | "write"): Row {
+    const field = kind === "read" ? "defaultReadPermission" : "defaultWritePermission";
+    return {
+      name: kind === "read" ? "Who can read published notes" : "Who can edit published notes",
+      desc: kind === "read" ? "Private by default." : "Never more than who can read.",
+      render: (setting) =>
+        void setting.addDropdown((dropdown) => {
+          for (const permission of PERMISSIONS) dropdown.addOption(permission, PERMISSION_LABELS[permission]);
+          dropdown.setValue(this.services.getSettings()[field]).onChange(async (value) => {
+            const permission = value as Permission;
+            const settings = this.services.getSettings();
+            // Write access wider than read access is refused by HackMD; keep the pair consistent.
+            const change: Partial<Settings> =
+              kind === "read"
+                ? { defaultReadPermission: permission, defaultWritePermission: narrower(settings.defaultWritePermission, permission) }
+                : { defaultWritePermission: narrower(permission, settings.defaultReadPermission) };
+            await this.services.saveSettings(change);
+            if (kind === "write" && change.defaultWritePermission !== permission) dropdown.setValue(change.defaultWritePermission ?? permission);
+          });
+        }),
+    };
+  }
+
+  // ---- Sync ----
+
+  private backgroundCheckRow(): Row {
+    return {
+      name: "Background check",
+      desc: `How often tracked notes are compared with HackMD (one request per workspace). Off by default; HackMD allows 100 requests per 5 minutes.`,
+      render: (setting) =>
+        void setting.addDropdown((dropdown) => {
+          const current = this.services.getSettings().backgroundCheckMinutes;
+          const choices = CHECK_INTERVALS.includes(current) ? CHECK_INTERVALS : [...CHECK_INTERVALS, current].sort((a, b) => a - b);
+          for (const minutes of choices) dropdown.addOption(String(minutes), intervalLabel(minutes));
+          dropdown.setValue(String(current)).onChange(async (value) => {
+            const minutes = Number(value);
+            const valid = minutes === 0 || (minutes >= MIN_BACKGROUND_CHECK_MINUTES && minutes <= MAX_BACKGROUND_CHECK_MINUTES);
+            if (valid) await this.services.saveSettings({ backgroundCheckMinutes: minutes });
+          });
+        }),
+    };
+  }
+
+  private quotaRow(): Row {
+    return {
+      name: "Show API quota in the status bar",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings().showQuotaInStatusBar).onChange(async (value) => {
+            await this.services.saveSettings({ showQuotaInStatusBar: value });
+          }),
+        ),
+    };
+  }
+
+  // ---- Agents ----
+
+  private protectAgentFilesRow(): Row {
+    return {
+      name: "Protect agent instruction files",
+      desc: "Refuse to write files that coding agents load as instructions (such as AGENTS.md or CLAUDE.md) when pulling notes.",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings().protectAgentFiles).onChange(async (value) => {
+            await this.services.saveSettings({ protectAgentFiles: value });
+          }),
+        ),
+    };
+  }
+
+  private endpointRows(): Row[] {
+    if (!Platform.isDesktopApp) {
+      return [{ name: "MCP endpoint", desc: "The MCP endpoint runs only in Obsidian on desktop. Sync works on this device.", render: () => undefined }];
+    }
+    return [this.enableRow(), this.portRow(), this.statusRow(), this.endpointTokenRow(), ...this.configRows(), this.activityRow()];
+  }
+
+  private enableRow(): Row {
+    const { device, endpoint } = this.services;
+    return {
+      name: "MCP endpoint",
+      desc: "Lets local AI agents use your HackMD notes and this vault over MCP. Off by default; applies to this device only.",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(device.get().mcpEnabled).onChange(async (value) => {
+            if (!value) {
+              device.setMcpEnabled(false);
+              await endpoint.stop();
+              return;
+            }
+            if (device.get().mcpEnabled) return;
+            const ask = this.services.confirm ?? ((options: ConfirmOptions) => confirm(this.app, options));
+            const confirmed = await ask({ ...ENABLE_ENDPOINT_CONFIRMATION, paragraphs: [...ENABLE_ENDPOINT_CONFIRMATION.paragraphs, ENDPOINT_SAFEGUARDS] });
+            if (!confirmed) {
+              toggle.setValue(false);
+              return;
+            }
+            device.setMcpEnabled(true);
+            await endpoint.start();
+          }),
+        ),
+    };
+  }
+
+  private portRow(): Row {
+    const { device, endpoint } = this.services;
+    return {
+      name: "Port",
+      desc: "The loopback port the endpoint listens on (1024 to 65535). Your MCP clients' configuration must use the same port.",
+      render: (setting) => {
+        const error = setting.descEl.createDiv({ cls: "hackmd-bridge-error" });
+        setting.addText((text) => {
+          text.inputEl.type = "number";
+          text.setValue(String(device.get().mcpPort));
+          text.inputEl.addEventListener("change", () => {
+            const port = Number(text.getValue());
+            if (!isValidPort(port)) {
+              error.setText("Enter a whole number from 1024 to 65535.");
+              return;
+            }
+            error.setText("");
+            if (port === device.get().mcpPort) return;
+            device.setMcpPort(port);
+            void endpoint.restart();
+          });
+        });
+      },
+    };
+  }
+
+  private statusRow(): Row {
+    return {
+      name: "Status",
+      render: (setting) => {
+        const show = (status: EndpointStatus): void => {
+          setting.setDesc(describeEndpointStatus(status));
+          setting.descEl.toggleClass("hackmd-bridge-error", status.state === "port-in-use" || status.state === "error");
+        };
+        show(this.services.endpoint.status);
+        return this.services.endpoint.subscribe(show);
+      },
+    };
+  }
+
+  private endpointTokenRow(): Row {
+    const { secrets, endpoint } = this.services;
+    return {
+      name: "Endpoint token",
+      desc: "MCP clients send it as a bearer token. Generated when the endpoint first starts.",
+      render: (setting) => {
+        const masked = setting.descEl.createDiv({ cls: "hackmd-bridge-token" });
+        const show = (): void => {
+          masked.setText(maskToken(secrets.endpointToken.getToken()));
+        };
+        show();
+        setting.addExtraButton((button) =>
+          button
+            .setIcon("copy")
+            .setTooltip("Copy token")
+            .onClick(() => {
+              const token = secrets.endpointToken.getToken();
+              if (token) void this.copy(token);
+            }),
+        );
+        setting.addButton((button) =>
+          button
+            .setButtonText("Regenerate")
+            .onClick(async () => {
+              secrets.regenerateEndpointToken();
+              show();
+              // The old token must stop working at once: restart with the new one.
+              await endpoint.restart();
+            }),
+        );
+        // The token changes on first start and on regenerate; both restart or start the endpoint.
+        return endpoint.subscribe(show);
+      },
+    };
+  }
+
+  private configRows(): Row[] {
+    const { secrets, endpoint, device } = this.services;
+    const urlOf = (status: EndpointStatus): string => (status.state === "listening" ? status.url : `http://127.0.0.1:${device.get().mcpPort}/mcp`);
+    const ids = clientConfigs("", "").map((config) => config.id);
+    return ids.map((id) => ({
+      name: clientConfigs("", "").find((config) => config.id === id)?.label ?? id,
+      render: (setting: Setting) => {
+        const preview = setting.descEl.createEl("pre", { cls: "hackmd-bridge-config" });
+        const current = (): { where: string; text: string; masked: string } | undefined => {
+          const token = secrets.endpointToken.getToken();
+          const url = urlOf(endpoint.status);
+          const config = clientConfigs(url, token ?? "").find((entry) => entry.id === id);
+          if (!config) return undefined;
+          const masked = token ? (clientConfigs(url, maskToken(token)).find((entry) => entry.id === id)?.text ?? "") : "Start the endpoint once to generate its token.";
+          return { where: config.where, text: token ? config.text : "", masked };
+        };
+        const where = setting.descEl.createDiv();
+        setting.descEl.prepend(where);
+        const show = (): void => {
+          const config = current();
+          const hint = config?.where ?? "";
+          where.setText(hint.charAt(0).toUpperCase() + hint.slice(1));
+          preview.setText(config?.masked ?? "");
+        };
+        show();
+        setting.addButton((button) =>
+          button.setButtonText("Copy").onClick(() => {
+            const text = current()?.text;
+            if (text) void this.copy(text);
+          }),
+        );
+        return endpoint.subscribe(show);
+      },
+    }));
+  }
+
+  private activityRow(): Row {
+    return {
+      name: "Activity log",
+      desc: "Every agent call since Obsidian started: time, tool, note, outcome and duration.",
+      render: (setting) =>
+        void setting.addButton((button) =>
+          button.setButtonText("Open activity log").onClick(async () => {
+            await this.services.openActivityLog();
+          }),
+        ),
+    };
+  }
+
+  private async copy(text: string): Promise<void> {
+    const copy = this.services.copy ?? ((value: string) => navigator.clipboard.writeText(value));
+    await copy(text);
+  }
+}
+
+/** A token as the tab shows it: the first four characters, the rest hidden. */
+export function maskToken(token: string | undefined): string {
+  if (!token) return "No token yet; it is generated when the endpoint first starts.";
+  return `${token.slice(0, 4)}${"•".repeat(12)}`;
+}
+
+/** The narrower of two permissions (owner < signed_in < guest). */
+function narrower(a: Permission, b: Permission): Permission {
+  return PERMISSIONS.indexOf(a) <= PERMISSIONS.indexOf(b) ? a : b;
+}
+
+function intervalLabel(minutes: number): string {
+  if (minutes === 0) return "Off";
+  if (minutes % 60 === 0) return minutes === 60 ? "Every hour" : `Every ${minutes / 60} hours`;
+  return `Every ${minutes} minutes`;
+}

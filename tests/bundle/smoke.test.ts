@@ -1,0 +1,235 @@
+/**
+ * Bundle smoke test (ARCHITECTURE.md §6): builds main.js with the plugin options of
+ * esbuild.config.mjs, loads it with `require` against the fake `obsidian` module, and drives it:
+ * commands, ribbon, settings tab and status bar are registered; a note is pulled and pushed through
+ * the commands against the emulator; the MCP endpoint answers a tool call over real HTTP and its
+ * port is free after unload. Then the mobile path: with `Platform.isDesktopApp` false and every
+ * Node built-in throwing on require, the bundle still loads and the sync commands still work.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { build } from "esbuild";
+import type * as FakeObsidian from "../__mocks__/obsidian";
+import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
+import { createEmulatorFree } from "../helpers/emulator";
+import type { Emulator } from "../../src/emulator";
+
+type Fake = typeof FakeObsidian;
+type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void>; ui: Record<string, unknown> };
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+/** The plugin build of esbuild.config.mjs (production: minified, no source map). */
+async function buildPlugin(outfile: string): Promise<void> {
+  await build({
+    entryPoints: [join(__dirname, "../../src/main.ts")],
+    outfile,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "es2022",
+    external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...nodeBuiltins],
+    minify: true,
+    treeShaking: true,
+    define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("0.0.0-smoke") },
+    logLevel: "warning",
+  });
+}
+
+/** Sends the fake requestUrl's requests with Node's fetch (as requestUrl would, status >= 400 throws). */
+function forwardRequestUrl(fake: Fake): void {
+  fake.requestUrl.mockImplementation(async (request) => {
+    const param = typeof request === "string" ? { url: request } : request;
+    const headers: Record<string, string> = { ...param.headers };
+    if (param.contentType !== undefined) headers["content-type"] = param.contentType;
+    const response = await fetch(param.url, { method: param.method ?? "GET", headers, body: param.body ?? null });
+    const arrayBuffer = await response.arrayBuffer();
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    if (param.throw !== false && response.status >= 400) throw new Error(`Request failed, status ${response.status}`);
+    return { status: response.status, headers: out, arrayBuffer, text: new TextDecoder().decode(arrayBuffer), json: undefined };
+  });
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || !address) throw new Error("no port");
+  return address.port;
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  const server = createServer();
+  const free = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => resolve(true));
+  });
+  if (free) await new Promise<void>((resolve) => server.close(() => resolve()));
+  return free;
+}
+
+/** Loads the bundle in a fresh module registry; `mobile` makes every Node built-in throw first. */
+function loadBundle(bundle: string, mobile: boolean): { fake: Fake; Plugin: new (app: unknown, manifest: unknown) => FakePlugin; refused: string[] } {
+  const refused: string[] = [];
+  let loaded: { fake: Fake; Plugin: new (app: unknown, manifest: unknown) => FakePlugin } | undefined;
+  jest.isolateModules(() => {
+    // The fake itself is loaded first (it may use Node), so the bundle gets this very instance.
+    const fake = jest.requireActual<Fake>("../__mocks__/obsidian");
+    jest.doMock("obsidian", () => fake);
+    if (mobile) {
+      fake.Platform.isDesktopApp = false;
+      fake.Platform.isDesktop = false;
+      fake.Platform.isMobile = true;
+      fake.Platform.isMobileApp = true;
+      for (const name of nodeBuiltins) {
+        jest.doMock(name, () => {
+          refused.push(name);
+          throw new Error(`Cannot find module '${name}' (Obsidian mobile has no Node)`);
+        });
+      }
+      // The trap is armed: the registry's module for a built-in throws (then start counting).
+      expect(() => jest.requireMock("node:http")).toThrow(/mobile has no Node/);
+      expect(() => jest.requireMock("crypto")).toThrow(/mobile has no Node/);
+      refused.length = 0;
+    }
+    // requireActual loads the file itself; its own require calls still go through the mocks above.
+    const exports = jest.requireActual<{ default: new (app: unknown, manifest: unknown) => FakePlugin }>(bundle);
+    loaded = { fake, Plugin: exports.default };
+  });
+  if (!loaded) throw new Error("bundle not loaded");
+  return { ...loaded, refused };
+}
+
+/** Starts the plugin from the bundle over a fresh fake app pointed at the emulator. */
+async function startPlugin(loaded: ReturnType<typeof loadBundle>, emu: Emulator, device?: { mcpEnabled: boolean; mcpPort: number }) {
+  const { fake, Plugin } = loaded;
+  forwardRequestUrl(fake);
+  const app = new fake.App();
+  app.secretStorage.setSecret("hackmd-bridge-api-token", emu.token);
+  if (device) app.saveLocalStorage("hackmd-bridge-device", device);
+  const plugin = new Plugin(app, { id: "hackmd-bridge", version: "0.0.0-smoke" });
+  plugin.data = { version: 1, apiUrl: emu.url };
+  await plugin.onload();
+  const run = async (id: string): Promise<string> => {
+    const command = plugin.commands.find((c) => c.id === id);
+    if (!command) throw new Error(`no command ${id}`);
+    const before = fake.Notice.shown.length;
+    if (command.callback) command.callback();
+    else if (command.checkCallback?.(false) === false) throw new Error(`command ${id} is not available`);
+    await waitFor(() => fake.Notice.shown.length > before);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return fake.Notice.shown[fake.Notice.shown.length - 1] ?? "";
+  };
+  return { app, plugin, run };
+}
+
+/** Pulls the demo's weekly sync note by command, edits it, pushes it by command; returns the pulled path. */
+async function pullEditPush(started: Awaited<ReturnType<typeof startPlugin>>, emu: Emulator, marker: string): Promise<string> {
+  const { app, plugin, run } = started;
+  plugin.ui.askNoteRef = () => Promise.resolve(DEMO_NOTE_IDS.weeklySync);
+  const before = new Set(app.vault.adapter.entries.keys());
+  await run("pull-note");
+  const pulled = [...app.vault.adapter.entries.keys()].find((path) => !before.has(path) && path.endsWith(".md") && !path.startsWith("."));
+  if (!pulled) throw new Error(`nothing was pulled; notices: ${JSON.stringify(started.plugin)}`);
+  const text = await app.vault.adapter.read(pulled);
+  expect(text).toContain("Weekly sync");
+  const file = app.vault.getFileByPath(pulled);
+  if (!file) throw new Error("pulled file not indexed");
+  await app.vault.modify(file, `${text}\n${marker}\n`);
+  app.workspace.openPath(pulled);
+  await run("push-file");
+  const remote = await fetch(`${emu.url}/notes/${DEMO_NOTE_IDS.weeklySync}`, { headers: { authorization: `Bearer ${emu.token}` } });
+  expect(((await remote.json()) as { content: string }).content).toContain(marker);
+  return pulled;
+}
+
+describe("bundle smoke test (main.js on the fake obsidian module)", () => {
+  let dir: string;
+  let bundle: string;
+  let emu: Emulator;
+
+  beforeAll(async () => {
+    (globalThis as { window?: unknown }).window ??= globalThis;
+    jest.spyOn(console, "debug").mockImplementation(() => undefined);
+    dir = await mkdtemp(join(tmpdir(), "hb-bundle-"));
+    bundle = join(dir, "main.js");
+    await buildPlugin(bundle);
+  });
+  beforeEach(async () => {
+    emu = await createEmulatorFree({ seed: "demo" });
+  });
+  afterEach(async () => {
+    await emu.close();
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("desktop: registers everything, pulls and pushes by command, serves MCP, and frees the port on unload", async () => {
+    const loaded = loadBundle(bundle, false);
+    const port = await freePort();
+    const started = await startPlugin(loaded, emu, { mcpEnabled: true, mcpPort: port });
+    const { app, plugin } = started;
+
+    expect(plugin.commands.map((c) => c.id)).toEqual(expect.arrayContaining(["pull-note", "pull-from-list", "sync-all", "push-file", "sync-file"]));
+    expect(plugin.commands.every((c) => c.hotkeys === undefined)).toBe(true);
+    expect(plugin.ribbonIcons.length).toBeGreaterThan(0);
+    expect(plugin.settingTabs).toHaveLength(1);
+    const tab = plugin.settingTabs[0] as { display: unknown; getSettingDefinitions: () => Array<{ heading: string }> };
+    expect(typeof tab.display).toBe("function");
+    expect(tab.getSettingDefinitions().map((group) => group.heading)).toContain("HackMD account");
+    expect(plugin.statusBarItems).toHaveLength(1);
+    expect([...plugin.views.keys()]).toContain("hackmd-bridge-activity");
+
+    await pullEditPush(started, emu, "Edited in the desktop smoke test.");
+
+    // The device switch is on, so the endpoint starts once the layout is ready.
+    await waitFor(() => app.secretStorage.getSecret("hackmd-bridge-mcp-token") !== null && !(app.secretStorage.getSecret("hackmd-bridge-mcp-token") === ""));
+    const token = app.secretStorage.getSecret("hackmd-bridge-mcp-token") ?? "";
+    await waitFor(async () => !(await portIsFree(port)));
+    const client = new Client({ name: "smoke", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    expect((await client.listTools()).tools).toHaveLength(14);
+    const me = await client.callTool({ name: "hackmd_get_me", arguments: {} });
+    expect(me.isError).toBeFalsy();
+    expect(JSON.stringify(me.structuredContent)).toContain("user_path");
+    const tracked = await client.callTool({ name: "hackmd_list_notes", arguments: { source: "tracked" } });
+    expect(JSON.stringify(tracked.structuredContent)).toContain(DEMO_NOTE_IDS.weeklySync);
+
+    plugin.unload();
+    await waitFor(() => portIsFree(port));
+    expect(plugin.statusBarItems).toHaveLength(0);
+    await client.close().catch(() => undefined);
+  });
+
+  it("mobile: loads with every Node built-in throwing, registers the sync commands, and pulls and pushes", async () => {
+    const loaded = loadBundle(bundle, true);
+    const started = await startPlugin(loaded, emu, { mcpEnabled: true, mcpPort: await freePort() });
+    const { plugin } = started;
+    expect(plugin.commands.map((c) => c.id)).toEqual(expect.arrayContaining(["pull-note", "pull-from-list", "sync-all", "push-file", "sync-file"]));
+    expect(plugin.settingTabs).toHaveLength(1);
+    await pullEditPush(started, emu, "Edited in the mobile smoke test.");
+    // The (synced) device switch is ignored quietly on mobile, and nothing asked for Node.
+    expect(loaded.fake.Notice.shown.join("\n")).not.toContain("only in Obsidian on desktop");
+    expect(started.app.secretStorage.getSecret("hackmd-bridge-mcp-token")).toBeNull();
+    expect(loaded.refused).toEqual([]);
+    plugin.unload();
+  });
+});

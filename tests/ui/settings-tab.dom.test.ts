@@ -1,0 +1,212 @@
+/**
+ * The settings tab rendered with Obsidian's DOM helpers: sections, the token kept only in secret
+ * storage, the connection test, API URL validation, and the MCP switch behind its confirmation.
+ */
+import { App, Platform, Plugin } from "../__mocks__/obsidian";
+import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
+import { ActivityLog } from "../../src/obsidian/activity-log";
+import { DeviceSettings } from "../../src/obsidian/device-settings";
+import type { EndpointStatus } from "../../src/obsidian/mcp-endpoint";
+import { PluginSecrets } from "../../src/obsidian/secrets";
+import { HackmdBridgeSettingTab, type SettingsTabServices } from "../../src/ui/settings-tab";
+
+function fakeEndpoint() {
+  let status: EndpointStatus = { state: "stopped" };
+  const listeners = new Set<(status: EndpointStatus) => void>();
+  const set = (next: EndpointStatus): EndpointStatus => {
+    status = next;
+    for (const listener of listeners) listener(next);
+    return next;
+  };
+  return {
+    get status() {
+      return status;
+    },
+    subscribe: (listener: (status: EndpointStatus) => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    start: jest.fn(async () => set({ state: "listening", url: "http://127.0.0.1:27183/mcp", port: 27183 })),
+    stop: jest.fn(async () => {
+      set({ state: "stopped" });
+    }),
+    restart: jest.fn(async () => status),
+    set,
+    listenerCount: () => listeners.size,
+  };
+}
+
+function setup(overrides: Partial<SettingsTabServices> = {}) {
+  const app = new App();
+  let settings: Settings = { ...DEFAULT_SETTINGS };
+  const saved: Array<Partial<Settings>> = [];
+  const secrets = new PluginSecrets({ app });
+  const device = new DeviceSettings({ app });
+  const endpoint = fakeEndpoint();
+  const confirm = jest.fn(async () => false);
+  const copied: string[] = [];
+  const services: SettingsTabServices = {
+    getSettings: () => settings,
+    saveSettings: async (change) => {
+      saved.push(change);
+      settings = { ...settings, ...change };
+    },
+    secrets,
+    device,
+    endpoint,
+    testConnection: async () => ({ ok: true, name: "Ada", user_path: "ada", teams: ["sandbox"] }),
+    activityLog: new ActivityLog({ capacity: 10 }),
+    openActivityLog: jest.fn(async () => undefined),
+    confirm,
+    copy: async (text) => {
+      copied.push(text);
+    },
+    ...overrides,
+  };
+  const tab = new HackmdBridgeSettingTab(app as never, new Plugin(app, {}) as never, services);
+  renderBefore113(tab);
+  const row = (name: string): HTMLElement => {
+    const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((el) => el.querySelector(".setting-item-name")?.textContent === name);
+    if (!found) throw new Error(`no setting named ${name}`);
+    return found;
+  };
+  return { app, tab, services, saved, secrets, device, endpoint, confirm, copied, row, settings: () => settings };
+}
+
+/** Renders like Obsidian before 1.13 does (minAppVersion is 1.11.4): through display(). */
+function renderBefore113(tab: { display(): void }): void {
+  tab.display();
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("settings tab", () => {
+  afterEach(() => {
+    Platform.isDesktopApp = true;
+  });
+
+  it("renders sentence-case headings with Setting.setHeading, and the same groups declaratively", () => {
+    const { tab } = setup();
+    const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((el) => el.textContent);
+    expect(headings).toEqual(["HackMD account", "New notes", "Sync", "Agents"]);
+    expect(tab.containerEl.querySelector("h1, h2, h3, h4, h5, h6")).toBeNull();
+    const groups = tab.getSettingDefinitions() as Array<{ heading: string; items: Array<{ name: string }> }>;
+    expect(groups.map((group) => group.heading)).toEqual(headings);
+    expect(groups[3]?.items.map((item) => item.name)).toEqual([
+      "Protect agent instruction files",
+      "MCP endpoint",
+      "Port",
+      "Status",
+      "Endpoint token",
+      "Claude Code",
+      "Codex",
+      "Claude Desktop",
+      "Any MCP client",
+      "Activity log",
+    ]);
+  });
+
+  it("stores the HackMD token only in secret storage, masked, and tests the connection", async () => {
+    const { row, secrets, saved } = setup();
+    const token = row("API token");
+    const input = token.querySelector("input");
+    expect(input?.type).toBe("password");
+    input!.value = "secret-token-123";
+    input!.dispatchEvent(new Event("input"));
+    [...token.querySelectorAll("button")].find((b) => b.textContent === "Save")!.click();
+    expect(secrets.hackmdToken.getToken()).toBe("secret-token-123");
+    expect(input!.value).toBe("");
+    expect(token.textContent).toContain("A token is stored.");
+    expect(JSON.stringify(saved)).not.toContain("secret-token-123");
+
+    const test = row("Test connection");
+    test.querySelector("button")!.click();
+    await flush();
+    expect(test.textContent).toContain("Connected as Ada (@ada). Teams: sandbox.");
+  });
+
+  it("validates the API URL before saving it", async () => {
+    const { row, saved } = setup();
+    const input = row("API URL").querySelector("input")!;
+    input.value = "ftp://example.com";
+    input.dispatchEvent(new Event("change"));
+    await flush();
+    expect(saved).toEqual([]);
+    expect(row("API URL").querySelector(".hackmd-bridge-error")?.textContent).not.toBe("");
+    input.value = "https://hackmd.example.com/v1";
+    input.dispatchEvent(new Event("change"));
+    await flush();
+    expect(saved).toEqual([{ apiUrl: "https://hackmd.example.com/v1" }]);
+  });
+
+  it("keeps write permission no wider than read permission", async () => {
+    const { row, settings } = setup();
+    const read = row("Who can read published notes").querySelector("select")!;
+    read.value = "guest";
+    read.dispatchEvent(new Event("change"));
+    await flush();
+    const write = row("Who can edit published notes").querySelector("select")!;
+    write.value = "guest";
+    write.dispatchEvent(new Event("change"));
+    await flush();
+    expect(settings()).toMatchObject({ defaultReadPermission: "guest", defaultWritePermission: "guest" });
+    read.value = "owner";
+    read.dispatchEvent(new Event("change"));
+    await flush();
+    expect(settings()).toMatchObject({ defaultReadPermission: "owner", defaultWritePermission: "owner" });
+  });
+
+  it("turns the endpoint on only after the confirmation, device-locally, and shows its status", async () => {
+    const { row, confirm, device, endpoint, saved, secrets, copied } = setup();
+    const toggle = row("MCP endpoint").querySelector<HTMLElement>(".checkbox-container")!;
+    toggle.click();
+    await flush();
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(JSON.stringify(confirm.mock.calls[0])).toContain("write Markdown files in this vault".replace("write", "Write"));
+    expect(device.get().mcpEnabled).toBe(false);
+    expect(endpoint.start).not.toHaveBeenCalled();
+    expect(toggle.classList.contains("is-enabled")).toBe(false);
+
+    confirm.mockResolvedValueOnce(true);
+    toggle.click();
+    await flush();
+    expect(device.get().mcpEnabled).toBe(true);
+    expect(endpoint.start).toHaveBeenCalledTimes(1);
+    expect(saved).toEqual([]);
+    expect(row("Status").textContent).toContain("Listening on http://127.0.0.1:27183/mcp");
+
+    endpoint.set({ state: "port-in-use", port: 27183, message: "x" });
+    expect(row("Status").textContent).toContain("Port 27183 is in use");
+
+    // The token is masked on screen; copy gives the real one, and configurations carry it.
+    const token = secrets.regenerateEndpointToken();
+    endpoint.set({ state: "listening", url: "http://127.0.0.1:27183/mcp", port: 27183 });
+    expect(row("Endpoint token").textContent).not.toContain(token);
+    row("Endpoint token").querySelector<HTMLElement>(".extra-setting-button")!.click();
+    await flush();
+    expect(copied).toEqual([token]);
+    expect(row("Claude Code").textContent).not.toContain(token);
+    [...row("Claude Code").querySelectorAll("button")].find((b) => b.textContent === "Copy")!.click();
+    await flush();
+    expect(copied[1]).toBe(`claude mcp add --transport http hackmd http://127.0.0.1:27183/mcp --header "Authorization: Bearer ${token}"`);
+
+    toggle.click();
+    await flush();
+    expect(device.get().mcpEnabled).toBe(false);
+    expect(endpoint.stop).toHaveBeenCalled();
+  });
+
+  it("releases its subscriptions when hidden", () => {
+    const { tab, endpoint } = setup();
+    expect(endpoint.listenerCount()).toBeGreaterThan(0);
+    tab.hide();
+    expect(endpoint.listenerCount()).toBe(0);
+  });
+
+  it("on mobile shows the endpoint as desktop only", () => {
+    Platform.isDesktopApp = false;
+    const { tab } = setup();
+    expect(tab.containerEl.textContent).toContain("The MCP endpoint runs only in Obsidian on desktop.");
+    expect(tab.containerEl.textContent).not.toContain("Endpoint token");
+  });
+});
