@@ -12,6 +12,7 @@ import { registerActivityView } from "../ui/activity-view";
 import { HackmdBridgeSettingTab, type ConnectionTestResult } from "../ui/settings-tab";
 import { ActivityLog } from "./activity-log";
 import { DeviceSettings } from "./device-settings";
+import { registerEndpointCommands } from "./endpoint-commands";
 import { McpEndpointController } from "./mcp-endpoint";
 import { errorNoticeText } from "./notices";
 import type { PluginServices } from "./plugin-services";
@@ -41,6 +42,7 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
     version: VERSION,
   });
   plugin.register(() => void endpoint.stop());
+  registerEndpointCommands({ plugin, endpoint, device, secrets, openActivityLog });
   plugin.app.workspace.onLayoutReady(() => void endpoint.startIfEnabled());
   const testConnection = async (): Promise<ConnectionTestResult> => {
     try {

@@ -72,7 +72,7 @@ export const ENABLE_ENDPOINT_CONFIRMATION: ConfirmOptions = {
 };
 
 /** Paragraph added to the confirmation: the safeguards. */
-const ENDPOINT_SAFEGUARDS =
+export const ENDPOINT_SAFEGUARDS =
   "The endpoint listens only on 127.0.0.1, refuses web pages (Host and Origin checks) and requires the token. This switch applies to this device only. Every call is listed in the activity log.";
 
 /** Labels of HackMD's permission values. */

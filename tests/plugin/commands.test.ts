@@ -27,7 +27,7 @@ async function pullWeekly(): Promise<string> {
 describe("command registration", () => {
   it("registers stable ids, sentence-case names and no default hotkeys", () => {
     const ids = h.fake.commands.map((c) => c.id);
-    expect(ids).toEqual(["pull-note", "pull-from-list", "sync-all", ...FILE_COMMAND_IDS]);
+    expect(ids).toEqual(["pull-note", "pull-from-list", "sync-all", ...FILE_COMMAND_IDS, "toggle-mcp-endpoint", "copy-mcp-client-config", "open-mcp-activity-log"]);
     for (const command of h.fake.commands) {
       expect(command.hotkeys).toBeUndefined();
       expect(command.id).not.toMatch(/command|hackmd-bridge/i);
