@@ -1,6 +1,7 @@
 import { Plugin, TFile, type TAbstractFile } from "obsidian";
 import { registerCommands } from "./commands";
 import { BridgeActions } from "./obsidian/actions";
+import { loadDesktopPaths } from "./obsidian/desktop-paths-loader";
 import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
 import { ObsidianUi } from "./obsidian/obsidian-ui";
 import { PluginServices } from "./obsidian/plugin-services";
@@ -30,11 +31,13 @@ export default class HackmdBridgePlugin extends Plugin {
   override async onload(): Promise<void> {
     const secrets = new PluginSecrets({ app: this.app });
     await this.loadSettings(secrets);
+    const desktop = await loadDesktopPaths(this.app);
     this.services = new PluginServices({
       app: this.app,
       settings: () => this.settings,
       token: secrets.hackmdToken,
       timers: window,
+      ...(desktop ? { desktop } : {}),
     });
     this.ui = new ObsidianUi(this.app);
     this.ui.resolveConflict = async (path) => {

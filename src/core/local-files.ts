@@ -171,3 +171,23 @@ export interface LocalFiles {
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && (a.id === undefined || b.id === undefined || a.id === b.id);
 }
+
+/**
+ * Desktop file-system facts the Vault API does not give (TOOLS.md §12.2), injected by the plugin
+ * on desktop through a guarded require; `src/obsidian/` itself never imports `node:*`.
+ */
+export interface DesktopPaths {
+  /** The vault folder's absolute path in the platform's form (Obsidian's `FileSystemAdapter.getBasePath()`). */
+  readonly basePath: string;
+  /**
+   * The ROOT-relative form (`/` separators) of an absolute platform path: `""` for the vault folder
+   * itself, undefined when it lies outside both the base path and its real path. No symlinks followed.
+   */
+  relativeOf(absolute: string): string | undefined;
+  /**
+   * The real ROOT-relative path of an existing ROOT-relative path (every symlink followed, relative
+   * to the vault's real path); undefined when nothing is there; null when it leads outside the
+   * vault's real path or through a symlink whose target does not exist.
+   */
+  realRelative(path: string): Promise<string | null | undefined>;
+}
