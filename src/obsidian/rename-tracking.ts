@@ -6,7 +6,7 @@
  * keeps its old path. Deletions leave records alone. Updates run one at a time.
  */
 import { TFile, TFolder, type TAbstractFile } from "obsidian";
-import { isMarkdownPath, isInsideFolder } from "../core/paths";
+import { isInsideFolder } from "../core/paths";
 import type { PluginServices } from "./plugin-services";
 
 /** Moves sync records after renames in the vault. */
@@ -41,22 +41,11 @@ export class RenameTracker {
     }
   }
 
+  /** Moves one record through the sync engine, so the move is serialised with pull, push and untrack. */
   private async moveRecord(from: string, to: string): Promise<void> {
-    const found = await this.services.store.findByPath(from);
-    if (!found || !(await this.isValidDestination(to))) return;
-    await this.services.store.move(found, to);
+    if (!(await this.services.deps.sync.followRename({ from, to }))) return;
     this.services.hashCache.forget(from);
     this.services.status.forget(from);
-    this.services.logger.debug("tracking_followed_rename", { note_id: found.record.internal_id });
-  }
-
-  private async isValidDestination(path: string): Promise<boolean> {
-    if (!isMarkdownPath(path)) return false;
-    try {
-      await this.services.files.resolve(path, "write");
-      return true;
-    } catch {
-      return false;
-    }
+    this.services.logger.debug("tracking_followed_rename", {});
   }
 }

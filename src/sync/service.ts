@@ -259,6 +259,23 @@ export class SyncService implements SyncTools {
     });
   }
 
+  /** Follows a rename inside the ROOT (TOOLS.md §13.9), in the same queue as pull, push and untrack. */
+  async followRename(options: { from: string; to: string }): Promise<boolean> {
+    const found = await this.store.findByPath(options.from);
+    if (!found || !isMarkdownPath(options.to)) return false;
+    try {
+      await this.files.resolve(options.to, "write");
+    } catch {
+      return false; // into .trash/, a protected folder or outside: the record keeps its old path
+    }
+    return this.queue.run([noteQueueKey(found.key), pathQueueKey(options.from), pathQueueKey(options.to)], async () => {
+      const current = await this.store.findByPath(options.from);
+      if (current?.key !== found.key) return false;
+      await this.store.move(current, options.to);
+      return true;
+    });
+  }
+
   /** Untrack (TOOLS.md §9.14): removes record, baseline and hint; the file and the note stay. */
   async untrack(request: UntrackRequest): Promise<UntrackOutput> {
     if (request.noteId.trim() === "") throw new BridgeError("invalid_input", "note_id is blank; pass the note_id of a tracked note (see hackmd_list_notes with source: tracked).");

@@ -116,4 +116,10 @@ export interface SyncTools {
   push(request: PushRequest): Promise<PushResult>;
   /** Untrack of TOOLS.md §9.14: forgets a record; local only. */
   untrack(request: UntrackRequest): Promise<UntrackOutput>;
+  /**
+   * Points the record of a renamed file at its new path (TOOLS.md §13.9), serialised with pull,
+   * push and untrack; false (record unchanged) when the file was not tracked or the new path is
+   * no valid pull destination.
+   */
+  followRename(options: { from: string; to: string }): Promise<boolean>;
 }
