@@ -1,7 +1,7 @@
 import { Plugin, TFile, type TAbstractFile } from "obsidian";
 import { registerCommands } from "./commands";
 import { BridgeActions } from "./obsidian/actions";
-import { loadDesktopPaths } from "./obsidian/desktop-paths-loader";
+import { desktopImageFetcher, loadDesktopPaths } from "./obsidian/desktop-loaders";
 import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
 import { ObsidianUi } from "./obsidian/obsidian-ui";
 import { PluginServices } from "./obsidian/plugin-services";
@@ -38,6 +38,7 @@ export default class HackmdBridgePlugin extends Plugin {
       token: secrets.hackmdToken,
       timers: window,
       ...(desktop ? { desktop } : {}),
+      images: desktopImageFetcher(),
     });
     this.ui = new ObsidianUi(this.app);
     this.ui.resolveConflict = async (path) => {

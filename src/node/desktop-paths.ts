@@ -2,7 +2,7 @@
  * The desktop symlink checks of TOOLS.md §12.2 for the Obsidian plugin: `VaultLocalFiles` writes
  * through the Vault API, but on desktop the paths are judged with the real file system, as the
  * standalone command does. The plugin reaches this module only through a dynamic import guarded
- * by `Platform.isDesktopApp` (`obsidian/desktop-paths-loader.ts`), so mobile never loads it.
+ * by `Platform.isDesktopApp` (`obsidian/desktop-loaders.ts`), so mobile never loads it.
  */
 import { promises as fsp } from "node:fs";
 import * as nodePath from "node:path";

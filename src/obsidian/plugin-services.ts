@@ -5,7 +5,7 @@
  * rebuilt when the API URL setting changes; everything else lives as long as the plugin.
  */
 import type { App } from "obsidian";
-import { unavailableImageFetcher } from "../core/image";
+import { unavailableImageFetcher, type ImageFetcher } from "../core/image";
 import type { Clock, HttpTransport, Logger, LogFields, SecretSource, Sleep } from "../core/ports";
 import { CallContext } from "../hackmd/call-context";
 import { createClientConfig, PLUGIN_TOKEN_HINT } from "../hackmd/config";
@@ -36,6 +36,8 @@ export interface PluginServicesOptions {
   timers: PluginTimers;
   /** Desktop symlink checks, when the plugin supplies them. */
   desktop?: DesktopPaths;
+  /** The image-URL fetcher on desktop (DNS and sockets); mobile has none (TOOLS.md §16.9). */
+  images?: ImageFetcher;
   /** Overrides the requestUrl transport (tests only). */
   transport?: HttpTransport;
   /** Overrides the debug-console logger (tests only). */
@@ -76,6 +78,7 @@ export class PluginServices {
   /** What the last checks found, per path, for the status bar. */
   readonly status = new SyncStatusMemory();
   private readonly readSettings: () => Settings;
+  private readonly images: ImageFetcher;
   private readonly transport: HttpTransport;
   private readonly sleep: Sleep;
   private built: { apiUrl: string; core: BridgeCore } | undefined;
@@ -84,6 +87,7 @@ export class PluginServices {
   constructor(options: PluginServicesOptions) {
     this.app = options.app;
     this.readSettings = options.settings;
+    this.images = options.images ?? unavailableImageFetcher;
     this.token = options.token;
     this.timers = options.timers;
     this.logger = options.logger ?? debugConsoleLogger();
@@ -114,7 +118,7 @@ export class PluginServices {
         config: createClientConfig({ apiUrl, tokenHint: PLUGIN_TOKEN_HINT }),
         secrets: this.token,
         files: this.files,
-        images: unavailableImageFetcher,
+        images: this.images,
         clock,
         sleep: this.sleep,
         random: () => Math.random(),
