@@ -259,6 +259,11 @@ export class SyncService implements SyncTools {
     });
   }
 
+  /** Runs many operations with one scan of the records (see SyncStateStore.batch). */
+  batch<T>(run: () => Promise<T>): Promise<T> {
+    return this.store.batch(run);
+  }
+
   /** Follows a rename inside the ROOT (TOOLS.md §13.9), in the same queue as pull, push and untrack. */
   async followRename(options: { from: string; to: string }): Promise<boolean> {
     const found = await this.store.findByPath(options.from);

@@ -142,6 +142,12 @@ export interface SaveRecordOptions {
 export class SyncStateStore {
   private readonly files: StateFiles;
   private readonly logger: Logger;
+  /**
+   * During a batch (a sync-all run): the records from one scan, kept current by this store's own
+   * writes, so each save need not re-read every record to find displaced ones (§13.6 step 1).
+   */
+  private batchRecords: Map<string, SyncRecord> | undefined;
+  private batchDepth = 0;
 
   /** A store over `files` (relative to the state folder); warnings go to `logger`. */
   constructor(options: { files: StateFiles; logger: Logger }) {
@@ -186,6 +192,35 @@ export class SyncStateStore {
       else if (record !== undefined) out.push({ key, record });
     }
     return out;
+  }
+
+  /**
+   * Runs many operations with one scan of the records instead of one per save. Records another
+   * process writes meanwhile are not seen by the batch; the worst outcome is two records naming
+   * one file, which pushes and checks then refuse loudly (`sync_state`) rather than guess.
+   */
+  async batch<T>(run: () => Promise<T>): Promise<T> {
+    if (this.batchDepth === 0) this.batchRecords = new Map((await this.records()).map((entry) => [entry.key, entry.record]));
+    this.batchDepth += 1;
+    try {
+      return await run();
+    } finally {
+      this.batchDepth -= 1;
+      if (this.batchDepth === 0) this.batchRecords = undefined;
+    }
+  }
+
+  /** Keys of other notes' records that name `localPath` (from the batch index when in a batch). */
+  private async displacedBy(key: string, localPath: string): Promise<string[]> {
+    const entries = this.batchRecords ? [...this.batchRecords].map(([k, record]) => ({ key: k, record })) : await this.records();
+    return entries.filter((other) => other.key !== key && other.record.local_path === localPath).map((other) => other.key);
+  }
+
+  /** Deletes a displaced record and its baseline. */
+  private async removeDisplaced(key: string): Promise<void> {
+    await this.files.remove(`${TRACKED}/${key}.json`);
+    await this.files.remove(baselineFile(key));
+    this.batchRecords?.delete(key);
   }
 
   /** What the store holds for a local path (TOOLS.md §13.4), without refusing anything. */
@@ -255,12 +290,7 @@ export class SyncStateStore {
    */
   async save(options: SaveRecordOptions): Promise<KeyedRecord> {
     const key = recordKey(options.teamPath, options.noteId);
-    for (const other of await this.records()) {
-      if (other.key !== key && other.record.local_path === options.localPath) {
-        await this.files.remove(`${TRACKED}/${other.key}.json`);
-        await this.files.remove(baselineFile(other.key));
-      }
-    }
+    for (const other of await this.displacedBy(key, options.localPath)) await this.removeDisplaced(other);
     const previous = await this.readRecord(key);
     const before = typeof previous === "object" ? previous : undefined;
     if (before && before.local_path !== options.localPath) await this.removeHintIfNames(before.local_path, key);
@@ -275,6 +305,7 @@ export class SyncStateStore {
     };
     await this.files.write(baselineFile(key), options.baseline);
     await this.files.write(`${TRACKED}/${key}.json`, serialise(record));
+    this.batchRecords?.set(key, record);
     await this.files.write(await this.hintFile(options.localPath), key);
     return { key, record };
   }
@@ -283,6 +314,7 @@ export class SyncStateStore {
   async setSnapshotHash(found: KeyedRecord, hash: string): Promise<KeyedRecord> {
     const record: SyncRecord = { ...found.record, remote_snapshot_hash: hash };
     await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
+    this.batchRecords?.set(found.key, record);
     return { key: found.key, record };
   }
 
@@ -292,12 +324,7 @@ export class SyncStateStore {
    * snapshot hash is dropped (the snapshot sat beside the old file), and the baseline is untouched.
    */
   async move(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
-    for (const other of await this.records()) {
-      if (other.key !== found.key && other.record.local_path === localPath) {
-        await this.files.remove(`${TRACKED}/${other.key}.json`);
-        await this.files.remove(baselineFile(other.key));
-      }
-    }
+    for (const other of await this.displacedBy(found.key, localPath)) await this.removeDisplaced(other);
     const before = found.record;
     const record: SyncRecord = {
       format: RECORD_FORMAT,
@@ -308,6 +335,7 @@ export class SyncStateStore {
       last_observed_remote_timestamp: before.last_observed_remote_timestamp,
     };
     await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
+    this.batchRecords?.set(found.key, record);
     await this.removeHintIfNames(found.record.local_path, found.key);
     await this.files.write(await this.hintFile(localPath), found.key);
     return { key: found.key, record };
@@ -323,6 +351,7 @@ export class SyncStateStore {
     if (record === undefined) return undefined;
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
+    this.batchRecords?.delete(key);
     if (typeof record === "object") {
       await this.removeHintIfNames(record.local_path, key);
       return { localPath: record.local_path };

@@ -360,7 +360,8 @@ class SyncAllRun {
     const listings = await this.listWorkspaces(entries);
     await this.check(entries, listings);
     this.cache.retain(entries.filter((entry) => entry.record !== undefined).map((entry) => entry.localPath));
-    if (!this.dryRun) await this.execute(entries);
+    // One scan of the records for the whole run, not one per saved note (a 10,000-note vault).
+    if (!this.dryRun) await this.sync.batch(() => this.execute(entries));
     const items = entries.map((entry) => entry.item).filter((item): item is SyncAllItem => item !== undefined);
     items.sort((a, b) => compareWorkspaces(a.team_path, b.team_path) || compareCodePoints(a.note_id, b.note_id) || compareCodePoints(a.local_path, b.local_path));
     return { dry_run: this.dryRun, counts: countItems(items), items };

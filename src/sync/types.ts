@@ -122,4 +122,6 @@ export interface SyncTools {
    * no valid pull destination.
    */
   followRename(options: { from: string; to: string }): Promise<boolean>;
+  /** Runs many operations (a sync-all) with one scan of the sync records instead of one per save. */
+  batch<T>(run: () => Promise<T>): Promise<T>;
 }

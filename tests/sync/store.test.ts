@@ -161,4 +161,31 @@ describe("the sync state store (TOOLS.md §13)", () => {
     expect(await store.remove(null, "Y")).toEqual({ localPath: "" });
     expect(await readdir(join(state(), "by-path"))).toHaveLength(2);
   });
+
+  it("in a batch, scans the records once and still drops displaced records, including ones saved in the batch", async () => {
+    for (let i = 0; i < 20; i += 1) await save(`n${i}`, `notes/${i}.md`);
+    const reads: string[] = [];
+    const counting = new SyncStateStore({
+      files: { ...files.state, read: (path, options) => (reads.push(path), files.state.read(path, options)) },
+      logger,
+    });
+    await counting.batch(async () => {
+      const scan = reads.filter((path) => path.endsWith(".json")).length;
+      expect(scan).toBe(20);
+      await counting.save({ teamPath: null, noteId: "n3", localPath: "notes/3.md", baseline: "v2\n", timestamp: "124" });
+      await counting.save({ teamPath: null, noteId: "new", localPath: "notes/5.md", baseline: "x\n", timestamp: "1" });
+      await counting.save({ teamPath: null, noteId: "newer", localPath: "notes/5.md", baseline: "y\n", timestamp: "1" });
+      // Only each saved note's own record is read again; no save rescans the other 19.
+      expect(reads.filter((path) => path.endsWith(".json")).length - scan).toBe(3);
+    });
+    const keys = (await store.list()).map((entry) => `${entry.key}=${entry.record.local_path}`);
+    expect(keys).not.toContain("personal--n5=notes/5.md");
+    expect(keys).not.toContain("personal--new=notes/5.md");
+    expect(keys).toContain("personal--newer=notes/5.md");
+    expect(keys).toHaveLength(20);
+    // Outside a batch a save scans again, so records written by others are seen.
+    reads.length = 0;
+    await counting.save({ teamPath: null, noteId: "n1", localPath: "notes/1.md", baseline: "z\n", timestamp: "2" });
+    expect(reads.filter((path) => path.endsWith(".json")).length).toBeGreaterThanOrEqual(20);
+  });
 });
