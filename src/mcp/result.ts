@@ -1,4 +1,5 @@
 import { BridgeError, type ErrorKind, type RetryMeta } from "../core/errors";
+import { scrubSecrets } from "../core/secrets";
 import type { ToolSuccess } from "./define-tool";
 
 /** The MCP `tools/call` result shape we produce (TOOLS.md §3.2, §3.4). */
@@ -37,19 +38,10 @@ export function errorResult(error: unknown, retry: RetryMeta | undefined, secret
           cause: error,
         });
   const result: ToolResult = {
-    content: [{ type: "text", text: scrub(failure.message, secrets) }],
+    content: [{ type: "text", text: scrubSecrets(failure.message, secrets) }],
     isError: true,
     _meta: { error_kind: failure.kind },
   };
   if (retry) result._meta = { error_kind: failure.kind, retry };
   return result;
-}
-
-/** Replaces every occurrence of each non-empty secret with `[REDACTED]`. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.trim().length > 0) out = out.split(secret).join("[REDACTED]");
-  }
-  return out;
 }

@@ -4,7 +4,8 @@ import type { RetryMeta } from "../core/errors";
 import type { Logger } from "../core/ports";
 import { decodeArguments, describeTool, type ToolDefinition } from "./define-tool";
 import { BridgeError } from "../core/errors";
-import { errorResult, scrub, successResult, type ToolResult } from "./result";
+import { scrubSecrets } from "../core/secrets";
+import { errorResult, successResult, type ToolResult } from "./result";
 
 /** What the MCP server needs from its host: the tools, their deps, and per-call bookkeeping. */
 export interface McpHost<Deps, Call> {
@@ -66,7 +67,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
       if (!(error instanceof BridgeError)) {
         // The user is told to report this log line, so it must say what failed (scrubbed).
         const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        host.logger.error("tool_call_internal_error", { request_id: requestId, tool: entry.tool.name, error: scrub(detail, host.secrets()) });
+        host.logger.error("tool_call_internal_error", { request_id: requestId, tool: entry.tool.name, error: scrubSecrets(detail, host.secrets()) });
       }
     }
     const event: ToolCallEvent = {

@@ -3,12 +3,12 @@ import { randomBytes } from "node:crypto";
 import { constants, promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
 import { isBridgeError } from "../core/errors";
+import { scrubSecrets } from "../core/secrets";
 import { silentLogger } from "../core/ports";
 import { syncStateFolder } from "../core/paths";
 import { CallContext } from "../hackmd/call-context";
 import { HackmdClient } from "../hackmd/client";
 import { systemClock, systemRandom, systemSleep } from "../core/ports";
-import { redactSecret } from "./redact";
 import { NodeHttpTransport } from "./http-transport";
 import { clientConfig, type NodeSettings } from "./runtime";
 import { VERSION } from "../core/version";
@@ -78,7 +78,7 @@ export async function runDoctor(settings: NodeSettings, probeApi: boolean): Prom
         report.api_probe.ok = true;
       } catch (error) {
         const message = isBridgeError(error) ? error.message : "the probe failed unexpectedly";
-        report.api_probe.error = redactSecret(message, settings.token).slice(0, 400);
+        report.api_probe.error = scrubSecrets(message, [settings.token]).slice(0, 400);
       }
       if (!report.api_probe.ok) problems.push("The API probe (GET /me) failed; see api_probe.error.");
     }

@@ -1,4 +1,5 @@
 import type { LogFields, Logger } from "../core/ports";
+import { scrubSecrets } from "../core/secrets";
 
 /** Log levels in increasing severity. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -23,11 +24,7 @@ export function createJsonLogger(options: {
   const emit = (level: LogLevel, event: string, fields?: LogFields): void => {
     if (ORDER[level] < ORDER[options.level]) return;
     const time = new Date((options.now ?? Date.now)()).toISOString();
-    let line = JSON.stringify({ time, level, event, ...fields });
-    for (const secret of options.secrets()) {
-      if (secret.trim().length > 0) line = line.split(secret).join("[REDACTED]");
-    }
-    options.write(`${line}\n`);
+    options.write(`${scrubSecrets(JSON.stringify({ time, level, event, ...fields }), options.secrets())}\n`);
   };
   return {
     debug: (event, fields) => emit("debug", event, fields),

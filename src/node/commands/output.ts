@@ -4,6 +4,7 @@
  * scrubbing of everything written.
  */
 import { isBridgeError } from "../../core/errors";
+import { scrubSecrets } from "../../core/secrets";
 import { PortInUseError } from "../../mcp/http/listener";
 import { exitCodeForError, type ExitCode } from "./exit-codes";
 
@@ -20,15 +21,6 @@ export interface CommandIo {
 /** A wrong command line: the caller prints the message and the usage line, and exits 2. */
 export class UsageError extends Error {
   override readonly name = "UsageError";
-}
-
-/** Replaces every non-blank secret in a text with `[REDACTED]`. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let scrubbed = text;
-  for (const secret of secrets) {
-    if (secret.trim() !== "") scrubbed = scrubbed.split(secret).join("[REDACTED]");
-  }
-  return scrubbed;
 }
 
 /** An io whose every write passes through `scrubSecrets`, so a token can never reach a terminal. */
