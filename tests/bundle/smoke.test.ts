@@ -8,7 +8,6 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,6 +17,7 @@ import type * as FakeObsidian from "../__mocks__/obsidian";
 import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
 import { createEmulatorFree } from "../helpers/emulator";
 import type { Emulator } from "../../src/emulator";
+import { freePort, portIsFree } from "../helpers/ports";
 
 type Fake = typeof FakeObsidian;
 type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void>; ui: Record<string, unknown> };
@@ -64,25 +64,6 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Pr
     if (Date.now() > until) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no port");
-  return address.port;
-}
-
-async function portIsFree(port: number): Promise<boolean> {
-  const server = createServer();
-  const free = await new Promise<boolean>((resolve) => {
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => resolve(true));
-  });
-  if (free) await new Promise<void>((resolve) => server.close(() => resolve()));
-  return free;
 }
 
 /** Loads the bundle in a fresh module registry; `mobile` makes every Node built-in throw first. */

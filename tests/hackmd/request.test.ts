@@ -1,5 +1,4 @@
 /** The request pipeline over real loopback HTTP against a scripted server (TOOLS.md §5.5, §6). */
-import * as net from "node:net";
 import { CallContext } from "../../src/hackmd/call-context";
 import { buildTarget, isNoteRoute, timeoutsFor } from "../../src/hackmd/request";
 import { createClientConfig, parseApiUrl } from "../../src/hackmd/config";
@@ -8,6 +7,7 @@ import { startScriptedServer, type ScriptedServer } from "../fakes/scripted-serv
 import { systemClock, systemSleep } from "../../src/core/ports";
 import { pollUntil, READBACK_TIMING } from "../../src/hackmd/readback";
 import { checkNoTokenLeaks, failure, fakeTime, makeClient, recordingLogger, TEST_TOKEN } from "./helpers";
+import { freePort } from "../helpers/ports";
 
 checkNoTokenLeaks();
 
@@ -25,14 +25,6 @@ const json = (value: unknown, status = 200, headers: Record<string, string> = {}
   headers: { "content-type": "application/json", ...headers },
   body: JSON.stringify(value),
 });
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe("URL building and segment checks (TOOLS.md §5.1, §5.5)", () => {
   it("percent-encodes each segment on its own", async () => {

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod/v4";
@@ -6,6 +5,7 @@ import { silentLogger } from "../../src/core/ports";
 import { defineTool } from "../../src/mcp/define-tool";
 import { PortInUseError, startMcpListener, type McpListener } from "../../src/mcp/http/listener";
 import { createMcpServer } from "../../src/mcp/server";
+import { portIsFree } from "../helpers/ports";
 
 const TOKEN = "endpoint-token-0123456789abcdef";
 
@@ -145,10 +145,3 @@ async function rawRequest(port: number, headers: Record<string, string>, body = 
   });
 }
 
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}

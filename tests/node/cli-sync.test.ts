@@ -8,11 +8,11 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import esbuild from "esbuild";
 import { DEMO_NOTE_IDS, startEmulator, type Emulator } from "../../src/emulator";
 import { BridgeError } from "../../src/core/errors";
 import { EXIT, exitCodeForError } from "../../src/node/commands/exit-codes";
 import { cliHint, createProgress, groupedMessages, scrubbingIo, type CommandIo } from "../../src/node/commands/output";
+import { buildCli } from "../helpers/build-cli";
 
 let work: string;
 let cli: string;
@@ -22,17 +22,7 @@ const printed: string[] = [];
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "hb-cli-sync-"));
-  cli = join(work, "cli.js");
-  await esbuild.build({
-    entryPoints: ["src/node/cli.ts"],
-    outfile: cli,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("9.9.9-test") },
-    logLevel: "silent",
-  });
+  cli = await buildCli(work);
   emu = await startEmulator({ port: 0, seed: "demo" });
 }, 60_000);
 

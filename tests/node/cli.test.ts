@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import esbuild from "esbuild";
 import { startEmulator, type Emulator } from "../../src/emulator";
+import { buildCli } from "../helpers/build-cli";
 
 let work: string;
 let cli: string;
@@ -18,17 +18,7 @@ let emu: Emulator;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "hb-cli-"));
-  cli = join(work, "cli.js");
-  await esbuild.build({
-    entryPoints: ["src/node/cli.ts"],
-    outfile: cli,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("9.9.9-test") },
-    logLevel: "silent",
-  });
+  cli = await buildCli(work);
   emu = await startEmulator({ port: 0, seed: "demo" });
 }, 60_000);
 

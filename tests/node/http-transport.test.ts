@@ -1,8 +1,8 @@
 /** The Node transport over real loopback HTTP (TOOLS.md §6.1). */
-import * as net from "node:net";
 import { TransportError, type HttpRequest, type HttpTimeouts } from "../../src/core/ports";
 import { NodeHttpTransport } from "../../src/node/http-transport";
 import { startScriptedServer, type ScriptedServer } from "../fakes/scripted-server";
+import { freePort } from "../helpers/ports";
 
 let server: ScriptedServer;
 beforeEach(async () => {
@@ -34,14 +34,6 @@ async function rejection(promise: Promise<unknown>): Promise<TransportError> {
     throw error;
   }
   throw new Error("expected a TransportError");
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 describe("NodeHttpTransport", () => {

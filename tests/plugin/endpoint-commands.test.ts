@@ -1,5 +1,4 @@
 /** The MCP endpoint's commands over the real controller and loopback listener. */
-import { createServer } from "node:net";
 import { App, Notice, Platform, Plugin } from "../__mocks__/obsidian";
 import { silentLogger } from "../../src/core/ports";
 import type { ClientConfig } from "../../src/mcp/client-configs";
@@ -8,15 +7,7 @@ import { registerEndpointCommands } from "../../src/obsidian/endpoint-commands";
 import { McpEndpointController } from "../../src/obsidian/mcp-endpoint";
 import { PluginSecrets } from "../../src/obsidian/secrets";
 import { startBridge, type TestBridge } from "../helpers/bridge";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no port");
-  return address.port;
-}
+import { freePort } from "../helpers/ports";
 
 describe("endpoint commands", () => {
   let bridge: TestBridge;

@@ -14,25 +14,7 @@ import { DeviceSettings } from "../../src/obsidian/device-settings";
 import { DESKTOP_ONLY_MESSAGE, McpEndpointController, type EndpointStatus } from "../../src/obsidian/mcp-endpoint";
 import { PluginSecrets } from "../../src/obsidian/secrets";
 import { startBridge, type TestBridge } from "../helpers/bridge";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no port");
-  return address.port;
-}
-
-async function portIsFree(port: number): Promise<boolean> {
-  const server = createServer();
-  const free = await new Promise<boolean>((resolve) => {
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => resolve(true));
-  });
-  if (free) await new Promise<void>((resolve) => server.close(() => resolve()));
-  return free;
-}
+import { freePort, portIsFree } from "../helpers/ports";
 
 describe("McpEndpointController", () => {
   let bridge: TestBridge;
