@@ -170,24 +170,31 @@ async function runStdio(settings: NodeSettings, logger: ReturnType<typeof create
   return 0;
 }
 
+/** Serves the tools over loopback HTTP until a signal; `sandbox` reuses it with its own mode. */
 async function runServe(
   settings: NodeSettings,
   port: number,
   env: NodeJS.ProcessEnv,
   logger: ReturnType<typeof createJsonLogger>,
   remember: (secret: string) => void,
+  sandbox?: { mode: "sandbox" | "hackmd"; close: () => Promise<void> },
 ): Promise<number> {
-  const core = await createNodeCore(settings, logger);
-  const token = env.HACKMD_BRIDGE_MCP_TOKEN?.trim() || newEndpointToken();
-  remember(token);
-  const listener = await serveCore({ core, port, token, apiToken: () => settings.token, logger });
-  io.out(`${JSON.stringify({ url: listener.url, token })}\n`);
-  io.err(`${connectionHelp(listener.url)}\n`);
-  await untilSignal();
-  await listener.close();
-  return 0;
+  try {
+    const core = await createNodeCore(settings, logger);
+    const token = env.HACKMD_BRIDGE_MCP_TOKEN?.trim() || newEndpointToken();
+    remember(token);
+    const listener = await serveCore({ core, port, token, apiToken: () => settings.token, logger });
+    io.out(`${JSON.stringify({ url: listener.url, token, ...(sandbox ? { mode: sandbox.mode } : {}) })}\n`);
+    io.err(`${connectionHelp(listener.url)}\n`);
+    await untilSignal();
+    await listener.close();
+    return 0;
+  } finally {
+    await sandbox?.close();
+  }
 }
 
+/** `npm start`: the emulator with demo notes when no token is set, served from `sandbox-vault/`. */
 async function runSandbox(
   settings: NodeSettings,
   port: number,
@@ -197,34 +204,17 @@ async function runSandbox(
 ): Promise<number> {
   const root = settings.root ?? nodePath.resolve("sandbox-vault");
   await mkdir(root, { recursive: true });
-  let sandbox: NodeSettings = makeSettings({ ...settings, root }, settings.token);
-  let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
-  if (settings.token === undefined) {
-    emulator = await startEmulator({ port: 0, seed: "demo" });
-    remember(emulator.token);
-    sandbox = makeSettings({ ...sandbox, apiUrl: emulator.url }, emulator.token);
-    io.err(`Mode: SANDBOX — no HACKMD_API_TOKEN is set, so the tools run against the built-in HackMD emulator\n`);
-    io.err(`(${emulator.url}, demo notes, nothing leaves this machine). Set HACKMD_API_TOKEN to use real HackMD.\n`);
-  } else {
-    io.err(`Mode: HackMD — HACKMD_API_TOKEN is set; the tools act on your real HackMD account.\n`);
+  if (settings.token !== undefined) {
+    io.err(`Mode: HackMD — HACKMD_API_TOKEN is set; the tools act on your real HackMD account.\nRoot folder: ${root}\n\n`);
+    return runServe(makeSettings({ ...settings, root }, settings.token), port, env, logger, remember, { mode: "hackmd", close: () => Promise.resolve() });
   }
+  const emulator = await startEmulator({ port: 0, seed: "demo" });
+  remember(emulator.token);
+  io.err(`Mode: SANDBOX — no HACKMD_API_TOKEN is set, so the tools run against the built-in HackMD emulator\n`);
+  io.err(`(${emulator.url}, demo notes, nothing leaves this machine). Set HACKMD_API_TOKEN to use real HackMD.\n`);
   io.err(`Root folder: ${root}\n\n`);
-  const core = await createNodeCore(sandbox, logger);
-  const token = env.HACKMD_BRIDGE_MCP_TOKEN?.trim() || newEndpointToken();
-  remember(token);
-  let listener;
-  try {
-    listener = await serveCore({ core, port, token, apiToken: () => sandbox.token, logger });
-  } catch (error) {
-    await emulator?.close();
-    throw error;
-  }
-  io.out(`${JSON.stringify({ url: listener.url, token, mode: emulator ? "sandbox" : "hackmd" })}\n`);
-  io.err(`${connectionHelp(listener.url)}\n`);
-  await untilSignal();
-  await listener.close();
-  await emulator?.close();
-  return 0;
+  const sandbox = makeSettings({ ...settings, root, apiUrl: emulator.url }, emulator.token);
+  return runServe(sandbox, port, env, logger, remember, { mode: "sandbox", close: () => emulator.close() });
 }
 
 if (require.main === module) {
