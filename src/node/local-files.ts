@@ -346,20 +346,27 @@ export class NodeLocalFiles implements LocalFiles {
   private async realPrefix(segments: readonly string[]): Promise<{ abs: string; rest: string[] }> {
     for (let k = segments.length; k > 0; k--) {
       const prefix = segments.slice(0, k);
-      const candidate = nodePath.join(this.rootReal, ...prefix);
-      const shown = prefix.join("/");
-      const real = await this.realpathOrUndefined(candidate, shown);
-      if (real !== undefined) {
-        if (!this.isInsideRoot(real)) {
-          throw new BridgeError(
-            "local_access",
-            `${shown} leads through a symlink to ${real}, outside the ROOT (${this.rootReal}); name a destination inside the ROOT.`,
-            { details: { path: shown, root: this.rootReal } },
-          );
-        }
-        return { abs: real, rest: segments.slice(k) };
-      }
-      if ((await lstatOrUndefined(candidate, shown)) !== undefined) {
+      const real = await this.realpathSettled(nodePath.join(this.rootReal, ...prefix), prefix.join("/"));
+      if (real !== undefined) return { abs: real, rest: segments.slice(k) };
+    }
+    return { abs: this.rootReal, rest: [...segments] };
+  }
+
+  /**
+   * The real path of an existing entry, confirmed inside the ROOT; undefined when nothing is there.
+   * realpath failing while lstat finds an entry means either a dangling symlink or an entry that
+   * appeared in between (another call or process creating the same folder). Resolving once more
+   * tells them apart: only an entry that is itself a symlink and still leads nowhere is refused.
+   */
+  private async realpathSettled(candidate: string, shown: string): Promise<string | undefined> {
+    let real = await this.realpathOrUndefined(candidate, shown);
+    if (real === undefined) {
+      const own = await lstatOrUndefined(candidate, shown);
+      if (own === undefined) return undefined;
+      real = await this.realpathOrUndefined(candidate, shown);
+      if (real === undefined) {
+        // A plain entry that was there a moment ago and is gone again is simply missing.
+        if (!own.isSymbolicLink()) return undefined;
         throw new BridgeError(
           "local_access",
           `${shown} is a symlink whose target does not exist, so it cannot be confirmed to stay inside the ROOT (${this.rootReal}); remove it or name another destination.`,
@@ -367,7 +374,12 @@ export class NodeLocalFiles implements LocalFiles {
         );
       }
     }
-    return { abs: this.rootReal, rest: [...segments] };
+    if (!this.isInsideRoot(real)) {
+      throw new BridgeError("local_access", `${shown} leads through a symlink to ${real}, outside the ROOT (${this.rootReal}); name a destination inside the ROOT.`, {
+        details: { path: shown, root: this.rootReal },
+      });
+    }
+    return real;
   }
 
   /** realpath, or undefined when the path (or a symlink on it) does not exist. */
