@@ -45,6 +45,39 @@ export interface LoadedRecord extends KeyedRecord {
   baseline: string;
 }
 
+/**
+ * What a record rewrite expects to find (TOOLS.md §13.8): the record as the operation read it
+ * (its key, path and baseline hash), `absent` when there was none, `damaged` when it was unreadable.
+ * Every rewrite re-reads the record and writes only if it still matches (compare-and-swap), so a
+ * save decided on an old view never replaces what another operation or process saved meanwhile.
+ */
+export type RecordExpectation = "absent" | "damaged" | Pick<SyncRecord, "local_path" | "baseline_body_hash">;
+
+/** The expectation that matches a record as `readRecord` returned it. */
+export function expectationOf(read: SyncRecord | string | undefined): RecordExpectation {
+  if (read === undefined) return "absent";
+  if (typeof read === "string") return "damaged";
+  return { local_path: read.local_path, baseline_body_hash: read.baseline_body_hash };
+}
+
+/** Whether a record as read now still matches what an operation read earlier. */
+function matchesExpectation(read: SyncRecord | string | undefined, expect: RecordExpectation): boolean {
+  if (expect === "absent") return read === undefined;
+  if (expect === "damaged") return typeof read === "string";
+  return typeof read === "object" && read.local_path === expect.local_path && read.baseline_body_hash === expect.baseline_body_hash;
+}
+
+/**
+ * Thrown when a record is no longer the one an operation read: another operation (in another
+ * process, since one process serialises per note) saved it meanwhile. Nothing was written by the
+ * store; the operation redoes its decision, or reports the conflict if it already wrote elsewhere.
+ */
+export class RecordChangedError extends BridgeError {
+  constructor(readonly localPath: string) {
+    super("conflict", `The sync record of ${localPath} was changed by another window or process while this operation ran; nothing more was written. Run it again.`);
+  }
+}
+
 /** What the store knows about one local path (TOOLS.md §13.4), before any refusal is chosen. */
 export type PathState =
   | { kind: "none" }
@@ -136,6 +169,11 @@ export interface SaveRecordOptions {
   baseline: string;
   /** `lastChangedAt` in ms as decimal digits, or `""`. */
   timestamp: string;
+  /**
+   * The note's record as the operation read it; a mismatch is `RecordChangedError` and nothing is
+   * written. Every engine save passes it; only fixtures that lay out state directly omit it.
+   */
+  expect?: RecordExpectation;
 }
 
 /** The sync state store over a host's private state files. Creating it writes nothing. */
@@ -290,8 +328,9 @@ export class SyncStateStore {
    */
   async save(options: SaveRecordOptions): Promise<KeyedRecord> {
     const key = recordKey(options.teamPath, options.noteId);
-    for (const other of await this.displacedBy(key, options.localPath)) await this.removeDisplaced(other);
     const previous = await this.readRecord(key);
+    if (options.expect !== undefined && !matchesExpectation(previous, options.expect)) throw new RecordChangedError(options.localPath);
+    for (const other of await this.displacedBy(key, options.localPath)) await this.removeDisplaced(other);
     const before = typeof previous === "object" ? previous : undefined;
     if (before && before.local_path !== options.localPath) await this.removeHintIfNames(before.local_path, key);
     const record: SyncRecord = {
@@ -312,6 +351,7 @@ export class SyncStateStore {
 
   /** Replaces only the record's `remote_snapshot_hash` (TOOLS.md §14.7); the baseline is untouched. */
   async setSnapshotHash(found: KeyedRecord, hash: string): Promise<KeyedRecord> {
+    await this.expectRecord(found.key, expectationOf(found.record));
     const record: SyncRecord = { ...found.record, remote_snapshot_hash: hash };
     await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
     this.batchRecords?.set(found.key, record);
@@ -324,6 +364,7 @@ export class SyncStateStore {
    * snapshot hash is dropped (the snapshot sat beside the old file), and the baseline is untouched.
    */
   async move(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
+    await this.expectRecord(found.key, expectationOf(found.record));
     for (const other of await this.displacedBy(found.key, localPath)) await this.removeDisplaced(other);
     const before = found.record;
     const record: SyncRecord = {
@@ -363,6 +404,16 @@ export class SyncStateStore {
       if (read && safeDecode(read.bytes)?.trim() === key) await this.files.remove(file);
     }
     return { localPath: "" };
+  }
+
+  /**
+   * Throws `RecordChangedError` unless the record of `key` is still as `expect` says. Called
+   * right before an operation writes anything it decided on the record (a PATCH, a file), and by
+   * every record rewrite of this store.
+   */
+  async expectRecord(key: string, expect: RecordExpectation): Promise<void> {
+    const current = await this.readRecord(key);
+    if (!matchesExpectation(current, expect)) throw new RecordChangedError(typeof current === "object" ? current.local_path : expect === "absent" || expect === "damaged" ? key : expect.local_path);
   }
 
   /** Every readable record, personal first, then teams by path, each by note id (code points). */

@@ -36,7 +36,7 @@
  *    note not yet done is reported `skipped`.
  */
 import { BridgeError, isBridgeError, type ErrorKind } from "../core/errors";
-import { bodyHash } from "../core/hash";
+import { bodyHash, sha256Hex } from "../core/hash";
 import type { LocalFiles } from "../core/local-files";
 import { silentLogger, type Logger, type Sleep } from "../core/ports";
 import { normalizeLineEndings } from "../core/text";
@@ -398,10 +398,12 @@ class SyncAllRun {
         return;
       }
       const entry: Entry = { key, noteId: record.internal_id, teamPath: record.team_path, localPath: record.local_path, record };
-      if (!names.has(baselineFile(key).slice(TRACKED.length + 1))) {
+      const baseline = names.has(baselineFile(key).slice(TRACKED.length + 1)) ? await this.baselineProblem(key, record) : "is missing";
+      if (baseline !== undefined) {
+        // Worded as the sync check words it, so every view reports a damaged record the same way.
         entry.damaged = {
           error_kind: "sync_state",
-          message: `The baseline of ${record.local_path} is missing; pull note ${record.internal_id} from ${workspaceWords(record.team_path)} to ${record.local_path} again.`,
+          message: `The baseline of ${record.local_path} ${baseline}; pull note ${record.internal_id} from ${workspaceWords(record.team_path)} to ${record.local_path} again.`,
         };
       }
       entries.push(entry);
@@ -424,6 +426,20 @@ class SyncAllRun {
       }
     }
     return entries;
+  }
+
+  /**
+   * Why a record's baseline is unusable (as `SyncStateStore.load` judges it), or undefined. Each
+   * baseline is read and hashed: a crash between the baseline and the record write leaves a
+   * mismatch that the sync check of that file reports, and sync-all must not call it in sync.
+   */
+  private async baselineProblem(key: string, record: SyncRecord): Promise<string | undefined> {
+    const read = await this.files.state.read(baselineFile(key), { maxBytes: MAX_BODY_BYTES });
+    if (read === undefined) return "is missing";
+    if (read.truncated || decodeUtf8(read.bytes) === undefined || `sha256:${await sha256Hex(read.bytes)}` !== record.baseline_body_hash) {
+      return "does not match its recorded hash";
+    }
+    return undefined;
   }
 
   // ---- plan: one list per workspace ----

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { sha256Hex } from "../../src/core/hash";
 import { silentLogger, type Logger } from "../../src/core/ports";
 import { NodeLocalFiles } from "../../src/node/local-files";
-import { encodeKeyPart, isWellFormedKey, recordKey, SyncStateStore } from "../../src/sync/store";
+import { encodeKeyPart, expectationOf, isWellFormedKey, RecordChangedError, recordKey, SyncStateStore } from "../../src/sync/store";
 
 describe("the sync state store (TOOLS.md §13)", () => {
   let root: string;
@@ -187,5 +187,26 @@ describe("the sync state store (TOOLS.md §13)", () => {
     reads.length = 0;
     await counting.save({ teamPath: null, noteId: "n1", localPath: "notes/1.md", baseline: "z\n", timestamp: "2" });
     expect(reads.filter((path) => path.endsWith(".json")).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it("rewrites a record only if it is still the one the operation read (compare-and-swap, TOOLS.md §13.8)", async () => {
+    const first = await save("n1", "Notes/a.md", "one\n");
+    const seen = expectationOf(first.record);
+    // Another process saves the note meanwhile.
+    await save("n1", "Notes/a.md", "two\n");
+    const late = { teamPath: null, noteId: "n1", localPath: "Notes/a.md", baseline: "stale\n", timestamp: "1", expect: seen };
+    await expect(store.save(late)).rejects.toBeInstanceOf(RecordChangedError);
+    await expect(store.setSnapshotHash(first, "sha256:x")).rejects.toBeInstanceOf(RecordChangedError);
+    await expect(store.move(first, "Notes/b.md")).rejects.toBeInstanceOf(RecordChangedError);
+    await expect(store.save({ ...late, noteId: "n2", expect: expectationOf(first.record) })).rejects.toBeInstanceOf(RecordChangedError);
+    // Nothing was written by the refused rewrites: the other process's save stands, baseline and hash agree.
+    const found = await store.findByPath("Notes/a.md");
+    expect(found?.record.baseline_body_hash).toBe(`sha256:${await sha256Hex("two\n")}`);
+    expect((await store.load(found!)).baseline).toBe("two\n");
+    expect(found?.record.remote_snapshot_hash).toBeUndefined();
+    // A save that read the current record goes through; one that read no record needs none there.
+    await store.save({ ...late, baseline: "three\n", expect: expectationOf(found?.record) });
+    await store.save({ ...late, noteId: "n3", localPath: "Notes/c.md", expect: "absent" });
+    await expect(store.save({ ...late, noteId: "n3", localPath: "Notes/c.md", expect: "absent" })).rejects.toBeInstanceOf(RecordChangedError);
   });
 });
