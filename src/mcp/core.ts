@@ -11,6 +11,7 @@ import { HackmdClient } from "../hackmd/client";
 import type { ClientConfig } from "../hackmd/config";
 import { PendingWrites } from "../hackmd/pending-writes";
 import type { NoteSummary, Team } from "../hackmd/types";
+import { SyncQueue } from "../sync/queue";
 import { SyncService } from "../sync/service";
 import { SyncStateStore } from "../sync/store";
 import type { ToolDeps } from "./deps";
@@ -61,6 +62,8 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
   const ttl = options.cacheTtlMs;
   const lists = new NoteListCache<NoteSummary>({ clock: options.clock, estimate: estimateListBytes, ...(ttl === undefined ? {} : { ttlMs: ttl }) });
   const pending = new PendingWrites(options.clock);
+  // One queue per core: the sync engine and every tool that writes a note body wait in it.
+  const queue = new SyncQueue();
   // Every host has LocalFiles, so every core carries the sync engine over its own client and cache.
   const sync = new SyncService({
     client,
@@ -71,17 +74,24 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
     logger: options.logger,
     lists,
     pending,
+    queue,
   });
   const deps: ToolDeps = {
     client,
     lists,
     account: new AccountCache<Team>(options.clock, ttl),
-    isDefaultApiUrl: options.config.api.isDefault,
-    apiOrigin: options.config.api.origin,
+    // Read at each use: a host's configuration may follow its settings (the plugin's API URL).
+    get isDefaultApiUrl() {
+      return options.config.api.isDefault;
+    },
+    get apiOrigin() {
+      return options.config.api.origin;
+    },
     files: options.files,
     transport: options.transport,
     images: options.images,
     pending,
+    queue,
     sync,
     clock: options.clock,
     sleep: options.sleep,

@@ -6,6 +6,7 @@ import type { AccountCache, NoteListCache } from "../hackmd/cache";
 import type { HackmdClient } from "../hackmd/client";
 import type { PendingWrites } from "../hackmd/pending-writes";
 import type { NoteSummary, Team } from "../hackmd/types";
+import type { SyncQueue } from "../sync/queue";
 import type { SyncTools } from "../sync/types";
 
 /** One core instance's services, shared by all tools. */
@@ -23,6 +24,11 @@ export interface ToolDeps {
   images: ImageFetcher;
   /** Body writes whose outcome is unknown, so no later write overwrites them unseen. */
   pending: PendingWrites;
+  /**
+   * The core's one queue (docs/architecture.md §3): a tool that reads a note to decide a write
+   * holds the note's key (`noteQueueKey(recordKey(team, id))`) from that read through the write.
+   */
+  queue: SyncQueue;
   /** The sync engine (pull, push, check, untrack, the tracked list). */
   sync: SyncTools;
   clock: Clock;

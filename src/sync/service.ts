@@ -18,7 +18,7 @@ import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
-import { baselineFile, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
+import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
 import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
 
 const MIB = 1_048_576;
@@ -41,7 +41,15 @@ export interface SyncServiceOptions {
   lists?: NoteListCache<NoteSummary>;
   /** The core's memory of unconfirmed body writes, shared with the tools. */
   pending?: PendingWrites;
+  /** The core's one queue, shared with every tool that writes a note body (default: a new one). */
+  queue?: SyncQueue;
 }
+
+/** How often an operation redoes its decision when its keys or its record moved under it. */
+const MAX_ATTEMPTS = 3;
+
+/** Returned from inside the queue when the keys taken no longer cover what the operation touches. */
+const STALE = Symbol("stale keys");
 
 /** A note body known to be present. */
 type NoteWithBody = NoteDetail & { content: string };
@@ -55,7 +63,7 @@ export class SyncService implements SyncTools {
   private readonly sleep: Sleep;
   private readonly logger: Logger;
   private readonly lists: NoteListCache<NoteSummary> | undefined;
-  private readonly queue = new SyncQueue();
+  private readonly queue: SyncQueue;
   private readonly pending: PendingWrites;
 
   /** Builds the service from one named-parameter object. */
@@ -63,6 +71,7 @@ export class SyncService implements SyncTools {
     this.client = options.client;
     this.files = options.files;
     this.pending = options.pending ?? new PendingWrites(options.clock);
+    this.queue = options.queue ?? new SyncQueue();
     this.store = options.store;
     this.clock = options.clock;
     this.sleep = options.sleep;
@@ -110,7 +119,17 @@ export class SyncService implements SyncTools {
     const target = await request.resolveTarget();
     if (target.status !== "resolved") return { kind: "unresolved", resolution: target };
     const key = recordKey(target.teamPath, target.noteId);
-    return this.queue.run([noteQueueKey(key), pathQueueKey(path)], async () => {
+    // The note, the destination and the file the note is tracked at now (if another) are held.
+    const keysOf = async (): Promise<string[]> => {
+      const prior = await this.store.readRecord(key);
+      const elsewhere = typeof prior === "object" && prior.local_path !== path ? [pathQueueKey(prior.local_path)] : [];
+      return [noteQueueKey(key), pathQueueKey(path), ...elsewhere];
+    };
+    return this.serialised(keysOf, async () => {
+      const prior = await this.store.readRecord(key);
+      const expect = expectationOf(prior);
+      if (typeof prior === "object" && prior.local_path !== path && !request.discardLocalChanges) await this.refuseStranding(prior, path);
+      const before = await this.files.stat(path);
       const note = await this.client.getNote(request.call, { teamPath: target.teamPath, noteId: target.noteId });
       const body = requireBody(note, target.noteId);
       const size = utf8Length(body);
@@ -122,6 +141,10 @@ export class SyncService implements SyncTools {
       }
       // The GET took time: the destination may have changed (an editor save, a new folder).
       const exists = await this.destinationChecks(path, request);
+      if (before.kind !== "missing" && !exists) {
+        // Renamed or deleted meanwhile: a fresh copy here would pair the moved file's record with text it never held.
+        throw new BridgeError("conflict", `${path} was moved or deleted while the note was being pulled; nothing was written. Pull again to the path you want.`);
+      }
       let stamp: FileStamp | "absent" = "absent";
       let oldRaw: string | undefined;
       let usable: string | undefined;
@@ -150,11 +173,20 @@ export class SyncService implements SyncTools {
         const parent = await this.files.stat(parentPath(path));
         if (parent.kind === "missing") await this.files.createFolders(parentPath(path));
       }
+      // Another process may have saved the record meanwhile: redo the decision before writing anything.
+      await this.store.expectRecord(key, expect);
       // An unchanged file is left alone (its mtime too); a CRLF copy of the body is rewritten.
       if (oldRaw !== body) await this.files.write(path, body, { expect: stamp });
       try {
-        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp: timestampOf(note) });
+        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp: timestampOf(note), expect });
       } catch (error) {
+        if (error instanceof RecordChangedError) {
+          throw new BridgeError(
+            "conflict",
+            `${path} now holds the note's body, but another window or process changed its sync record while it was written, so the record was left as that process saved it. Check the file's status, then pull again.`,
+            { cause: error },
+          );
+        }
         throw new BridgeError("local_io", `The note was written to ${path}, but its sync state could not be saved (${describe(error)}), so the file is not tracked; pull again to repair it.`, {
           cause: error,
         });
@@ -190,12 +222,15 @@ export class SyncService implements SyncTools {
       throw new BridgeError("confirmation_required", "strategy overwrite replaces the note's body with the local file, discarding remote edits; push again with confirm: true if that is intended.");
     }
     const path = resolved.path;
-    const local = await this.readLocal(path, { confirmLargeFile: request.confirmLargeFile });
-    const found = await this.store.findByPath(path);
-    if (!found) throw notTracked(path);
-    return this.queue.run([noteQueueKey(found.key), pathQueueKey(path)], async () => {
+    const keysOf = async (): Promise<string[]> => {
+      const found = await this.store.findByPath(path);
+      if (!found) throw notTracked(path);
+      return [noteQueueKey(found.key), pathQueueKey(path)];
+    };
+    return this.serialised(keysOf, async () => {
+      // Read only now, holding the keys: a pull that ran meanwhile has already written this file.
       const loaded = await this.loadTracked(path);
-      if (loaded.key !== found.key) throw new BridgeError("conflict", `The sync record of ${path} changed while this push waited; nothing was written. Push again.`);
+      const local = await this.readLocal(path, { confirmLargeFile: request.confirmLargeFile });
       const { record } = loaded;
       const address = { teamPath: record.team_path, noteId: record.internal_id };
       if (request.crossCheck) {
@@ -238,6 +273,7 @@ export class SyncService implements SyncTools {
         case "patch": {
           // An earlier unconfirmed write may still land on top of the body just read: wait for it.
           this.pending.assertClear(address, note.content);
+          await this.store.expectRecord(loaded.key, expectationOf(record));
           const last = await this.writeNote(request.call, address, local);
           await this.saveAfter(path, { record, baseline: local, note: last, kind: "push" });
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) } };
@@ -266,6 +302,7 @@ export class SyncService implements SyncTools {
 
   /** Follows a rename inside the ROOT (TOOLS.md §13.9), in the same queue as pull, push and untrack. */
   async followRename(options: { from: string; to: string }): Promise<boolean> {
+    // The record as it was when the file moved: only that record belongs to the moved text.
     const found = await this.store.findByPath(options.from);
     if (!found || !isMarkdownPath(options.to)) return false;
     try {
@@ -275,8 +312,14 @@ export class SyncService implements SyncTools {
     }
     return this.queue.run([noteQueueKey(found.key), pathQueueKey(options.from), pathQueueKey(options.to)], async () => {
       const current = await this.store.findByPath(options.from);
-      if (current?.key !== found.key) return false;
-      await this.store.move(current, options.to);
+      // A pull that ran meanwhile wrote a new file (and baseline) at the old path: the record stays with it.
+      if (current?.key !== found.key || current.record.baseline_body_hash !== found.record.baseline_body_hash) return false;
+      try {
+        await this.store.move(current, options.to);
+      } catch (error) {
+        if (error instanceof RecordChangedError) return false;
+        throw error;
+      }
       return true;
     });
   }
@@ -298,6 +341,55 @@ export class SyncService implements SyncTools {
       }
       return { team_path: request.teamPath, note_id: request.noteId, local_path: removed.localPath };
     });
+  }
+
+  /**
+   * The serialisation rule (docs/architecture.md §3): runs `task` holding the keys `keysOf` names,
+   * after checking inside the queue that they still cover what it touches. A task that finds its
+   * record changed by another process before it wrote anything (`RecordChangedError`) is redone
+   * from its first read; after a few attempts the operation gives up with `conflict`.
+   */
+  private async serialised<T>(keysOf: () => Promise<string[]>, task: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      const keys = await keysOf();
+      try {
+        const outcome = await this.queue.run(keys, async () => {
+          const now = await keysOf();
+          return now.every((key) => keys.includes(key)) ? task() : STALE;
+        });
+        if (outcome !== STALE) return outcome;
+      } catch (error) {
+        if (!(error instanceof RecordChangedError)) throw error;
+        if (attempt >= MAX_ATTEMPTS) throw error;
+        continue;
+      }
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new BridgeError("conflict", "The sync record this operation needs kept changing while it waited (another window or process is syncing the same note); nothing was written. Try again.");
+      }
+    }
+  }
+
+  /**
+   * Pulling a tracked note to a second path moves its record there; the first file must not keep
+   * edits that then belong to nothing. Refuses unless that file is missing or equals its baseline.
+   */
+  private async refuseStranding(prior: LoadedRecord["record"], path: string): Promise<void> {
+    const first = prior.local_path;
+    let text: string | undefined;
+    try {
+      const info = await this.files.stat(first);
+      if (info.kind === "missing") return;
+      const read = await this.files.read(first, { maxBytes: MAX_BODY_BYTES });
+      text = read.truncated ? undefined : decodeUtf8(read.bytes);
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined && (await bodyHash(normalizeLineEndings(text))) === prior.baseline_body_hash) return;
+    throw new BridgeError(
+      "unpushed_changes",
+      `Note ${prior.internal_id} is tracked at ${first}, which has edits that were never pushed; pulling it to ${path} would leave them untracked. Push ${first} first, or retry with discard_local_changes: true to drop them.`,
+      { details: { local_path: first } },
+    );
   }
 
   /** The ROOT-relative path of a record's baseline. */
@@ -422,9 +514,17 @@ export class SyncService implements SyncTools {
         localPath: path,
         baseline: options.baseline,
         timestamp: timestampOf(options.note),
+        expect: expectationOf(options.record),
       });
     } catch (error) {
       if (options.kind === "advance") throw error;
+      if (error instanceof RecordChangedError) {
+        throw new BridgeError(
+          "partial_write",
+          `HackMD has the new body of note ${options.record.internal_id}, but another window or process changed the sync record of ${path} meanwhile, so the baseline was not moved; check the file's status and pull with overwrite_local: true before the next push.`,
+          { cause: error, details: { note_id: options.record.internal_id } },
+        );
+      }
       throw new BridgeError(
         "partial_write",
         `HackMD has the new body of note ${options.record.internal_id}, but the sync state could not be saved (${describe(error)}); run hackmd_pull_note with overwrite_local: true before the next push.`,
@@ -453,15 +553,18 @@ export class SyncService implements SyncTools {
         }
         expect = owned;
       }
+      await this.store.expectRecord(loaded.key, expectationOf(loaded.record));
       const written = await this.files.write(target, remote, { expect });
       try {
         await this.store.setSnapshotHash(loaded, `sha256:${await sha256Hex(remote)}`);
       } catch (error) {
         await this.files.remove(target, { expect: written.stamp }).catch(() => false);
+        if (error instanceof RecordChangedError) throw error;
         return { snapshot_error: `The snapshot ${target} was removed again because the sync record could not be updated (${describe(error)}).` };
       }
       return { snapshot_path: written.path };
     } catch (error) {
+      if (error instanceof RecordChangedError) throw error; // the push redoes its decision
       this.logger.warn("sync_snapshot_failed", { path: target, kind: isBridgeError(error) ? error.kind : "unknown" });
       return { snapshot_error: `No snapshot was written to ${target}: ${describe(error)}` };
     }

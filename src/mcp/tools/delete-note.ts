@@ -2,7 +2,7 @@ import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { parseNoteRef } from "../../hackmd/note-ref";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef, underNote, unresolved, workspaceArg } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_delete_note` (TOOLS.md §9.6): delete a note, or restore a personal one from the trash. */
@@ -29,7 +29,9 @@ export const deleteNoteTool = tool({
     }
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath, refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
-    await deps.lists.aroundWrite(() => deps.client.deleteNote(call, { teamPath: resolution.teamPath, noteId: resolution.noteId }));
+    const address = { teamPath: resolution.teamPath, noteId: resolution.noteId };
+    // Not in the middle of a push or an agent's write of the same note.
+    await underNote(deps, address, () => deps.lists.aroundWrite(() => deps.client.deleteNote(call, address)));
     return {
       summary: `Deleted note ${resolution.noteId}${resolution.teamPath === null ? " (moved to the trash)" : ""}.`,
       output: { team_path: resolution.teamPath, note_id: resolution.noteId, restored: false },

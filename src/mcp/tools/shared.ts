@@ -5,6 +5,8 @@ import type { CallContext } from "../../hackmd/call-context";
 import { parseNoteRef, resolveNoteRef, type Resolution } from "../../hackmd/note-ref";
 import { checkSegment, hasControlCharacter, segment } from "../../hackmd/request";
 import type { NoteSummary, Permission } from "../../hackmd/types";
+import { noteQueueKey } from "../../sync/queue";
+import { recordKey } from "../../sync/store";
 import type { ToolSuccess } from "../define-tool";
 import type { ToolDeps } from "../deps";
 
@@ -24,6 +26,14 @@ export function workspaceArg(value: string | null | undefined): string | null {
 export function idArg(label: "folder id" | "note id", value: string): string {
   checkSegment(segment(label, value));
   return value;
+}
+
+/**
+ * Runs a tool's reads and write of one note holding that note's key in the core's queue, the same
+ * key the sync engine's pull and push hold, so an agent's write never interleaves with them.
+ */
+export function underNote<T>(deps: ToolDeps, address: { teamPath: string | null; noteId: string }, task: () => Promise<T>): Promise<T> {
+  return deps.queue.run([noteQueueKey(recordKey(address.teamPath, address.noteId))], task);
 }
 
 /** How a workspace reads in messages. */

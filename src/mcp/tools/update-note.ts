@@ -8,7 +8,7 @@ import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
 import { applyPatch } from "../../patch";
 import type { ToolDeps } from "../deps";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { checkPermissions, defined, hashArg, resolveRef, unresolved, workspaceArg } from "./shared";
+import { checkPermissions, defined, hashArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
 import { tool } from "./tool";
 
@@ -65,60 +65,62 @@ export const updateNoteTool = tool({
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const address = { teamPath: resolution.teamPath, noteId: resolution.noteId };
+    // Read, decide and write under the note's key: a push or pull of the same note waits for this, and this for them.
+    return underNote(deps, address, async () => {
+      if (args.patch !== undefined) {
+        const note = await readBody(deps, call, address, expected);
+        const result = applyPatch({ body: note.content, patch: args.patch, patchPath: note.patch_path });
+        if (result.changed) deps.pending.assertClear(address, note.content);
+        if (result.changed) await writeBody(deps, call, address, result.body, {});
+        return {
+          summary: result.changed ? `Edited note ${address.noteId}.` : `Note ${address.noteId} is unchanged (the patch changes nothing).`,
+          output: {
+            mode: "patched",
+            team_path: address.teamPath,
+            note_id: address.noteId,
+            patch_path: note.patch_path,
+            changed: result.changed,
+            bytes: utf8Length(result.changed ? result.body : note.content),
+          },
+        };
+      }
 
-    if (args.patch !== undefined) {
-      const note = await readBody(deps, call, address, expected);
-      const result = applyPatch({ body: note.content, patch: args.patch, patchPath: note.patch_path });
-      if (result.changed) deps.pending.assertClear(address, note.content);
-      if (result.changed) await writeBody(deps, call, address, result.body, {});
+      const replacement = args.content === undefined ? undefined : normalizeLineEndings(args.content);
+      // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
+      let content: string;
+      if (replacement !== undefined && expected === undefined) {
+        deps.pending.assertClear(address, undefined);
+        content = replacement;
+      } else {
+        const current = await readBody(deps, call, address, expected);
+        deps.pending.assertClear(address, current.content);
+        content = replacement ?? current.content;
+      }
+      const metadata = { tags: args.tags, description: args.description, permalink: args.permalink, read_permission: args.read_permission, write_permission: args.write_permission };
+      const fields = defined({
+        title: args.title,
+        tags: args.tags,
+        description: args.description,
+        permalink: args.permalink,
+        readPermission: args.read_permission,
+        writePermission: args.write_permission,
+        parentFolderId: args.parent_folder_id,
+      });
+      const placement = args.parent_folder_id;
+      const last = await writeBody(deps, call, address, content, fields, {
+        metadata,
+        checkBody: replacement !== undefined,
+        placement,
+      });
       return {
-        summary: result.changed ? `Edited note ${address.noteId}.` : `Note ${address.noteId} is unchanged (the patch changes nothing).`,
+        summary: `Updated note ${address.noteId}.`,
         output: {
-          mode: "patched",
-          team_path: address.teamPath,
-          note_id: address.noteId,
-          patch_path: note.patch_path,
-          changed: result.changed,
-          bytes: utf8Length(result.changed ? result.body : note.content),
+          mode: "updated",
+          note: withoutContent(last),
+          folder_placement_confirmed: placement === undefined ? null : showsPlacement(last, placement),
         },
       };
-    }
-
-    const replacement = args.content === undefined ? undefined : normalizeLineEndings(args.content);
-    // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
-    let content: string;
-    if (replacement !== undefined && expected === undefined) {
-      deps.pending.assertClear(address, undefined);
-      content = replacement;
-    } else {
-      const current = await readBody(deps, call, address, expected);
-      deps.pending.assertClear(address, current.content);
-      content = replacement ?? current.content;
-    }
-    const metadata = { tags: args.tags, description: args.description, permalink: args.permalink, read_permission: args.read_permission, write_permission: args.write_permission };
-    const fields = defined({
-      title: args.title,
-      tags: args.tags,
-      description: args.description,
-      permalink: args.permalink,
-      readPermission: args.read_permission,
-      writePermission: args.write_permission,
-      parentFolderId: args.parent_folder_id,
     });
-    const placement = args.parent_folder_id;
-    const last = await writeBody(deps, call, address, content, fields, {
-      metadata,
-      checkBody: replacement !== undefined,
-      placement,
-    });
-    return {
-      summary: `Updated note ${address.noteId}.`,
-      output: {
-        mode: "updated",
-        note: withoutContent(last),
-        folder_placement_confirmed: placement === undefined ? null : showsPlacement(last, placement),
-      },
-    };
   },
 });
 
