@@ -77,10 +77,11 @@ export function decodeArguments<Args>(input: z.ZodType<Args>, aliases: AliasMap 
   if (typeof value !== "object" || Array.isArray(value)) {
     throw invalidInput("Arguments must be a JSON object; pass the parameters by name.");
   }
+  refuseReservedNames(value);
   const args: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const [alias, canonical] of Object.entries(aliases ?? {})) {
-    if (!(alias in args)) continue;
-    if (canonical in args) {
+    if (!Object.hasOwn(args, alias)) continue;
+    if (Object.hasOwn(args, canonical)) {
       throw invalidInput(`Give either ${canonical} or ${alias}, not both; ${canonical} is the documented name.`);
     }
     args[canonical] = canonical === "team_path" ? workspaceAliasValue(args[alias]) : args[alias];
@@ -89,6 +90,30 @@ export function decodeArguments<Args>(input: z.ZodType<Args>, aliases: AliasMap 
   const parsed = input.safeParse(args);
   if (parsed.success) return parsed.data;
   throw invalidInput(`Invalid arguments: ${parsed.error.issues.map(describeIssue).join("; ")}. Fix them and call again.`);
+}
+
+/**
+ * Property names that rebuilding or validating an object would not treat as plain data: an own
+ * `__proto__` (from JSON.parse) becomes the prototype when assigned, and a `constructor` or
+ * `prototype` key makes an object look like a class instance to schema checks. No tool has such a
+ * parameter, and free-form objects (`note_features`) cannot carry them safely either.
+ */
+const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Refuses a reserved property name anywhere in the arguments, naming it and where it is. */
+function refuseReservedNames(root: object): void {
+  const pending: Array<{ value: unknown; where: string[] }> = [{ value: root, where: [] }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, where } = next;
+    if (typeof value !== "object" || value === null) continue;
+    for (const key of Object.keys(value)) {
+      if (RESERVED_NAMES.has(key)) {
+        const problem = where.length === 0 ? `unknown property ${JSON.stringify(key)} (remove it)` : `${where.join(".")} has the property ${JSON.stringify(key)}, which is not accepted (remove it)`;
+        throw invalidInput(`Invalid arguments: ${problem}. Fix them and call again.`);
+      }
+      pending.push({ value: (value as Record<string, unknown>)[key], where: [...where, key] });
+    }
+  }
 }
 
 /** `workspace` also accepts `{"kind":"personal"}` and `{"kind":"team","team_path":"x"}`. */

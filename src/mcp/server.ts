@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod/v4";
 import type { RetryMeta } from "../core/errors";
 import type { Logger } from "../core/ports";
 import { decodeArguments, describeTool, type ToolDefinition } from "./define-tool";
@@ -38,6 +39,20 @@ export interface ToolCallEvent {
 }
 
 /**
+ * tools/call as our handler reads it: the arguments exactly as they arrived, moved aside so the
+ * SDK never rebuilds them. Its own schema (`z.record`) drops an own `__proto__` key (rebuilding
+ * the object assigns it, which sets the prototype) and throws on a `constructor` key (the object
+ * no longer looks plain), which reached the agent as a JSON-RPC -32603. `decodeArguments` judges
+ * the untouched object and answers every odd name with an `invalid_input` result (TOOLS.md §3.1).
+ */
+const RawCallToolRequestSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }).transform(({ arguments: rawArguments, ...params }) => ({
+    ...params,
+    rawArguments,
+  })),
+});
+
+/**
  * Builds an MCP server that declares only the tools capability and answers tools/list and
  * tools/call from tool definitions. The handlers are set on the underlying protocol server
  * instead of through `registerTool`, because our contract needs argument failures as
@@ -51,7 +66,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<ToolResult> => {
+  server.setRequestHandler(RawCallToolRequestSchema, async (request): Promise<ToolResult> => {
     const entry = handlers.get(request.params.name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}; call tools/list for the available tools.`);
     const requestId = host.nextRequestId();
@@ -60,7 +75,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
     host.logger.info("tool_call_started", { request_id: requestId, tool: entry.tool.name });
     let result: ToolResult;
     try {
-      const args = decodeArguments(entry.tool.decodeInput ?? entry.tool.input, entry.tool.aliases, request.params.arguments) as never;
+      const args = decodeArguments(entry.tool.decodeInput ?? entry.tool.input, entry.tool.aliases, request.params.rawArguments) as never;
       result = successResult(await entry.run(args, call), host.retryMeta(call));
     } catch (error) {
       result = errorResult(error, host.retryMeta(call), host.secrets());
