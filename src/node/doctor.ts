@@ -1,15 +1,14 @@
 /** `hackmd-bridge doctor`: one JSON health report (TOOLS.md §2.6). */
-import { randomBytes } from "node:crypto";
-import { constants, promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
 import { isBridgeError } from "../core/errors";
 import { scrubSecrets } from "../core/secrets";
 import { silentLogger } from "../core/ports";
-import { syncStateFolder } from "../core/paths";
+import { parseRootRelative } from "../core/paths";
 import { CallContext } from "../hackmd/call-context";
 import { HackmdClient } from "../hackmd/client";
 import { systemClock, systemRandom, systemSleep } from "../core/ports";
 import { NodeHttpTransport } from "./http-transport";
+import { NodeLocalFiles } from "./local-files";
 import { clientConfig, type NodeSettings } from "./runtime";
 import { VERSION } from "../core/version";
 
@@ -20,12 +19,17 @@ export interface DoctorReport {
   token_present: boolean;
   api_origin: string | null;
   root: { configured: boolean; exists: boolean; writable: boolean; is_vault: boolean };
-  sync_state: { path: string; writable: boolean };
+  /** `path` is null when the location cannot be determined (an unusable `--config-dir`). */
+  sync_state: { path: string | null; writable: boolean };
   problems: string[];
   api_probe?: { requested: true; ok: boolean; error?: string };
 }
 
-/** Runs every check; writes nothing that stays (probe files are removed at once). */
+/**
+ * Runs every check and always returns a report (a failed check is a problem, never a throw).
+ * Paths are judged by the Node LocalFiles adapter, exactly as the tools judge them, so a probe
+ * never lands outside the ROOT; probe files are removed at once and no folder is created.
+ */
 export async function runDoctor(settings: NodeSettings, probeApi: boolean): Promise<DoctorReport> {
   const problems: string[] = [];
   let apiOrigin: string | null = null;
@@ -36,18 +40,23 @@ export async function runDoctor(settings: NodeSettings, probeApi: boolean): Prom
   } catch (error) {
     problems.push(isBridgeError(error) ? error.message : "The HackMD API URL is not usable.");
   }
+  const configDirUsable = settings.configDir === undefined || usableConfigDir(settings.configDir);
+  if (!configDirUsable) {
+    problems.push(`--config-dir ${JSON.stringify(settings.configDir).slice(0, 120)} does not name a folder inside the ROOT; give the vault configuration folder relative to the ROOT, e.g. --config-dir .obsidian.`);
+  }
   const root = settings.root === undefined ? undefined : nodePath.resolve(settings.root);
-  const rootExists = root !== undefined && (await isFolder(root));
-  const configDir = settings.configDir ?? ".obsidian";
-  const isVault = rootExists && (settings.configDir !== undefined || (await isFolder(nodePath.join(root, ".obsidian"))));
-  const statePath = syncStateFolder({ isVault, configDir });
-  const rootWritable = rootExists && (await canCreateFile(root));
-  let stateWritable = false;
-  if (rootExists) stateWritable = await canCreateFile(await nearestExisting(root, statePath));
+  const files = root === undefined ? undefined : await openRoot(root, configDirUsable ? settings.configDir : undefined, settings.configDir !== undefined);
+  const rootExists = files !== undefined;
+  const isVault = files?.root.isVault ?? false;
+  const statePath = files !== undefined && configDirUsable ? files.root.stateFolder : null;
+  const rootProbe = files === undefined ? undefined : await probe(files, "root");
+  const stateProbe = files === undefined || statePath === null ? undefined : await probe(files, "state");
+  const rootWritable = rootProbe?.writable ?? false;
+  const stateWritable = stateProbe?.writable ?? false;
   if (root === undefined) problems.push("No root folder is configured; pass --root <dir> or set HACKMD_BRIDGE_ROOT.");
   else if (!rootExists) problems.push("The root folder does not exist or is not a folder.");
-  else if (!rootWritable) problems.push("The root folder is not writable.");
-  if (rootExists && !stateWritable) problems.push(`The sync state location ${statePath} is not writable.`);
+  else if (!rootWritable) problems.push(rootProbe?.refused ?? "The root folder is not writable.");
+  if (stateProbe !== undefined && !stateWritable) problems.push(stateProbe.refused ?? `The sync state location ${statePath} is not writable.`);
 
   const report: DoctorReport = {
     ok: false,
@@ -87,30 +96,32 @@ export async function runDoctor(settings: NodeSettings, probeApi: boolean): Prom
   return report;
 }
 
-async function isFolder(path: string): Promise<boolean> {
+/** Whether a `--config-dir` value is a ROOT-relative folder name, as the tools require. */
+function usableConfigDir(configDir: string): boolean {
   try {
-    return (await fsp.stat(path)).isDirectory();
+    parseRootRelative(configDir);
+    return true;
   } catch {
     return false;
   }
 }
 
-/** The state folder, or its nearest existing ancestor inside the root (doctor never creates it). */
-async function nearestExisting(root: string, relative: string): Promise<string> {
-  let current = nodePath.join(root, relative);
-  while (current !== root && !(await isFolder(current))) current = nodePath.dirname(current);
-  return current;
+/** The ROOT through the tools' adapter, or undefined when it does not exist or is not a folder. */
+async function openRoot(root: string, configDir: string | undefined, configDirGiven: boolean): Promise<NodeLocalFiles | undefined> {
+  try {
+    // An unusable --config-dir still makes the ROOT a vault; only its state location is unknown.
+    return await NodeLocalFiles.open({ root, ...(configDir === undefined ? {} : { configDir }), ...(configDirGiven ? { isVault: true } : {}) });
+  } catch {
+    return undefined;
+  }
 }
 
-/** A real probe: create a private hidden file exclusively, then remove it. */
-async function canCreateFile(folder: string): Promise<boolean> {
-  const probe = nodePath.join(folder, `.hackmd-bridge-doctor.${randomBytes(6).toString("hex")}.tmp`);
+/** One writability probe; a location the tools refuse is not writable, and `refused` says why. */
+async function probe(files: NodeLocalFiles, where: "root" | "state"): Promise<{ writable: boolean; refused?: string }> {
   try {
-    const handle = await fsp.open(probe, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o600);
-    await handle.close();
-    await fsp.rm(probe, { force: true });
-    return true;
-  } catch {
-    return false;
+    return { writable: await files.probeWritable(where) };
+  } catch (error) {
+    const what = where === "root" ? "The root folder" : "The sync state location";
+    return { writable: false, refused: isBridgeError(error) ? `${what} is refused as the tools would refuse it: ${error.message}` : `${what} could not be checked.` };
   }
 }

@@ -216,6 +216,43 @@ export class NodeLocalFiles implements LocalFiles {
     return this.listAt(await this.locate(this.givenRelative(input), "read"));
   }
 
+  // ---- doctor's writability probes (§2.6) ----
+
+  /**
+   * Whether a file can be created in the ROOT (`"root"`) or in the sync state folder (`"state"`;
+   * when it does not exist yet, its nearest existing ancestor). The location is judged exactly as
+   * the tools judge it (inside the ROOT after resolving symlinks, no dangling symlink on the way,
+   * state paths staying in the state folder): a refused location throws the tools' BridgeError.
+   * A private hidden file is created and removed at once; no folder is ever created.
+   */
+  async probeWritable(where: "root" | "state"): Promise<boolean> {
+    await this.checkRoot();
+    const segments = where === "root" ? [] : this.root.stateFolder.split("/");
+    const prefix = await this.realPrefix(segments);
+    const existing = this.relativeOf(prefix.abs);
+    if (prefix.abs !== this.rootReal && !(await isFolder(prefix.abs))) {
+      throw new BridgeError("invalid_input", `${existing} is a file, not a folder, so ${this.root.stateFolder} cannot be created there; move the file away.`, {
+        details: { path: existing },
+      });
+    }
+    if (where === "state") this.assertInState(joinPath(existing, ...prefix.rest));
+    const existingGiven = segments.slice(0, segments.length - prefix.rest.length);
+    const located = await this.locate(joinPath(...existingGiven, `.hackmd-bridge-doctor.${randomBytes(6).toString("hex")}.tmp`), "write");
+    let created = false;
+    try {
+      await this.recheckParent(located);
+      const handle = await fsp.open(located.abs, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+      created = true;
+      await handle.close();
+      return true;
+    } catch (error) {
+      if (error instanceof BridgeError) throw error;
+      return false;
+    } finally {
+      if (created) await fsp.rm(located.abs, { force: true }).catch(() => undefined);
+    }
+  }
+
   // ---- sync state files (§13.7) ----
 
   private async stateRead(path: string, options: ReadOptions): Promise<ReadResult | undefined> {
