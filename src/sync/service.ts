@@ -17,6 +17,7 @@ import { pollUntil } from "../hackmd/readback";
 import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
+import { threeWayMerge } from "./merge";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
 import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
@@ -94,7 +95,7 @@ export class SyncService implements SyncTools {
   async check(options: { localPath: string; call: CallContext }): Promise<SyncCheck> {
     const resolved = await this.files.resolve(options.localPath, "read");
     const loaded = await this.loadTracked(resolved.path);
-    const local = await this.readLocal(resolved.path, { confirmLargeFile: true });
+    const local = (await this.readLocalFile(resolved.path, { confirmLargeFile: true })).text;
     const note = await this.getNote(options.call, loaded);
     const [localHash, remoteHash] = [await bodyHash(local), await bodyHash(note.content)];
     const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: localHash, remote: remoteHash });
@@ -230,7 +231,8 @@ export class SyncService implements SyncTools {
     return this.serialised(keysOf, async () => {
       // Read only now, holding the keys: a pull that ran meanwhile has already written this file.
       const loaded = await this.loadTracked(path);
-      const local = await this.readLocal(path, { confirmLargeFile: request.confirmLargeFile });
+      const file = await this.readLocalFile(path, { confirmLargeFile: request.confirmLargeFile });
+      const local = file.text;
       const { record } = loaded;
       const address = { teamPath: record.team_path, noteId: record.internal_id };
       if (request.crossCheck) {
@@ -278,21 +280,48 @@ export class SyncService implements SyncTools {
           await this.saveAfter(path, { record, baseline: local, note: last, kind: "push" });
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) } };
         }
-        case "snapshot": {
-          const snapshot = await this.writeSnapshot(loaded, note.content);
-          return {
-            kind: "pushed",
-            output: {
-              ...base,
-              remote_body_hash: remoteHash,
-              diff_summary: diffSummary({ baseline: loaded.baseline, local, remote: note.content }),
-              ...snapshot,
-              instructions: conflictInstructions(path, remoteHash, "snapshot_path" in snapshot ? snapshot.snapshot_path : undefined),
-            },
-          };
+        case "merge": {
+          const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
+          if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
+          const merged = merge.merged;
+          // The file first, exactly as read (an edit made meanwhile wins); then HackMD; then the baseline.
+          if (merged !== file.raw) {
+            await this.store.expectRecord(loaded.key, expectationOf(record));
+            try {
+              await this.files.write(path, merged, { expect: file.stamp });
+            } catch (error) {
+              if (!isBridgeError(error, "conflict")) throw error;
+              throw new BridgeError("conflict", `${path} changed while its edits were being merged with the note's; nothing was written or sent. Sync it again.`, { cause: error });
+            }
+          }
+          const mergedHash = await bodyHash(merged);
+          if (merged === note.content) {
+            await this.saveAfter(path, { record, baseline: merged, note, kind: "advance" });
+            return { kind: "pushed", output: { ...base, status: "nothing_to_push", body_hash: mergedHash, merged: true, ...drift(note.title, merged) } };
+          }
+          this.pending.assertClear(address, note.content);
+          await this.store.expectRecord(loaded.key, expectationOf(record));
+          const last = await this.writeNote(request.call, address, merged);
+          await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push" });
+          return { kind: "pushed", output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) } };
         }
+        case "snapshot":
+          return { kind: "pushed", output: await this.conflictOutput(base, loaded, local, note.content, remoteHash) };
       }
     });
+  }
+
+  /** A conflict's output: the `.remote.md` snapshot, the diff summary and the next steps; nothing sent. */
+  private async conflictOutput(base: PushOutput, loaded: LoadedRecord, local: string, remote: string, remoteHash: string): Promise<PushOutput> {
+    const path = loaded.record.local_path;
+    const snapshot = await this.writeSnapshot(loaded, remote);
+    return {
+      ...base,
+      remote_body_hash: remoteHash,
+      diff_summary: diffSummary({ baseline: loaded.baseline, local, remote }),
+      ...snapshot,
+      instructions: conflictInstructions(path, remoteHash, "snapshot_path" in snapshot ? snapshot.snapshot_path : undefined),
+    };
   }
 
   /** Runs many operations with one scan of the records (see SyncStateStore.batch). */
@@ -404,16 +433,19 @@ export class SyncService implements SyncTools {
     return this.store.load(found);
   }
 
-  /** Reads a working file as normalised text under the size and UTF-8 rules of §14.3 step 2. */
-  private async readLocal(path: string, options: { confirmLargeFile: boolean }): Promise<string> {
+  /**
+   * Reads a working file under the size and UTF-8 rules of §14.3 step 2: its normalised text (what
+   * is compared and pushed), the raw text and the stamp a later write of the file must expect.
+   */
+  private async readLocalFile(path: string, options: { confirmLargeFile: boolean }): Promise<{ text: string; raw: string; stamp: FileStamp }> {
     const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
     if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, more than a note may hold; shorten it.`);
     if (read.bytes.byteLength > LARGE_BODY_BYTES && !options.confirmLargeFile) {
       throw new BridgeError("confirmation_required", `${path} holds ${read.bytes.byteLength} bytes (above 5 MiB); push again with confirm_large_file: true.`);
     }
-    const text = decodeUtf8(read.bytes);
-    if (text === undefined) throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`);
-    return normalizeLineEndings(text);
+    const raw = decodeUtf8(read.bytes);
+    if (raw === undefined) throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`);
+    return { text: normalizeLineEndings(raw), raw, stamp: read.stamp };
   }
 
   /** One GET of a tracked note in the record's workspace; a reply without a body is `upstream`. */

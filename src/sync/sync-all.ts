@@ -44,6 +44,7 @@ import { CallContext } from "../hackmd/call-context";
 import { compareCodePoints, type HackmdClient } from "../hackmd/client";
 import type { NoteSummary } from "../hackmd/types";
 import { LocalHashCache } from "./local-hash-cache";
+import { threeWayMerge } from "./merge";
 import { MAX_BODY_BYTES } from "./service";
 import { baselineFile, SyncStateStore, type SyncRecord } from "./store";
 import type { PushOutput, SyncTools } from "./types";
@@ -147,6 +148,8 @@ export type SyncAllOutcome =
   | "unchanged"
   | "pulled"
   | "pushed"
+  /** Both sides had changed; their edits did not overlap, so the merge was written and pushed. */
+  | "merged"
   | "baseline_advanced"
   | "conflict"
   | "missing_local"
@@ -171,6 +174,8 @@ export interface SyncAllItem {
   snapshot_path?: string;
   /** A conflict's remote body hash (pass it as `expected_remote_hash` after merging). */
   remote_body_hash?: string;
+  /** Dry runs with auto-merge: the planned conflict's edits do not overlap, so a real run merges them. */
+  merges?: true;
 }
 
 /** Notes per result (a dry run counts what would happen). */
@@ -179,6 +184,8 @@ export interface SyncAllCounts {
   in_sync: number;
   pulled: number;
   pushed: number;
+  /** Both sides changed without overlap: merged into the file and pushed. */
+  merged: number;
   conflicts: number;
   missing_local: number;
   missing_remote: number;
@@ -233,6 +240,12 @@ export interface SyncAllOptions {
   maxRateLimitWaitMs?: number;
   /** The call context every request counts against. Default: a new one. */
   call?: CallContext;
+  /**
+   * Merge non-overlapping edits of both sides (push strategy `merge`) instead of reporting them as
+   * conflicts. Default true; a dry run then says which conflicts would merge. Overlapping edits
+   * are conflicts either way.
+   */
+  autoMerge?: boolean;
 }
 
 /**
@@ -258,6 +271,8 @@ interface Entry {
   damaged?: { error_kind: ErrorKind; message: string };
   plan?: SyncAllPlan;
   item?: SyncAllItem;
+  /** Dry runs with auto-merge: whether a `conflict` plan's edits merge cleanly. */
+  mergeable?: boolean;
 }
 
 /** The listed notes of a workspace, or why there are none. */
@@ -332,6 +347,7 @@ class SyncAllRun {
   private readonly concurrency: number;
   private readonly cache: LocalHashCache;
   private readonly confirmLargeFiles: boolean;
+  private readonly autoMerge: boolean;
   private readonly call: CallContext;
   private readonly gate: RateGate;
   private readonly onProgress: ((progress: SyncAllProgress) => void) | undefined;
@@ -350,6 +366,7 @@ class SyncAllRun {
     this.concurrency = concurrency;
     this.cache = options.hashCache ?? new LocalHashCache();
     this.confirmLargeFiles = options.confirmLargeFiles ?? false;
+    this.autoMerge = options.autoMerge ?? true;
     this.call = options.call ?? new CallContext();
     this.gate = new RateGate(deps.sleep, options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS);
     this.onProgress = options.onProgress;
@@ -498,17 +515,36 @@ class SyncAllRun {
       // Real runs leave the confirming GET to the pull or push that follows (one GET either way).
       if (!this.dryRun) return { ...facts, remote: { kind: "moved" } };
     }
-    return { ...facts, remote: await this.fetchRemote(record, listed === undefined) };
+    const remote = await this.fetchRemote(record, listed === undefined);
+    if (remote.kind !== "fetched") return { ...facts, remote };
+    if (this.dryRun && this.autoMerge && remote.hash !== facts.baseline && remote.hash !== local.hash && local.hash !== facts.baseline) {
+      entry.mergeable = await this.mergesCleanly(entry.key, record, remote.body);
+    }
+    return { ...facts, remote: { kind: "fetched", hash: remote.hash } };
+  }
+
+  /** Whether baseline, file and remote body merge without overlap (dry runs; nothing written). */
+  private async mergesCleanly(key: string, record: SyncRecord, remote: string): Promise<boolean> {
+    try {
+      const base = await this.files.state.read(baselineFile(key), { maxBytes: MAX_BODY_BYTES });
+      const file = await this.files.read(record.local_path, { maxBytes: MAX_BODY_BYTES });
+      const baseText = base === undefined || base.truncated ? undefined : decodeUtf8(base.bytes);
+      const local = file.truncated ? undefined : decodeUtf8(file.bytes);
+      if (baseText === undefined || local === undefined) return false;
+      return threeWayMerge({ base: baseText, local: normalizeLineEndings(local), remote }).clean;
+    } catch {
+      return false;
+    }
   }
 
   /** One GET of the note: its body hash, or gone (404), or why not. */
-  private async fetchRemote(record: SyncRecord, unlisted: boolean): Promise<RemoteFact> {
+  private async fetchRemote(record: SyncRecord, unlisted: boolean): Promise<Exclude<RemoteFact, { kind: "fetched" }> | { kind: "fetched"; hash: string; body: string }> {
     try {
       const note = await this.gate.step(() => this.client.getNote(this.call, { teamPath: record.team_path, noteId: record.internal_id }));
       if (note.content === undefined) {
         return { kind: "failed", error_kind: "upstream", message: `HackMD sent note ${record.internal_id} without its body; retry later.`, rate_limited: false };
       }
-      return { kind: "fetched", hash: note.body_hash ?? (await bodyHash(note.content)) };
+      return { kind: "fetched", hash: note.body_hash ?? (await bodyHash(note.content)), body: note.content };
     } catch (error) {
       if (isBridgeError(error, "not_found")) return { kind: "gone" };
       const failure = failureOf(error);
@@ -564,6 +600,10 @@ class SyncAllRun {
         const skipped = facts.record === "ok" && facts.remote?.kind === "failed" && facts.remote.rate_limited;
         return skipped ? this.skippedItem(base, this.gate.stopReason) : { ...base, outcome: "error", error_kind: plan.error_kind, message: plan.message };
       }
+      case "conflict":
+        return entry.mergeable === true
+          ? { ...base, outcome: "planned", merges: true, message: "Both sides changed, but not the same lines: a real run merges them into the file and pushes the result." }
+          : { ...base, outcome: "planned" };
       default:
         return { ...base, outcome: "planned" };
     }
@@ -629,7 +669,9 @@ class SyncAllRun {
 
   /** A safe push: its own GET decides between pushed, baseline advanced and conflict. */
   private async push(base: Omit<SyncAllItem, "outcome">, record: SyncRecord): Promise<SyncAllItem> {
-    const result = await this.sync.push({ localPath: record.local_path, strategy: "safe", confirm: false, confirmLargeFile: this.confirmLargeFiles, call: this.call });
+    const strategy = this.autoMerge ? "merge" : "safe";
+    const result = await this.sync.push({ localPath: record.local_path, strategy, confirm: false, confirmLargeFile: this.confirmLargeFiles, call: this.call });
+    if (result.kind === "pushed" && result.output.merged === true) this.cache.forget(record.local_path);
     if (result.kind !== "pushed") throw new BridgeError("internal", "A push without note_ref returned a resolution; report this as a bug.");
     return pushItem(base, record, result.output);
   }
@@ -650,6 +692,11 @@ class SyncAllRun {
 
 /** The item for a push's output. */
 function pushItem(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, output: PushOutput): SyncAllItem {
+  if (output.merged === true) {
+    return output.status === "pushed"
+      ? { ...base, outcome: "merged", message: `Both ${record.local_path} and the note had changed; the edits did not overlap, so they were merged into the file and pushed.` }
+      : { ...base, outcome: "merged", message: `The note already held every local edit of ${record.local_path}; the file was updated with the note's changes, nothing was sent.` };
+  }
   switch (output.status) {
     case "pushed":
       return { ...base, outcome: "pushed" };
@@ -679,9 +726,9 @@ function pushItem(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, output
 
 /** Counts of a result; a dry run counts the outcome each plan would have. */
 function countItems(items: readonly SyncAllItem[]): SyncAllCounts {
-  const counts: SyncAllCounts = { in_sync: 0, pulled: 0, pushed: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
+  const counts: SyncAllCounts = { in_sync: 0, pulled: 0, pushed: 0, merged: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
   for (const item of items) {
-    const outcome = item.outcome === "planned" ? projectedOutcome(item.plan) : item.outcome;
+    const outcome = item.outcome === "planned" && item.merges === true ? "merged" : item.outcome === "planned" ? projectedOutcome(item.plan) : item.outcome;
     switch (outcome) {
       case "unchanged":
       case "baseline_advanced":
@@ -692,6 +739,9 @@ function countItems(items: readonly SyncAllItem[]): SyncAllCounts {
         break;
       case "pushed":
         counts.pushed += 1;
+        break;
+      case "merged":
+        counts.merged += 1;
         break;
       case "conflict":
         counts.conflicts += 1;

@@ -37,7 +37,8 @@ export type PullResult = { kind: "pulled"; output: PullOutput } | { kind: "unres
 export interface PushRequest {
   /** The tracked file as the caller gave it. */
   localPath: string;
-  strategy: "safe" | "overwrite";
+  /** `merge` is `safe` that also merges non-overlapping edits of both sides (docs/sync-decision-table.md G7). */
+  strategy: "safe" | "overwrite" | "merge";
   confirm: boolean;
   /** Raw `expected_remote_hash`; checked for format before any request. */
   expectedRemoteHash?: string | undefined;
@@ -58,6 +59,8 @@ export type PushOutput = {
   local_path: string;
   baseline_path: string;
   body_hash?: string;
+  /** True when the body written is a three-way merge of both sides' edits (strategy `merge`). */
+  merged?: boolean;
   title_drift?: string;
   remote_body_hash?: string;
   diff_summary?: string;

@@ -262,6 +262,33 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     expect(existsSync(join(root, "weekly.remote.md"))).toBe(true);
   }, 60_000);
 
+  it("sync merges edits on both sides that do not overlap (both sides end equal); --no-merge leaves them as a conflict", async () => {
+    const merging = await mkdtemp(join(work, "merge-"));
+    const note = DEMO_NOTE_IDS.cs101;
+    const path = join(merging, "cs101.md");
+    expect((await cmd(["pull", note, "cs101.md", "--root", merging])).status).toBe(0);
+    const body = await readFile(path, "utf8");
+    const edit = (): Promise<void> => writeFile(path, `Local intro\n${body}`);
+    await edit();
+    emu.collaboratorEdit(note, { content: `${body}Remote outro\n` }, { as: "ada" });
+
+    const refused = await cmd(["sync", "--no-merge", "--root", merging]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toMatch(/conflict {2}cs101\.md/);
+    await rm(join(merging, "cs101.remote.md"));
+
+    const dry = await cmd(["sync", "--dry-run", "--root", merging]);
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toMatch(/would_merge {2}cs101\.md/);
+    const synced = await cmd(["sync", "--root", merging, "--json"]);
+    expect(synced.status).toBe(0);
+    expect(json(synced)).toMatchObject({ counts: { merged: 1, conflicts: 0 } });
+    const merged = `Local intro\n${body}Remote outro\n`;
+    expect(await readFile(path, "utf8")).toBe(merged);
+    expect(emu.inspect().notes.find((n) => n.id === note)?.content).toBe(merged);
+    expect((await cmd(["status", "cs101.md", "--root", merging])).status).toBe(0);
+  }, 60_000);
+
   it("pulls a team note with --team and lists it as team/note", async () => {
     const teamRoot = await mkdtemp(join(work, "team-"));
     const pull = await cmd(["pull", DEMO_NOTE_IDS.spec, "specs/offline.md", "--team", "sandbox-team", "--create-parent-dirs", "--root", teamRoot]);

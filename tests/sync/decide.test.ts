@@ -53,13 +53,13 @@ const EXPECTED = [undefined, "h0", "h1", "h2", "h3"];
 describe("the push decision table (docs/sync-decision-table.md)", () => {
   const rows = tableUnder("Push");
 
-  it("documents the ten branches S1–S7 and O1–O3", () => {
-    expect(rows.map((row) => row.Branch)).toEqual(["S1", "S2", "S3", "S4", "S5", "S6", "S7", "O1", "O2", "O3"]);
+  it("documents the branches S1–S7, O1–O3 and G1–G8", () => {
+    expect(rows.map((row) => row.Branch)).toEqual(["S1", "S2", "S3", "S4", "S5", "S6", "S7", "O1", "O2", "O3", "G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8"]);
   });
 
   it("matches exactly one documented row for every combination of hashes, and decidePush agrees", () => {
     const hit = new Map<string, number>();
-    for (const strategy of ["safe", "overwrite"] as const) {
+    for (const strategy of ["safe", "overwrite", "merge"] as const) {
       for (const baseline of HASHES) {
         for (const local of HASHES) {
           for (const remote of HASHES) {
@@ -82,7 +82,7 @@ describe("the push decision table (docs/sync-decision-table.md)", () => {
                 status: row.Status,
                 effect: row.Effect,
               });
-              expect(decision.write).toBe(decision.effect === "patch");
+              expect(decision.write).toBe(decision.effect === "patch" || decision.effect === "merge");
               hit.set(decision.branch, (hit.get(decision.branch) ?? 0) + 1);
             }
           }

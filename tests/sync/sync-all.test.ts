@@ -19,7 +19,7 @@ const LIST = "GET /notes";
 const TEAM_LIST = "GET /teams/:teamPath/notes";
 const PATCH = "PATCH /notes/:noteId";
 const STATE = ".hackmd-bridge/sync";
-const ZERO = { in_sync: 0, pulled: 0, pushed: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
+const ZERO = { in_sync: 0, pulled: 0, pushed: 0, merged: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
 
 // ---------------------------------------------------------------------------------------------
 // The table (docs/sync-decision-table.md, "Sync-all plan") against decideSyncAll
@@ -382,10 +382,38 @@ describe("sync-all against the emulator", () => {
     expect(requests()).toEqual([LIST]);
   });
 
+  it("B4 (dry run) and B5 with edits that do not overlap: merged into the file and pushed; both sides end equal", async () => {
+    await track(READING, "reading.md");
+    const body = remote(READING).content;
+    await writeLocal("reading.md", `LOCAL\n${body}`);
+    bridge.emu.collaboratorEdit(READING, { content: `${body}REMOTE\n` });
+    const merged = `LOCAL\n${body}REMOTE\n`;
+
+    bridge.mark();
+    const dry = await run({ dryRun: true });
+    expect(itemOf(dry, READING)).toMatchObject({ plan: "conflict", branch: "B4", outcome: "planned", merges: true });
+    expect(dry.counts).toEqual({ ...ZERO, merged: 1 });
+    expect(requests()).toEqual([LIST, GET]);
+    expect(await readLocal("reading.md")).toBe(`LOCAL\n${body}`);
+
+    bridge.mark();
+    const real = await run();
+    expect(itemOf(real, READING)).toMatchObject({ plan: "reconcile", branch: "B5", outcome: "merged" });
+    expect(real.counts).toEqual({ ...ZERO, merged: 1 });
+    expect(requests()).toEqual([LIST, GET, PATCH, GET]);
+    expect(await readLocal("reading.md")).toBe(merged);
+    expect(remote(READING).content).toBe(merged);
+    expect(await recordOf(READING)).toMatchObject({ baseline_body_hash: await hash(merged) });
+    await expect(stat(local("reading.remote.md"))).rejects.toThrow();
+    // In step: the next run has nothing to do.
+    expect(itemOf(await run(), READING)).toMatchObject({ outcome: "unchanged" });
+  });
+
   it("B4 (dry run) and B5 → conflict: nothing is sent, the file is kept, the .remote.md snapshot is written", async () => {
     await track(READING, "reading.md");
     const body = remote(READING).content;
-    const mine = `LOCAL\n${body}`;
+    // Both sides add a line at the same place: overlapping, so no merge is attempted.
+    const mine = `${body}LOCAL\n`;
     const theirs = `${body}REMOTE\n`;
     await writeLocal("reading.md", mine);
     bridge.emu.collaboratorEdit(READING, { content: theirs });
@@ -598,7 +626,7 @@ describe("sync-all against the emulator", () => {
     expectConsistentProgress(events, { listing: 2, checking: 2 });
   });
 
-  it("the local hash cache: a second run with nothing changed reads no file and makes only the list requests", async () => {
+  it("the local hash cache: a second run with nothing changed reads no working file and makes only the list requests", async () => {
     await track(READING, "reading.md");
     await track(WEEKLY, "weekly.md");
     await track(SPEC, "spec.md", TEAM);
@@ -609,7 +637,10 @@ describe("sync-all against the emulator", () => {
     bridge.mark();
     expect((await run({ hashCache: cache }, { files })).counts).toEqual({ ...ZERO, in_sync: 3 });
     expect(sorted(log.reads)).toEqual(["reading.md", "spec.md", "weekly.md"]);
-    expect(log.stateReads.filter((path) => !path.endsWith(".json"))).toEqual([]);
+    // Each baseline is read once per run to verify its hash (a damaged one is reported, not called in sync).
+    const baselines = sorted(log.stateReads.filter((path) => !path.endsWith(".json")));
+    expect(baselines).toHaveLength(3);
+    expect(baselines.every((path) => path.endsWith(".baseline.md"))).toBe(true);
     expect(cache.size).toBe(3);
 
     log.reads.length = 0;
@@ -617,7 +648,7 @@ describe("sync-all against the emulator", () => {
     bridge.mark();
     expect((await run({ hashCache: cache }, { files })).counts).toEqual({ ...ZERO, in_sync: 3 });
     expect(log.reads).toEqual([]);
-    expect(log.stateReads.filter((path) => !path.endsWith(".json"))).toEqual([]);
+    expect(sorted(log.stateReads.filter((path) => !path.endsWith(".json")))).toEqual(baselines);
     expect(sorted(requests())).toEqual([LIST, TEAM_LIST]);
 
     // Only the edited file is read again.

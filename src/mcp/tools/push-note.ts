@@ -8,7 +8,7 @@ export const pushNoteTool = tool({
   name: "hackmd_push_note",
   title: "Push HackMD Note",
   description:
-    "Sends a tracked file's edits (a file pulled with hackmd_pull_note) to its note, with three-way conflict detection against the baseline of the last sync. Statuses: pushed, nothing_to_push, remote_changed (pull with overwrite_local: true) or conflict: nothing is sent, the remote body is written to <name>.remote.md beside the file, and diff_summary shows both sides' changes; merge into the file, then push again with expected_remote_hash set to the reported remote_body_hash. note_ref is an optional cross-check. strategy overwrite (with confirm: true) replaces the remote body regardless; avoid it until a merge is reviewed.",
+    "Sends a tracked file's edits (a file pulled with hackmd_pull_note) to its note, with three-way conflict detection against the baseline of the last sync. Statuses: pushed, nothing_to_push, remote_changed (pull with overwrite_local: true) or conflict: nothing is sent, the remote body is written to <name>.remote.md beside the file, and diff_summary shows both sides' changes; merge into the file, then push again with expected_remote_hash set to the reported remote_body_hash. note_ref is an optional cross-check. strategy overwrite (with confirm: true) replaces the remote body regardless; avoid it until a merge is reviewed. strategy merge also merges edits made on both sides when they do not overlap: the merged text is written to the file and pushed (merged: true); overlapping edits are a conflict as with safe.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   input: z
     .object({
@@ -16,7 +16,10 @@ export const pushNoteTool = tool({
       note_ref: noteRefInput.optional().describe("Optional cross-check: the note the file was pulled from."),
       team_path: teamPathInput.describe("Where a bare-id note_ref is looked up; defaults to the tracked note's workspace."),
       refresh: refreshInput,
-      strategy: z.enum(["safe", "overwrite"]).default("safe").describe("safe detects conflicts; overwrite (needs confirm) replaces the remote body."),
+      strategy: z
+        .enum(["safe", "overwrite", "merge"])
+        .default("safe")
+        .describe("safe detects conflicts; merge also merges non-overlapping edits of both sides; overwrite (needs confirm) replaces the remote body."),
       confirm: z.boolean().default(false).describe("Required with strategy overwrite."),
       expected_remote_hash: z.string().optional().describe("The remote_body_hash a conflict reported, after merging."),
       confirm_large_file: z.boolean().default(false).describe("Needed for a file above 5 MiB."),
@@ -30,6 +33,7 @@ export const pushNoteTool = tool({
       local_path: z.string(),
       baseline_path: z.string(),
       body_hash: z.string().optional(),
+      merged: z.boolean().optional(),
       title_drift: z.string().optional(),
       remote_body_hash: z.string().optional(),
       diff_summary: z.string().optional(),

@@ -12,6 +12,8 @@ import { cliHint, createProgress, formatTable, groupedMessages, indent, writeJso
 export interface SyncArgs {
   /** Plan only: one list per workspace and the GETs of moved notes; nothing is written. */
   dryRun: boolean;
+  /** Merge non-overlapping edits of both sides (default); `--no-merge` reports them as conflicts. */
+  merge: boolean;
   json: boolean;
 }
 
@@ -21,7 +23,7 @@ export async function runSync(args: SyncArgs, context: CommandContext): Promise<
   const progress = createProgress({ io, json: args.json });
   let result: SyncAllResult;
   try {
-    result = await runSyncAll({ context, dryRun: args.dryRun, progress });
+    result = await runSyncAll({ context, dryRun: args.dryRun, autoMerge: args.merge, progress });
   } finally {
     progress.done();
   }
@@ -31,10 +33,11 @@ export async function runSync(args: SyncArgs, context: CommandContext): Promise<
 }
 
 /** Sync-all over the core's deps, with its progress shown on the progress line. */
-export function runSyncAll(options: { context: CommandContext; dryRun: boolean; progress: Progress }): Promise<SyncAllResult> {
+export function runSyncAll(options: { context: CommandContext; dryRun: boolean; autoMerge?: boolean; progress: Progress }): Promise<SyncAllResult> {
   const { context, dryRun, progress } = options;
   return syncAll(context.core.deps, {
     dryRun,
+    autoMerge: options.autoMerge ?? true,
     onProgress: (report) => {
       if (report.total > 0) progress.update(progressText(report));
     },
@@ -61,9 +64,10 @@ function settled(item: SyncAllItem): boolean {
     case "baseline_advanced":
     case "pulled":
     case "pushed":
+    case "merged":
       return true;
     case "planned":
-      return item.plan !== "conflict";
+      return item.plan !== "conflict" || item.merges === true;
     default:
       return false;
   }
@@ -85,6 +89,7 @@ function label(item: SyncAllItem): string {
   if (item.outcome !== "planned") return item.outcome;
   if (item.plan === "pull") return "would_pull";
   if (item.plan === "push" || item.plan === "reconcile") return "would_push";
+  if (item.merges === true) return "would_merge";
   return item.plan;
 }
 
@@ -94,6 +99,7 @@ function countWords(counts: SyncAllCounts, dryRun: boolean): string {
     ["in_sync", "in sync"],
     ["pulled", dryRun ? "to pull" : "pulled"],
     ["pushed", dryRun ? "to push" : "pushed"],
+    ["merged", dryRun ? "to merge" : "merged"],
     ["conflicts", dryRun ? "in conflict" : "conflicts"],
     ["missing_local", "missing locally"],
     ["missing_remote", "missing on HackMD"],
@@ -138,7 +144,7 @@ export function itemDetails(item: SyncAllItem): string[] {
   if (item.snapshot_path !== undefined) lines.push(`remote body: ${item.snapshot_path}`);
   if (item.outcome === "conflict" && item.remote_body_hash !== undefined) {
     lines.push(`after merging: hackmd-bridge push ${item.local_path} --expected-remote-hash ${item.remote_body_hash}`);
-  } else if (item.outcome === "planned" && item.plan === "conflict") {
+  } else if (item.outcome === "planned" && item.plan === "conflict" && item.merges !== true) {
     lines.push(`run hackmd-bridge push ${item.local_path} (writes the .remote.md snapshot and shows both sides), merge, then push with --expected-remote-hash`);
   }
   const hint = item.message === undefined ? undefined : cliHint(item.message);
@@ -149,11 +155,11 @@ export function itemDetails(item: SyncAllItem): string[] {
 /** The `sync` subcommand. */
 export const syncCommand: HumanCommand = {
   name: "sync",
-  usage: "hackmd-bridge sync [--dry-run] [--root <dir>] [--json]",
-  options: { ...JSON_OPTION, "dry-run": { type: "boolean" } },
+  usage: "hackmd-bridge sync [--dry-run] [--no-merge] [--root <dir>] [--json]",
+  options: { ...JSON_OPTION, "dry-run": { type: "boolean" }, "no-merge": { type: "boolean" } },
   parse: ({ values, positionals: given }) => {
     positionals(given, { required: [] });
-    const args: SyncArgs = { dryRun: flag(values, "dry-run"), json: flag(values, "json") };
+    const args: SyncArgs = { dryRun: flag(values, "dry-run"), merge: !flag(values, "no-merge"), json: flag(values, "json") };
     return { json: args.json, run: (context) => runSync(args, context) };
   },
 };
