@@ -175,9 +175,18 @@ export class BridgeActions {
         case "remote_changed":
           await this.pullTracked(path, call);
           return;
-        case "conflict":
+        case "conflict": {
+          // Edits in different places merge by themselves; only overlapping ones need the user.
+          if (this.services.settings.autoMerge) {
+            const merged = await this.pushSafe(path, call, undefined, "merge");
+            if (merged.status !== "conflict") {
+              await this.handlePush(path, merged);
+              return;
+            }
+          }
           await this.conflictFlow(path, call);
           return;
+        }
       }
     });
   }
@@ -188,6 +197,7 @@ export class BridgeActions {
     try {
       const deps = this.services.deps;
       const result = await syncAll(deps, {
+        autoMerge: this.services.settings.autoMerge,
         hashCache: this.services.hashCache,
         call: this.services.newCall(),
         onProgress: (p) => {
@@ -439,9 +449,9 @@ export class BridgeActions {
     return result.output;
   }
 
-  private async pushSafe(path: string, call: CallContext, expectedRemoteHash?: string): Promise<PushOutput> {
+  private async pushSafe(path: string, call: CallContext, expectedRemoteHash?: string, strategy: "safe" | "merge" = "safe"): Promise<PushOutput> {
     const push = (confirmLargeFile: boolean) =>
-      this.services.deps.sync.push({ localPath: path, strategy: "safe", confirm: false, expectedRemoteHash, confirmLargeFile, call });
+      this.services.deps.sync.push({ localPath: path, strategy, confirm: false, expectedRemoteHash, confirmLargeFile, call });
     let result;
     try {
       result = await push(false);
@@ -463,7 +473,8 @@ export class BridgeActions {
         if (out.body_hash !== undefined) status.observe(path, { baseline_body_hash: out.body_hash, remote_body_hash: out.body_hash });
         this.services.hashCache.forget(path);
         this.conflicts.delete(path);
-        showInfo(out.status === "pushed" ? `Pushed ${path} to HackMD.` : `Nothing to push: the note already matches ${path}.`);
+        if (out.merged === true) showInfo(out.status === "pushed" ? `Merged your edits of ${path} with HackMD's and pushed the result.` : `Brought HackMD's edits into ${path}; the note already had yours.`);
+        else showInfo(out.status === "pushed" ? `Pushed ${path} to HackMD.` : `Nothing to push: the note already matches ${path}.`);
         return;
       case "remote_changed": {
         const pull = await this.ui.confirm({
@@ -512,6 +523,7 @@ export function syncAllSummary(result: SyncAllResult): string {
   if (result.items.length === 0) return "No notes are tracked yet. Pull or publish a note first.";
   const c = result.counts;
   const parts = [`${c.in_sync} in sync`, `${c.pulled} pulled`, `${c.pushed} pushed`];
+  if (c.merged > 0) parts.push(`${c.merged} merged`);
   if (c.conflicts > 0) parts.push(`${c.conflicts} in conflict (see their .remote.md files)`);
   if (c.missing_local + c.missing_remote > 0) parts.push(`${c.missing_local + c.missing_remote} missing`);
   if (c.errors > 0) parts.push(`${c.errors} failed`);

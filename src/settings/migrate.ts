@@ -78,6 +78,8 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     defaultReadPermission: read,
     defaultWritePermission: write,
     backgroundCheckMinutes: pick("backgroundCheckMinutes", intervalOf(fields.backgroundCheckMinutes), DEFAULT_SETTINGS.backgroundCheckMinutes),
+    // Added within version 1: a saved object without it gets the default (on).
+    autoMerge: pick("autoMerge", booleanOf(fields.autoMerge), DEFAULT_SETTINGS.autoMerge),
     protectAgentFiles: pick("protectAgentFiles", booleanOf(fields.protectAgentFiles), DEFAULT_SETTINGS.protectAgentFiles),
     showQuotaInStatusBar: pick("showQuotaInStatusBar", booleanOf(fields.showQuotaInStatusBar), DEFAULT_SETTINGS.showQuotaInStatusBar),
     activityLogSize: pick("activityLogSize", logSizeOf(fields.activityLogSize), DEFAULT_SETTINGS.activityLogSize),

@@ -38,6 +38,8 @@ export interface Settings {
   defaultWritePermission: Permission;
   /** Minutes between background sync checks; 0 turns them off (else 5 to 1440). */
   backgroundCheckMinutes: number;
+  /** Merge edits made on both sides when they do not overlap (Sync file, Sync all); off reports them as conflicts. */
+  autoMerge: boolean;
   /** Refuse to write files and folders coding agents load as instructions (TOOLS.md §12.4). */
   protectAgentFiles: boolean;
   /** Show the remaining HackMD API quota in the status bar. */
@@ -55,6 +57,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   defaultReadPermission: "owner",
   defaultWritePermission: "owner",
   backgroundCheckMinutes: 0,
+  autoMerge: true,
   protectAgentFiles: true,
   showQuotaInStatusBar: true,
   activityLogSize: 200,

@@ -143,7 +143,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     return [
       { heading: "HackMD account", rows: [this.tokenRow(), this.testConnectionRow(), this.apiUrlRow()] },
       { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
-      { heading: "Sync", rows: [this.backgroundCheckRow(), this.quotaRow()] },
+      { heading: "Sync", rows: [this.autoMergeRow(), this.backgroundCheckRow(), this.quotaRow()] },
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
     ];
   }
@@ -327,6 +327,19 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
         void setting.addToggle((toggle) =>
           toggle.setValue(this.services.getSettings().showQuotaInStatusBar).onChange(async (value) => {
             await this.services.saveSettings({ showQuotaInStatusBar: value });
+          }),
+        ),
+    };
+  }
+
+  private autoMergeRow(): Row {
+    return {
+      name: "Merge edits automatically",
+      desc: "When a file and its note both changed in different places, sync merges the two and pushes the result. Changes to the same lines always open the conflict resolver.",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings().autoMerge).onChange(async (value) => {
+            await this.services.saveSettings({ autoMerge: value });
           }),
         ),
     };

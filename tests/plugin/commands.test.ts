@@ -123,19 +123,36 @@ describe("sync current file", () => {
     expect(await h.read(path)).toBe(`${base}remote line\n`);
   });
 
-  it("conflict: writes the snapshot and names it; resolve pushes the confirmed merge", async () => {
-    // The fallback without the conflict modal (its flow is tested in tests/ui/conflict-flow.test.ts).
+  it("edits on both sides in different places: merged and pushed, no conflict; with the setting off, a conflict", async () => {
     h.plugin.ui.resolveConflict = undefined;
     await h.write(path, `${base}local line\n`);
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `remote first line\n${base}` }, { as: "ada" });
+    expect(await h.run("sync-file")).toBe(`Merged your edits of ${path} with HackMD's and pushed the result.`);
+    const merged = `remote first line\n${base}local line\n`;
+    expect(await h.read(path)).toBe(merged);
+    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(merged);
+    expect(await h.run("sync-file")).toBe(`${path} is in sync with HackMD.`);
+
+    await h.plugin.saveSettings({ autoMerge: false });
+    await h.write(path, `${merged}second local line\n`);
+    h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `second remote line\n${merged}` }, { as: "ada" });
+    expect(await h.run("sync-file")).toMatch(/^Conflict: /);
+  });
+
+  it("conflict: writes the snapshot and names it; resolve pushes the confirmed merge", async () => {
+    // The fallback without the conflict modal (its flow is tested in tests/ui/conflict-flow.test.ts).
+    h.plugin.ui.resolveConflict = undefined;
+    // Both sides add a line at the same place: the edits overlap, so nothing merges by itself.
+    await h.write(path, `${base}local line\n`);
+    h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${base}remote line\n` }, { as: "ada" });
     const snapshot = "HackMD/Weekly sync — Project Aurora.remote.md";
     expect(await h.run("sync-file")).toBe(
       `Conflict: ${path} and its note both changed; HackMD's version is in ${snapshot}. Merge the changes into the file, then run "Resolve conflict in current file".`,
     );
-    expect(await h.read(snapshot)).toBe(`remote first line\n${base}`);
+    expect(await h.read(snapshot)).toBe(`${base}remote line\n`);
     expect(await h.read(path)).toBe(`${base}local line\n`);
 
-    await h.write(path, `remote first line\n${base}local line\n`);
+    await h.write(path, `${base}remote line\nlocal line\n`);
     const asked: string[] = [];
     h.plugin.ui.confirm = (dialog) => {
       asked.push(dialog.title);

@@ -60,6 +60,7 @@ describe("migrateSettings", () => {
         defaultReadPermission: "signed_in",
         defaultWritePermission: "guest",
         backgroundCheckMinutes: 2.4,
+        autoMerge: false,
         protectAgentFiles: false,
         showQuotaInStatusBar: false,
         activityLogSize: 5000,
@@ -73,10 +74,14 @@ describe("migrateSettings", () => {
       // Never more permissive than the read permission (TOOLS.md §5.4).
       defaultWritePermission: "signed_in",
       backgroundCheckMinutes: 5,
+      autoMerge: false,
       protectAgentFiles: false,
       showQuotaInStatusBar: false,
       activityLogSize: 1000,
     } satisfies Settings);
+    // A version-1 object saved before autoMerge existed gets the default; a wrong type is repaired.
+    expect(migrateSettings({ version: 1 }).autoMerge).toBe(true);
+    expect(migrateSettings({ version: 1, autoMerge: "yes" }).autoMerge).toBe(true);
     expect(migrateSettings({ version: 1, backgroundCheckMinutes: -3, defaultPullFolder: "/", defaultWorkspace: "" })).toMatchObject({
       backgroundCheckMinutes: 0,
       defaultPullFolder: "",
