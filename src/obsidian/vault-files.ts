@@ -20,13 +20,23 @@
  * - Reads are bounded in what is returned, not in what is read: the Vault API has no ranged or
  *   non-blocking read, so a file is read whole and cut (the adapter knows only files and folders).
  * - Removal goes through `FileManager.trashFile`, honouring the user's deletion setting.
+ * - Open editors (issue 8): Obsidian saves an edited file about two seconds after typing stops,
+ *   so before any stat, read, write or removal of a user file, every open text view of it (a
+ *   MarkdownView or a plugin's TextFileView, in any leaf) whose text differs from the disk is
+ *   saved with `TextFileView.save()`, which writes only what the user typed since the view last
+ *   loaded or saved. A read then sees what the editor shows, and a write's expectation (taken at
+ *   the earlier read) fails with `conflict` when the user typed since. Writes go through the
+ *   vault (`process`), so a clean editor reloads the new text. Left open: typing that lands
+ *   between that save and the write (one turn of the event loop) meets the written text in the
+ *   editor, and what Obsidian does then (it merges an external change into a dirty editor) is
+ *   Obsidian's to decide.
  * - State files: write to a hidden temporary name, then `adapter.rename`. Obsidian's adapters
  *   refuse to rename over an existing file, so when the rename is refused the old file is renamed
  *   aside first (and put back if the second rename fails): a reader in that short window finds no
  *   file, and a crash there leaves the old and new copies under hidden temporary names beside it.
  *   No flush to disk and no file modes (0600/0700) are available through the adapter.
  */
-import { FileSystemAdapter, normalizePath, type App, type DataAdapter, type Stat } from "obsidian";
+import { FileSystemAdapter, normalizePath, TextFileView, type App, type DataAdapter, type Stat } from "obsidian";
 import { BridgeError } from "../core/errors";
 import {
   sameStamp,
@@ -62,8 +72,8 @@ import {
   type WritePolicy,
 } from "../core/paths";
 
-/** The parts of the App this adapter uses. */
-export type VaultApp = Pick<App, "vault" | "fileManager">;
+/** The parts of the App this adapter uses (the workspace for the open editors of a file). */
+export type VaultApp = Pick<App, "vault" | "fileManager" | "workspace">;
 
 
 export type { DesktopPaths };
@@ -148,9 +158,10 @@ export class VaultLocalFiles implements LocalFiles {
     return { path: located.path, given: located.given, target: located.path };
   }
 
-  /** What a path names (read rules). */
+  /** What a path names (read rules); an open editor's unsaved text is saved first. */
   async stat(input: string): Promise<FileInfo> {
     const located = await this.locate(this.givenRelative(input));
+    await this.saveOpenEditors(located);
     const stat = await this.statOf(located.target);
     const symlink = located.target !== located.path;
     if (stat === null) return { path: located.path, kind: "missing", symlink, size: 0, mtimeMs: 0 };
@@ -161,6 +172,7 @@ export class VaultLocalFiles implements LocalFiles {
   async read(input: string, options: ReadOptions): Promise<ReadResult> {
     checkLimit(options.maxBytes);
     const located = await this.locate(this.givenRelative(input));
+    await this.saveOpenEditors(located);
     return requireFile(located.path, await this.readAt(located.path, located.target, options.maxBytes, false));
   }
 
@@ -168,6 +180,7 @@ export class VaultLocalFiles implements LocalFiles {
   async readHead(input: string, n: number): Promise<ReadResult> {
     checkLimit(n);
     const located = await this.locate(this.givenRelative(input));
+    await this.saveOpenEditors(located);
     return requireFile(located.path, await this.readAt(located.path, located.target, n, true));
   }
 
@@ -175,6 +188,8 @@ export class VaultLocalFiles implements LocalFiles {
   async write(input: string, data: Uint8Array | string, options: WriteOptions): Promise<WriteResult> {
     const located = await this.locate(this.givenRelative(input));
     this.assertWritable(located);
+    // Unsaved typing reaches the disk first, so the expectation below sees it and refuses.
+    await this.saveOpenEditors(located);
     const path = located.target;
     const folder = parentPath(path);
     if (folder !== "") {
@@ -248,6 +263,7 @@ export class VaultLocalFiles implements LocalFiles {
   async remove(input: string, options: RemoveOptions = {}): Promise<boolean> {
     const located = await this.locate(this.givenRelative(input));
     this.assertWritable(located);
+    await this.saveOpenEditors(located);
     const path = located.target;
     const current = await this.statOf(path);
     if (current === null) return false;
@@ -433,6 +449,33 @@ export class VaultLocalFiles implements LocalFiles {
   }
 
   // ---- operations on located paths ----
+
+  /**
+   * Saves every open text view of the file whose text differs from the disk (see the header).
+   * `TextFileView.save()` itself writes only text typed since the view last loaded or saved, so a
+   * clean view that has not yet shown a change made on disk does not write its older text back;
+   * the comparison with the disk spares a save (and a new mtime) when nothing differs.
+   */
+  private async saveOpenEditors(located: Located): Promise<void> {
+    const paths = new Set([located.given, located.path, located.target]);
+    const views: TextFileView[] = [];
+    this.app.workspace.iterateAllLeaves((leaf) => {
+      const view = leaf.view;
+      if (view instanceof TextFileView && view.file !== null && paths.has(view.file.path)) views.push(view);
+    });
+    for (const view of views) {
+      const file = view.file;
+      // A view left on a file that was deleted (or replaced) has nothing on disk to agree with.
+      if (file === null || this.app.vault.getFileByPath(file.path) !== file) continue;
+      const onDisk = await this.app.vault.read(file).catch(() => undefined);
+      if (view.getViewData() === onDisk) continue;
+      try {
+        await view.save();
+      } catch (error) {
+        throw ioError(error, "saving the open editor of", located.path);
+      }
+    }
+  }
 
   private async statOf(path: string): Promise<Stat | null> {
     try {

@@ -1,7 +1,29 @@
 /**
  * A small fake of the `obsidian` module for tests (mapped by jest's moduleNameMapper). It holds
- * only what our code uses; grow it on demand. Real behaviour is tested through the Node host and
- * the emulator.
+ * only what our code uses; grow it on demand, with signatures as in `obsidian.d.ts`. Real
+ * behaviour is tested through the Node host and the emulator.
+ *
+ * What it models (STYLE.md: "the fake host must model what bites"):
+ * - One in-memory disk behind both the Vault and its DataAdapter; every write advances a fake
+ *   clock by a second, so every write changes mtime. The vault index follows the disk as a file
+ *   watcher would (dot-paths stay unindexed) and fires create/modify/delete/rename per file.
+ * - Open editors. `workspace.getLeaf().openFile(file)` opens a `.md` file in a MarkdownView whose
+ *   `editor` the test can type into (`editor.setValue`, `replaceRange`). Typing does not touch the
+ *   disk: it requests a save that runs 2 s after the last keystroke, on `workspace.timers`, which
+ *   the test advances by hand (`await app.workspace.timers.advance(2000)`), so "later" is
+ *   deterministic while the loopback requests run on real time. `view.save()` writes the editor's
+ *   text through `Vault.modify` now, and only when it differs from what the view last loaded or
+ *   saved (Obsidian keeps that privately as `lastSavedData`; the fake exposes it).
+ * - A change of an open file on disk (any write, through the vault or the adapter): a clean view
+ *   reloads the new text, as Obsidian does. A dirty view KEEPS its text and does not reload, so
+ *   its pending save later overwrites the disk with the text the user typed on top of the old
+ *   version. That is the conservative case, the one that loses a pull.
+ *
+ * What it does not model: Obsidian's merge of an external change into a dirty editor (recent
+ * versions apply the change to the editor as a transaction, which may or may not keep the typing),
+ * the watcher's delay for changes made outside Obsidian (here the index follows at once), CRLF
+ * handling in the editor, preview mode, cursor and undo state, several windows, deferred leaves,
+ * and the metadata cache. Renames keep the TFile object, so an open view follows its file.
  */
 
 import { TextDecoder as NodeTextDecoder, TextEncoder as NodeTextEncoder } from "node:util";
@@ -572,12 +594,55 @@ export class SecretStorage extends Events {
   }
 }
 
-/** The workspace: the active file, `file-open` / `file-menu` events, layout-ready callbacks. */
+/**
+ * Timers under the test's control (fake only): the editors' delayed saves run on them, so a test
+ * decides when "two seconds later" is. `advance(ms)` runs every timer that falls due, earliest
+ * first, and waits for whatever each returns (a save) before the next.
+ */
+export class ManualTimers {
+  private now = 0;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { at: number; callback: () => unknown }>();
+  setTimeout(callback: () => unknown, ms: number): number {
+    const id = this.nextId++;
+    this.waiting.set(id, { at: this.now + Math.max(0, ms), callback });
+    return id;
+  }
+  clearTimeout(id: number | undefined): void {
+    if (id !== undefined) this.waiting.delete(id);
+  }
+  /** How many timers are waiting. */
+  get pending(): number {
+    return this.waiting.size;
+  }
+  /** Moves the clock `ms` forward, running the timers that fall due on the way. */
+  async advance(ms: number): Promise<void> {
+    const until = this.now + ms;
+    for (;;) {
+      let next: [number, { at: number; callback: () => unknown }] | undefined;
+      for (const entry of this.waiting) if (entry[1].at <= until && (next === undefined || entry[1].at < next[1].at)) next = entry;
+      if (next === undefined) break;
+      this.waiting.delete(next[0]);
+      this.now = next[1].at;
+      await next[1].callback();
+    }
+    this.now = until;
+  }
+}
+
+/** The workspace: leaves and their views, the active file, `file-open` / `file-menu` events, layout-ready callbacks. */
 export class Workspace extends Events {
   /** Files opened with a leaf's openFile, in order (fake only). */
   readonly opened: string[] = [];
+  /** The timers of the editors' delayed saves (fake only; Obsidian uses window timers). */
+  readonly timers = new ManualTimers();
+  private readonly leaves: WorkspaceLeaf[] = [];
+  private activeLeaf: WorkspaceLeaf | null = null;
   private active: TFile | null = null;
-  constructor(private readonly vault: Vault) {
+  constructor(
+    private readonly vault: Vault,
+    private readonly app: App,
+  ) {
     super();
   }
   getActiveFile(): TFile | null {
@@ -592,16 +657,34 @@ export class Workspace extends Events {
   onLayoutReady(callback: () => unknown): void {
     callback();
   }
-  getLeaf(_newLeaf?: boolean): { openFile(file: TFile): Promise<void> } {
-    return {
-      openFile: async (file) => {
-        this.opened.push(file.path);
-        this.openPath(file.path);
-      },
-    };
+  /** The active leaf, or a new one when asked for (any truthy `newLeaf`) or when there is none. */
+  getLeaf(newLeaf?: boolean | "tab" | "split" | "window"): WorkspaceLeaf {
+    if (!newLeaf && this.activeLeaf !== null) return this.activeLeaf;
+    const leaf = new WorkspaceLeaf(this.app);
+    this.leaves.push(leaf);
+    this.activeLeaf = leaf;
+    return leaf;
   }
-  getLeavesOfType(_type: string): WorkspaceLeaf[] {
-    return [];
+  /** Opens a file in a new leaf and returns its Markdown view (fake only; `.md` files). */
+  async openInEditor(path: string): Promise<MarkdownView> {
+    const file = this.vault.getFileByPath(path);
+    if (file === null) throw new Error(`no file ${path}`);
+    const leaf = this.getLeaf(true);
+    await leaf.openFile(file);
+    if (!(leaf.view instanceof MarkdownView)) throw new Error(`${path} did not open in a Markdown view`);
+    return leaf.view;
+  }
+  iterateAllLeaves(callback: (leaf: WorkspaceLeaf) => unknown): void {
+    for (const leaf of [...this.leaves]) callback(leaf);
+  }
+  getLeavesOfType(viewType: string): WorkspaceLeaf[] {
+    return this.leaves.filter((leaf) => leaf.view?.getViewType() === viewType);
+  }
+  /** Forgets a detached leaf (fake only; called by `WorkspaceLeaf.detach`). */
+  removeLeaf(leaf: WorkspaceLeaf): void {
+    const at = this.leaves.indexOf(leaf);
+    if (at >= 0) this.leaves.splice(at, 1);
+    if (this.activeLeaf === leaf) this.activeLeaf = this.leaves.at(-1) ?? null;
   }
 }
 
@@ -657,7 +740,7 @@ export class App {
   constructor(adapter: InMemoryAdapter = new InMemoryAdapter()) {
     this.vault = new Vault(adapter);
     this.fileManager = new FileManager(this.vault);
-    this.workspace = new Workspace(this.vault);
+    this.workspace = new Workspace(this.vault, this);
   }
   /** Obsidian declares `any | null`; the fake returns what was saved, parsed again. */
   loadLocalStorage(key: string): unknown {
@@ -981,17 +1064,62 @@ export class Modal {
   }
 }
 
-/** A workspace leaf (only what views use). */
-export class WorkspaceLeaf {
-  view: unknown = null;
-  constructor(readonly app: App) {}
+/** A position in an editor, as in Obsidian's API. */
+export interface EditorPosition {
+  line: number;
+  ch: number;
 }
 
-/** An item view, as in Obsidian: a Component with `contentEl`, opened and closed by its leaf. */
-export abstract class ItemView extends Component {
+/**
+ * The editor of a Markdown view (Obsidian's abstract Editor; only what tests type with). An edit
+ * changes the view's text, never the disk, and requests the view's delayed save, as typing does.
+ */
+export class Editor {
+  private text = "";
+  /** `edited` runs after every edit (fake only: the view requests its save). */
+  constructor(private readonly edited: () => void = () => undefined) {}
+  getValue(): string {
+    return this.text;
+  }
+  /** Replaces the whole text, as a user edit. */
+  setValue(content: string): void {
+    this.text = content;
+    this.edited();
+  }
+  getLine(line: number): string {
+    return this.text.split("\n")[line] ?? "";
+  }
+  lineCount(): number {
+    return this.text.split("\n").length;
+  }
+  lastLine(): number {
+    return this.lineCount() - 1;
+  }
+  /** Replaces the text between two positions (or inserts at `from`), as a user edit. */
+  replaceRange(replacement: string, from: EditorPosition, to?: EditorPosition, _origin?: string): void {
+    const start = this.offset(from);
+    const end = to === undefined ? start : this.offset(to);
+    this.text = this.text.slice(0, start) + replacement + this.text.slice(end);
+    this.edited();
+  }
+  /** Sets the text without an edit, as loading the file does (fake only). */
+  load(content: string): void {
+    this.text = content;
+  }
+  private offset(pos: EditorPosition): number {
+    const lines = this.text.split("\n");
+    let at = 0;
+    for (let i = 0; i < Math.min(pos.line, lines.length); i++) at += (lines[i]?.length ?? 0) + 1;
+    return Math.min(this.text.length, at + pos.ch);
+  }
+}
+
+/** A view in a leaf, as in Obsidian. */
+export abstract class View extends Component {
   app: App;
+  icon = "";
+  navigation = false;
   containerEl: HTMLElement = detached("div");
-  contentEl: HTMLElement = detached("div");
   constructor(readonly leaf: WorkspaceLeaf) {
     super();
     this.app = leaf.app;
@@ -999,13 +1127,168 @@ export abstract class ItemView extends Component {
   abstract getViewType(): string;
   abstract getDisplayText(): string;
   getIcon(): string {
-    return "";
+    return this.icon;
   }
   async onOpen(): Promise<void> {
     /* overridden */
   }
   async onClose(): Promise<void> {
     /* overridden */
+  }
+}
+
+/** An item view, as in Obsidian: a view with `contentEl`, opened and closed by its leaf. */
+export abstract class ItemView extends View {
+  contentEl: HTMLElement = detached("div");
+}
+
+/** A view of one file, as in Obsidian. */
+export abstract class FileView extends ItemView {
+  allowNoFile = false;
+  file: TFile | null = null;
+  override navigation = true;
+  getDisplayText(): string {
+    return this.file?.basename ?? "";
+  }
+  async onLoadFile(_file: TFile): Promise<void> {
+    /* overridden */
+  }
+  async onUnloadFile(_file: TFile): Promise<void> {
+    /* overridden */
+  }
+}
+
+/** An editable file view, as in Obsidian. */
+export abstract class EditableFileView extends FileView {}
+
+/**
+ * A text file view, as in Obsidian: the view's text (`getViewData`) is saved through
+ * `Vault.modify` by `save()` only when it differs from what the view last loaded or saved;
+ * `requestSave()` saves 2 s after its last call (on `workspace.timers`). A change of the file on
+ * disk reloads a clean view and leaves a dirty one as it is (see the header).
+ */
+export abstract class TextFileView extends EditableFileView {
+  data = "";
+  requestSave: () => void;
+  /** What the view last loaded from or saved to its file (Obsidian's private `lastSavedData`; fake only). */
+  lastSavedData = "";
+  private saveTimer: number | undefined;
+  constructor(leaf: WorkspaceLeaf) {
+    super(leaf);
+    this.requestSave = () => {
+      const timers = this.app.workspace.timers;
+      timers.clearTimeout(this.saveTimer);
+      this.saveTimer = timers.setTimeout(() => {
+        this.saveTimer = undefined;
+        return this.save();
+      }, 2000);
+    };
+    this.registerEvent(
+      this.app.vault.on("modify", (file: unknown) => {
+        if (file !== null && file === this.file) void this.reloadFromDisk();
+      }),
+    );
+  }
+  /** Whether the view holds text its file was not given yet (fake only; Obsidian keeps it private). */
+  get dirty(): boolean {
+    return this.file !== null && this.getViewData() !== this.lastSavedData;
+  }
+  override async onLoadFile(file: TFile): Promise<void> {
+    const text = await this.app.vault.read(file);
+    this.lastSavedData = text;
+    this.data = text;
+    this.setViewData(text, true);
+  }
+  override async onUnloadFile(_file: TFile): Promise<void> {
+    await this.save();
+  }
+  /** Writes the view's text now, when it differs from what the view last loaded or saved. */
+  async save(_clear?: boolean): Promise<void> {
+    const file = this.file;
+    if (file === null) return;
+    const text = this.getViewData();
+    if (text === this.lastSavedData) return;
+    this.data = text;
+    this.lastSavedData = text;
+    await this.app.vault.modify(file, text);
+  }
+  abstract getViewData(): string;
+  abstract setViewData(data: string, clear: boolean): void;
+  abstract clear(): void;
+
+  /** The file changed on disk: a clean view shows the new text; a dirty one keeps its own. */
+  private async reloadFromDisk(): Promise<void> {
+    const file = this.file;
+    if (file === null) return;
+    let text: string;
+    try {
+      text = await this.app.vault.read(file);
+    } catch {
+      return; // removed meanwhile
+    }
+    if (file !== this.file || text === this.lastSavedData || this.dirty) return;
+    this.lastSavedData = text;
+    this.data = text;
+    this.setViewData(text, false);
+  }
+}
+
+/** The Markdown view, as in Obsidian: its text is the editor's (source mode only). */
+export class MarkdownView extends TextFileView {
+  editor: Editor;
+  constructor(leaf: WorkspaceLeaf) {
+    super(leaf);
+    this.editor = new Editor(() => this.requestSave());
+  }
+  getViewType(): string {
+    return "markdown";
+  }
+  getMode(): "source" | "preview" {
+    return "source";
+  }
+  getViewData(): string {
+    return this.editor.getValue();
+  }
+  setViewData(data: string, _clear: boolean): void {
+    this.editor.load(data);
+  }
+  clear(): void {
+    this.editor.load("");
+  }
+}
+
+/** A workspace leaf: one view; `openFile` shows a `.md` file in a MarkdownView. */
+export class WorkspaceLeaf {
+  view: View | null = null;
+  constructor(readonly app: App) {}
+  /** Opens a file: the previous file's view is saved first; a `.md` file gets a MarkdownView. */
+  async openFile(file: TFile, _openState?: unknown): Promise<void> {
+    const workspace = this.app.workspace;
+    workspace.opened.push(file.path);
+    const previous = this.view;
+    if (previous instanceof FileView && previous.file !== null) await previous.onUnloadFile(previous.file);
+    if (file.extension === "md") {
+      const view = previous instanceof MarkdownView ? previous : new MarkdownView(this);
+      if (view !== previous) {
+        previous?.unload();
+        this.view = view;
+        view.load();
+      }
+      view.file = file;
+      await view.onLoadFile(file);
+    } else {
+      previous?.unload();
+      this.view = null;
+    }
+    workspace.openPath(file.path);
+  }
+  /** Closes the leaf: its file view starts its last save (not awaited, as in Obsidian), then unloads. */
+  detach(): void {
+    const view = this.view;
+    if (view instanceof FileView && view.file !== null) void view.onUnloadFile(view.file);
+    view?.unload();
+    this.view = null;
+    this.app.workspace.removeLeaf(this);
   }
 }
 

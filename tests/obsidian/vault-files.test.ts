@@ -394,3 +394,65 @@ describe("VaultLocalFiles.state: the sync state files over the adapter (TOOLS.md
     expect(await kindOf(files.state.list("/etc"))).toBe("local_access");
   });
 });
+
+describe("VaultLocalFiles and open editors (issue 8: the editor's unsaved text)", () => {
+  it("saves an open editor's unsaved text before a stat or a read, so both see what the user sees", async () => {
+    const { app, files, disk } = await setup();
+    const view = await app.workspace.openInEditor("Notes/a.md");
+    view.editor.setValue("hello\ntyped\n");
+    expect(disk("Notes/a.md")).toBe("hello\n");
+    const info = await files.stat("Notes/a.md");
+    expect(info.size).toBe(12);
+    expect(disk("Notes/a.md")).toBe("hello\ntyped\n");
+    view.editor.replaceRange("more\n", { line: 2, ch: 0 });
+    expect(text((await files.read("Notes/a.md", { maxBytes: 100 })).bytes)).toBe("hello\ntyped\nmore\n");
+    expect(view.dirty).toBe(false);
+  });
+
+  it("refuses a write when the user typed since the read (conflict), keeping the typing on disk and in the editor", async () => {
+    const { app, files, disk } = await setup();
+    const view = await app.workspace.openInEditor("Notes/a.md");
+    const read = await files.read("Notes/a.md", { maxBytes: 100 });
+    view.editor.setValue("hello\ntyped after the read\n");
+    expect(await kindOf(files.write("Notes/a.md", "pulled\n", { expect: read.stamp }))).toBe("conflict");
+    expect(disk("Notes/a.md")).toBe("hello\ntyped after the read\n");
+    await app.workspace.timers.advance(2000);
+    expect(view.editor.getValue()).toBe("hello\ntyped after the read\n");
+    expect(disk("Notes/a.md")).toBe("hello\ntyped after the read\n");
+  });
+
+  it("writes through the vault onto a clean editor, which shows the new text; its later save changes nothing", async () => {
+    const { app, files, disk } = await setup();
+    const view = await app.workspace.openInEditor("Notes/a.md");
+    const read = await files.read("Notes/a.md", { maxBytes: 100 });
+    const written = await files.write("Notes/a.md", "pulled\n", { expect: read.stamp });
+    await new Promise((resolve) => setImmediate(resolve)); // the editor reloads after the vault's modify event
+    expect(view.editor.getValue()).toBe("pulled\n");
+    await app.workspace.timers.advance(2000);
+    await view.save();
+    expect(disk("Notes/a.md")).toBe("pulled\n");
+    expect((await files.stat("Notes/a.md")).stamp).toEqual(written.stamp);
+  });
+
+  it("never writes a clean editor's older text over a change it has not shown yet", async () => {
+    const { app, adapter, files, disk } = await setup();
+    const view = await app.workspace.openInEditor("Notes/a.md");
+    // A change on disk the watcher has not reported yet: the editor still shows the old text.
+    const entry = adapter.entries.get("Notes/a.md");
+    if (entry?.type !== "file") throw new Error("no file");
+    adapter.entries.set("Notes/a.md", { ...entry, data: new TextEncoder().encode("changed elsewhere\n"), mtime: adapter.tick() });
+    expect(text((await files.read("Notes/a.md", { maxBytes: 100 })).bytes)).toBe("changed elsewhere\n");
+    expect(disk("Notes/a.md")).toBe("changed elsewhere\n");
+    expect(view.editor.getValue()).toBe("hello\n");
+  });
+
+  it("ignores a view left on a deleted file", async () => {
+    const { app, files } = await setup();
+    const view = await app.workspace.openInEditor("Notes/a.md");
+    view.editor.setValue("typed\n");
+    await app.fileManager.trashFile(app.vault.getFileByPath("Notes/a.md") as unknown as TAbstractFile);
+    expect((await files.stat("Notes/a.md")).kind).toBe("missing");
+    const created = await files.write("Notes/a.md", "new\n", { expect: "absent" });
+    expect(created.path).toBe("Notes/a.md");
+  });
+});
