@@ -1,14 +1,22 @@
 /**
  * The plugin's services, built from the App and the settings with one named-parameter object
  * (STYLE.md rules 1 and 3): the requestUrl transport, the vault's LocalFiles, the core (client,
- * caches, sync engine) and the small host state the commands and the UI share. The core is
- * rebuilt when the API URL setting changes; everything else lives as long as the plugin.
+ * caches, sync engine) and the small host state the commands and the UI share.
+ *
+ * One core per plugin load (TOOLS.md §1.3, issue 9): the commands and the MCP endpoint share its
+ * queue and its memory of unconfirmed writes for the plugin's whole life. Its client
+ * configuration follows the settings: the API URL is read at every request (the token always
+ * was, from secret storage), and a changed URL empties the caches of the old server's answers
+ * (note lists, account) and the status memory. The memory of unconfirmed writes is kept: it is
+ * keyed by note, and refusing a write a little longer is the safe side.
  */
 import type { App } from "obsidian";
 import { unavailableImageFetcher, type ImageFetcher } from "../core/image";
 import type { Clock, HttpTransport, Logger, LogFields, SecretSource, Sleep } from "../core/ports";
 import { CallContext } from "../hackmd/call-context";
-import { createClientConfig, PLUGIN_TOKEN_HINT } from "../hackmd/config";
+import { AccountCache } from "../hackmd/cache";
+import { createClientConfig, PLUGIN_TOKEN_HINT, type ClientConfig } from "../hackmd/config";
+import type { Team } from "../hackmd/types";
 import { createBridgeCore, type BridgeCore } from "../mcp/core";
 import type { ToolDeps } from "../mcp/deps";
 import type { Settings } from "../settings/schema";
@@ -81,7 +89,9 @@ export class PluginServices {
   private readonly images: ImageFetcher;
   private readonly transport: HttpTransport;
   private readonly sleep: Sleep;
-  private built: { apiUrl: string; core: BridgeCore } | undefined;
+  private built: BridgeCore | undefined;
+  /** The configuration of the API URL requests last used. */
+  private current: { apiUrl: string; config: ClientConfig } | undefined;
 
   /** Builds the services; no request and no vault scan happen here. */
   constructor(options: PluginServicesOptions) {
@@ -109,13 +119,20 @@ export class PluginServices {
     return this.readSettings();
   }
 
-  /** The core for the current API URL, built on first use and rebuilt when the URL changed. */
+  /** The plugin's one core, built on first use; its requests follow the API URL setting. */
   get core(): BridgeCore {
-    const apiUrl = this.settings.apiUrl;
-    if (this.built?.apiUrl !== apiUrl) {
-      const core = createBridgeCore({
+    if (this.built === undefined) {
+      const config = (): ClientConfig => this.clientConfig();
+      // The numbers are the same for every URL; `api` is looked up again at every request.
+      const live: ClientConfig = {
+        ...createClientConfig({ tokenHint: PLUGIN_TOKEN_HINT }),
+        get api() {
+          return config().api;
+        },
+      };
+      this.built = createBridgeCore({
         transport: this.transport,
-        config: createClientConfig({ apiUrl, tokenHint: PLUGIN_TOKEN_HINT }),
+        config: live,
         secrets: this.token,
         files: this.files,
         images: this.images,
@@ -124,22 +141,41 @@ export class PluginServices {
         random: () => Math.random(),
         logger: this.logger,
       });
-      this.built = { apiUrl, core };
     }
-    return this.built.core;
+    return this.built;
   }
 
-  /** The current core's tool dependencies (client, sync engine, caches). */
+  /** The core's tool dependencies (client, sync engine, caches). */
   get deps(): ToolDeps {
     return this.core.deps;
   }
 
-  /** Call after the settings were saved: a changed API URL gets a new core (and fresh caches). */
+  /** Call after the settings were saved: a changed API URL empties the old server's caches now. */
   settingsChanged(): void {
-    if (this.built !== undefined && this.built.apiUrl !== this.settings.apiUrl) {
-      this.built = undefined;
+    if (this.current === undefined || this.current.apiUrl === this.settings.apiUrl) return;
+    try {
+      this.clientConfig();
+    } catch {
+      // An unusable URL is reported by the next request that needs it.
+    }
+  }
+
+  /**
+   * The configuration for the current API URL setting (invalid_input when it is unusable). The
+   * first use after the URL changed drops what the caches learned from the old server.
+   */
+  private clientConfig(): ClientConfig {
+    const apiUrl = this.settings.apiUrl;
+    if (this.current?.apiUrl === apiUrl) return this.current.config;
+    const config = createClientConfig({ apiUrl, tokenHint: PLUGIN_TOKEN_HINT });
+    const changed = this.current !== undefined;
+    this.current = { apiUrl, config };
+    if (changed && this.built !== undefined) {
+      this.built.deps.lists.invalidate();
+      this.built.deps.account = new AccountCache<Team>(clock);
       this.status.clear();
     }
+    return config;
   }
 
   /** A fresh per-operation call context (TOOLS.md §4.3). */
