@@ -4,8 +4,9 @@
  * parses exactly this subset with these refusals.
  */
 
-import { splitLines } from "./lines";
+import { splitLinesSteps } from "./lines";
 import { patchRejected, quote } from "./reject";
+import { runSteps, WorkMeter, type Steps } from "./steps";
 
 /** One line of a hunk: kept (`context`), taken out (`remove`) or put in (`add`). */
 export interface HunkLine {
@@ -44,7 +45,12 @@ const UPDATE_RULE = `exactly one "${UPDATE_PREFIX} <patch_path>" line with a tar
 
 /** Parses a patch for the note at `patchPath`, refusing with `patch_rejected` per §10.2–§10.3. */
 export function parsePatch({ patch, patchPath }: { patch: string; patchPath: string }): ParsedPatch {
-  const lines = splitLines(patch);
+  return runSteps(parsePatchSteps({ patch, patchPath }, new WorkMeter()));
+}
+
+/** `parsePatch` as cooperative steps (see steps.ts). */
+export function* parsePatchSteps({ patch, patchPath }: { patch: string; patchPath: string }, meter: WorkMeter): Steps<ParsedPatch> {
+  const { lines } = yield* splitLinesSteps(patch, meter);
   if (lines[0] !== BEGIN) {
     throw patchRejected(`the patch has to open with the line "${BEGIN}"`);
   }
@@ -52,21 +58,23 @@ export function parsePatch({ patch, patchPath }: { patch: string; patchPath: str
     throw patchRejected(`the patch has to close with the line "${END}"`);
   }
   const inner = lines.slice(1, -1);
-  const unsupported = inner.find((line) => UNSUPPORTED_PREFIXES.some((prefix) => line.startsWith(prefix)));
-  if (unsupported !== undefined) {
-    throw patchRejected(
-      `${quote(unsupported)} is an operation that is not supported here; a patch can only update this one note`,
-    );
+  for (const line of inner) {
+    if (UNSUPPORTED_PREFIXES.some((prefix) => line.startsWith(prefix))) {
+      throw patchRejected(
+        `${quote(line)} is an operation that is not supported here; a patch can only update this one note`,
+      );
+    }
+    if (meter.spend()) yield;
   }
-  const target = readTarget(inner);
+  const target = yield* readTarget(inner, meter);
   if (target !== patchPath) {
     throw patchRejected(`the patch targets ${quote(target)}, but the note's path is ${quote(patchPath)}`);
   }
-  return { target, hunks: parseHunks(inner.slice(1)) };
+  return { target, hunks: yield* parseHunks(inner, 1, meter) };
 }
 
 /** The target of the Update File line that must open the envelope's inside (check 4). */
-function readTarget(inner: readonly string[]): string {
+function* readTarget(inner: readonly string[], meter: WorkMeter): Steps<string> {
   const first = inner[0];
   if (first === undefined) {
     throw patchRejected(`${UPDATE_RULE}, but the patch has no such line`);
@@ -75,9 +83,12 @@ function readTarget(inner: readonly string[]): string {
   if (target === "") {
     throw patchRejected(`${UPDATE_RULE}, but the second line is ${quote(first)}`);
   }
-  const second = inner.slice(1).find((line) => line.startsWith(UPDATE_PREFIX));
-  if (second !== undefined) {
-    throw patchRejected(`${UPDATE_RULE}, and only one; found a second one, ${quote(second)}`);
+  for (let at = 1; at < inner.length; at++) {
+    const line = inner[at]!;
+    if (line.startsWith(UPDATE_PREFIX)) {
+      throw patchRejected(`${UPDATE_RULE}, and only one; found a second one, ${quote(line)}`);
+    }
+    if (meter.spend()) yield;
   }
   return target;
 }
@@ -105,8 +116,8 @@ function isHunkHeader(line: string): boolean {
   return line === "@@" || line.startsWith("@@ ");
 }
 
-/** Parses the lines after the Update File line into hunks (§10.3). */
-function parseHunks(lines: readonly string[]): Hunk[] {
+/** Parses `lines` from index `from` (the line after the Update File line) into hunks (§10.3). */
+function* parseHunks(lines: readonly string[], from: number, meter: WorkMeter): Steps<Hunk[]> {
   const hunks: Hunk[] = [];
   let current: Hunk | undefined;
   // True right after `*** End of File`: only a new `@@` (or blank padding) may follow.
@@ -121,7 +132,9 @@ function parseHunks(lines: readonly string[]): Hunk[] {
     hunks.push(hunk);
   };
 
-  for (const line of lines) {
+  for (let at = from; at < lines.length; at++) {
+    const line = lines[at]!;
+    if (meter.spend()) yield;
     if (isHunkHeader(line)) {
       if (current) finish(current);
       current = { anchor: hunkAnchor(line), atEnd: false, lines: [] };
