@@ -17,6 +17,7 @@ import { SyncStateStore } from "../sync/store";
 import type { ToolDeps } from "./deps";
 import type { McpHost, ToolCallEvent } from "./server";
 import { TOOLS } from "./tools";
+import type { Words } from "../core/wording";
 
 /** The ports and settings of a core instance. */
 export interface BridgeCoreOptions {
@@ -31,6 +32,8 @@ export interface BridgeCoreOptions {
   logger: Logger;
   /** Time to live of the list and account caches (0 disables them; tests). */
   cacheTtlMs?: number;
+  /** The vocabulary of the fixes the sync engine's messages name (default: the tools' words). */
+  words?: Words;
 }
 
 /** A running core: the deps tools use, and a factory for MCP hosts over them. */
@@ -68,13 +71,14 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
   const sync = new SyncService({
     client,
     files: options.files,
-    store: new SyncStateStore({ files: options.files.state, logger: options.logger }),
+    store: new SyncStateStore({ files: options.files.state, logger: options.logger, ...(options.words === undefined ? {} : { words: options.words }) }),
     clock: options.clock,
     sleep: options.sleep,
     logger: options.logger,
     lists,
     pending,
     queue,
+    ...(options.words === undefined ? {} : { words: options.words }),
   });
   const deps: ToolDeps = {
     client,

@@ -8,6 +8,7 @@ import { bodyHash, isBodyHash, sha256Hex, utf8Length } from "../core/hash";
 import type { FileStamp, LocalFiles } from "../core/local-files";
 import { isMarkdownPath, parentPath, remoteSnapshotPath } from "../core/paths";
 import type { Clock, Logger, Sleep } from "../core/ports";
+import { TOOL_WORDS, type Words } from "../core/wording";
 import { normalizeLineEndings, titleDrift } from "../core/text";
 import type { NoteListCache } from "../hackmd/cache";
 import type { CallContext } from "../hackmd/call-context";
@@ -44,6 +45,8 @@ export interface SyncServiceOptions {
   pending?: PendingWrites;
   /** The core's one queue, shared with every tool that writes a note body (default: a new one). */
   queue?: SyncQueue;
+  /** The vocabulary of the fixes its messages name (default: the tools' words). */
+  words?: Words;
 }
 
 /** How often an operation redoes its decision when its keys or its record moved under it. */
@@ -66,6 +69,7 @@ export class SyncService implements SyncTools {
   private readonly lists: NoteListCache<NoteSummary> | undefined;
   private readonly queue: SyncQueue;
   private readonly pending: PendingWrites;
+  private readonly words: Words;
 
   /** Builds the service from one named-parameter object. */
   constructor(options: SyncServiceOptions) {
@@ -78,6 +82,7 @@ export class SyncService implements SyncTools {
     this.sleep = options.sleep;
     this.logger = options.logger;
     this.lists = options.lists;
+    this.words = options.words ?? TOOL_WORDS;
   }
 
   /** The sync records on disk as the tracked list reports them (no working file is read). */
@@ -138,7 +143,7 @@ export class SyncService implements SyncTools {
         throw new BridgeError("too_large", `Note ${target.noteId} holds ${size} bytes, more than the 50 MiB a pull accepts; nothing was written.`);
       }
       if (size > LARGE_BODY_BYTES && !request.confirmLargeFile) {
-        throw new BridgeError("confirmation_required", `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with confirm_large_file: true.`);
+        throw new BridgeError("confirmation_required", `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with ${this.words.flag("confirm_large_file")}.`);
       }
       // The GET took time: the destination may have changed (an editor save, a new folder).
       const exists = await this.destinationChecks(path, request);
@@ -159,7 +164,7 @@ export class SyncService implements SyncTools {
         } catch (error) {
           if (!request.discardLocalChanges) {
             if (isBridgeError(error, "local_io")) throw error;
-            throw new BridgeError("local_io", `The existing file ${path} cannot be read (${describe(error)}); nothing was written. Fix it, or retry with discard_local_changes: true to replace it.`, {
+            throw new BridgeError("local_io", `The existing file ${path} cannot be read (${describe(error)}); nothing was written. Fix it, or retry with ${this.words.flag("discard_local_changes")} to replace it.`, {
               cause: error,
             });
           }
@@ -216,16 +221,16 @@ export class SyncService implements SyncTools {
     if (expected !== undefined && !isBodyHash(expected)) {
       throw new BridgeError(
         "invalid_input",
-        `expected_remote_hash must be "sha256:" followed by 64 lowercase hex digits; pass the remote_body_hash a push conflict reported, exactly as returned.`,
+        `${this.words.input("expected_remote_hash")} must be "sha256:" followed by 64 lowercase hex digits; pass the remote_body_hash a push conflict reported, exactly as returned.`,
       );
     }
     if (request.strategy === "overwrite" && !request.confirm) {
-      throw new BridgeError("confirmation_required", "strategy overwrite replaces the note's body with the local file, discarding remote edits; push again with confirm: true if that is intended.");
+      throw new BridgeError("confirmation_required", `${this.words.flag("strategy_overwrite")} replaces the note's body with the local file, discarding remote edits; push again with ${this.words.flag("confirm")} if that is intended.`);
     }
     const path = resolved.path;
     const keysOf = async (): Promise<string[]> => {
       const found = await this.store.findByPath(path);
-      if (!found) throw notTracked(path);
+      if (!found) throw notTracked(path, this.words);
       return [noteQueueKey(found.key), pathQueueKey(path)];
     };
     return this.serialised(keysOf, async () => {
@@ -264,7 +269,7 @@ export class SyncService implements SyncTools {
               output: {
                 ...base,
                 remote_body_hash: remoteHash,
-                instructions: `The note changed on HackMD and ${path} has no local edits. Run hackmd_pull_note with overwrite_local: true to bring the file up to date.`,
+                instructions: `The note changed on HackMD and ${path} has no local edits. Run ${this.words.step({ action: "pull", path, noteId: address.noteId, teamPath: address.teamPath, flags: ["overwrite_local"] })} to bring the file up to date.`,
               },
             };
           }
@@ -320,7 +325,7 @@ export class SyncService implements SyncTools {
       remote_body_hash: remoteHash,
       diff_summary: diffSummary({ baseline: loaded.baseline, local, remote }),
       ...snapshot,
-      instructions: conflictInstructions(path, remoteHash, "snapshot_path" in snapshot ? snapshot.snapshot_path : undefined),
+      instructions: conflictInstructions({ path, remoteHash, snapshot: "snapshot_path" in snapshot ? snapshot.snapshot_path : undefined, words: this.words }),
     };
   }
 
@@ -355,9 +360,9 @@ export class SyncService implements SyncTools {
 
   /** Untrack (TOOLS.md §9.14): removes record, baseline and hint; the file and the note stay. */
   async untrack(request: UntrackRequest): Promise<UntrackOutput> {
-    if (request.noteId.trim() === "") throw new BridgeError("invalid_input", "note_id is blank; pass the note_id of a tracked note (see hackmd_list_notes with source: tracked).");
+    if (request.noteId.trim() === "") throw new BridgeError("invalid_input", `${this.words.input("note_id")} is blank; pass the ${this.words.input("note_id")} of a tracked note (see ${this.words.step({ action: "list_tracked" })}).`);
     if (!request.confirm) {
-      throw new BridgeError("confirmation_required", `Untracking forgets the sync record of note ${request.noteId} (the Markdown file is kept); call again with confirm: true.`);
+      throw new BridgeError("confirmation_required", `Untracking forgets the sync record of note ${request.noteId} (the Markdown file is kept); call again with ${this.words.flag("confirm")}.`);
     }
     const key = recordKey(request.teamPath, request.noteId);
     return this.queue.run([noteQueueKey(key)], async () => {
@@ -365,7 +370,7 @@ export class SyncService implements SyncTools {
       if (!removed) {
         throw new BridgeError(
           "not_tracked",
-          `Note ${request.noteId} in ${request.teamPath === null ? "the personal workspace" : `team ${request.teamPath}`} is not tracked; see hackmd_list_notes with source: tracked.`,
+          `Note ${request.noteId} in ${request.teamPath === null ? "the personal workspace" : `team ${request.teamPath}`} is not tracked; see ${this.words.step({ action: "list_tracked" })}.`,
         );
       }
       return { team_path: request.teamPath, note_id: request.noteId, local_path: removed.localPath };
@@ -416,7 +421,7 @@ export class SyncService implements SyncTools {
     if (text !== undefined && (await bodyHash(normalizeLineEndings(text))) === prior.baseline_body_hash) return;
     throw new BridgeError(
       "unpushed_changes",
-      `Note ${prior.internal_id} is tracked at ${first}, which has edits that were never pushed; pulling it to ${path} would leave them untracked. Push ${first} first, or retry with discard_local_changes: true to drop them.`,
+      `Note ${prior.internal_id} is tracked at ${first}, which has edits that were never pushed; pulling it to ${path} would leave them untracked. Push ${first} first, or retry with ${this.words.flag("discard_local_changes")} to drop them.`,
       { details: { local_path: first } },
     );
   }
@@ -429,7 +434,7 @@ export class SyncService implements SyncTools {
   /** Finds and loads the record of a path: untracked → `not_tracked`; damaged → `sync_state`. */
   private async loadTracked(path: string): Promise<LoadedRecord> {
     const found = await this.store.findByPath(path);
-    if (!found) throw notTracked(path);
+    if (!found) throw notTracked(path, this.words);
     return this.store.load(found);
   }
 
@@ -441,7 +446,7 @@ export class SyncService implements SyncTools {
     const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
     if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, more than a note may hold; shorten it.`);
     if (read.bytes.byteLength > LARGE_BODY_BYTES && !options.confirmLargeFile) {
-      throw new BridgeError("confirmation_required", `${path} holds ${read.bytes.byteLength} bytes (above 5 MiB); push again with confirm_large_file: true.`);
+      throw new BridgeError("confirmation_required", `${path} holds ${read.bytes.byteLength} bytes (above 5 MiB); push again with ${this.words.flag("confirm_large_file")}.`);
     }
     const raw = decodeUtf8(read.bytes);
     if (raw === undefined) throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`);
@@ -463,7 +468,7 @@ export class SyncService implements SyncTools {
     if (info.kind === "folder") throw new BridgeError("invalid_input", `${path} is a folder; the destination must be a .md file.`);
     if (info.kind !== "missing") {
       if (!request.overwriteLocal) {
-        throw new BridgeError("confirmation_required", `${path} already exists; pull again with overwrite_local: true to replace it (unpushed edits are still protected).`);
+        throw new BridgeError("confirmation_required", `${path} already exists; pull again with ${this.words.flag("overwrite_local")} to replace it (unpushed edits are still protected).`);
       }
       return true;
     }
@@ -472,7 +477,7 @@ export class SyncService implements SyncTools {
     const folder = await this.files.stat(parent);
     if (folder.kind === "missing") {
       if (!request.createParentDirs) {
-        throw new BridgeError("confirmation_required", `The folder ${parent} does not exist; pull again with create_parent_dirs: true to create it.`);
+        throw new BridgeError("confirmation_required", `The folder ${parent} does not exist; pull again with ${this.words.flag("create_parent_dirs")} to create it.`);
       }
     } else if (folder.kind !== "folder") {
       throw new BridgeError("invalid_input", `${parent} is not a folder, so ${path} cannot be written; choose another destination.`);
@@ -486,7 +491,7 @@ export class SyncService implements SyncTools {
     if (state.kind === "several") {
       throw new BridgeError(
         "unpushed_changes",
-        `More than one sync record names ${path}, so its edits cannot be verified as pushed; push them first, or retry with discard_local_changes: true to drop them.`,
+        `More than one sync record names ${path}, so its edits cannot be verified as pushed; push them first, or retry with ${this.words.flag("discard_local_changes")} to drop them.`,
       );
     }
     if (state.kind === "one") {
@@ -500,13 +505,13 @@ export class SyncService implements SyncTools {
         if (usable !== undefined && (await bodyHash(usable)) === loaded.record.baseline_body_hash) return;
         throw new BridgeError(
           "unpushed_changes",
-          `${path} has edits that were never pushed; push them first (hackmd_push_note), or retry with discard_local_changes: true to drop them.`,
+          `${path} has edits that were never pushed; push them first (${this.words.step({ action: "push", path })}), or retry with ${this.words.flag("discard_local_changes")} to drop them.`,
         );
       }
     }
     throw new BridgeError(
       "unverified_local_content",
-      `${path} differs from the note and nothing shows its content was ever pushed; to keep it, pull to another path, carry the edits over and push, or retry with discard_local_changes: true.`,
+      `${path} differs from the note and nothing shows its content was ever pushed; to keep it, pull to another path, carry the edits over and push, or retry with ${this.words.flag("discard_local_changes")}.`,
     );
   }
 
@@ -529,7 +534,7 @@ export class SyncService implements SyncTools {
         if (!poll.confirmed) {
           throw new BridgeError(
             "readback",
-            `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (hackmd_get_note with local_path) before pushing again.`,
+            `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (${this.words.step({ action: "check", noteId: address.noteId, teamPath: address.teamPath })}) before pushing again.`,
           );
         }
         return poll.last;
@@ -553,13 +558,13 @@ export class SyncService implements SyncTools {
       if (error instanceof RecordChangedError) {
         throw new BridgeError(
           "partial_write",
-          `HackMD has the new body of note ${options.record.internal_id}, but another window or process changed the sync record of ${path} meanwhile, so the baseline was not moved; check the file's status and pull with overwrite_local: true before the next push.`,
+          `HackMD has the new body of note ${options.record.internal_id}, but another window or process changed the sync record of ${path} meanwhile, so the baseline was not moved; check the file's status and pull with ${this.words.flag("overwrite_local")} before the next push.`,
           { cause: error, details: { note_id: options.record.internal_id } },
         );
       }
       throw new BridgeError(
         "partial_write",
-        `HackMD has the new body of note ${options.record.internal_id}, but the sync state could not be saved (${describe(error)}); run hackmd_pull_note with overwrite_local: true before the next push.`,
+        `HackMD has the new body of note ${options.record.internal_id}, but the sync state could not be saved (${describe(error)}); run ${this.words.step({ action: "pull", path, noteId: options.record.internal_id, teamPath: options.record.team_path, flags: ["overwrite_local"] })} before the next push.`,
         { cause: error, details: { note_id: options.record.internal_id } },
       );
     }
@@ -638,14 +643,15 @@ function drift(title: string, body: string): { title_drift?: string } {
 }
 
 /** The `not_tracked` refusal of a path. */
-function notTracked(path: string): BridgeError {
-  return new BridgeError("not_tracked", `${path} is not tracked; pull the note to it first with hackmd_pull_note.`);
+function notTracked(path: string, words: Words): BridgeError {
+  return new BridgeError("not_tracked", `${path} is not tracked; pull the note to it first with ${words.step({ action: "pull", path })}.`);
 }
 
 /** The next steps after a conflict. */
-function conflictInstructions(path: string, remoteHash: string, snapshot: string | undefined): string {
-  const where = snapshot === undefined ? "the remote changes shown in diff_summary" : `the changes in ${snapshot} (the current remote body)`;
-  return `Both ${path} and the note changed since the last sync; nothing was sent. Fold ${where} into ${path}, then push again with expected_remote_hash: "${remoteHash}". Avoid strategy overwrite until the merge has been reviewed.`;
+function conflictInstructions(options: { path: string; remoteHash: string; snapshot: string | undefined; words: Words }): string {
+  const { path, remoteHash, snapshot, words } = options;
+  const where = snapshot === undefined ? `the remote changes shown in ${words.input("diff_summary")}` : `the changes in ${snapshot} (the current remote body)`;
+  return `Both ${path} and the note changed since the last sync; nothing was sent. Fold ${where} into ${path}, then push again with ${words.expectedHash(remoteHash)}. Avoid ${words.flag("strategy_overwrite")} until the merge has been reviewed.`;
 }
 
 /** A short description of a failure for messages. */

@@ -7,6 +7,7 @@ import { BridgeError } from "../core/errors";
 import { sha256Hex } from "../core/hash";
 import type { StateFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
+import { TOOL_WORDS, type Words } from "../core/wording";
 import { compareCodePoints } from "../hackmd/client";
 
 /** The record format this code reads and writes. */
@@ -180,6 +181,7 @@ export interface SaveRecordOptions {
 export class SyncStateStore {
   private readonly files: StateFiles;
   private readonly logger: Logger;
+  private readonly words: Words;
   /**
    * During a batch (a sync-all run): the records from one scan, kept current by this store's own
    * writes, so each save need not re-read every record to find displaced ones (§13.6 step 1).
@@ -187,10 +189,11 @@ export class SyncStateStore {
   private batchRecords: Map<string, SyncRecord> | undefined;
   private batchDepth = 0;
 
-  /** A store over `files` (relative to the state folder); warnings go to `logger`. */
-  constructor(options: { files: StateFiles; logger: Logger }) {
+  /** A store over `files` (relative to the state folder); warnings go to `logger`; fixes in `words`. */
+  constructor(options: { files: StateFiles; logger: Logger; words?: Words }) {
     this.files = options.files;
     this.logger = options.logger;
+    this.words = options.words ?? TOOL_WORDS;
   }
 
   /** The hint file of a local path: `by-path/<sha256 hex of the path>`. */
@@ -289,10 +292,10 @@ export class SyncStateStore {
       case "several":
         throw new BridgeError(
           "sync_state",
-          `More than one sync record names ${localPath} (${state.keys.join(", ")}); untrack the stale ones with hackmd_untrack_note, then pull again.`,
+          `More than one sync record names ${localPath} (${state.keys.join(", ")}); untrack the stale ones with ${this.words.step({ action: "untrack", path: localPath })}, then pull again.`,
         );
       case "damaged":
-        throw new BridgeError("sync_state", `The sync record of ${localPath} is corrupt (${state.reason}); pull the note again or untrack it with hackmd_untrack_note.`);
+        throw new BridgeError("sync_state", `The sync record of ${localPath} is corrupt (${state.reason}); pull the note again or untrack it with ${this.words.step({ action: "untrack", path: localPath })}.`);
     }
   }
 

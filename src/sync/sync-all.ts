@@ -48,6 +48,7 @@ import { threeWayMerge } from "./merge";
 import { MAX_BODY_BYTES } from "./service";
 import { baselineFile, SyncStateStore, type SyncRecord } from "./store";
 import type { PushOutput, SyncTools } from "./types";
+import { TOOL_WORDS, type Words } from "../core/wording";
 
 export { LocalHashCache } from "./local-hash-cache";
 
@@ -222,6 +223,8 @@ export interface SyncAllDeps {
   logger?: Logger;
   /** The state store; default: one over `files.state` (stores keep no state of their own). */
   store?: SyncStateStore;
+  /** The vocabulary of the fixes its messages name (default: the tools' words). */
+  words?: Words;
 }
 
 /** Options of one run; all optional. */
@@ -351,6 +354,7 @@ class SyncAllRun {
   private readonly call: CallContext;
   private readonly gate: RateGate;
   private readonly onProgress: ((progress: SyncAllProgress) => void) | undefined;
+  private readonly words: Words;
 
   constructor(deps: SyncAllDeps, options: SyncAllOptions) {
     const concurrency = options.concurrency ?? DEFAULT_SYNC_ALL_CONCURRENCY;
@@ -361,7 +365,8 @@ class SyncAllRun {
     this.files = deps.files;
     this.sync = deps.sync;
     this.logger = deps.logger ?? silentLogger;
-    this.store = deps.store ?? new SyncStateStore({ files: deps.files.state, logger: this.logger });
+    this.words = deps.words ?? TOOL_WORDS;
+    this.store = deps.store ?? new SyncStateStore({ files: deps.files.state, logger: this.logger, words: this.words });
     this.dryRun = options.dryRun ?? false;
     this.concurrency = concurrency;
     this.cache = options.hashCache ?? new LocalHashCache();
@@ -409,7 +414,7 @@ class SyncAllRun {
           localPath: "",
           damaged: {
             error_kind: "sync_state",
-            message: `The sync record of note ${decoded.noteId} in ${workspaceWords(decoded.teamPath)} is corrupt (${record}); pull the note again or untrack it with hackmd_untrack_note.`,
+            message: `The sync record of note ${decoded.noteId} in ${workspaceWords(decoded.teamPath)} is corrupt (${record}); pull the note again or untrack it with ${this.words.step({ action: "untrack", noteId: decoded.noteId, teamPath: decoded.teamPath })}.`,
           },
         });
         return;
@@ -438,7 +443,7 @@ class SyncAllRun {
       for (const entry of sharing) {
         entry.damaged ??= {
           error_kind: "sync_state",
-          message: `More than one sync record names ${path} (${keysNamed.join(", ")}); untrack the stale ones with hackmd_untrack_note, then pull again.`,
+          message: `More than one sync record names ${path} (${keysNamed.join(", ")}); untrack the stale ones with ${this.words.step({ action: "untrack", path })}, then pull again.`,
         };
       }
     }
@@ -589,12 +594,12 @@ class SyncAllRun {
       case "in_sync":
         return { ...base, outcome: "unchanged" };
       case "missing_local":
-        return { ...base, outcome: "missing_local", message: `${entry.localPath} is missing; pull note ${entry.noteId} to it again to restore it, or untrack the note with hackmd_untrack_note.` };
+        return { ...base, outcome: "missing_local", message: `${entry.localPath} is missing; pull note ${entry.noteId} to it again to restore it, or untrack the note with ${this.words.step({ action: "untrack", path: entry.localPath, noteId: entry.noteId, teamPath: entry.teamPath })}.` };
       case "missing_remote":
         return {
           ...base,
           outcome: "missing_remote",
-          message: `Note ${entry.noteId} no longer exists in ${workspaceWords(entry.teamPath)} (deleted or in the trash); restore it on HackMD, or untrack it with hackmd_untrack_note (${entry.localPath} is kept).`,
+          message: `Note ${entry.noteId} no longer exists in ${workspaceWords(entry.teamPath)} (deleted or in the trash); restore it on HackMD, or untrack it with ${this.words.step({ action: "untrack", path: entry.localPath, noteId: entry.noteId, teamPath: entry.teamPath })} (${entry.localPath} is kept).`,
         };
       case "error": {
         const skipped = facts.record === "ok" && facts.remote?.kind === "failed" && facts.remote.rate_limited;
