@@ -4,6 +4,7 @@
  * serialising a configuration can never reveal it.
  */
 import { BridgeError } from "../core/errors";
+import type { Words } from "../core/wording";
 
 /** The API URL used when none is configured. */
 export const DEFAULT_API_URL = "https://api.hackmd.io/v1";
@@ -32,6 +33,10 @@ export interface ClientConfig {
   readonly api: ApiUrl;
   /** Where to set the token; quoted in `auth` errors. */
   readonly tokenHint: string;
+  /** Where to fix the API URL, quoted when nothing at it answers like HackMD (default: "fix the API URL setting"). */
+  readonly apiUrlHint?: string;
+  /** The vocabulary of the next steps errors name (default: the tools' words). */
+  readonly words?: Words;
   /** Request timeout: until headers (plus upload allowance) and between body chunks. */
   readonly requestTimeoutMs: number;
   /** Connect timeout. */

@@ -4,6 +4,7 @@
  * turns statuses and transport failures into BridgeErrors with redacted detail.
  */
 import { BridgeError, type BridgeErrorOptions, type ErrorKind } from "../core/errors";
+import { TOOL_WORDS } from "../core/wording";
 import {
   TransportError,
   type Clock,
@@ -17,7 +18,7 @@ import {
   type Sleep,
 } from "../core/ports";
 import type { CallContext } from "./call-context";
-import type { ApiUrl, ClientConfig } from "./config";
+import { DEFAULT_API_URL, type ApiUrl, type ClientConfig } from "./config";
 import { boundedDetail, redactToken } from "./redact";
 import { decideRetry, retryPolicyFromConfig, type AttemptOutcome, type RequestMode } from "./retry";
 import { quotaFragment } from "./quota";
@@ -104,6 +105,11 @@ export function buildTarget(api: ApiUrl, parts: readonly PathPart[]): RequestTar
     );
   }
   return { url: url.href, path: url.pathname, segments };
+}
+
+/** Whether a path names no id: `/me`, `/notes` (the personal list) or `/teams`. */
+function isAccountRoute(segments: readonly string[]): boolean {
+  return segments.length === 1 && (segments[0] === "me" || segments[0] === "notes" || segments[0] === "teams");
 }
 
 /**
@@ -312,6 +318,14 @@ function statusError(facts: ErrorFacts, response: HttpResponse, now: number): Br
     );
   }
   if (status === 404) {
+    // A route that names no id (the account, the personal note list, the teams) cannot be
+    // missing at a HackMD API; a 404 there means the API URL points somewhere else.
+    if (isAccountRoute(facts.segments)) {
+      return error(
+        "not_found",
+        `not found (404): nothing at ${facts.config.api.base} answers like the HackMD API, so the API URL is probably wrong (HackMD's is ${DEFAULT_API_URL}; it ends in /v1); ${facts.config.apiUrlHint ?? "fix the API URL setting"}. ${said}`,
+      );
+    }
     return error("not_found", `not found (404): check the note or folder id and the team_path. ${said}`);
   }
   if (status === 409) {
@@ -326,7 +340,7 @@ function statusError(facts: ErrorFacts, response: HttpResponse, now: number): Br
     const fragment = quotaFragment(response.headers, now);
     const next =
       facts.method === "PATCH" && isNoteRoute(facts.segments)
-        ? "The PATCH was not repeated: wait, then fetch the note afresh (hackmd_get_note) before trying again."
+        ? `The PATCH was not repeated: wait, then fetch the note afresh (${(facts.config.words ?? TOOL_WORDS).step({ action: "get_note" })}) before trying again.`
         : "Wait before retrying.";
     return error("rate_limited", `rate limited (429): ${fragment}. ${said}. ${next}`);
   }
