@@ -5,7 +5,7 @@ import { normalizeLineEndings } from "../../core/text";
 import type { CallContext } from "../../hackmd/call-context";
 import { pollUntil } from "../../hackmd/readback";
 import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
-import { applyPatch } from "../../patch";
+import { applyPatchAsync } from "../../patch";
 import type { ToolDeps } from "../deps";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { checkPermissions, defined, hashArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
@@ -69,7 +69,8 @@ export const updateNoteTool = tool({
     return underNote(deps, address, async () => {
       if (args.patch !== undefined) {
         const note = await readBody(deps, call, address, expected);
-        const result = applyPatch({ body: note.content, patch: args.patch, patchPath: note.patch_path });
+        // Cooperative: a large patch yields between slices, so other sessions are not stalled meanwhile.
+        const result = await applyPatchAsync({ body: note.content, patch: args.patch, patchPath: note.patch_path, pause: () => deps.sleep(0) });
         if (result.changed) deps.pending.assertClear(address, note.content);
         if (result.changed) await writeBody(deps, call, address, result.body, {});
         return {
