@@ -37,6 +37,8 @@
  *   HB_CONCURRENCY_SEED=$RANDOM HB_CONCURRENCY_RUNS=2000 npx jest tests/sync/concurrency
  *   HB_CONCURRENCY_KEEP_GOING=1 …   count every failing schedule instead of stopping (and
  *                                   shrinking) at the first; `npm run bench -- reliability` does this
+ *   HB_CONCURRENCY_IGNORE=views,stranded …   leave violation kinds out, to shrink the others
+ *   HB_CONCURRENCY_SEED=<seed> HB_CONCURRENCY_PATH=<path> …   replay one reported counterexample
  * The suite prints `concurrency: <runs> schedules, seed <seed>, lost edits <n>, unconfirmed
  * baselines <n>`; a failure prints fast-check's counterexample (the actors' operations), the
  * violations and the schedule's trace (operations, HackMD commits and file writes in order).
@@ -63,6 +65,8 @@ function intFromEnv(name: string, fallback: number): number {
 
 const seed = intFromEnv("HB_CONCURRENCY_SEED", DEFAULT_SEED);
 const runs = intFromEnv("HB_CONCURRENCY_RUNS", DEFAULT_RUNS);
+/** fast-check's `path` of a reported counterexample: with its seed, replays just that schedule. */
+const replayPath = process.env.HB_CONCURRENCY_PATH;
 const keepGoing = process.env.HB_CONCURRENCY_KEEP_GOING === "1";
 /** Violation kinds to leave out (comma-separated, e.g. `views`), to shrink the other failures. */
 const ignored = new Set((process.env.HB_CONCURRENCY_IGNORE ?? "").split(",").map((kind) => kind.trim()).filter((kind) => kind !== ""));
@@ -85,6 +89,7 @@ describe("nothing lost when things happen at once", () => {
   it("keeps every edit, only confirmed baselines and one view of every record", async () => {
     const totals = { schedules: 0, failed: 0, lost: 0, baselines: 0, inherent: 0, gates: 0 };
     const reports: string[] = [];
+    const inherentLines: string[] = [];
     const property = fc.asyncProperty(fc.scheduler(), schedulePlan, async (scheduler, plan) => {
       const world = await ConcurrentWorld.open(env, plan, ignored);
       try {
@@ -104,6 +109,7 @@ describe("nothing lost when things happen at once", () => {
       if (!shrinking) {
         totals.schedules += 1;
         totals.inherent += world.inherent.length;
+        for (const loss of world.inherent) if (keepGoing && inherentLines.length < PRINTED_FAILURES) inherentLines.push(`schedule ${totals.schedules}: ${loss.marker} ${loss.why}`);
       }
       if (world.violations.length === 0) return;
       const report = world.report(plan);
@@ -119,10 +125,11 @@ describe("nothing lost when things happen at once", () => {
     });
     try {
       // A schedule that hangs fails (and shrinks) instead of stalling the suite.
-      await fc.assert(property, { seed, numRuns: runs, plugins: [fc.timeout(30_000)] });
+      await fc.assert(property, { seed, numRuns: runs, plugins: [fc.timeout(30_000)], ...(replayPath === undefined ? {} : { path: replayPath }) });
     } finally {
       // Straight to stdout: the lint config forbids console, and CI logs must show the counts.
       for (const report of reports) process.stdout.write(`${report}\n\n`);
+      if (inherentLines.length > 0) process.stdout.write(`inherent cross-core losses (first ${inherentLines.length}):\n  ${inherentLines.join("\n  ")}\n\n`);
       process.stdout.write(
         `concurrency: ${totals.schedules} schedules, seed ${seed}, lost edits ${totals.lost}, unconfirmed baselines ${totals.baselines}\n` +
           `concurrency: failing schedules ${totals.failed}${keepGoing ? "" : " (stopped at the first)"}, inherent cross-core losses ${totals.inherent}, gates opened ${totals.gates}\n`,

@@ -499,7 +499,14 @@ export class ConcurrentWorld implements TransportObserver {
       confirmLargeFile: false,
       call: new CallContext(),
     });
-    return result.kind === "pulled" ? `pulled to ${result.output.local_path}` : result.kind;
+    if (result.kind !== "pulled") return result.kind;
+    this.followPull(note, result.output.local_path);
+    return `pulled to ${result.output.local_path}`;
+  }
+
+  /** After a pull the user works in the file the note is now tracked in (the status bar shows it). */
+  private followPull(note: NoteSpec, path: string): void {
+    this.userPath.set(note.name, path);
   }
 
   private async push(core: CoreName, note: NoteSpec, expectedRemoteHash?: string, strategy: "safe" | "merge" = "safe"): Promise<string> {
@@ -625,6 +632,7 @@ export class ConcurrentWorld implements TransportObserver {
     const result = await this.call(core, name, args);
     if (result.isError && kindOf(result) === "internal") this.violate("error", `${name} on ${core} answered internal: ${result.content[0]?.text ?? ""}`);
     const out = result.structuredContent ?? {};
+    if (!result.isError && name === "hackmd_pull_note" && typeof out.local_path === "string") this.followPull(note, out.local_path);
     if (!result.isError && name === "hackmd_push_note" && out.status === "conflict" && typeof out.remote_body_hash === "string") {
       this.conflictHash.set(note.name, out.remote_body_hash);
     }
@@ -765,7 +773,7 @@ export class ConcurrentWorld implements TransportObserver {
       }
       const cause = this.lossCause(marker, note);
       if (cause.inherent) {
-        this.inherent.push({ marker, why: cause.why });
+        if (!this.inherent.some((loss) => loss.marker === marker)) this.inherent.push({ marker, why: cause.why });
         continue;
       }
       this.lostMarkers.add(marker);
