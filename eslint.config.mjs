@@ -6,7 +6,7 @@ import { DEFAULT_ACRONYMS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/acr
 import { DEFAULT_BRANDS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/brands.js";
 
 const nodeOnly = ["src/node/**/*.ts", "src/emulator/**/*.ts", "src/mcp/http/**/*.ts"];
-const tooling = ["tests/**/*.ts", "bench/**/*.{ts,mjs}", "*.mjs", "*.cjs", "tests/**/*.cjs", ".ci/**"];
+const tooling = ["tests/**/*.ts", "bench/**/*.{ts,mjs}", "scripts/**/*.mjs", "*.mjs", "*.cjs", "tests/**/*.cjs", ".ci/**"];
 
 export default defineConfig([
   globalIgnores(["node_modules/", "main.js", "dist/", "coverage/", "sandbox-vault/", "package-lock.json"]),
@@ -14,7 +14,7 @@ export default defineConfig([
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.cjs", "tests/dom-environment.cjs", "bench/*.mjs"] },
+        projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.cjs", "tests/dom-environment.cjs", "bench/*.mjs", "scripts/*.mjs"] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

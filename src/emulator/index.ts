@@ -8,6 +8,7 @@ import type { Socket } from "node:net";
 import { handleHttpControl } from "./control";
 import { EmulatorCore } from "./core";
 import { seededRandom, IdSource } from "./ids";
+import { EmulatorStateError, readStateFile, writeStateFile } from "./persist";
 import { copyQuirks } from "./quirks";
 import { handleRequest } from "./server";
 import type { Emulator, EmulatorClock, EmulatorOptions } from "./types";
@@ -16,6 +17,7 @@ export type * from "./types";
 export { defaultQuirks } from "./quirks";
 export { DEMO_NOTE_IDS } from "./seed/demo";
 export { SANDBOX_TEAM_ID, SANDBOX_USER_ID } from "./seed/empty";
+export { EmulatorStateError } from "./persist";
 
 function toClock(clock: EmulatorOptions["clock"]): EmulatorClock {
   if (clock === undefined) return { now: () => Date.now() };
@@ -48,6 +50,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     quirks: options.quirks ?? {},
     logCapacity: options.logCapacity ?? 10_000,
   });
+  const stateFile = options.stateFile;
+  if (stateFile !== undefined) {
+    const loaded = readStateFile(stateFile);
+    if (loaded !== undefined) {
+      if (!loaded.tokens.has(token)) throw new EmulatorStateError(`${stateFile} belongs to another token; start over with a fresh state file`);
+      core.store = loaded;
+    }
+    writeStateFile(stateFile, core.store);
+  }
+  /** Writes the data to the state file, if there is one; a failed write is reported, not thrown. */
+  const save = (): void => {
+    if (stateFile === undefined) return;
+    try {
+      writeStateFile(stateFile, core.store);
+    } catch (error) {
+      process.stderr.write(`emulator: could not save ${stateFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    }
+  };
+  /** Runs an in-process change, then saves. */
+  const changing = <A extends unknown[], R>(change: (...args: A) => R) => (...args: A): R => {
+    const result = change(...args);
+    save();
+    return result;
+  };
   let origin = "";
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -55,6 +81,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       basePath,
       origin: () => origin,
       control: options.control === true ? (rq, rs, body) => handleHttpControl(core, rq, rs, body) : null,
+      afterWrite: save,
     }, req, res).catch((error: unknown) => {
       process.stderr.write(`emulator: request failed: ${String(error)}\n`);
       if (!res.headersSent && !res.destroyed) {
@@ -79,20 +106,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     get quirks() {
       return copyQuirks(core.quirks);
     },
-    reset: (seed) => core.reset(seed),
-    seed: (data) => core.seed(data),
+    reset: changing((seed?: Parameters<Emulator["reset"]>[0]) => core.reset(seed)),
+    seed: changing((data: Parameters<Emulator["seed"]>[0]) => core.seed(data)),
     setQuirks: (partial) => core.setQuirks(partial),
     injectFault: (spec) => core.faults.add(spec),
     clearFaults: () => core.faults.clear(),
     requests: (filter) => core.log.list(filter),
     clearRequests: () => core.log.clear(),
-    collaboratorEdit: (noteId, change, opts) => core.collaboratorEdit(noteId, change, opts),
-    collaboratorDelete: (noteId) => core.collaboratorDelete(noteId),
+    collaboratorEdit: changing((noteId: string, change: Parameters<Emulator["collaboratorEdit"]>[1], opts?: { as?: string }) => core.collaboratorEdit(noteId, change, opts)),
+    collaboratorDelete: changing((noteId: string) => core.collaboratorDelete(noteId)),
     flushPending: () => core.store.flushAll(),
     inspect: () => core.store.snapshot(),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          save();
+          resolve();
+        });
         for (const socket of sockets) socket.destroy();
         server.closeAllConnections();
       });

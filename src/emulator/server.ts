@@ -14,6 +14,8 @@ export interface PipelineOptions {
   origin: () => string;
   /** Handles `/__emulator/…` when the control interface is enabled. */
   control: ((req: IncomingMessage, res: ServerResponse, body: Buffer) => void) | null;
+  /** Called after every request that may have changed data (any method but GET and HEAD). */
+  afterWrite?: () => void;
 }
 
 // Unref'd so a delayed reply never keeps a test run alive after close().
@@ -99,6 +101,7 @@ export async function handleRequest(core: EmulatorCore, options: PipelineOptions
       return;
     }
     options.control(req, res, body);
+    if (method !== "GET" && method !== "HEAD") options.afterWrite?.();
     return;
   }
   // Images are public like HackMD's CDN; HEAD answers as GET does, without the body.
@@ -231,6 +234,7 @@ export async function handleRequest(core: EmulatorCore, options: PipelineOptions
 
   // 11. Reply.
   sendReply(res, reply, rateHeaders);
+  if (method !== "GET" && method !== "HEAD") options.afterWrite?.();
 }
 
 function rateTarget(core: EmulatorCore, user: UserRecord, teamPath: string | undefined): RateTarget {

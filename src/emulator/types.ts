@@ -309,6 +309,13 @@ export interface EmulatorOptions {
   token?: string;
   /** Capacity of the request log ring buffer (default 10,000). */
   logCapacity?: number;
+  /**
+   * Keep the data in this JSON file (mode 0600): loaded at start when the file exists (`seed`
+   * then applies only to a later `reset()`), written after every request that may change data,
+   * after every in-process change and on `close()`. A file that cannot be used makes the start
+   * fail with an EmulatorStateError naming the file.
+   */
+  stateFile?: string;
 }
 
 /** Committed state returned by `inspect()`, ignoring visibility delays. */

@@ -78,13 +78,27 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** Resolves a parsed reference (TOOLS.md §8.2). A direct id needs no request. */
+/**
+ * Whether a direct value has the shape of a short id (`SysJb0yAY`: 9 characters of the id
+ * alphabet) rather than of a note id (22 characters), so it is worth looking up as one.
+ */
+export function looksLikeShortId(value: string): boolean {
+  return /^[A-Za-z0-9_-]{9}$/.test(value);
+}
+
+/**
+ * Resolves a parsed reference (TOOLS.md §8.2). A direct id needs no request. Beyond §8.2, a
+ * direct value shaped like a short id (the `short_id` hackmd_list_notes returns) is looked up in
+ * the workspace's note list (the 60-second list cache, so after a listing it costs nothing) and
+ * resolves to the note with that short id; when none has it, or the list cannot be read, the
+ * value is used as a note id, as before.
+ */
 export async function resolveNoteRef(
   ref: NoteRef,
   options: { teamPath: string | null; refresh: boolean },
   sources: ResolverSources,
 ): Promise<Resolution> {
-  if (ref.kind === "direct") return { status: "resolved", teamPath: options.teamPath, noteId: ref.id };
+  if (ref.kind === "direct") return resolveDirect(ref.id, options, sources);
   const query = `@${ref.owner}/${ref.slug}`;
   let workspace: string | null;
   if (ref.owner === (await sources.userPath(options.refresh))) {
@@ -108,5 +122,27 @@ export async function resolveNoteRef(
       short_id: note.shortId,
       permalink: note.permalink,
     })),
+  };
+}
+
+/** A direct id, or the note whose short id it is. */
+async function resolveDirect(id: string, options: { teamPath: string | null; refresh: boolean }, sources: ResolverSources): Promise<Resolution> {
+  const asId: Resolution = { status: "resolved", teamPath: options.teamPath, noteId: id };
+  if (!looksLikeShortId(id)) return asId;
+  let notes: ListedNoteRef[];
+  try {
+    notes = await sources.listNotes(options.teamPath, options.refresh);
+  } catch {
+    // The request for the note itself will report what is wrong (token, network…).
+    return asId;
+  }
+  if (notes.some((note) => note.id === id)) return asId;
+  const matches = notes.filter((note) => note.shortId === id);
+  if (matches.length === 1) return { status: "resolved", teamPath: options.teamPath, noteId: matches[0]!.id };
+  if (matches.length === 0) return asId;
+  return {
+    status: "ambiguous",
+    query: id,
+    candidates: matches.map((note) => ({ team_path: options.teamPath, note_id: note.id, title: note.title, short_id: note.shortId, permalink: note.permalink })),
   };
 }

@@ -7,6 +7,19 @@
 /** Server name every configuration registers the endpoint under. */
 export const MCP_CLIENT_SERVER_NAME = "hackmd";
 
+/**
+ * mcp-remote, pinned: a version checked to pass `--header` to a Streamable HTTP server on
+ * loopback on Node 20 (scripts/check-clients.mjs runs it).
+ */
+export const MCP_REMOTE_PACKAGE = "mcp-remote@0.15.1";
+
+/**
+ * The MCP Inspector, pinned: on Node 20 a bare `npx @modelcontextprotocol/inspector` resolves to
+ * 0.15.0 (the last release without an engines field), which has no `--header` for URL servers.
+ * This version has it and runs on Node 20 (it warns about its engines field; the CLI works).
+ */
+export const INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector@0.17.5";
+
 /** One client's configuration: what it is for, where it goes, and the text to paste or run. */
 export interface ClientConfig {
   /** Stable id (`claude-code`, `codex`, `claude-desktop`, `generic`). */
@@ -40,16 +53,20 @@ export function clientConfigs(url: string, token: string): ClientConfig[] {
       label: "Claude Desktop",
       where: "add to claude_desktop_config.json, through mcp-remote",
       text: JSON.stringify(
-        { mcpServers: { [name]: { command: "npx", args: ["-y", "mcp-remote", url, "--header", `Authorization: Bearer ${token}`] } } },
+        { mcpServers: { [name]: { command: "npx", args: ["-y", MCP_REMOTE_PACKAGE, url, "--header", `Authorization: Bearer ${token}`] } } },
         null,
         2,
       ),
     },
     {
       id: "generic",
-      label: "Any MCP client",
-      where: "Streamable HTTP transport; for example the MCP Inspector, npx @modelcontextprotocol/inspector",
-      text: [`URL: ${url}`, `Header: Authorization: Bearer ${token}`].join("\n"),
+      label: "MCP Inspector (or any client: Streamable HTTP, this URL and header)",
+      where: "run in a terminal; without --cli --method tools/list it opens the Inspector's web UI",
+      text: [
+        `npx -y ${INSPECTOR_PACKAGE} --cli ${url} --transport http --header "Authorization: Bearer ${token}" --method tools/list`,
+        `URL: ${url}`,
+        `Header: Authorization: Bearer ${token}`,
+      ].join("\n"),
     },
   ];
 }

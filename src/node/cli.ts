@@ -1,220 +1,230 @@
 /**
  * The `hackmd-bridge` standalone command (TOOLS.md §2.5): `mcp` (stdio), `serve` (HTTP),
- * `doctor`, `emulator`, `sandbox` (what `npm start` runs), and the human subcommands `pull`,
- * `push`, `status` and `sync` (their bodies live in ./commands). The protocol commands keep stdout
- * for protocol messages or the one machine-readable line they promise; the human subcommands
- * print readable text there, or exactly one JSON object with `--json`.
+ * `doctor`, `emulator`, `sandbox` (what `npm start` runs), and the human subcommands (list, pull,
+ * status, diff, push, sync, publish, untrack; their bodies live in ./commands). Every subcommand
+ * is a CommandSpec: one parser checks it, `--help` and `help <command>` describe it, and usage
+ * errors exit 2 with a message naming the fix. The protocol commands keep stdout for protocol
+ * messages or the one machine-readable line they promise; the human subcommands print readable
+ * text there, or exactly one JSON object with `--json`.
  */
-import { mkdir } from "node:fs/promises";
 import * as nodePath from "node:path";
-import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { startEmulator } from "../emulator";
 import { runEmulatorProcess } from "../emulator/process";
-import { createMcpServer } from "../mcp/server";
-import type { CommandRun, OptionSpec, ParsedValues } from "./commands/command";
-import { HUMAN_COMMANDS, runHumanCommand } from "./commands";
-import { describeError, scrubbingIo, type CommandIo } from "./commands/output";
+import { VERSION } from "../core/version";
+import { closest, commandHelp, commandList, parseCommandLine, usageLine, type CommandSpec, type ParsedLine } from "./commands/args";
+import { HUMAN_COMMAND_LIST, HUMAN_COMMANDS, runHumanCommand } from "./commands";
+import { describeError, scrubbingIo, UsageError, type CommandIo } from "./commands/output";
+import { doctorSpec, emulatorSpec, helpSpec, mcpSpec, sandboxSpec, serveSpec } from "./commands/protocol";
 import { runDoctor } from "./doctor";
 import { createJsonLogger, parseLogLevel } from "./logger";
-import { createNodeCore, makeSettings, readSettings, type NodeSettings } from "./runtime";
-import { connectionHelp, DEFAULT_MCP_PORT, newEndpointToken, serveCore, untilSignal } from "./serve";
-import { VERSION } from "../core/version";
+import { readSettings, type NodeSettings } from "./runtime";
+import { runSandbox, SANDBOX_FOLDER } from "./sandbox";
+import { withSandbox } from "./sandbox-state";
+import { DEFAULT_MCP_PORT, newEndpointToken, runServe, runStdio } from "./serve";
 
-const HELP = `hackmd-bridge ${VERSION} — HackMD tools for local AI agents, and sync for Markdown folders
+/** The protocol and setup subcommands, in the order help lists them. */
+const PROTOCOL_SPECS: readonly CommandSpec[] = [mcpSpec, serveSpec, sandboxSpec, doctorSpec, emulatorSpec];
 
-Usage:
-  hackmd-bridge mcp     --root <dir> [options]        MCP over stdio
-  hackmd-bridge serve   --root <dir> [--port N] [options]   MCP over Streamable HTTP on 127.0.0.1
-  hackmd-bridge doctor  [--root <dir>] [--probe-api] [options]   print one JSON health report
-  hackmd-bridge emulator [--port N] [--seed empty|demo] [--control]   a local HackMD API
-  hackmd-bridge sandbox [--port N]                    what npm start runs: emulator + serve
-  hackmd-bridge --help | --version
+/** Every subcommand, `help` included: what README's exit-code table lists, row by row. */
+export const ALL_SPECS: readonly CommandSpec[] = [...HUMAN_COMMAND_LIST, ...PROTOCOL_SPECS, helpSpec];
 
-Sync a folder of Markdown files with HackMD (readable output; --json prints one JSON object):
-  hackmd-bridge pull <note_ref> <path> [--team <team_path>] [--overwrite]
-                     [--discard-local-changes] [--create-parent-dirs] [--confirm-large-file]
-                                  write a note into a .md file and track it
-  hackmd-bridge push <path> [--expected-remote-hash <hash>] [--overwrite --confirm]
-                     [--confirm-large-file]
-                                  send a tracked file's edits; a conflict writes <name>.remote.md
-  hackmd-bridge status [<path>]   in_sync, local_changed, remote_changed or conflict per tracked note
-  hackmd-bridge sync [--dry-run]  pull remote changes and push local ones for every tracked note
-  Each takes --root <dir> and --json. Exit codes: 0 done (all in sync), 1 conflict, refusal or
-  notes needing attention (the message names the flag to add), 2 usage error or failure.
+const SPECS = new Map(ALL_SPECS.map((spec) => [spec.name, spec]));
 
-Options:
+/** How `--root` defaults, per kind of subcommand. */
+function rootDefault(spec: CommandSpec): string {
+  if (spec.name === "sandbox") return `HACKMD_BRIDGE_ROOT, else ./${SANDBOX_FOLDER}`;
+  if (HUMAN_COMMANDS.has(spec.name)) return "HACKMD_BRIDGE_ROOT, else the current folder";
+  return spec.name === "doctor" ? "HACKMD_BRIDGE_ROOT" : "HACKMD_BRIDGE_ROOT; required";
+}
+
+/** The top-level help. */
+export function mainHelp(): string {
+  return `hackmd-bridge ${VERSION} — HackMD tools for local AI agents, and sync for folders of Markdown files
+
+Usage: hackmd-bridge <command> [options]
+       hackmd-bridge <command> --help      options and exit codes of one command
+       hackmd-bridge help <command>
+       hackmd-bridge --version
+
+${commandList([
+    { title: "Sync a folder of Markdown files with HackMD (readable text; --json prints one JSON object):", commands: HUMAN_COMMAND_LIST },
+    { title: "Serve the MCP tools to agents, and check the setup:", commands: PROTOCOL_SPECS },
+  ])}
+
+Shared options:
   --root <dir>                    the folder every local file operation is confined to
-                                  (default: HACKMD_BRIDGE_ROOT)
+                                  (default HACKMD_BRIDGE_ROOT; the sync commands fall back to
+                                  the current folder)
   --config-dir <name>             the vault configuration folder (default .obsidian when present)
   --protect-agent-files=<bool>    refuse writing agent instruction files (default true)
-  --port <N>                      serve/sandbox port (default ${DEFAULT_MCP_PORT}; 0 picks a free one)
 
 Environment:
-  HACKMD_API_TOKEN         HackMD API token (never printed or logged)
+  HACKMD_API_TOKEN         HackMD API token: HackMD → Settings → API (never printed or logged)
   HACKMD_API_URL           API URL (default https://api.hackmd.io/v1; http only to loopback)
   HACKMD_BRIDGE_ROOT       root folder when --root is not given
-  HACKMD_BRIDGE_MCP_TOKEN  bearer token for serve (generated when unset)
+  HACKMD_BRIDGE_MCP_TOKEN  bearer token for serve and sandbox (kept the same across restarts)
   HACKMD_BRIDGE_LOG_LEVEL  debug | info | warn | error (default info); logs are JSON lines on stderr
-`;
 
-const io: CommandIo = {
+In the sandbox folder (npm start) the sync commands need no token: --root sandbox-vault.
+Exit codes: 0 done, 1 needs you (a conflict, a refusal naming the flag to add), 2 usage error or
+failure; each command's --help lists its own.
+`;
+}
+
+const processIo: CommandIo & { outIsTty: boolean } = {
   out: (text) => void process.stdout.write(text),
   err: (text) => void process.stderr.write(text),
   errIsTty: process.stderr.isTTY === true,
   errColumns: process.stderr.columns,
+  outIsTty: process.stdout.isTTY === true,
 };
 
+/** A usage error: the message, the usage line and where to read more, on stderr; exit 2. */
+function usageFailure(io: CommandIo, spec: CommandSpec | undefined, message: string): number {
+  if (spec === undefined) io.err(`hackmd-bridge: ${message}\nRun hackmd-bridge --help for the commands.\n`);
+  else io.err(`hackmd-bridge ${spec.name}: ${message}\nUsage: ${usageLine(spec)}\nRun hackmd-bridge ${spec.name} --help for its options.\n`);
+  return 2;
+}
+
+/** The message for a command name that is not one. */
+function unknownCommand(name: string): string {
+  const guess = closest(name, [...SPECS.keys()]);
+  return `unknown command "${name}"${guess === undefined ? "" : `; did you mean "${guess}"?`}`;
+}
+
 /** Runs the command line; resolves with the exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo & { outIsTty: boolean } = processIo): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
-    io.out(HELP);
-    return command === undefined ? 2 : 0;
+  if (command === undefined) {
+    io.err(`${mainHelp()}\nNo command given.\n`);
+    return 2;
   }
-  if (command === "--version" || command === "-v") {
+  if (command === "--help" || command === "-h") {
+    io.out(mainHelp());
+    return 0;
+  }
+  if (command === "--version" || command === "-V" || command === "-v") {
     io.out(`hackmd-bridge ${VERSION}\n`);
     return 0;
   }
-  if (command === "emulator") return runEmulatorProcess(rest);
-  const human = HUMAN_COMMANDS.get(command);
-  let parsed: ReturnType<typeof parseCommon>;
-  let run: CommandRun | undefined;
-  try {
-    parsed = parseCommon(command, rest, human?.options);
-    run = human?.parse({ values: parsed.values, positionals: parsed.positionals });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    io.err(human ? `hackmd-bridge ${command}: ${message}\nUsage: ${human.usage}\n` : `hackmd-bridge: ${message}\n\n${HELP}`);
-    return 2;
+  if (command.startsWith("-")) {
+    const bare = command.replace(/^-+/, "").split("=")[0] ?? "";
+    const guess = bare.length >= 3 ? closest(bare, ["help", "version"]) : undefined;
+    if (guess !== undefined) return usageFailure(io, undefined, `unknown option ${command}; did you mean --${guess}?`);
+    return usageFailure(io, undefined, `${command} is not a command; options go after the command, e.g. hackmd-bridge status ${command}`);
   }
-  const settings = readSettings(env, parsed);
-  // Secrets known now, plus those made later (a generated endpoint token, the sandbox's token).
+  const spec = SPECS.get(command);
+  if (spec === undefined) return usageFailure(io, undefined, unknownCommand(command));
+  let line: ParsedLine;
+  try {
+    line = parseCommandLine(spec, rest, ALL_SPECS);
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, spec, error.message);
+    throw error;
+  }
+  if (line.help) {
+    io.out(commandHelp(spec, { rootDefault: rootDefault(spec) }));
+    return 0;
+  }
+  if (spec === helpSpec) {
+    const [topic] = line.positionals;
+    if (topic === undefined) {
+      io.out(mainHelp());
+      return 0;
+    }
+    const about = SPECS.get(topic);
+    if (about === undefined) return usageFailure(io, helpSpec, unknownCommand(topic));
+    io.out(commandHelp(about, { rootDefault: rootDefault(about) }));
+    return 0;
+  }
+  if (spec === emulatorSpec) return runEmulatorProcess(rest);
+  return runChecked(spec, line, env, io);
+}
+
+/** The shared options, checked. */
+function sharedFlags(line: ParsedLine): { root?: string; configDir?: string; protectAgentFiles?: boolean; port?: number } {
+  const { values } = line;
+  const protect = values["protect-agent-files"];
+  if (protect !== undefined && protect !== "true" && protect !== "false") throw new UsageError("--protect-agent-files takes true or false: --protect-agent-files=false");
+  let port: number | undefined;
+  if (typeof values.port === "string") {
+    port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) throw new UsageError("--port takes a whole number from 0 to 65535");
+  }
+  const root = values.root;
+  const configDir = values["config-dir"];
+  return {
+    ...(typeof root === "string" ? { root: nodePath.resolve(root) } : {}),
+    ...(typeof configDir === "string" ? { configDir } : {}),
+    ...(protect === undefined ? {} : { protectAgentFiles: protect === "true" }),
+    ...(port === undefined ? {} : { port }),
+  };
+}
+
+/** Runs a parsed command line (every subcommand but help and emulator). */
+async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.ProcessEnv, io: CommandIo & { outIsTty: boolean }): Promise<number> {
+  const human = HUMAN_COMMANDS.get(spec.name);
+  let flags: ReturnType<typeof sharedFlags>;
+  let run: ReturnType<NonNullable<typeof human>["parse"]> | undefined;
+  try {
+    flags = sharedFlags(line);
+    run = human?.parse({ values: line.values, positionals: line.positionals });
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(io, spec, error.message);
+    throw error;
+  }
+  let settings: NodeSettings = readSettings(env, flags);
+  // The sync commands work on the current folder when no root is named.
+  if (human !== undefined && settings.root === undefined) settings = readSettings(env, { ...flags, root: process.cwd() });
+  // Secrets known now, plus those made later (a generated endpoint token, the sandbox's tokens).
   const made: string[] = [];
   const secrets = (): string[] => [settings.token, env.HACKMD_BRIDGE_MCP_TOKEN, ...made].filter((value): value is string => Boolean(value?.trim()));
   const remember = (secret: string): void => void made.push(secret);
   // The human subcommands print for people: only warnings and errors are logged unless asked.
   const level = parseLogLevel(env.HACKMD_BRIDGE_LOG_LEVEL ?? (human ? "warn" : undefined));
   const logger = createJsonLogger({ level, write: io.err, secrets });
-  if (human && run) return runHumanCommand({ command: human, run, settings, env, io: scrubbingIo({ io, secrets }), logger });
+  const scrubbed = { ...scrubbingIo({ io, secrets }), outIsTty: io.outIsTty };
   try {
-    switch (command) {
+    if (spec === sandboxSpec) {
+      // The sandbox prints its own token on stdout (that is the point); the log stream is scrubbed.
+      const sandboxIo = { out: io.out, err: scrubbed.err, outIsTty: io.outIsTty };
+      return await runSandbox({ settings, env, port: flags.port, reset: line.values.reset === true, logger, io: sandboxIo, remember });
+    }
+    // A root that is a sandbox folder reaches that sandbox's emulator, with its token.
+    const found = await withSandbox(settings, env);
+    settings = found.settings;
+    if (found.sandbox !== undefined) remember(found.sandbox.apiToken);
+    if (human !== undefined && run !== undefined) {
+      return await runHumanCommand({ command: human, run, settings, env, io: scrubbed, logger, sandbox: found.sandbox });
+    }
+    switch (spec.name) {
       case "doctor": {
-        const report = await runDoctor(settings, parsed.probeApi);
-        io.out(`${JSON.stringify(report, null, 2)}\n`);
+        const report = await runDoctor(settings, line.values["probe-api"] === true, { sandbox: found.sandbox });
+        scrubbed.out(`${JSON.stringify(report, null, 2)}\n`);
         return report.ok ? 0 : 1;
       }
       case "mcp":
         return await runStdio(settings, logger);
-      case "serve":
-        return await runServe(settings, parsed.port ?? DEFAULT_MCP_PORT, env, logger, remember);
-      case "sandbox":
-        return await runSandbox(settings, parsed.port ?? DEFAULT_MCP_PORT, env, logger, remember);
+      case "serve": {
+        const envToken = env.HACKMD_BRIDGE_MCP_TOKEN?.trim() || undefined;
+        const token = envToken ?? newEndpointToken();
+        remember(token);
+        // The token goes to stdout only (the JSON line, and the snippets on a terminal).
+        return await runServe({
+          settings,
+          port: flags.port ?? DEFAULT_MCP_PORT,
+          token,
+          logger,
+          io: { out: io.out, err: scrubbed.err, outIsTty: io.outIsTty },
+          tokenNote: envToken === undefined ? "(new at every start; set HACKMD_BRIDGE_MCP_TOKEN to keep one token across restarts)" : "(from HACKMD_BRIDGE_MCP_TOKEN)",
+        });
+      }
       default:
-        io.err(`hackmd-bridge: unknown command "${command}"\n\n${HELP}`);
-        return 2;
+        return usageFailure(io, undefined, unknownCommand(spec.name));
     }
   } catch (error) {
-    io.err(`hackmd-bridge: ${describeError(error, secrets())}\n`);
-    return 1;
+    io.err(`hackmd-bridge ${spec.name}: ${describeError(error, secrets())}\n`);
+    return 2;
   }
-}
-
-/** Parses the shared options, plus a human subcommand's own options and positionals when given. */
-function parseCommon(command: string, args: string[], extra?: OptionSpec) {
-  const parsed = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: extra !== undefined,
-    options: {
-      root: { type: "string" },
-      "config-dir": { type: "string" },
-      "protect-agent-files": { type: "string" },
-      ...(extra === undefined ? { port: { type: "string" }, "probe-api": { type: "boolean" } } : extra),
-    },
-  });
-  const values: ParsedValues = parsed.values;
-  if (values["probe-api"] === true && command !== "doctor") throw new Error("--probe-api goes with doctor only");
-  if (values.port !== undefined && command !== "serve" && command !== "sandbox") throw new Error("--port goes with serve or sandbox");
-  const protect = values["protect-agent-files"];
-  if (protect !== undefined && protect !== "true" && protect !== "false") throw new Error("--protect-agent-files takes true or false");
-  let port: number | undefined;
-  if (typeof values.port === "string") {
-    port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error("--port takes a whole number from 0 to 65535");
-  }
-  const root = values.root;
-  const configDir = values["config-dir"];
-  return {
-    root: typeof root === "string" ? nodePath.resolve(root) : undefined,
-    configDir: typeof configDir === "string" ? configDir : undefined,
-    protectAgentFiles: protect === undefined ? undefined : protect === "true",
-    port,
-    probeApi: values["probe-api"] === true,
-    values,
-    positionals: parsed.positionals,
-  };
-}
-
-async function runStdio(settings: NodeSettings, logger: ReturnType<typeof createJsonLogger>): Promise<number> {
-  const core = await createNodeCore(settings, logger);
-  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: VERSION, secrets: () => [settings.token] }));
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-  });
-  await server.connect(transport);
-  logger.info("mcp_stdio_ready", { version: VERSION });
-  await Promise.race([closed, untilSignal(), new Promise<void>((resolve) => process.stdin.once("end", () => resolve()))]);
-  await server.close();
-  return 0;
-}
-
-/** Serves the tools over loopback HTTP until a signal; `sandbox` reuses it with its own mode. */
-async function runServe(
-  settings: NodeSettings,
-  port: number,
-  env: NodeJS.ProcessEnv,
-  logger: ReturnType<typeof createJsonLogger>,
-  remember: (secret: string) => void,
-  sandbox?: { mode: "sandbox" | "hackmd"; close: () => Promise<void> },
-): Promise<number> {
-  try {
-    const core = await createNodeCore(settings, logger);
-    const token = env.HACKMD_BRIDGE_MCP_TOKEN?.trim() || newEndpointToken();
-    remember(token);
-    const listener = await serveCore({ core, port, token, apiToken: () => settings.token, logger });
-    io.out(`${JSON.stringify({ url: listener.url, token, ...(sandbox ? { mode: sandbox.mode } : {}) })}\n`);
-    io.err(`${connectionHelp(listener.url)}\n`);
-    await untilSignal();
-    await listener.close();
-    return 0;
-  } finally {
-    await sandbox?.close();
-  }
-}
-
-/** `npm start`: the emulator with demo notes when no token is set, served from `sandbox-vault/`. */
-async function runSandbox(
-  settings: NodeSettings,
-  port: number,
-  env: NodeJS.ProcessEnv,
-  logger: ReturnType<typeof createJsonLogger>,
-  remember: (secret: string) => void,
-): Promise<number> {
-  const root = settings.root ?? nodePath.resolve("sandbox-vault");
-  await mkdir(root, { recursive: true });
-  if (settings.token !== undefined) {
-    io.err(`Mode: HackMD — HACKMD_API_TOKEN is set; the tools act on your real HackMD account.\nRoot folder: ${root}\n\n`);
-    return runServe(makeSettings({ ...settings, root }, settings.token), port, env, logger, remember, { mode: "hackmd", close: () => Promise.resolve() });
-  }
-  const emulator = await startEmulator({ port: 0, seed: "demo" });
-  remember(emulator.token);
-  io.err(`Mode: SANDBOX — no HACKMD_API_TOKEN is set, so the tools run against the built-in HackMD emulator\n`);
-  io.err(`(${emulator.url}, demo notes, nothing leaves this machine). Set HACKMD_API_TOKEN to use real HackMD.\n`);
-  io.err(`Root folder: ${root}\n\n`);
-  const sandbox = makeSettings({ ...settings, root, apiUrl: emulator.url }, emulator.token);
-  return runServe(sandbox, port, env, logger, remember, { mode: "sandbox", close: () => emulator.close() });
 }
 
 if (require.main === module) {

@@ -15,6 +15,7 @@ import { constants, type BigIntStats, type Dirent } from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import { BridgeError } from "../core/errors";
+import { TOOL_WORDS, type Words } from "../core/wording";
 import {
   sameStamp,
   type CreateFoldersResult,
@@ -64,6 +65,8 @@ export interface NodeLocalFilesOptions {
   isVault?: boolean;
   /** The `protect_agent_files` setting; on by default. */
   protectAgentFiles?: boolean;
+  /** The vocabulary of the fixes its messages name (default: the tools' words). */
+  words?: Words;
 }
 
 /** A path located under the ROOT: the given form, the canonical form and where it lives on disk. */
@@ -100,6 +103,7 @@ interface TargetState {
 export class NodeLocalFiles implements LocalFiles {
   readonly root: RootFacts;
   readonly state: StateFiles;
+  private readonly words: Words;
   private readonly rootGiven: string;
   private readonly rootReal: string;
   private readonly dev: bigint;
@@ -108,7 +112,8 @@ export class NodeLocalFiles implements LocalFiles {
   /** Set once the ROOT is seen moved or replaced; sticky until restart (§2.4). */
   private rootLost = false;
 
-  private constructor(init: { rootGiven: string; rootReal: string; dev: bigint; ino: bigint; facts: RootFacts }) {
+  private constructor(init: { rootGiven: string; rootReal: string; dev: bigint; ino: bigint; facts: RootFacts; words: Words }) {
+    this.words = init.words;
     this.rootGiven = init.rootGiven;
     this.rootReal = init.rootReal;
     this.dev = init.dev;
@@ -148,7 +153,7 @@ export class NodeLocalFiles implements LocalFiles {
       absoluteRootAvailable: true,
       protectAgentFiles: options.protectAgentFiles ?? true,
     };
-    return new NodeLocalFiles({ rootGiven, rootReal, dev: stats.dev, ino: stats.ino, facts });
+    return new NodeLocalFiles({ rootGiven, rootReal, dev: stats.dev, ino: stats.ino, facts, words: options.words ?? TOOL_WORDS });
   }
 
   /** The ROOT's real path (absolute, platform form). */
@@ -191,7 +196,7 @@ export class NodeLocalFiles implements LocalFiles {
     assertWritable([given, located.path], "file", this.policy);
     if (!located.parentExists) {
       const folder = parentPath(located.path);
-      throw new BridgeError("invalid_input", `The folder ${folder} does not exist, so ${located.path} cannot be written; create it first (create_parent_dirs: true).`, {
+      throw new BridgeError("invalid_input", `The folder ${folder} does not exist, so ${located.path} cannot be written; create it first (${this.words.flag("create_parent_dirs")}).`, {
         details: { path: located.path, reason: "missing_parent" },
       });
     }

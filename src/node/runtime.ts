@@ -2,9 +2,10 @@
  * The Node host's composition root: reads the environment once, opens the ROOT, and builds a
  * core instance over the Node adapters (transport, files, image fetcher).
  */
-import { BridgeError } from "../core/errors";
+import { BridgeError, isBridgeError } from "../core/errors";
+import type { Words } from "../core/wording";
 import { systemClock, systemRandom, systemSleep, type Logger } from "../core/ports";
-import { createClientConfig, STANDALONE_TOKEN_HINT, type ClientConfig } from "../hackmd/config";
+import { createClientConfig, DEFAULT_API_URL, STANDALONE_TOKEN_HINT, type ClientConfig } from "../hackmd/config";
 import { createBridgeCore, type BridgeCore } from "../mcp/core";
 import { NodeHttpTransport } from "./http-transport";
 import { NodeImageFetcher } from "./image-fetcher";
@@ -45,20 +46,37 @@ export function makeSettings(fields: Omit<NodeSettings, "token">, token: string 
   return settings as NodeSettings;
 }
 
-/** Builds the client configuration; an unusable API URL is refused without echoing it. */
-export function clientConfig(settings: NodeSettings): ClientConfig {
-  return createClientConfig({ apiUrl: settings.apiUrl, tokenHint: STANDALONE_TOKEN_HINT });
+/** Where the standalone command's API URL is fixed. */
+export const API_URL_HINT = `set HACKMD_API_URL to the API URL (HackMD's is ${DEFAULT_API_URL}, or unset it for that) and restart hackmd-bridge`;
+
+/** The message of an unusable HACKMD_API_URL; it never repeats the value (it may hold credentials). */
+export const INVALID_API_URL =
+  "HACKMD_API_URL is not usable: it must be an absolute https URL without credentials, query or fragment " +
+  `(plain http only for a loopback host such as 127.0.0.1); set it to HackMD's ${DEFAULT_API_URL}, or unset it.`;
+
+/** Builds the client configuration; an unusable API URL is refused naming HACKMD_API_URL, without echoing it. */
+export function clientConfig(settings: NodeSettings, words?: Words): ClientConfig {
+  try {
+    return createClientConfig({ apiUrl: settings.apiUrl, tokenHint: STANDALONE_TOKEN_HINT, apiUrlHint: API_URL_HINT, ...(words === undefined ? {} : { words }) });
+  } catch (error) {
+    if (isBridgeError(error, "invalid_input")) throw new BridgeError("invalid_input", INVALID_API_URL);
+    throw error;
+  }
 }
 
-/** A core instance for `mcp` and `serve`. */
-export async function createNodeCore(settings: NodeSettings, logger: Logger): Promise<BridgeCore> {
+/**
+ * A core instance over the settings. `words` is the vocabulary its messages use for their fixes:
+ * the tools' (default) for `mcp` and `serve`, the command line's for the human subcommands.
+ */
+export async function createNodeCore(settings: NodeSettings, logger: Logger, options: { words?: Words } = {}): Promise<BridgeCore> {
   if (settings.root === undefined) {
     throw new BridgeError("invalid_input", "No root folder is set; pass --root <dir> or set HACKMD_BRIDGE_ROOT.");
   }
-  const config = clientConfig(settings);
+  const config = clientConfig(settings, options.words);
   const files = await NodeLocalFiles.open({
     root: settings.root,
     protectAgentFiles: settings.protectAgentFiles,
+    ...(options.words === undefined ? {} : { words: options.words }),
     ...(settings.configDir === undefined ? {} : { configDir: settings.configDir }),
   });
   if (settings.token === undefined) {
@@ -74,5 +92,6 @@ export async function createNodeCore(settings: NodeSettings, logger: Logger): Pr
     sleep: systemSleep,
     random: systemRandom,
     logger,
+    ...(options.words === undefined ? {} : { words: options.words }),
   });
 }

@@ -1,11 +1,13 @@
-/** `hackmd-bridge serve` and the `npm start` sandbox: the tools over loopback Streamable HTTP. */
+/** `hackmd-bridge mcp` and `serve`, and what the sandbox reuses: the tools over stdio or loopback HTTP. */
 import { randomBytes } from "node:crypto";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "../core/ports";
+import { VERSION } from "../core/version";
 import { connectionHelpText } from "../mcp/client-configs";
 import type { BridgeCore } from "../mcp/core";
 import { startMcpListener, type McpListener } from "../mcp/http/listener";
 import { createMcpServer } from "../mcp/server";
-import { VERSION } from "../core/version";
+import { createNodeCore, type NodeSettings } from "./runtime";
 
 /** Default port of the MCP endpoint (ARCHITECTURE.md §5). */
 export const DEFAULT_MCP_PORT = 27183;
@@ -13,6 +15,14 @@ export const DEFAULT_MCP_PORT = 27183;
 /** A new endpoint token: 32 random bytes, base64url. */
 export function newEndpointToken(): string {
   return randomBytes(32).toString("base64url");
+}
+
+/** Where `serve` and `sandbox` write. */
+export interface ServeIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Whether stdout is a terminal (then the snippets with the token go there). */
+  outIsTty: boolean;
 }
 
 /** Starts the listener over a core. */
@@ -34,15 +44,22 @@ export function serveCore(options: { core: BridgeCore; port: number; token: stri
 }
 
 /**
- * Human instructions for connecting common MCP clients, on stderr. The token itself is printed
- * only once, in the JSON line on stdout: stderr is also the log stream, where it never appears.
+ * How to connect common MCP clients, each snippet ready to paste as it is: with the real token,
+ * so it is printed only where the token may go (stdout, never the log stream on stderr).
  */
-export function connectionHelp(url: string): string {
-  const text = connectionHelpText(url, "<token>").replace(
+export function connectionSnippets(url: string, token: string, tokenNote: string): string {
+  return connectionHelpText(url, token).replace(`Bearer token: ${token}`, `Bearer token: ${token}\n${tokenNote}`);
+}
+
+/**
+ * The instructions on stderr when the snippets cannot go to stdout: the token stays out of the
+ * log stream, so the text says where to find it.
+ */
+export function connectionHelpWithoutToken(url: string): string {
+  return connectionHelpText(url, "<token>").replace(
     "Bearer token: <token>",
-    'Bearer token: the "token" field of the JSON line printed on stdout (replace <token> below with it)',
+    'Bearer token: the "token" field of the JSON line printed on stdout (put it in place of <token> below; set HACKMD_BRIDGE_MCP_TOKEN to keep one token across restarts)',
   );
-  return `${text}\n\nPress Ctrl+C to stop.`;
 }
 
 /** Resolves when SIGINT or SIGTERM arrives. */
@@ -56,4 +73,56 @@ export function untilSignal(): Promise<void> {
     process.on("SIGINT", done);
     process.on("SIGTERM", done);
   });
+}
+
+/** `mcp`: the tools over stdio until the client goes away or a signal arrives. */
+export async function runStdio(settings: NodeSettings, logger: Logger): Promise<number> {
+  const core = await createNodeCore(settings, logger);
+  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: VERSION, secrets: () => [settings.token] }));
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  logger.info("mcp_stdio_ready", { version: VERSION });
+  await Promise.race([closed, untilSignal(), new Promise<void>((resolve) => process.stdin.once("end", () => resolve()))]);
+  await server.close();
+  return 0;
+}
+
+/** What `serve` prints about the token besides the JSON line, and what runs when it stops. */
+export interface ServeOptions {
+  settings: NodeSettings;
+  port: number;
+  token: string;
+  logger: Logger;
+  io: ServeIo;
+  /** Added to the JSON line (the sandbox's `mode`). */
+  extra?: Record<string, string>;
+  /** Printed with the snippets: where the token comes from and how long it stays. */
+  tokenNote: string;
+  /** Always print the snippets with the token on stdout (the sandbox: its token is local and saved). */
+  snippetsOnStdout?: boolean;
+  /** Text after the snippets (the sandbox's command-line hints). */
+  footer?: string;
+  /** Called once listening, with the port actually bound. */
+  onListening?: (listener: McpListener) => Promise<void>;
+}
+
+/** Serves the tools over loopback HTTP until a signal. */
+export async function runServe(options: ServeOptions): Promise<number> {
+  const { settings, logger, io } = options;
+  const core = await createNodeCore(settings, logger);
+  const listener = await serveCore({ core, port: options.port, token: options.token, apiToken: () => settings.token, logger });
+  try {
+    await options.onListening?.(listener);
+    io.out(`${JSON.stringify({ url: listener.url, token: options.token, ...options.extra })}\n`);
+    const footer = `${options.footer === undefined ? "" : `\n\n${options.footer}`}\n\nPress Ctrl+C to stop.\n`;
+    if (options.snippetsOnStdout === true || io.outIsTty) io.out(`\n${connectionSnippets(listener.url, options.token, options.tokenNote)}${footer}`);
+    else io.err(`${connectionHelpWithoutToken(listener.url)}${footer}`);
+    await untilSignal();
+  } finally {
+    await listener.close();
+  }
+  return 0;
 }

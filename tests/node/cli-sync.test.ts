@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { DEMO_NOTE_IDS, startEmulator, type Emulator } from "../../src/emulator";
 import { BridgeError } from "../../src/core/errors";
 import { EXIT, exitCodeForError } from "../../src/node/commands/exit-codes";
-import { cliHint, createProgress, groupedMessages, scrubbingIo, type CommandIo } from "../../src/node/commands/output";
+import { createProgress, groupedMessages, scrubbingIo, type CommandIo } from "../../src/node/commands/output";
+import { CLI_WORDS } from "../../src/node/commands/words";
+import { TOOL_WORDS } from "../../src/core/wording";
 import { buildCli } from "../helpers/build-cli";
 
 let work: string;
@@ -89,10 +91,11 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     expect(clean.stdout).toMatch(/^in_sync {2}reading\.md/);
 
     await writeFile(file, `${await readFile(file, "utf8")}\n- A local addition\n`);
+    // Issue 10 (7): a local edit is what push is for; it needs no person, so status exits 0.
     const edited = await cmd(["status", "reading.md", "--root", root]);
-    expect(edited.status).toBe(1);
+    expect(edited.status).toBe(0);
     expect(edited.stdout).toContain("local_changed");
-    expect(edited.stdout).toContain("hackmd-bridge push");
+    expect(edited.stdout).toContain("hackmd-bridge push reading.md");
 
     const before = lastSeq();
     const push = await cmd(["push", "reading.md", "--root", root]);
@@ -153,6 +156,8 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     expect(listing.notes.map((note) => note.local_path).sort()).toEqual(["reading.md", "weekly.md"]);
     expect(emu.requests({ since: listed }).map((entry) => entry.route)).toEqual(["GET /notes"]);
     expect(all.stderr).toBe("");
+    // Issue 10 (5): no internal decision-table ids in --json.
+    expect(listing.notes.every((note) => !("branch" in note))).toBe(true);
 
     const push = await cmd(["push", "weekly.md", "--root", root, "--json"]);
     expect(push.status).toBe(0);
@@ -161,6 +166,7 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     const sync = await cmd(["sync", "--dry-run", "--root", root, "--json"]);
     expect(sync.status).toBe(0);
     expect(json(sync)).toMatchObject({ dry_run: true, counts: { in_sync: 2, pulled: 0, pushed: 0, conflicts: 0, errors: 0 } });
+    expect((json(sync).items as Array<Record<string, unknown>>).every((item) => !("branch" in item) && typeof item.plan === "string")).toBe(true);
 
     const refused = await cmd(["pull", id, "reading.md", "--root", root, "--json"]);
     expect(refused.status).toBe(1);
@@ -193,29 +199,35 @@ describe("hackmd-bridge pull / push / status / sync", () => {
       expect(result.stdout).toBe("");
       expect(result.stderr).toContain(`Usage: hackmd-bridge ${args[0] ?? ""}`);
     }
-    const noRoot = await cmd(["status"]);
-    expect(noRoot.status).toBe(2);
-    expect(noRoot.stderr).toContain("--root");
   }, 60_000);
 
-  it("refuses to pull over an existing file without --overwrite: exit 1 and a hint naming --overwrite", async () => {
+  it("refuses to pull over an existing file without --overwrite: exit 1, the fix in flags, no tool words", async () => {
     const before = await readFile(file, "utf8");
     const refused = await cmd(["pull", id, "reading.md", "--root", root]);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe("");
-    expect(refused.stderr).toContain("already exists");
-    expect(refused.stderr).toMatch(/hint: overwrite_local: true → --overwrite/);
+    expect(refused.stderr).toContain("reading.md already exists; pull again with --overwrite to replace it");
     expect(await readFile(file, "utf8")).toBe(before);
 
     await writeFile(file, `${before}\n- unpushed\n`);
     const protectedEdits = await cmd(["pull", id, "reading.md", "--overwrite", "--root", root]);
     expect(protectedEdits.status).toBe(1);
     expect(protectedEdits.stderr).toContain("--discard-local-changes");
-    expect(protectedEdits.stderr).toContain("hackmd-bridge push <path>");
+    // Issue 10 (5): the next step names the actual file, not <path>.
+    expect(protectedEdits.stderr).toContain("`hackmd-bridge push reading.md`");
     await writeFile(file, before);
 
     const notTracked = await cmd(["status", "untracked.md", "--root", root]);
     expect(notTracked.status).toBe(1);
+
+    // Issue 10 (5): pushing an untracked file speaks the command line's words, in one message.
+    await writeFile(join(root, "untracked.md"), "# Not tracked\n");
+    const push = await cmd(["push", "untracked.md", "--root", root]);
+    expect(push.status).toBe(1);
+    expect(push.stderr).toBe("hackmd-bridge push: untracked.md is not tracked; pull the note to it first with `hackmd-bridge pull <note_ref> untracked.md`.\n");
+    for (const run of [refused, protectedEdits, notTracked, push]) {
+      expect(run.stderr).not.toMatch(/hackmd_|overwrite_local|discard_local_changes|hint:/);
+    }
   }, 60_000);
 
   it("sync --dry-run changes nothing; sync pulls a remote change", async () => {
@@ -225,16 +237,18 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     const bytes = await readFile(weekly);
 
     const before = lastSeq();
+    // Issue 10 (7): a dry run with a pull pending says "something to do" with exit 1.
     const dry = await cmd(["sync", "--dry-run", "--root", root]);
-    expect(dry.status).toBe(0);
+    expect(dry.status).toBe(1);
     expect(dry.stdout).toContain("Dry run, nothing was written");
     expect(dry.stdout).toMatch(/would_pull {2}weekly\.md/);
     expect(await readFile(weekly)).toEqual(bytes);
     expect(emu.requests({ since: before }).filter((entry) => entry.method !== "GET")).toEqual([]);
 
     const attention = await cmd(["status", "--root", root]);
-    expect(attention.status).toBe(1);
+    expect(attention.status).toBe(0);
     expect(attention.stdout).toMatch(/remote_changed {2}weekly\.md/);
+    expect(attention.stdout).toContain(`weekly.md: pull it: hackmd-bridge pull ${DEMO_NOTE_IDS.weeklySync} weekly.md --overwrite`);
     expect(attention.stdout).toContain("one note list per workspace");
 
     const sync = await cmd(["sync", "--root", root]);
@@ -278,8 +292,12 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     await rm(join(merging, "cs101.remote.md"));
 
     const dry = await cmd(["sync", "--dry-run", "--root", merging]);
-    expect(dry.status).toBe(0);
+    expect(dry.status).toBe(1);
     expect(dry.stdout).toMatch(/would_merge {2}cs101\.md/);
+    // A conflict that merges by itself needs no person: status exits 0 and says sync merges it.
+    const mergeable = await cmd(["status", "--root", merging]);
+    expect(mergeable.status).toBe(0);
+    expect(mergeable.stdout).toContain("hackmd-bridge sync merges them");
     const synced = await cmd(["sync", "--root", merging, "--json"]);
     expect(synced.status).toBe(0);
     expect(json(synced)).toMatchObject({ counts: { merged: 1, conflicts: 0 } });
@@ -347,15 +365,22 @@ describe("human subcommand output", () => {
     expect(script.err).toEqual([]);
   });
 
-  it("translates the engine's fix into command-line flags, in message order", () => {
-    expect(cliHint("a.md has edits that were never pushed; push them first (hackmd_push_note), or retry with discard_local_changes: true to drop them.")).toBe(
-      "hackmd_push_note → hackmd-bridge push <path>; discard_local_changes: true → --discard-local-changes",
-    );
-    expect(cliHint("strategy overwrite replaces the note's body; push again with confirm: true if that is intended.")).toBe(
-      "strategy overwrite → --overwrite; confirm: true → --confirm",
-    );
-    expect(cliHint("holds 6000000 bytes (above 5 MiB); pull again with confirm_large_file: true.")).toBe("confirm_large_file: true → --confirm-large-file");
-    expect(cliHint("No such thing.")).toBeUndefined();
+  it("words every fix for its audience: tool arguments for agents, flags and subcommand lines for people", () => {
+    const step = { action: "pull", path: "Notes/a plan.md", noteId: "abc", teamPath: "team-x", flags: ["overwrite_local"] } as const;
+    expect(TOOL_WORDS.step(step)).toBe("hackmd_pull_note with overwrite_local: true");
+    expect(CLI_WORDS.step(step)).toBe("`hackmd-bridge pull abc 'Notes/a plan.md' --team team-x --overwrite`");
+    expect(CLI_WORDS.step({ action: "push", path: "a.md" })).toBe("`hackmd-bridge push a.md`");
+    expect(CLI_WORDS.step({ action: "untrack", noteId: "abc", teamPath: null })).toBe("`hackmd-bridge untrack --note abc`");
+    expect(CLI_WORDS.flag("discard_local_changes")).toBe("--discard-local-changes");
+    expect(TOOL_WORDS.flag("discard_local_changes")).toBe("discard_local_changes: true");
+    expect(CLI_WORDS.expectedHash("sha256:00")).toBe("--expected-remote-hash sha256:00");
+    // Every term has a command-line form without tool words.
+    for (const flag of ["overwrite_local", "discard_local_changes", "create_parent_dirs", "confirm_large_file", "confirm", "strategy_overwrite"] as const) {
+      expect(CLI_WORDS.flag(flag)).toMatch(/^--[a-z-]+( --[a-z-]+)?$/);
+    }
+    for (const action of ["pull", "push", "check", "untrack", "list_tracked", "get_note"] as const) {
+      expect(CLI_WORDS.step({ action, path: "a.md" })).toMatch(/^`hackmd-bridge [a-z]+/);
+    }
   });
 
   it("maps refusals to exit 1 and failures to exit 2", () => {

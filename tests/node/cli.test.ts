@@ -59,14 +59,14 @@ describe("hackmd-bridge", () => {
 
   it("doctor prints one JSON report with empty stderr, and --probe-api elsewhere is a usage error", async () => {
     const root = await mkdtemp(join(work, "root-"));
-    const doctor = run(["doctor", "--root", root]);
+    const doctor = run(["doctor", "--root", root], { HACKMD_API_TOKEN: "a-token" });
     expect(doctor.status).toBe(0);
     expect(doctor.stderr).toBe("");
     const report = JSON.parse(doctor.stdout) as Record<string, unknown>;
     expect(report).toMatchObject({
       ok: true,
       version: "9.9.9-test",
-      token_present: false,
+      token_present: true,
       api_origin: "https://api.hackmd.io",
       root: { configured: true, exists: true, writable: true, is_vault: false },
       sync_state: { path: ".hackmd-bridge/sync", writable: true },
@@ -76,8 +76,62 @@ describe("hackmd-bridge", () => {
     expect(existsSync(join(root, ".hackmd-bridge"))).toBe(false);
 
     const misplaced = run(["serve", "--probe-api", "--root", root]);
-    expect(misplaced.status).not.toBe(0);
+    expect(misplaced.status).toBe(2);
     expect(misplaced.stdout).toBe("");
+    expect(misplaced.stderr).toContain("--probe-api is not an option of serve (it goes with doctor)");
+  });
+
+  // Issue 10 (6): doctor finds what stops the tools, names the fix and the variable, and exits 1.
+  it("doctor without a token is not ok: it says where to get one and which variable to set", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const result = run(["doctor", "--root", root]);
+    expect(result.status).toBe(1);
+    const report = JSON.parse(result.stdout) as { ok: boolean; token_present: boolean; problems: string[] };
+    expect(report).toMatchObject({ ok: false, token_present: false });
+    expect(report.problems).toHaveLength(1);
+    expect(report.problems[0]).toMatch(/HACKMD_API_TOKEN/);
+    expect(report.problems[0]).toMatch(/Settings → API/);
+  });
+
+  it("doctor names HACKMD_API_URL for a URL without /v1, an unusable URL, an unreachable host and a wrong one", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const problems = async (url: string, probe: boolean): Promise<{ status: number | null; problems: string[]; probe?: { ok: boolean } }> => {
+      const result = await runAsync(["doctor", "--root", root, ...(probe ? ["--probe-api"] : [])], { HACKMD_API_URL: url, HACKMD_API_TOKEN: emu.token });
+      const report = JSON.parse(result.stdout) as { ok: boolean; problems: string[]; api_probe?: { ok: boolean } };
+      expect(report.ok).toBe(result.status === 0);
+      expect(result.stdout + result.stderr).not.toContain(emu.token);
+      return { status: result.status, problems: report.problems, ...(report.api_probe === undefined ? {} : { probe: report.api_probe }) };
+    };
+    // No /v1: found without any request.
+    const noV1 = await problems(emu.origin, false);
+    expect(noV1.status).toBe(1);
+    expect(noV1.problems.join(" ")).toMatch(/HACKMD_API_URL has no path, but the HackMD API lives under \/v1/);
+    const wrongPath = await problems(`${emu.origin}/api`, true);
+    expect(wrongPath.problems.join(" ")).toMatch(/GET \/me: 404.*HACKMD_API_URL should end in \/v1/);
+    // Unusable: named, never echoed.
+    const unusable = await problems("ftp://example.invalid/v1", false);
+    expect(unusable.problems.join(" ")).toMatch(/^HACKMD_API_URL is not usable/);
+    // Unreachable: a loopback port nothing listens on.
+    const closed = await startEmulator({ port: 0 });
+    const port = closed.port;
+    await closed.close();
+    const unreachable = await problems(`http://127.0.0.1:${port}/v1`, true);
+    expect(unreachable.status).toBe(1);
+    expect(unreachable.problems.join(" ")).toMatch(/Nothing answers at http:\/\/127\.0\.0\.1:\d+ .*check HACKMD_API_URL/);
+    // A rejected token names HACKMD_API_TOKEN and where to make a new one.
+    const rejected = await runAsync(["doctor", "--root", root, "--probe-api"], { HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: "not-the-token" });
+    expect(rejected.status).toBe(1);
+    expect((JSON.parse(rejected.stdout) as { problems: string[] }).problems.join(" ")).toMatch(/HackMD rejected HACKMD_API_TOKEN.*Settings → API/);
+    // And the healthy setup is ok.
+    expect((await problems(emu.url, true)).status).toBe(0);
+  });
+
+  it("a tool call against a URL without /v1 says the API URL is wrong and names HACKMD_API_URL", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const result = await runAsync(["list", "--root", root], { HACKMD_API_URL: emu.origin, HACKMD_API_TOKEN: emu.token });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/answers like the HackMD API, so the API URL is probably wrong .*ends in \/v1.*set HACKMD_API_URL/);
+    expect(result.stderr).not.toContain("check the note or folder id");
   });
 
   it("doctor --probe-api makes one GET /me: without a token it fails naming the token", async () => {
@@ -106,10 +160,11 @@ describe("hackmd-bridge", () => {
     expect((JSON.parse(result.stdout) as { api_origin: unknown }).api_origin).toBeNull();
   });
 
-  it("stops mcp and serve with a non-zero exit when the root is missing", () => {
-    for (const command of ["mcp", "serve"]) {
-      const result = run([command, "--root", join(work, "does-not-exist")]);
-      expect(result.status).not.toBe(0);
+  // Issue 10 (7): a setup that cannot start is exit 2, as the README's table says.
+  it("stops mcp and serve with exit 2 when the root is missing or not given", () => {
+    for (const args of [["mcp", "--root", join(work, "does-not-exist")], ["serve", "--root", join(work, "does-not-exist")], ["mcp"], ["serve"]]) {
+      const result = run(args);
+      expect({ args, status: result.status }).toEqual({ args, status: 2 });
       expect(result.stdout).toBe("");
       expect(result.stderr.length).toBeGreaterThan(0);
     }

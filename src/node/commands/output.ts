@@ -1,7 +1,6 @@
 /**
  * Output of the human subcommands: readable text or exactly one JSON object on stdout (`--json`),
- * a progress line on stderr, error reports with a hint in command-line terms, and secret
- * scrubbing of everything written.
+ * a progress line on stderr, error reports, and secret scrubbing of everything written.
  */
 import { isBridgeError } from "../../core/errors";
 import { scrubSecrets } from "../../core/secrets";
@@ -48,44 +47,17 @@ export function writeJson(io: CommandIo, value: unknown): void {
   io.out(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** The engine's option and tool names (they appear in its messages) and their command-line forms. */
-const CLI_TERMS: ReadonlyArray<{ pattern: RegExp; engine: string; cli: string }> = [
-  { pattern: /overwrite_local: true/, engine: "overwrite_local: true", cli: "--overwrite" },
-  { pattern: /discard_local_changes: true/, engine: "discard_local_changes: true", cli: "--discard-local-changes" },
-  { pattern: /create_parent_dirs: true/, engine: "create_parent_dirs: true", cli: "--create-parent-dirs" },
-  { pattern: /confirm_large_file: true/, engine: "confirm_large_file: true", cli: "--confirm-large-file" },
-  { pattern: /strategy overwrite/, engine: "strategy overwrite", cli: "--overwrite" },
-  { pattern: /\bconfirm: true/, engine: "confirm: true", cli: "--confirm" },
-  { pattern: /expected_remote_hash/, engine: "expected_remote_hash", cli: "--expected-remote-hash <hash>" },
-  { pattern: /hackmd_pull_note/, engine: "hackmd_pull_note", cli: "hackmd-bridge pull <note_ref> <path>" },
-  { pattern: /hackmd_push_note/, engine: "hackmd_push_note", cli: "hackmd-bridge push <path>" },
-  { pattern: /hackmd_get_note with local_path/, engine: "hackmd_get_note with local_path", cli: "hackmd-bridge status <path>" },
-  { pattern: /hackmd_list_notes with source: tracked/, engine: "hackmd_list_notes with source: tracked", cli: "hackmd-bridge status" },
-];
-
 /**
- * The engine words an error message uses for its fix, translated to this command line
- * (`overwrite_local: true → --overwrite`), in the order they appear; undefined when none do.
+ * Reports a failure: the message on stderr and, in `--json` mode, one `{ "error": { kind,
+ * message } }` object on stdout. The message is already in the command line's words: the core
+ * behind the subcommands is built with them (./words.ts). Returns the exit code.
  */
-export function cliHint(message: string): string | undefined {
-  const found = CLI_TERMS.map((term) => ({ term, at: message.search(term.pattern) }))
-    .filter((entry) => entry.at >= 0)
-    .sort((a, b) => a.at - b.at)
-    .map(({ term }) => `${term.engine} → ${term.cli}`);
-  return found.length === 0 ? undefined : found.join("; ");
-}
-
-/**
- * Reports a failure: the message (and a `hint:` line) on stderr and, in `--json` mode, one
- * `{ "error": { kind, message, hint? } }` object on stdout. Returns the exit code.
- */
-export function reportError(options: { error: unknown; io: CommandIo; json: boolean; command: string }): ExitCode {
+export function reportError(options: { error: unknown; io: CommandIo; json: boolean; command: string; exitCode?: ExitCode }): ExitCode {
   const { error, io, json, command } = options;
   const message = describeError(error, []);
-  const hint = cliHint(message);
-  if (json) writeJson(io, { error: { kind: isBridgeError(error) ? error.kind : "internal", message, ...(hint === undefined ? {} : { hint }) } });
-  io.err(`hackmd-bridge ${command}: ${message}\n${hint === undefined ? "" : `hint: ${hint}\n`}`);
-  return exitCodeForError(error);
+  if (json) writeJson(io, { error: { kind: isBridgeError(error) ? error.kind : "internal", message } });
+  io.err(`hackmd-bridge ${command}: ${message}\n`);
+  return options.exitCode ?? exitCodeForError(error);
 }
 
 /** A one-line progress report on stderr for work over many notes. */

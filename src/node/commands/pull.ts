@@ -2,7 +2,7 @@
 import { CallContext } from "../../hackmd/call-context";
 import { resolveRef, unresolved, workspaceArg } from "../../mcp/tools/shared";
 import type { UnresolvedTarget } from "../../sync/types";
-import { flag, JSON_OPTION, positionals, text, type CommandContext, type HumanCommand } from "./command";
+import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { formatTable, indent, UsageError, workspaceLabel, writeJson, type CommandIo } from "./output";
 
@@ -52,7 +52,7 @@ export function reportUnresolved(options: { resolution: UnresolvedTarget; io: Co
     return EXIT.attention;
   }
   if (resolution.status === "not_found") {
-    io.err(`No note matches ${resolution.query}; nothing was written. Give a note id or a HackMD URL (with --team for a team note).\n`);
+    io.err(`No note matches ${resolution.query}; nothing was written. Give a note id, a short id from \`hackmd-bridge list\`, or a HackMD URL (with --team for a team note).\n`);
     return EXIT.attention;
   }
   const rows = resolution.candidates.map((candidate) => [candidate.note_id, workspaceLabel(candidate.team_path), candidate.title]);
@@ -63,19 +63,32 @@ export function reportUnresolved(options: { resolution: UnresolvedTarget; io: Co
 /** The `pull` subcommand. */
 export const pullCommand: HumanCommand = {
   name: "pull",
-  usage:
-    "hackmd-bridge pull <note_ref> <path> [--team <team_path>] [--overwrite] [--discard-local-changes] [--create-parent-dirs] [--confirm-large-file] [--root <dir>] [--json]",
+  summary: "write a note into a Markdown file and track it",
+  synopsis: "<note_ref> <path> [options]",
+  description: [
+    "<note_ref> is a note id, a short id as `list` shows it, or a HackMD URL",
+    "(https://hackmd.io/<id> or https://hackmd.io/@<owner>/<permalink>). <path> is a .md file",
+    "inside the root. A file that exists is replaced only with --overwrite, and never when it has",
+    "edits that were not pushed (unless --discard-local-changes).",
+  ].join("\n"),
+  positionals: { required: ["note_ref", "path"] },
   options: {
-    ...JSON_OPTION,
-    team: { type: "string" },
-    overwrite: { type: "boolean" },
-    "discard-local-changes": { type: "boolean" },
-    "create-parent-dirs": { type: "boolean" },
-    "confirm-large-file": { type: "boolean" },
+    team: { type: "string", value: "<team_path>", help: "the team workspace a bare note id is in (default: personal)" },
+    overwrite: { type: "boolean", help: "replace an existing file (unpushed edits are still protected)" },
+    "discard-local-changes": { type: "boolean", help: "replace the file even if it has edits that were never pushed" },
+    "create-parent-dirs": { type: "boolean", help: "create the file's folder when it does not exist" },
+    "confirm-large-file": { type: "boolean", help: "allow a note above 5 MiB" },
   },
+  shared: ["root", "json"],
+  exitCodes: {
+    0: "pulled and tracked",
+    1: "refused: a flag is needed (the message names it), unpushed edits are protected, or no single note matches",
+    2: "usage error, or a failure (token, network, HackMD, local files)",
+  },
+  examples: ["hackmd-bridge pull https://hackmd.io/@me/plan notes/plan.md", "hackmd-bridge pull SysJb0yAY notes/plan.md --overwrite"],
   parse: ({ values, positionals: given }) => {
-    const [noteRef = "", path = ""] = positionals(given, { required: ["note_ref", "path"] });
-    if (noteRef.trim() === "") throw new UsageError("<note_ref> is blank; give a note id or a HackMD URL");
+    const [noteRef = "", path = ""] = given;
+    if (noteRef.trim() === "") throw new UsageError("<note_ref> is blank; give a note id, a short id or a HackMD URL");
     const team = text(values, "team");
     let teamPath: string | null;
     try {

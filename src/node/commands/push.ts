@@ -1,10 +1,11 @@
 /** `hackmd-bridge push <path>`: the sync engine's push (TOOLS.md §14.3–§14.4) for people. */
 import { CallContext } from "../../hackmd/call-context";
 import type { PushOutput } from "../../sync/types";
-import { flag, JSON_OPTION, positionals, text, type CommandContext, type HumanCommand } from "./command";
+import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { indent, UsageError, workspaceLabel, writeJson, type CommandIo } from "./output";
 import { reportUnresolved } from "./pull";
+import { shellQuote } from "./words";
 
 /** The checked arguments of `push`. */
 export interface PushArgs {
@@ -50,7 +51,7 @@ function printPush(options: { out: PushOutput; io: CommandIo }): void {
       break;
     case "remote_changed":
       io.out(`Not pushed: ${note} changed on HackMD and ${out.local_path} has no local edits.\n`);
-      io.out(`Bring the file up to date: hackmd-bridge pull ${out.note_id} ${quote(out.local_path)} --overwrite${teamFlag(out.team_path)}\n`);
+      if (out.instructions !== undefined) io.out(`${out.instructions}\n`);
       break;
     case "conflict":
       io.out(`Conflict: both ${out.local_path} and ${note} changed since the last sync; nothing was sent.\n`);
@@ -59,36 +60,39 @@ function printPush(options: { out: PushOutput; io: CommandIo }): void {
       if (out.diff_summary !== undefined) io.out(`${indent(out.diff_summary)}\n`);
       if (out.instructions !== undefined) io.out(`${out.instructions}\n`);
       if (out.remote_body_hash !== undefined) {
-        io.out(`After merging: hackmd-bridge push ${quote(out.local_path)} --expected-remote-hash ${out.remote_body_hash}\n`);
+        io.out(`After merging: hackmd-bridge push ${shellQuote(out.local_path)} --expected-remote-hash ${out.remote_body_hash}\n`);
       }
       break;
   }
   if (out.title_drift !== undefined) io.out(`Title drift: ${out.title_drift}\n`);
 }
 
-/** ` --team <path>` for a team note, nothing for a personal one. */
-function teamFlag(teamPath: string | null): string {
-  return teamPath === null ? "" : ` --team ${quote(teamPath)}`;
-}
-
-/** Quotes a path for a copy-paste command line when it needs it. */
-function quote(value: string): string {
-  return /^[\w./@:+-]+$/.test(value) ? value : `'${value.split("'").join(`'\\''`)}'`;
-}
-
 /** The `push` subcommand. */
 export const pushCommand: HumanCommand = {
   name: "push",
-  usage: "hackmd-bridge push <path> [--expected-remote-hash <hash>] [--overwrite --confirm] [--confirm-large-file] [--root <dir>] [--json]",
+  summary: "send a tracked file's edits to its note",
+  synopsis: "<path> [options]",
+  description: [
+    "Sends the file only when the note has not changed on HackMD since the last sync. When both",
+    "changed, nothing is sent: the note's current text is written to <name>.remote.md; merge it",
+    "into the file, then push with the --expected-remote-hash the message gives.",
+  ].join("\n"),
+  positionals: { required: ["path"] },
   options: {
-    ...JSON_OPTION,
-    overwrite: { type: "boolean" },
-    confirm: { type: "boolean" },
-    "expected-remote-hash": { type: "string" },
-    "confirm-large-file": { type: "boolean" },
+    "expected-remote-hash": { type: "string", value: "<hash>", help: "push over a remote change you merged (the hash a conflict reported)" },
+    overwrite: { type: "boolean", help: "replace the note's text with the file, discarding remote edits (needs --confirm)" },
+    confirm: { type: "boolean", help: "confirm --overwrite" },
+    "confirm-large-file": { type: "boolean", help: "allow a file above 5 MiB" },
   },
+  shared: ["root", "json"],
+  exitCodes: {
+    0: "pushed, or nothing to push",
+    1: "not pushed: a conflict (<name>.remote.md written), a remote change to pull first, or a refusal naming the flag",
+    2: "usage error, or a failure",
+  },
+  examples: ["hackmd-bridge push notes/plan.md", "hackmd-bridge push notes/plan.md --expected-remote-hash sha256:…"],
   parse: ({ values, positionals: given }) => {
-    const [path = ""] = positionals(given, { required: ["path"] });
+    const [path = ""] = given;
     const confirm = flag(values, "confirm");
     const overwrite = flag(values, "overwrite");
     if (confirm && !overwrite) throw new UsageError("--confirm goes with --overwrite");

@@ -4,12 +4,13 @@
  */
 import type { ErrorKind } from "../../core/errors";
 import { CallContext } from "../../hackmd/call-context";
-import type { SyncAllBranch, SyncAllItem, SyncAllPlanId, SyncAllResult } from "../../sync/sync-all";
+import type { SyncAllItem, SyncAllPlanId, SyncAllResult } from "../../sync/sync-all";
 import type { SyncCheck } from "../../sync/types";
-import { flag, JSON_OPTION, positionals, type CommandContext, type HumanCommand } from "./command";
+import { flag, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
 import { createProgress, formatTable, groupedMessages, writeJson } from "./output";
 import { noteLabel, runSyncAll } from "./sync";
+import { CLI_WORDS, shellQuote, teamFlag } from "./words";
 
 /** The checked arguments of `status`. */
 export interface StatusArgs {
@@ -27,26 +28,42 @@ export interface StatusEntry {
   team_path: string | null;
   note_id: string;
   local_path: string;
-  /** The sync-all plan branch behind the state (docs/sync-decision-table.md). */
-  branch: SyncAllBranch;
+  /** A conflict whose edits do not overlap: `sync` merges it without help. */
+  merges?: true;
   /** The error kind behind an `error` state. */
   error_kind?: ErrorKind;
   /** Why, and the next step, when the note needs attention. */
   message?: string;
 }
 
-/** What a person should do next for each state. */
-const NEXT_STEP: Record<NoteState, string> = {
-  in_sync: "nothing to do",
-  local_changed: "push it: hackmd-bridge push <path>",
-  remote_changed: "pull it: hackmd-bridge pull <note> <path> --overwrite",
-  conflict: "push it (writes <name>.remote.md and shows both sides), merge, then push with --expected-remote-hash",
-  missing_local: "the file is gone: pull the note again, or forget it (hackmd_untrack_note)",
-  missing_remote: "the note is gone or not readable on HackMD: forget it (hackmd_untrack_note)",
-  error: "see the message",
-};
+/** What a person should do next about one note, with its file and note filled in. */
+export function nextStep(entry: { status: NoteState; local_path: string; note_id: string; team_path: string | null; merges?: true }): string {
+  const path = shellQuote(entry.local_path || "<path>");
+  switch (entry.status) {
+    case "in_sync":
+      return "nothing to do";
+    case "local_changed":
+      return `push it: hackmd-bridge push ${path} (or hackmd-bridge sync)`;
+    case "remote_changed":
+      return `pull it: hackmd-bridge pull ${shellQuote(entry.note_id)} ${path}${teamFlag(entry.team_path)} --overwrite (or hackmd-bridge sync)`;
+    case "conflict":
+      return entry.merges === true
+        ? "both sides changed without overlapping: hackmd-bridge sync merges them"
+        : `both sides changed: hackmd-bridge push ${path} writes the note's text to ${path.replace(/\.md$/i, ".remote.md")}; merge it, then push with the --expected-remote-hash it prints`;
+    case "missing_local":
+      return `the file is gone: ${CLI_WORDS.step({ action: "pull", path: entry.local_path, noteId: entry.note_id, teamPath: entry.team_path })} restores it, or ${CLI_WORDS.step({ action: "untrack", path: entry.local_path })} forgets it`;
+    case "missing_remote":
+      return `the note is gone or not readable on HackMD: ${CLI_WORDS.step({ action: "untrack", path: entry.local_path, noteId: entry.note_id, teamPath: entry.team_path })} forgets it`;
+    case "error":
+      return "see the message above";
+  }
+}
 
-/** Reports sync state: exit 0 when everything is in sync, 1 when anything needs attention. */
+/**
+ * Reports sync state. Exit 0 when every note could be checked and none needs a person (edits on
+ * one side are what push, pull and sync are for); 1 for a conflict that does not merge by itself,
+ * a missing file or note; 2 when a check failed.
+ */
 export async function runStatus(args: StatusArgs, context: CommandContext): Promise<ExitCode> {
   return args.path === undefined ? statusOfAll(args, context) : statusOfOne({ ...args, path: args.path }, context);
 }
@@ -55,9 +72,10 @@ export async function runStatus(args: StatusArgs, context: CommandContext): Prom
 async function statusOfOne(args: StatusArgs & { path: string }, context: CommandContext): Promise<ExitCode> {
   const { core, io } = context;
   const check = await core.deps.sync.check({ localPath: args.path, call: new CallContext() });
+  const entry = { status: check.status, local_path: check.local_path, note_id: check.note_id, team_path: await teamOf(context, check.local_path) };
   if (args.json) writeJson(io, check);
-  else io.out(`${check.status}  ${check.local_path}  ${check.note_id}\n${check.status === "in_sync" ? "" : `Next: ${NEXT_STEP[check.status]}\n`}`);
-  return check.status === "in_sync" ? EXIT.ok : EXIT.attention;
+  else io.out(`${check.status}  ${check.local_path}  ${check.note_id}\n${check.status === "in_sync" ? "" : `Next: ${nextStep(entry)}\n`}`);
+  return check.status === "conflict" ? EXIT.attention : EXIT.ok;
 }
 
 /**
@@ -86,11 +104,18 @@ async function statusOfAll(args: StatusArgs, context: CommandContext): Promise<E
   return statusExitCode(entries);
 }
 
-/** 0 when every note is in sync; 2 when one failed (auth, network, damaged state…); else 1. */
+/** The workspace of a tracked file's note (the sync check reports only its id). */
+async function teamOf(context: CommandContext, localPath: string): Promise<string | null> {
+  const tracked = await context.core.deps.sync.listTracked();
+  return tracked.find((entry) => entry.local_path === localPath)?.team_path ?? null;
+}
+
+/** 0 when nothing needs a person; 2 when a note failed (auth, network, damaged state…); else 1. */
 function statusExitCode(entries: readonly StatusEntry[]): ExitCode {
   let code: ExitCode = EXIT.ok;
   for (const entry of entries) {
-    if (entry.status === "in_sync") continue;
+    if (entry.status === "in_sync" || entry.status === "local_changed" || entry.status === "remote_changed") continue;
+    if (entry.status === "conflict" && entry.merges === true) continue;
     if (entry.status === "error" && exitCodeForKind(entry.error_kind ?? "internal") === EXIT.error) return EXIT.error;
     code = EXIT.attention;
   }
@@ -113,14 +138,14 @@ const STATE_OF_PLAN: Record<SyncAllPlanId, NoteState> = {
 };
 
 /** One status row from a planned sync-all item. */
-function statusEntry(item: SyncAllItem): StatusEntry {
+export function statusEntry(item: SyncAllItem): StatusEntry {
   const status = item.outcome === "skipped" ? "error" : STATE_OF_PLAN[item.plan];
   return {
     status,
     team_path: item.team_path,
     note_id: item.note_id,
     local_path: item.local_path,
-    branch: item.branch,
+    ...(item.merges === true ? { merges: true as const } : {}),
     ...(item.error_kind === undefined ? {} : { error_kind: item.error_kind }),
     ...(item.message === undefined ? {} : { message: item.message }),
   };
@@ -141,17 +166,32 @@ function printTable(options: { entries: StatusEntry[]; counts: Record<string, nu
   write(`\n${Object.entries(counts).map(([state, count]) => `${count} ${state}`).join(", ")}\n`);
   const messages = entries.flatMap((entry) => (entry.message !== undefined && entry.status !== "in_sync" ? [{ label: entry.local_path || noteLabel(entry), message: entry.message }] : []));
   for (const line of groupedMessages(messages)) write(`${line}\n`);
-  const states = new Set(entries.map((entry) => entry.status).filter((state) => state !== "in_sync"));
-  for (const state of states) write(`${state}: ${NEXT_STEP[state]}\n`);
+  const pending = entries.filter((entry) => entry.status !== "in_sync");
+  if (pending.length > 0) write("\nNext:\n");
+  for (const entry of pending) write(`  ${entry.local_path || noteLabel(entry)}: ${nextStep(entry)}\n`);
 }
 
 /** The `status` subcommand. */
 export const statusCommand: HumanCommand = {
   name: "status",
-  usage: "hackmd-bridge status [<path>] [--root <dir>] [--json]",
-  options: { ...JSON_OPTION },
+  summary: "show which tracked notes changed, and where",
+  synopsis: "[<path>] [options]",
+  description: [
+    "With <path>: that file against its note (one request). Without: every tracked note, planned",
+    "from one note list per workspace plus a read of each note that moved. Nothing is written.",
+    "States: in_sync, local_changed, remote_changed, conflict, missing_local, missing_remote, error.",
+  ].join("\n"),
+  positionals: { required: [], optional: ["path"] },
+  options: {},
+  shared: ["root", "json"],
+  exitCodes: {
+    0: "checked; nothing needs you (in_sync, local_changed or remote_changed, or a conflict sync merges by itself)",
+    1: "a conflict to merge by hand, or a file or note that is missing",
+    2: "usage error, or a failure (a note could not be checked)",
+  },
+  examples: ["hackmd-bridge status", "hackmd-bridge status notes/plan.md --json"],
   parse: ({ values, positionals: given }) => {
-    const [path] = positionals(given, { required: [], optional: ["path"] });
+    const [path] = given;
     const args: StatusArgs = { path, json: flag(values, "json") };
     return { json: args.json, run: (context) => runStatus(args, context) };
   },

@@ -4,9 +4,10 @@
  * and notes reported; one list request per workspace plus about one GET per changed note.
  */
 import { syncAll, type SyncAllCounts, type SyncAllItem, type SyncAllProgress, type SyncAllResult } from "../../sync/sync-all";
-import { flag, JSON_OPTION, positionals, type CommandContext, type HumanCommand } from "./command";
+import { flag, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
-import { cliHint, createProgress, formatTable, groupedMessages, indent, writeJson, type CommandIo, type Progress } from "./output";
+import { createProgress, formatTable, groupedMessages, indent, writeJson, type CommandIo, type Progress } from "./output";
+import { CLI_WORDS, shellQuote } from "./words";
 
 /** The checked arguments of `sync`. */
 export interface SyncArgs {
@@ -27,15 +28,20 @@ export async function runSync(args: SyncArgs, context: CommandContext): Promise<
   } finally {
     progress.done();
   }
-  if (args.json) writeJson(io, result);
+  if (args.json) writeJson(io, publicResult(result));
   else printReport({ result, io });
   return exitCodeOfItems(result.items);
 }
 
-/** Sync-all over the core's deps, with its progress shown on the progress line. */
+/** The result as `--json` shows it: without the decision table's internal branch ids. */
+export function publicResult(result: SyncAllResult): Omit<SyncAllResult, "items"> & { items: Array<Omit<SyncAllItem, "branch">> } {
+  return { ...result, items: result.items.map(({ branch: _branch, ...item }) => item) };
+}
+
+/** Sync-all over the core's deps (messages in the command line's words), with its progress shown. */
 export function runSyncAll(options: { context: CommandContext; dryRun: boolean; autoMerge?: boolean; progress: Progress }): Promise<SyncAllResult> {
   const { context, dryRun, progress } = options;
-  return syncAll(context.core.deps, {
+  return syncAll({ ...context.core.deps, words: CLI_WORDS }, {
     dryRun,
     autoMerge: options.autoMerge ?? true,
     onProgress: (report) => {
@@ -57,7 +63,7 @@ function progressText(report: SyncAllProgress): string {
   }
 }
 
-/** True when an item ended in sync, or (dry run) its planned step would bring it in sync. */
+/** True when an item ended in sync, or (dry run) nothing is planned for it. */
 function settled(item: SyncAllItem): boolean {
   switch (item.outcome) {
     case "unchanged":
@@ -67,13 +73,17 @@ function settled(item: SyncAllItem): boolean {
     case "merged":
       return true;
     case "planned":
-      return item.plan !== "conflict" || item.merges === true;
+      // A dry run answers "is there anything to do?": a planned pull, push or merge is.
+      return item.plan === "in_sync" || item.plan === "same_change";
     default:
       return false;
   }
 }
 
-/** Exit code of a sync-all result: 2 when a note failed (not merely refused), 1 when any is unsettled. */
+/**
+ * Exit code of a sync-all result: 2 when a note failed (not merely refused), 1 when any is
+ * unsettled (a dry run: when anything would be done or needs you), else 0.
+ */
 export function exitCodeOfItems(items: readonly SyncAllItem[]): ExitCode {
   let code: ExitCode = EXIT.ok;
   for (const item of items) {
@@ -137,28 +147,42 @@ export function noteLabel(item: { team_path: string | null; note_id: string }): 
   return item.team_path === null ? item.note_id : `${item.team_path}/${item.note_id}`;
 }
 
-/** A note's message, hint, snapshot and next command, as lines. */
+/** A note's message, snapshot and next command, as lines. */
 export function itemDetails(item: SyncAllItem): string[] {
   const lines: string[] = [];
   if (item.message !== undefined) lines.push(item.message);
   if (item.snapshot_path !== undefined) lines.push(`remote body: ${item.snapshot_path}`);
   if (item.outcome === "conflict" && item.remote_body_hash !== undefined) {
-    lines.push(`after merging: hackmd-bridge push ${item.local_path} --expected-remote-hash ${item.remote_body_hash}`);
+    lines.push(`after merging: hackmd-bridge push ${shellQuote(item.local_path)} --expected-remote-hash ${item.remote_body_hash}`);
   } else if (item.outcome === "planned" && item.plan === "conflict" && item.merges !== true) {
-    lines.push(`run hackmd-bridge push ${item.local_path} (writes the .remote.md snapshot and shows both sides), merge, then push with --expected-remote-hash`);
+    lines.push(`run hackmd-bridge push ${shellQuote(item.local_path)} (writes the .remote.md snapshot and shows both sides), merge, then push with --expected-remote-hash`);
   }
-  const hint = item.message === undefined ? undefined : cliHint(item.message);
-  if (hint !== undefined) lines.push(`hint: ${hint}`);
   return lines;
 }
 
 /** The `sync` subcommand. */
 export const syncCommand: HumanCommand = {
   name: "sync",
-  usage: "hackmd-bridge sync [--dry-run] [--no-merge] [--root <dir>] [--json]",
-  options: { ...JSON_OPTION, "dry-run": { type: "boolean" }, "no-merge": { type: "boolean" } },
-  parse: ({ values, positionals: given }) => {
-    positionals(given, { required: [] });
+  summary: "pull remote changes and push local ones for every tracked note",
+  synopsis: "[options]",
+  description: [
+    "One note list per workspace decides which notes need a request at all. Edits on both sides",
+    "that do not overlap are merged (unless --no-merge); a real conflict is left alone, with the",
+    "note's text in <name>.remote.md. --dry-run shows the plan and writes nothing.",
+  ].join("\n"),
+  positionals: { required: [] },
+  options: {
+    "dry-run": { type: "boolean", help: "show what would be done; nothing is written locally or on HackMD" },
+    "no-merge": { type: "boolean", help: "report edits on both sides as conflicts instead of merging them" },
+  },
+  shared: ["root", "json"],
+  exitCodes: {
+    0: "every note ends in sync; with --dry-run: nothing to do",
+    1: "conflicts, missing files or notes, or refusals remain; with --dry-run: something would be pulled, pushed or merged, or needs you",
+    2: "usage error, or a failure (a note could not be synced)",
+  },
+  examples: ["hackmd-bridge sync --dry-run", "hackmd-bridge sync --json"],
+  parse: ({ values }) => {
     const args: SyncArgs = { dryRun: flag(values, "dry-run"), merge: !flag(values, "no-merge"), json: flag(values, "json") };
     return { json: args.json, run: (context) => runSync(args, context) };
   },

@@ -1,0 +1,150 @@
+/**
+ * `hackmd-bridge publish <path>`: creates a HackMD note from an untracked Markdown file (private
+ * unless asked otherwise), waits until HackMD shows it, then tracks the file by pulling the note
+ * back over it (adoption, TOOLS.md §14.8) — the plugin's "Publish" does the same, sharing its
+ * sync records.
+ */
+import { BridgeError, isBridgeError } from "../../core/errors";
+import { baseName, isMarkdownPath } from "../../core/paths";
+import { bodyTitle, normalizeLineEndings } from "../../core/text";
+import { CallContext } from "../../hackmd/call-context";
+import { pollUntil } from "../../hackmd/readback";
+import type { CreateNoteRequest, Permission } from "../../hackmd/types";
+import { checkPermissions, workspaceArg } from "../../mcp/tools/shared";
+import { MAX_BODY_BYTES } from "../../sync/service";
+import { flag, text, type CommandContext, type HumanCommand } from "./command";
+import { EXIT, type ExitCode } from "./exit-codes";
+import { UsageError, workspaceLabel, writeJson } from "./output";
+import { shellQuote, teamFlag } from "./words";
+
+const PERMISSIONS: readonly Permission[] = ["owner", "signed_in", "guest"];
+
+/** The checked arguments of `publish`. */
+export interface PublishArgs {
+  path: string;
+  teamPath: string | null;
+  title: string | undefined;
+  readPermission: Permission;
+  writePermission: Permission;
+  json: boolean;
+}
+
+/** Who may read or write, in words. */
+const WHO: Record<Permission, string> = { owner: "only you", signed_in: "signed-in HackMD users", guest: "anyone with the link" };
+
+/** Publishes and tracks; a file that is already tracked is a refusal (exit 1). */
+export async function runPublish(args: PublishArgs, context: CommandContext): Promise<ExitCode> {
+  const { core, io } = context;
+  const deps = core.deps;
+  const resolved = await deps.files.resolve(args.path, "write");
+  const path = resolved.path;
+  if (!isMarkdownPath(path)) throw new BridgeError("invalid_input", `${path} is not a .md file; publish a Markdown file.`);
+  const tracked = (await deps.sync.listTracked()).find((entry) => entry.local_path === path);
+  if (tracked !== undefined) {
+    throw new BridgeError("confirmation_required", `${path} is already tracked (note ${tracked.note_id}, ${workspaceLabel(tracked.team_path)}); send its edits with \`hackmd-bridge push ${shellQuote(path)}\` instead.`);
+  }
+  const read = await deps.files.read(path, { maxBytes: MAX_BODY_BYTES });
+  if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, the most a note can hold.`);
+  let content: string;
+  try {
+    content = normalizeLineEndings(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes));
+  } catch {
+    throw new BridgeError("invalid_input", `${path} is not UTF-8 text; save it as UTF-8 and publish again.`);
+  }
+  const call = new CallContext();
+  const title = args.title ?? bodyTitle(content) ?? baseName(path).replace(/\.md$/i, "");
+  const body: CreateNoteRequest = { title, content, readPermission: args.readPermission, writePermission: args.writePermission };
+  const created = await deps.lists.aroundWrite(() => deps.client.createNote(call, { teamPath: args.teamPath, body }));
+  const noteId = created.note.id;
+  const relink = `\`hackmd-bridge pull ${shellQuote(noteId)} ${shellQuote(path)}${teamFlag(args.teamPath)} --overwrite\``;
+  // A read right after a create can show a stale body; wait until HackMD shows ours.
+  const shown = await pollUntil({
+    context: call,
+    clock: deps.clock,
+    sleep: deps.sleep,
+    writtenBytes: read.bytes.byteLength,
+    read: (deadlineAt) => deps.client.getNote(call, { teamPath: args.teamPath, noteId, deadlineAt }),
+    matches: (note) => note.content === content,
+    subject: `note ${noteId}`,
+  });
+  if (!shown.confirmed) {
+    throw new BridgeError("readback", `HackMD created note ${noteId} but did not show its text yet, so ${path} is not tracked; once the note shows it, link the file with ${relink}.`);
+  }
+  try {
+    await deps.sync.pull({
+      localPath: path,
+      resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: args.teamPath, noteId }),
+      overwriteLocal: true,
+      discardLocalChanges: false,
+      createParentDirs: false,
+      confirmLargeFile: true,
+      call,
+    });
+  } catch (error) {
+    throw new BridgeError(isBridgeError(error) ? error.kind : "internal", `Note ${noteId} was created, but ${path} could not be linked to it (${error instanceof Error ? error.message : String(error)}); link it with ${relink}.`, { cause: error });
+  }
+  const output = {
+    note_id: noteId,
+    team_path: args.teamPath,
+    local_path: path,
+    title,
+    read_permission: args.readPermission,
+    write_permission: args.writePermission,
+    ...(created.note.note_url === undefined ? {} : { note_url: created.note.note_url }),
+    ...(created.placement_failed ? { placement_failed: true } : {}),
+  };
+  if (args.json) {
+    writeJson(io, output);
+    return EXIT.ok;
+  }
+  io.out(`Published ${path} as note ${noteId} ("${title}", ${workspaceLabel(args.teamPath)}) and tracked it.\n`);
+  io.out(`Readable by ${WHO[args.readPermission]}, editable by ${WHO[args.writePermission]}.${output.note_url === undefined ? "" : ` ${output.note_url}`}\n`);
+  return EXIT.ok;
+}
+
+/** A permission flag's value, refusing anything else. */
+function permission(value: string | undefined, name: string, fallback: Permission): Permission {
+  if (value === undefined) return fallback;
+  if (!(PERMISSIONS as readonly string[]).includes(value)) throw new UsageError(`--${name} takes owner, signed_in or guest`);
+  return value as Permission;
+}
+
+/** The `publish` subcommand. */
+export const publishCommand: HumanCommand = {
+  name: "publish",
+  summary: "create a HackMD note from an untracked Markdown file and track it (private by default)",
+  synopsis: "<path> [--team <team_path>] [--title <title>] [--read <who>] [--write <who>] [options]",
+  description: [
+    "The note's title is --title, else the file's first heading, else its name. Only you can read",
+    "or edit the note unless --read / --write say otherwise (owner, signed_in or guest; write no",
+    "wider than read). Then the file is tracked: push and sync keep it in step.",
+  ].join("\n"),
+  positionals: { required: ["path"] },
+  options: {
+    team: { type: "string", value: "<team_path>", help: "create the note in a team workspace (default: personal)" },
+    title: { type: "string", value: "<title>", help: "the note's title" },
+    read: { type: "string", value: "<owner|signed_in|guest>", help: "who may read it (default owner: only you)" },
+    write: { type: "string", value: "<owner|signed_in|guest>", help: "who may edit it (default owner: only you)" },
+  },
+  shared: ["root", "json"],
+  exitCodes: { 0: "published and tracked", 1: "refused: the file is already tracked, or may not be written (a protected path)", 2: "usage error, or a failure" },
+  examples: ["hackmd-bridge publish notes/idea.md", "hackmd-bridge publish notes/handout.md --team course --read guest"],
+  parse: ({ values, positionals: given }) => {
+    const [path = ""] = given;
+    let teamPath: string | null;
+    try {
+      teamPath = workspaceArg(text(values, "team"));
+    } catch {
+      throw new UsageError("--team is blank or contains a control character; pass a team path");
+    }
+    const readPermission = permission(text(values, "read"), "read", "owner");
+    const writePermission = permission(text(values, "write"), "write", "owner");
+    try {
+      checkPermissions({ read_permission: readPermission, write_permission: writePermission });
+    } catch {
+      throw new UsageError(`--write ${writePermission} is wider than --read ${readPermission}; choose a --write no wider than --read`);
+    }
+    const args: PublishArgs = { path, teamPath, title: text(values, "title"), readPermission, writePermission, json: flag(values, "json") };
+    return { json: args.json, run: (context) => runPublish(args, context) };
+  },
+};
