@@ -13,7 +13,8 @@
  *
  * For every call a probe timer (a chain of 0 ms `setTimeout`s) records the longest time the
  * event loop could not run it: what an unrelated MCP session waits. It prints p50, min and
- * max wall time, and the p50 and max of that longest block. Nothing here asserts a timing.
+ * max wall time, the p50 CPU time (steadier than wall time on a busy machine), and the p50 and
+ * max of that longest block. Nothing here asserts a timing.
  */
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -107,6 +108,8 @@ function scenarios(ids: readonly string[]): Scenario[] {
 
 interface Sample {
   elapsed: number;
+  /** Process CPU time (user + system, all threads) during the call. */
+  cpu: number;
   longestBlock: number;
   changed: boolean;
 }
@@ -127,11 +130,13 @@ async function probed(call: () => Promise<{ changed: boolean }> | { changed: boo
   timer = setTimeout(tick, 0);
   last = performance.now();
   const started = last;
+  const cpuBefore = process.cpuUsage();
   const result = await call();
   const ended = performance.now();
+  const cpu = process.cpuUsage(cpuBefore);
   clearTimeout(timer);
   longest = Math.max(longest, ended - last);
-  return { elapsed: ended - started, longestBlock: longest, changed: result.changed };
+  return { elapsed: ended - started, cpu: (cpu.user + cpu.system) / 1000, longestBlock: longest, changed: result.changed };
 }
 
 interface Api {
@@ -172,6 +177,7 @@ async function main(): Promise<void> {
         if (rep > 0) samples.push(sample);
       }
       const wall = summarize(samples.map((sample) => sample.elapsed));
+      const cpu = summarize(samples.map((sample) => sample.cpu));
       const block = summarize(samples.map((sample) => sample.longestBlock));
       const { patch } = scenario;
       rows.push([
@@ -184,6 +190,7 @@ async function main(): Promise<void> {
         ms(wall.p50),
         ms(wall.min),
         ms(wall.max),
+        ms(cpu.p50),
         ms(block.p50),
         ms(block.max),
         samples.every((sample) => sample.changed) ? "changed" : "NOT CHANGED (unexpected)",
@@ -193,12 +200,14 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     `${table(
-      ["scenario", "note", "patch", "hunks", "context lines", "API", "p50 ms", "min ms", "max ms", "block p50 ms", "block max ms", "check"],
+      ["scenario", "note", "patch", "hunks", "context lines", "API", "p50 ms", "min ms", "max ms", "CPU p50 ms", "block p50 ms", "block max ms", "check"],
       rows,
-      [1, 2, 3, 4, 6, 7, 8, 9, 10],
+      [1, 2, 3, 4, 6, 7, 8, 9, 10, 11],
     )}\n\n`,
   );
-  process.stdout.write(`block = the longest time the event loop was held during one call (a 0 ms timer chain ran beside it); load ${loadBefore} → ${loadNow()}\n`);
+  process.stdout.write(
+    `CPU = process CPU time during the call (user + system, GC threads included); block = the longest time the event loop was held during one call (a 0 ms timer chain ran beside it); load ${loadBefore} → ${loadNow()}\n`,
+  );
 }
 
 main().catch((error: unknown) => {
