@@ -225,7 +225,7 @@ export function commandList(groups: ReadonlyArray<{ title: string; commands: rea
 
 /** The README's exit-code table: one row per subcommand, one column per code. */
 export function exitCodeTable(specs: readonly CommandSpec[]): string {
-  const cell = (text: string | undefined): string => (text === undefined ? "—" : text.replace(/\|/g, "\\|"));
+  const cell = (text: string | undefined): string => (text === undefined ? "—" : text.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;"));
   const lines = ["| Command | 0 | 1 | 2 |", "|---|---|---|---|"];
   for (const spec of specs) lines.push(`| \`${spec.name}\` | ${cell(spec.exitCodes[0])} | ${cell(spec.exitCodes[1])} | ${cell(spec.exitCodes[2])} |`);
   return lines.join("\n");

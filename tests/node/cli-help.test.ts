@@ -1,0 +1,207 @@
+/**
+ * Issue 10 (3, 4, 7): the command behaves as people expect a CLI to. Every subcommand answers
+ * `--help`, `-h` and `help <command>` with exit 0; a typo gets "did you mean"; every usage error
+ * exits 2 with nothing on stdout; the README's exit-code table is the one the commands describe;
+ * and the built command is executable and runs as `hackmd-bridge` through `npm link` and `npx`.
+ * Real child processes throughout.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { exitCodeTable } from "../../src/node/commands/args";
+import { ALL_SPECS } from "../../src/node/cli";
+import { buildCli } from "../helpers/build-cli";
+
+let work: string;
+let cli: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "hb-cli-help-"));
+  cli = await buildCli(work);
+}, 60_000);
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+/** The command with no HackMD variables; nothing here reaches a network. */
+function run(args: string[], options: { cwd?: string } = {}) {
+  return spawnSync(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? "", HOME: work }, encoding: "utf8", timeout: 20_000, cwd: options.cwd ?? work });
+}
+
+const NAMES = ALL_SPECS.map((spec) => spec.name);
+
+describe("help", () => {
+  it("lists every subcommand with --help, -h and help, exit 0", () => {
+    for (const args of [["--help"], ["-h"], ["help"]]) {
+      const result = run(args);
+      expect({ args, status: result.status }).toEqual({ args, status: 0 });
+      for (const name of NAMES.filter((name) => name !== "help")) expect(result.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
+      expect(result.stdout).toContain("hackmd-bridge help <command>");
+      expect(result.stdout).toContain("HackMD → Settings → API");
+    }
+    expect(run(["--version"]).stdout).toBe("hackmd-bridge 9.9.9-test\n");
+  });
+
+  it.each(NAMES)("%s answers --help, -h and `help <command>` with its usage, options and exit codes (exit 0)", (name) => {
+    const outputs = [[name, "--help"], [name, "-h"], ["help", name], [name, "extra", "--bogus", "--help"]].map((args) => {
+      const result = run(args);
+      expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 0, stderr: "" });
+      return result.stdout;
+    });
+    expect(new Set(outputs).size).toBe(1);
+    const help = outputs[0] ?? "";
+    expect(help.startsWith(`hackmd-bridge ${name} — `)).toBe(true);
+    expect(help).toContain(`Usage: hackmd-bridge ${name}`);
+    expect(help).toMatch(/Exit codes:\n {2}0 {2}\S/);
+    expect(help).toMatch(/-h, --help/);
+  });
+
+  it("with no command prints the help on stderr and exits 2, stdout empty", () => {
+    const result = run([]);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("No command given.");
+  });
+});
+
+describe("usage errors", () => {
+  it("suggests the subcommand meant, whatever follows it", () => {
+    for (const [args, meant] of [
+      [["pul", "x", "y"], "pull"],
+      [["sycn", "--dry-run"], "sync"],
+      [["stauts"], "status"],
+      [["dif", "a.md"], "diff"],
+      [["help", "pusj"], "push"],
+    ] as const) {
+      const result = run([...args]);
+      expect({ args, status: result.status, stdout: result.stdout }).toEqual({ args, status: 2, stdout: "" });
+      expect(result.stderr).toContain(`did you mean "${meant}"?`);
+      expect(result.stderr).not.toMatch(/positional|Unknown option/);
+    }
+  });
+
+  it("suggests the option meant, or names the subcommand it belongs to; quotes stay balanced", () => {
+    const cases: Array<[string[], string]> = [
+      [["sync", "--dry-rn"], "unknown option --dry-rn; did you mean --dry-run?"],
+      [["pull", "x", "y.md", "--overwrit"], "did you mean --overwrite?"],
+      [["status", "--jsn"], "did you mean --json?"],
+      [["pull", "x", "y.md", "--dry-run"], "--dry-run is not an option of pull (it goes with sync)"],
+      [["--hepl"], "did you mean --help?"],
+      [["--root", "x", "status"], "options go after the command"],
+    ];
+    for (const [args, message] of cases) {
+      const result = run(args);
+      expect({ args, status: result.status, stdout: result.stdout }).toEqual({ args, status: 2, stdout: "" });
+      expect(result.stderr).toContain(message);
+      expect((result.stderr.match(/"/g) ?? []).length % 2).toBe(0);
+      expect((result.stderr.match(/'/g) ?? []).length % 2).toBe(0);
+    }
+  });
+
+  it.each(NAMES)("%s: an unknown option is a usage error (exit 2, nothing on stdout, its usage line on stderr)", (name) => {
+    const result = run([name, "--no-such-option"]);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(`hackmd-bridge ${name}: unknown option --no-such-option`);
+    expect(result.stderr).toContain(`Usage: hackmd-bridge ${name}`);
+  });
+
+  it("wrong argument counts and values are usage errors that say what is expected", () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["pull", "only-a-ref"], /missing <path>/],
+      [["pull", "a", "b.md", "c.md"], /takes at most 2 arguments/],
+      [["sync", "extra"], /sync takes no arguments/],
+      [["status", "--root"], /--root needs a value: --root <dir>/],
+      [["status", "--root", "--json"], /--root needs a value/],
+      [["sync", "--json=yes"], /--json takes no value/],
+      [["serve", "--port", "http"], /--port takes a whole number/],
+      [["doctor", "--protect-agent-files=maybe"], /--protect-agent-files takes true or false/],
+      [["publish", "a.md", "--read", "owner", "--write", "guest"], /--write guest is wider than --read owner/],
+      [["untrack"], /give either <path> or --note <note_id>/],
+      [["list", "--tracked", "--team", "t"], /--team goes without --tracked/],
+      [["emulator", "--seed", "huge"], /invalid --seed huge/],
+    ];
+    for (const [args, message] of cases) {
+      const result = run(args);
+      expect({ args, status: result.status, stdout: result.stdout }).toEqual({ args, status: 2, stdout: "" });
+      expect(result.stderr).toMatch(message);
+    }
+  });
+});
+
+describe("the README", () => {
+  it("has one exit-code table, and it is the one every subcommand's --help states", async () => {
+    const readme = await readFile("README.md", "utf8");
+    const tables = readme.match(/<!-- exit-codes:start -->\n([\s\S]*?)\n<!-- exit-codes:end -->/g) ?? [];
+    expect(tables).toHaveLength(1);
+    const table = /<!-- exit-codes:start -->\n([\s\S]*?)\n<!-- exit-codes:end -->/.exec(readme)?.[1] ?? "";
+    expect(table).toBe(exitCodeTable(ALL_SPECS));
+    const rows = table.split("\n").slice(2).map((row) => /^\| `([a-z]+)`/.exec(row)?.[1]);
+    expect(rows).toEqual(NAMES);
+    // Each row is what the subcommand's own help says.
+    for (const spec of ALL_SPECS) {
+      const help = run([spec.name, "--help"]).stdout;
+      for (const code of [0, 1, 2] as const) {
+        const meaning = spec.exitCodes[code];
+        if (meaning !== undefined) expect(help).toContain(`  ${code}  ${meaning}`);
+      }
+    }
+  });
+
+  it("states the Node version, how long the tests take, and where to get a HackMD token", async () => {
+    const readme = await readFile("README.md", "utf8");
+    const engines = (JSON.parse(await readFile("package.json", "utf8")) as { engines: { node: string } }).engines.node;
+    expect(readme).toContain(`Node.js ${engines.replace(">=", "")} or newer`);
+    expect(readme).toMatch(/npm test[^\n]*about 5 minutes/);
+    expect(readme).toContain("HackMD → Settings → API");
+  });
+});
+
+describe("hackmd-bridge on the PATH", () => {
+  /** A package folder as the README's steps leave it: package.json and the built dist/cli.js. */
+  async function builtPackage(): Promise<string> {
+    const folder = await mkdtemp(join(work, "pkg-"));
+    await mkdir(join(folder, "dist"));
+    const built = spawnSync(process.execPath, ["esbuild.config.mjs", "--cli-only", `--cli-outfile=${join(folder, "dist", "cli.js")}`], { encoding: "utf8" });
+    expect(built.status).toBe(0);
+    const pkg = JSON.parse(await readFile("package.json", "utf8")) as { name: string; version: string; bin: Record<string, string>; engines: unknown };
+    // Only what linking needs: no dependencies, so npm has nothing to fetch.
+    await writeFile(join(folder, "package.json"), JSON.stringify({ name: pkg.name, version: pkg.version, bin: pkg.bin, engines: pkg.engines, private: true }));
+    return folder;
+  }
+
+  function npm(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn("npm", args, { cwd: options.cwd, env: { PATH: process.env.PATH ?? "", HOME: work, npm_config_cache: join(work, "npm-cache"), npm_config_update_notifier: "false", ...options.env } });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      child.once("close", (status) => resolve({ status, stdout, stderr }));
+    });
+  }
+
+  it("the build makes dist/cli.js executable, and it runs by itself (shebang)", async () => {
+    const folder = await builtPackage();
+    const file = join(folder, "dist", "cli.js");
+    expect((await stat(file)).mode & 0o111).toBe(0o111);
+    const version = (JSON.parse(await readFile("package.json", "utf8")) as { version: string }).version;
+    const direct = spawnSync(file, ["--version"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
+    expect(direct.stdout).toBe(`hackmd-bridge ${version}\n`);
+  }, 60_000);
+
+  it("npm link puts hackmd-bridge on the PATH, and npx hackmd-bridge runs it in the package folder", async () => {
+    const folder = await builtPackage();
+    const prefix = join(work, "global");
+    const linked = await npm(["link", "--offline", "--no-audit", "--no-fund"], { cwd: folder, env: { npm_config_prefix: prefix } });
+    expect(linked.status).toBe(0);
+    const onPath = spawnSync("hackmd-bridge", ["--help"], { encoding: "utf8", env: { PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}` } });
+    expect(onPath.status).toBe(0);
+    expect(onPath.stdout).toContain("Usage: hackmd-bridge <command>");
+    const viaNpx = await npm(["exec", "--offline", "--", "hackmd-bridge", "status", "--help"], { cwd: folder });
+    expect(viaNpx.status).toBe(0);
+    expect(viaNpx.stdout).toContain("Usage: hackmd-bridge status");
+  }, 120_000);
+});
