@@ -1,0 +1,191 @@
+/**
+ * Issue 10 (9): list, publish, diff and untrack as real child processes against the emulator in
+ * this process, sharing the sync records the plugin and the other subcommands use. Request
+ * budgets come from the emulator's request log.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO_NOTE_IDS, startEmulator, type Emulator } from "../../src/emulator";
+import { buildCli } from "../helpers/build-cli";
+
+let work: string;
+let cli: string;
+let emu: Emulator;
+let root: string;
+const printed: string[] = [];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "hb-cli-commands-"));
+  cli = await buildCli(work);
+  emu = await startEmulator({ port: 0, seed: "demo" });
+  root = await mkdtemp(join(work, "root-"));
+}, 60_000);
+
+afterAll(async () => {
+  await emu.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command in the root (the sync commands default to the current folder). */
+function cmd(args: string[], options: { cwd?: string } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const env = { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token };
+    const child = spawn(process.execPath, [cli, ...args], { env, cwd: options.cwd ?? root });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.once("close", (status) => {
+      printed.push(stdout, stderr);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+function lastSeq(): number {
+  return emu.requests().at(-1)?.seq ?? 0;
+}
+
+function routesSince(since: number): string[] {
+  return emu.requests({ since }).map((entry) => `${entry.method} ${entry.route ?? entry.path}`);
+}
+
+describe("list", () => {
+  it("lists a workspace's notes with one request, with short ids to pull by and the file each is tracked at", async () => {
+    const since = lastSeq();
+    const listed = await cmd(["list", "--json"]);
+    expect(listed.status).toBe(0);
+    expect(routesSince(since)).toEqual(["GET GET /notes"]);
+    const notes = (JSON.parse(listed.stdout) as { team_path: null; notes: Array<{ id: string; short_id: string; local_path: string | null }> }).notes;
+    const weekly = notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync);
+    expect(weekly).toMatchObject({ local_path: null });
+    expect(weekly?.short_id).toMatch(/^[A-Za-z0-9_-]{9}$/);
+
+    // The short id pulls the note (issue 10, 8), and list then shows where it is tracked.
+    const pulled = await cmd(["pull", weekly?.short_id ?? "", "weekly.md"]);
+    expect(pulled.status).toBe(0);
+    expect(pulled.stdout).toContain(`note ${DEMO_NOTE_IDS.weeklySync}`);
+    const again = await cmd(["list"]);
+    expect(again.stdout).toMatch(new RegExp(`${weekly?.short_id ?? ""} +${DEMO_NOTE_IDS.weeklySync} +weekly\\.md +Weekly sync`));
+
+    const team = await cmd(["list", "--team", "sandbox-team", "--json"]);
+    expect((JSON.parse(team.stdout) as { notes: Array<{ id: string }> }).notes.map((note) => note.id)).toContain(DEMO_NOTE_IDS.spec);
+  }, 60_000);
+
+  it("--tracked lists the tracked files with their state, planned from the note list", async () => {
+    await writeFile(join(root, "weekly.md"), `${await readFile(join(root, "weekly.md"), "utf8")}\n- local\n`);
+    const tracked = await cmd(["list", "--tracked", "--json"]);
+    expect(tracked.status).toBe(0);
+    expect(JSON.parse(tracked.stdout)).toEqual({
+      counts: { local_changed: 1 },
+      tracked: [{ local_path: "weekly.md", note_id: DEMO_NOTE_IDS.weeklySync, team_path: null, state: "local_changed" }],
+    });
+    const text = await cmd(["list", "--tracked"]);
+    expect(text.stdout).toMatch(/weekly\.md +d2Vla2x5LXN5bmMtYXVyb3 +local_changed/);
+  }, 60_000);
+});
+
+describe("diff", () => {
+  it("shows the file against its baseline with no request, and against HackMD with one GET; exit 1 when they differ", async () => {
+    const since = lastSeq();
+    const local = await cmd(["diff", "weekly.md"]);
+    expect(local.status).toBe(1);
+    expect(local.stdout).toMatch(/^--- weekly\.md at the last sync \(baseline\)\n\+\+\+ weekly\.md\n@@ /);
+    expect(local.stdout).toContain("\n+- local\n");
+    expect(routesSince(since)).toEqual([]);
+
+    emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content ?? ""}- remote\n` }, { as: "ada" });
+    const remote = await cmd(["diff", "weekly.md", "--remote", "--json"]);
+    expect(remote.status).toBe(1);
+    expect(routesSince(since)).toEqual(["GET GET /notes/:noteId"]);
+    const report = JSON.parse(remote.stdout) as { against: string; changed: boolean; diff: string };
+    expect(report).toMatchObject({ against: "remote", changed: true });
+    expect(report.diff).toContain("\n-- remote\n");
+    expect(report.diff).toContain("\n+- local\n");
+  }, 60_000);
+
+  it("exit 0 with no differences; a file that is not tracked is trouble (2), as in diff(1)", async () => {
+    await cmd(["pull", DEMO_NOTE_IDS.cs101, "cs101.md"]);
+    const same = await cmd(["diff", "cs101.md"]);
+    expect(same.status).toBe(0);
+    expect(same.stdout).toBe("No differences: cs101.md is the same as at the last sync.\n");
+    expect((await cmd(["diff", "cs101.md", "--remote"])).status).toBe(0);
+    await writeFile(join(root, "loose.md"), "# Loose\n");
+    const untracked = await cmd(["diff", "loose.md"]);
+    expect(untracked.status).toBe(2);
+    expect(untracked.stderr).toContain("loose.md is not tracked");
+    expect(untracked.stderr).toContain("`hackmd-bridge pull <note_ref> loose.md`");
+  }, 60_000);
+});
+
+describe("publish", () => {
+  it("creates a private note from a file, tracks it, and refuses to publish it twice", async () => {
+    await writeFile(join(root, "idea.md"), "# A new idea\n\nWritten locally.\n");
+    const since = lastSeq();
+    const published = await cmd(["publish", "idea.md", "--json"]);
+    expect(published.status).toBe(0);
+    const out = JSON.parse(published.stdout) as { note_id: string; title: string; read_permission: string; write_permission: string; local_path: string };
+    expect(out).toMatchObject({ title: "A new idea", read_permission: "owner", write_permission: "owner", local_path: "idea.md" });
+    expect(routesSince(since).filter((route) => !route.startsWith("GET"))).toEqual(["POST POST /notes"]);
+    const note = emu.inspect().notes.find((entry) => entry.id === out.note_id);
+    expect(note).toMatchObject({ content: "# A new idea\n\nWritten locally.\n", readPermission: "owner", writePermission: "owner" });
+
+    const status = await cmd(["status", "idea.md"]);
+    expect(status.status).toBe(0);
+    expect(status.stdout).toMatch(/^in_sync {2}idea\.md/);
+
+    const twice = await cmd(["publish", "idea.md"]);
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toContain("idea.md is already tracked");
+    expect(twice.stderr).toContain("`hackmd-bridge push idea.md`");
+    expect(emu.inspect().notes.filter((entry) => entry.title === "A new idea")).toHaveLength(1);
+
+    const missing = await cmd(["publish", "team-idea.md", "--team", "sandbox-team"]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("team-idea.md");
+    expect(emu.inspect().notes.filter((entry) => entry.title === "team-idea")).toHaveLength(0);
+    await writeFile(join(root, "team-idea.md"), "Body only.\n");
+    const shared = await cmd(["publish", "team-idea.md", "--team", "sandbox-team", "--read", "signed_in", "--title", "Shared idea"]);
+    expect(shared.status).toBe(0);
+    expect(shared.stdout).toContain("Readable by signed-in HackMD users, editable by only you.");
+    expect(emu.inspect().notes.find((entry) => entry.title === "Shared idea")).toMatchObject({ readPermission: "signed_in", writePermission: "owner" });
+  }, 60_000);
+});
+
+describe("untrack", () => {
+  it("forgets a file's record with no request; the file and the note stay; a second time is a refusal", async () => {
+    const since = lastSeq();
+    const untracked = await cmd(["untrack", "cs101.md", "--json"]);
+    expect(untracked.status).toBe(0);
+    expect(JSON.parse(untracked.stdout)).toEqual({ team_path: null, note_id: DEMO_NOTE_IDS.cs101, local_path: "cs101.md" });
+    expect(routesSince(since)).toEqual([]);
+    expect(existsSync(join(root, "cs101.md"))).toBe(true);
+    expect((await cmd(["status", "cs101.md"])).status).toBe(1);
+
+    const again = await cmd(["untrack", "cs101.md"]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("cs101.md is not tracked, so there is nothing to forget; see `hackmd-bridge list --tracked`.");
+
+    // A record can also be forgotten by note id, for a file that is gone.
+    await rm(join(root, "idea.md"));
+    const tracked = JSON.parse((await cmd(["list", "--tracked", "--json"])).stdout) as { tracked: Array<{ note_id: string; local_path: string; state: string }> };
+    const idea = tracked.tracked.find((entry) => entry.local_path === "idea.md");
+    expect(idea?.state).toBe("missing_local");
+    const byNote = await cmd(["untrack", "--note", idea?.note_id ?? ""]);
+    expect(byNote.status).toBe(0);
+    expect(byNote.stdout).toContain("Untracked idea.md");
+  }, 60_000);
+
+  it("never printed the token", () => {
+    for (const text of printed) expect(text).not.toContain(emu.token);
+  });
+});
