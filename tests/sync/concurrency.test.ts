@@ -111,6 +111,9 @@ describe("nothing lost when things happen at once", () => {
         totals.inherent += world.inherent.length;
         for (const loss of world.inherent) if (keepGoing && inherentLines.length < PRINTED_FAILURES) inherentLines.push(`schedule ${totals.schedules}: ${loss.marker} ${loss.why}`);
       }
+      if (keepGoing && !shrinking && totals.schedules % 500 === 0) {
+        process.stdout.write(`concurrency: progress ${totals.schedules}/${runs} schedules, failing ${totals.failed + (world.violations.length > 0 ? 1 : 0)}\n`);
+      }
       if (world.violations.length === 0) return;
       const report = world.report(plan);
       if (!shrinking) {

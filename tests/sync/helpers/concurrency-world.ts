@@ -410,7 +410,9 @@ export class ConcurrentWorld implements TransportObserver {
     try {
       return await this.gates.drive(scheduler, all, maxSteps);
     } finally {
+      // After a hang, open whatever still waits so no operation outlives its schedule.
       this.gates.stop();
+      while (scheduler.count() > 0) await scheduler.waitNext(1);
       await all.catch(() => undefined);
     }
   }
@@ -872,7 +874,16 @@ export class ConcurrentWorld implements TransportObserver {
           this.trace.push(`  reconcile ${note.name}: ${out.status}`);
           expected = undefined;
           if (out.status === "pushed" || out.status === "nothing_to_push") done = true;
-          else if (out.status === "conflict") expected = out.remote_body_hash;
+          else if (out.status === "conflict") {
+            expected = out.remote_body_hash;
+            // A snapshot the engine may not replace (not the one it wrote last): fold it in and move it aside, as its message says.
+            if (out.snapshot_error !== undefined && existsSync(this.abs(remoteSnapshotPath(path)))) {
+              const stale = remoteSnapshotPath(path);
+              await writeFile(this.abs(path), unionLines(await readFile(this.abs(path), "utf8"), await readFile(this.abs(stale), "utf8")));
+              await rename(this.abs(stale), this.abs(stale.replace(/\.remote\.md$/, `.remote-moved-${round}.md`)));
+              expected = undefined;
+            }
+          }
           else await this.pull("A", note, path);
         } catch (error) {
           this.trace.push(`  reconcile ${note.name}: ${describeError(error)}`);
