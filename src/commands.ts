@@ -5,6 +5,7 @@
  */
 import type { Command, Plugin, TFile } from "obsidian";
 import type { BridgeActions } from "./obsidian/actions";
+import type { MergeEditors } from "./obsidian/merge-editors";
 
 /** A command on the active Markdown file. */
 interface FileCommand {
@@ -24,6 +25,8 @@ export const FILE_COMMANDS: readonly FileCommand[] = [
   { id: "show-status", name: "Show sync status of current file", icon: "info", run: (a, p) => a.showStatus(p) },
   { id: "untrack-file", name: "Untrack current file", icon: "unlink", run: (a, p) => a.untrackFile(p) },
   { id: "resolve-conflict", name: "Resolve conflict in current file", icon: "git-merge", run: (a, p) => a.resolveConflict(p) },
+  { id: "show-changes-since-sync", name: "Show changes since last sync", icon: "file-diff", run: (a, p) => a.showChangesSinceSync(p) },
+  { id: "compare-with-hackmd", name: "Compare current file with HackMD", icon: "git-compare", run: (a, p) => a.compareWithHackmd(p) },
 ];
 
 /** The active file when it is Markdown. */
@@ -70,4 +73,33 @@ export function registerCommands(plugin: Plugin, actions: BridgeActions): Comman
     );
   }
   return commands;
+}
+
+/**
+ * The merge editor's navigation commands, available while a merge or diff tab is active: users
+ * bind their own keys to them (no default hotkeys).
+ */
+export function registerMergeCommands(plugin: Plugin, editors: Pick<MergeEditors, "hasActive" | "next" | "previous">): Command[] {
+  return [
+    plugin.addCommand({
+      id: "next-conflict",
+      name: "Go to next conflict or change",
+      icon: "arrow-down",
+      checkCallback: (checking) => {
+        if (!editors.hasActive()) return false;
+        if (!checking) editors.next();
+        return true;
+      },
+    }),
+    plugin.addCommand({
+      id: "previous-conflict",
+      name: "Go to previous conflict or change",
+      icon: "arrow-up",
+      checkCallback: (checking) => {
+        if (!editors.hasActive()) return false;
+        if (!checking) editors.previous();
+        return true;
+      },
+    }),
+  ];
 }

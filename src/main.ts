@@ -1,6 +1,7 @@
 import { Plugin, TFile, type TAbstractFile } from "obsidian";
-import { registerCommands } from "./commands";
+import { registerCommands, registerMergeCommands } from "./commands";
 import { BridgeActions } from "./obsidian/actions";
+import { wireMergeEditor } from "./obsidian/conflict-wiring";
 import { desktopImageFetcher, loadDesktopPaths } from "./obsidian/desktop-loaders";
 import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
 import { ObsidianUi } from "./obsidian/obsidian-ui";
@@ -11,8 +12,6 @@ import { PluginSecrets } from "./obsidian/secrets";
 import { StatusController } from "./obsidian/status-controller";
 import { extractLegacyToken, migrateSettings } from "./settings/migrate";
 import { DEFAULT_SETTINGS, type Settings } from "./settings/schema";
-import { openConflictResolution } from "./ui/conflict-flow";
-import { showInfo } from "./obsidian/notices";
 import { StatusBarView } from "./ui/status-bar";
 
 /** HackMD Bridge: wiring only (STYLE.md rule 1); behaviour lives in the core and host adapters. */
@@ -29,7 +28,7 @@ export default class HackmdBridgePlugin extends Plugin {
 
   /** Loads settings and registers everything; no request and no vault scan happen here. */
   override async onload(): Promise<void> {
-    const secrets = new PluginSecrets({ app: this.app });
+    const secrets = new PluginSecrets({ app: this.app, tokenSecretId: () => this.settings.apiTokenSecret });
     await this.loadSettings(secrets);
     const desktop = await loadDesktopPaths(this.app);
     this.services = new PluginServices({
@@ -41,24 +40,15 @@ export default class HackmdBridgePlugin extends Plugin {
       images: desktopImageFetcher(),
     });
     this.ui = new ObsidianUi(this.app);
-    this.ui.resolveConflict = async (path) => {
-      const services = this.services;
-      await openConflictResolution(
-        { app: this.app, sync: services.deps.sync, client: services.deps.client, files: services.files, store: services.store, notify: (text) => void showInfo(text), newCall: () => services.newCall() },
-        path,
-      );
-    };
+    const editors = wireMergeEditor({ plugin: this, services: this.services, ui: this.ui });
     this.actions = new BridgeActions({ services: this.services, ui: this.ui });
     registerCommands(this, this.actions);
+    registerMergeCommands(this, editors);
     registerRibbon(this, this.actions);
     registerFileMenu(this, this.actions);
 
-    this.status = new StatusController({
-      plugin: this,
-      services: this.services,
-      actions: this.actions,
-      view: new StatusBarView(this.addStatusBarItem()),
-    });
+    const statusItem = this.addStatusBarItem();
+    this.status = new StatusController({ plugin: this, services: this.services, actions: this.actions, view: new StatusBarView(statusItem), item: statusItem });
     this.status.register();
 
     const renames = new RenameTracker({ services: this.services });

@@ -15,4 +15,19 @@ Module._resolveFilename = function resolveFilename(request, parent, ...rest) {
 };
 
 const loaded = require("jest-environment-obsidian");
-module.exports = loaded.default ?? loaded;
+const ObsidianEnvironment = loaded.default ?? loaded;
+
+// Obsidian's renderer is a browser with Node beside it: it has TextEncoder, WebCrypto's subtle,
+// fetch and Node's timers, which jsdom lacks. The plugin tests that render real DOM against the
+// emulator need them; they are taken from this Node process, as Electron would supply them.
+const nodeGlobals = ["TextEncoder", "TextDecoder", "fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "ReadableStream", "setImmediate", "clearImmediate", "structuredClone", "Blob"];
+
+class DomEnvironment extends ObsidianEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    for (const name of nodeGlobals) if (this.global[name] === undefined && globalThis[name] !== undefined) this.global[name] = globalThis[name];
+    if (this.global.crypto?.subtle === undefined) Object.defineProperty(this.global, "crypto", { value: require("node:crypto").webcrypto, configurable: true });
+  }
+}
+
+module.exports = DomEnvironment;

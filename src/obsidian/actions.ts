@@ -7,14 +7,17 @@
 import { normalizePath } from "obsidian";
 import { BridgeError, isBridgeError } from "../core/errors";
 import { baseName } from "../core/paths";
+import { bodyHash } from "../core/hash";
 import { bodyTitle, normalizeLineEndings } from "../core/text";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
 import { pollUntil } from "../hackmd/readback";
 import type { CreateNoteRequest, Permission } from "../hackmd/types";
 import { accountTeamPaths, listWorkspace, resolveRef } from "../mcp/tools/shared";
+import { removeOwnedSnapshot, snapshotCleanupSentence } from "../sync/snapshots";
 import { syncAll, type SyncAllResult } from "../sync/sync-all";
 import type { PushOutput } from "../sync/types";
+import type { DiffViewOptions } from "../ui/merge-editor-dom";
 import { showError, showInfo, showProgress, type NoticeOperation } from "./notices";
 import type { PluginServices } from "./plugin-services";
 import { localSyncState, SYNC_STATE_LABELS } from "./sync-status";
@@ -77,6 +80,8 @@ export interface PluginUi {
   copyText(text: string): Promise<void>;
   /** The conflict resolution view, when the plugin has it (`openConflictResolution`). */
   resolveConflict?: ((localPath: string) => Promise<void>) | undefined;
+  /** Shows a read-only diff of a file, when the plugin has the merge editor. */
+  showDiff?: ((localPath: string, diff: DiffViewOptions) => Promise<void>) | undefined;
 }
 
 /** What `BridgeActions` needs. */
@@ -84,6 +89,9 @@ export interface BridgeActionsOptions {
   services: PluginServices;
   ui: PluginUi;
 }
+
+/** Sync-all outcomes after which both sides agree (an earlier conflict's snapshot may go). */
+const RESOLVING_OUTCOMES: ReadonlySet<string> = new Set(["pulled", "pushed", "merged"]);
 
 /** Characters Obsidian or common file systems refuse in file names. */
 const UNSAFE_NAME = /[\\/:*?"<>|#^[\]\p{Cc}]/gu;
@@ -206,11 +214,15 @@ export class BridgeActions {
         },
       });
       progress.hide();
+      let removed = 0;
       for (const item of result.items) {
         this.services.status.forget(item.local_path);
         if (item.outcome === "conflict" && item.remote_body_hash !== undefined) this.conflicts.set(item.local_path, item.remote_body_hash);
+        // Both sides now agree: a snapshot of an earlier conflict has done its job.
+        if (RESOLVING_OUTCOMES.has(item.outcome) && (await this.snapshotCleanup(item.local_path)).kind === "removed") removed += 1;
       }
-      showInfo(syncAllSummary(result));
+      const tidy = removed === 0 ? "" : ` Removed ${removed === 1 ? "1 .remote.md snapshot" : `${removed} .remote.md snapshots`} of resolved conflicts.`;
+      showInfo(syncAllSummary(result) + tidy);
       return result;
     } catch (error) {
       progress.hide();
@@ -288,6 +300,52 @@ export class BridgeActions {
     });
   }
 
+  /** Shows what changed in a tracked file since the last sync (file against baseline; no request). */
+  async showChangesSinceSync(path: string): Promise<void> {
+    await this.guard("check", async () => {
+      const found = await this.requireTracked(path);
+      const loaded = await this.services.store.load(found);
+      const local = await this.readText(path);
+      if (local === loaded.baseline) {
+        showInfo(`${path} has not changed since the last sync.`);
+        return;
+      }
+      await this.showDiff(path, {
+        title: `Changes in ${baseName(path)} since the last sync`,
+        description: "What this file changed since it last matched HackMD.",
+        original: loaded.baseline,
+        modified: local,
+        originalLabel: "Only at the last sync",
+        modifiedLabel: "Only in this file now",
+      });
+    });
+  }
+
+  /** Compares a tracked file with its note on HackMD (one GET) and shows the differences. */
+  async compareWithHackmd(path: string): Promise<void> {
+    await this.guard("check", async () => {
+      const found = await this.requireTracked(path);
+      const note = await this.services.deps.client.getNote(this.services.newCall(), { teamPath: found.record.team_path, noteId: found.record.internal_id });
+      if (note.content === undefined) throw new BridgeError("upstream", `HackMD sent note ${found.record.internal_id} without its body.`);
+      const remote = note.content;
+      const local = await this.readText(path);
+      // What HackMD holds is now known: the status bar can show it without another request.
+      this.services.status.observe(path, { baseline_body_hash: found.record.baseline_body_hash, remote_body_hash: await bodyHash(remote) });
+      if (local === remote) {
+        showInfo(`${path} matches its note on HackMD.`);
+        return;
+      }
+      await this.showDiff(path, {
+        title: `${baseName(path)} compared with HackMD`,
+        description: "Your file against the note on HackMD as it is now.",
+        original: remote,
+        modified: local,
+        originalLabel: "Only on HackMD",
+        modifiedLabel: "Only in this file",
+      });
+    });
+  }
+
   /** Checks a tracked file quietly (background check): only the status bar changes. */
   async checkQuietly(path: string): Promise<void> {
     try {
@@ -350,6 +408,30 @@ export class BridgeActions {
   }
 
   // ---- steps ----
+
+  private async showDiff(path: string, diff: DiffViewOptions): Promise<void> {
+    if (!this.ui.showDiff) {
+      showInfo(`${path} differs: ${diff.description}`);
+      return;
+    }
+    await this.ui.showDiff(path, diff);
+  }
+
+  /** Removes our unedited `.remote.md` of a resolved file; never fails the operation. */
+  private async snapshotCleanup(path: string) {
+    if (path === "") return { kind: "none" } as const;
+    try {
+      return await removeOwnedSnapshot({ files: this.services.files, store: this.services.store, queue: this.services.deps.queue, localPath: path });
+    } catch (error) {
+      this.services.logger.debug("snapshot_cleanup_failed", { kind: isBridgeError(error) ? error.kind : "unexpected" });
+      return { kind: "none" } as const;
+    }
+  }
+
+  /** The cleanup's sentence for a notice ("" when there was no snapshot). */
+  private async cleanSnapshot(path: string): Promise<string> {
+    return snapshotCleanupSentence(await this.snapshotCleanup(path));
+  }
 
   private sources() {
     return { files: this.services.files, store: this.services.store, hashCache: this.services.hashCache, memory: this.services.status };
@@ -418,7 +500,7 @@ export class BridgeActions {
   private async pullTracked(path: string, call: CallContext): Promise<void> {
     const found = await this.requireTracked(path);
     const out = await this.runPull(call, { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true });
-    showInfo(`Pulled the latest version of ${out.local_path} from HackMD.`);
+    showInfo(`Pulled the latest version of ${out.local_path} from HackMD.${await this.cleanSnapshot(out.local_path)}`);
   }
 
   /** One pull; a large note asks first. Records what both sides now hold for the status bar. */
@@ -473,8 +555,17 @@ export class BridgeActions {
         if (out.body_hash !== undefined) status.observe(path, { baseline_body_hash: out.body_hash, remote_body_hash: out.body_hash });
         this.services.hashCache.forget(path);
         this.conflicts.delete(path);
-        if (out.merged === true) showInfo(out.status === "pushed" ? `Merged your edits of ${path} with HackMD's and pushed the result.` : `Brought HackMD's edits into ${path}; the note already had yours.`);
-        else showInfo(out.status === "pushed" ? `Pushed ${path} to HackMD.` : `Nothing to push: the note already matches ${path}.`);
+        {
+          const done =
+            out.merged === true
+              ? out.status === "pushed"
+                ? `Merged your edits of ${path} with HackMD's and pushed the result.`
+                : `Brought HackMD's edits into ${path}; the note already had yours.`
+              : out.status === "pushed"
+                ? `Pushed ${path} to HackMD.`
+                : `Nothing to push: the note already matches ${path}.`;
+          showInfo(done + (await this.cleanSnapshot(path)));
+        }
         return;
       case "remote_changed": {
         const pull = await this.ui.confirm({

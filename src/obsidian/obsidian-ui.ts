@@ -7,6 +7,7 @@ import { NotePickerModal } from "../ui/note-picker";
 import { confirm } from "../ui/confirm-modal";
 import { PromptModal } from "../ui/prompt-modal";
 import { PublishModal } from "../ui/publish-modal";
+import type { DiffViewOptions } from "../ui/merge-editor-dom";
 import type { ConfirmDialog, PickableNote, PluginUi, PublishChoice, PublishDialog } from "./actions";
 
 /** The modals and workspace calls of the plugin. */
@@ -14,6 +15,8 @@ export class ObsidianUi implements PluginUi {
   private readonly app: App;
   /** The conflict view, when the plugin has one; set by the wiring. */
   resolveConflict: ((localPath: string) => Promise<void>) | undefined;
+  /** The diff view, when the plugin has one; set by the wiring. */
+  showDiff: ((localPath: string, diff: DiffViewOptions) => Promise<void>) | undefined;
 
   /** A UI over `app`. */
   constructor(app: App) {

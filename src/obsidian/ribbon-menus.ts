@@ -17,6 +17,9 @@ interface MenuEntry {
 export const TRACKED_FILE_MENU: readonly MenuEntry[] = [
   { title: "Sync with HackMD", icon: "refresh-cw", run: (a, p) => a.syncFile(p) },
   { title: "Push to HackMD", icon: "upload", run: (a, p) => a.pushFile(p) },
+  { title: "Show changes since last sync", icon: "file-diff", run: (a, p) => a.showChangesSinceSync(p) },
+  { title: "Compare with HackMD", icon: "git-compare", run: (a, p) => a.compareWithHackmd(p) },
+  { title: "Resolve conflict with HackMD", icon: "git-merge", run: (a, p) => a.resolveConflict(p) },
   { title: "Open in HackMD", icon: "external-link", run: (a, p) => a.openInBrowser(p) },
   { title: "Copy HackMD link", icon: "link", run: (a, p) => a.copyLink(p) },
 ];

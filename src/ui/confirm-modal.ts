@@ -13,6 +13,8 @@ export interface ConfirmOptions {
   bullets?: readonly string[];
   /** Text of the confirm button. */
   confirmText: string;
+  /** The confirm button drops something: Obsidian's warning style instead of the call to action. */
+  warning?: boolean;
 }
 
 /** A modal that asks one question and resolves true only when the user confirms. */
@@ -45,8 +47,11 @@ export class ConfirmModal extends Modal {
     new Setting(contentEl)
       .addButton((button) => button.setButtonText("Cancel").onClick(() => this.answer(false)))
       .addButton((button) => {
-        // setWarning is deprecated and setDestructive needs Obsidian 1.13; the risk is in the text.
-        button.setButtonText(this.options.confirmText).setCta().onClick(() => this.answer(true));
+        button.setButtonText(this.options.confirmText).onClick(() => this.answer(true));
+        // setWarning is deprecated and setDestructive needs Obsidian 1.13 (minAppVersion is 1.11.4):
+        // the class both of them set gives the warning style on every version.
+        if (this.options.warning === true) button.buttonEl.addClass("mod-warning");
+        else button.setCta();
       });
   }
 

@@ -1,16 +1,22 @@
 /**
- * The conflict resolution flow behind the conflict modal: read base, mine and theirs (one GET),
- * let the user choose, then act — and write only what the user chose. Host-neutral apart from
- * the default modal opener; tests pass `openModal` and run it against the emulator.
+ * The conflict resolution flow behind the merge editor: read base, mine and theirs (one GET),
+ * let the user choose, then act — and write only what the user chose. Host-neutral: the plugin
+ * passes the merge editor as `openModal`; tests pass an answer and run it against the emulator.
  *
  * Safety (STYLE.md rules 5 and 6, TOOLS.md §14.4): every push carries `expected_remote_hash`, so
  * HackMD is overwritten only when it still holds exactly the version shown; the remote is
  * checked again just before the merged text is written into the file; local writes expect the
  * stamp read when the modal opened; when either side moved, nothing is written for that round
- * and the modal opens again on fresh text (at most `maxRounds` times). Failures are thrown as
- * BridgeErrors for the caller's one error-to-notice mapping (STYLE.md rule 8).
+ * and the modal opens again on fresh text (at most `maxRounds` times). A merged result is never
+ * dropped for a moved remote: it is written into the file (as the user asked) and the next round
+ * shows it as "mine" against HackMD's new version. Failures are thrown as BridgeErrors for the
+ * caller's one error-to-notice mapping (STYLE.md rule 8).
+ *
+ * Nothing discarded unasked (STYLE.md rule 6): the editor asks before a whole-file choice, and the
+ * flow keeps the losing side through `keepCopy` (the plugin moves a copy to the trash) before it
+ * writes; a failed copy writes nothing. After a resolution the `.remote.md` snapshot we wrote is
+ * removed when unedited (`cleanSnapshot`), and the notice says where a kept one is.
  */
-import type { App } from "obsidian";
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash } from "../core/hash";
 import type { FileStamp, LocalFiles } from "../core/local-files";
@@ -20,8 +26,8 @@ import type { HackmdClient } from "../hackmd/client";
 import { decideCheck } from "../sync/decide";
 import { MAX_BODY_BYTES } from "../sync/service";
 import type { KeyedRecord, LoadedRecord, SyncStateStore } from "../sync/store";
+import { snapshotCleanupSentence, type SnapshotCleanup } from "../sync/snapshots";
 import type { PullOutput, PushOutput, SyncCheck, SyncTools } from "../sync/types";
-import { openConflictModal } from "./conflict-modal";
 import { buildConflictViewModel, type ConflictChoice, type ConflictViewModel } from "./conflict-view-model";
 
 /** How many times the modal opens before the flow gives up on a note that keeps changing. */
@@ -33,10 +39,11 @@ export const DEFAULT_CONFLICT_ROUNDS = 3;
  */
 const NO_BODY_HASH = `sha256:${"0".repeat(64)}`;
 
+/** Which text a copy keeps: the file's ("mine"), HackMD's ("theirs") or a merge that could not be saved. */
+export type KeptSide = "mine" | "theirs" | "merged";
+
 /** What the conflict flow needs; the plugin adapts its PluginServices to it. */
 export interface ConflictFlowServices {
-  /** The app, for the default modal opener. */
-  app: App;
   /** The sync engine (push and pull only). */
   sync: Pick<SyncTools, "push" | "pull">;
   /** The HackMD client, for the one GET of the current remote body. */
@@ -49,8 +56,15 @@ export interface ConflictFlowServices {
   notify(message: string): void;
   /** A fresh per-operation call context (TOOLS.md §4.3). */
   newCall(): CallContext;
-  /** Shows the view model and resolves the user's answer; defaults to the conflict modal. */
-  openModal?: ((viewModel: ConflictViewModel) => Promise<ConflictChoice>) | undefined;
+  /** Shows the view model (the merge editor) and resolves the user's answer. */
+  openModal: (viewModel: ConflictViewModel) => Promise<ConflictChoice>;
+  /**
+   * Keeps a copy of text a whole-file choice is about to drop; resolves a sentence saying where
+   * (for the notice). Throwing stops the choice before anything is written. Absent: no copy.
+   */
+  keepCopy?: ((path: string, text: string, side: KeptSide) => Promise<string>) | undefined;
+  /** Removes our unedited `.remote.md` after a resolution (`removeOwnedSnapshot`). Absent: left. */
+  cleanSnapshot?: ((path: string) => Promise<SnapshotCleanup>) | undefined;
   /** Rounds before giving up when the note or the file keeps changing (default 3). */
   maxRounds?: number | undefined;
 }
@@ -92,14 +106,13 @@ const AGAIN: Step = { again: true };
 /** Resolves the conflict of one tracked file with the user (see the module comment). */
 export async function openConflictResolution(services: ConflictFlowServices, localPath: string): Promise<ConflictOutcome> {
   const rounds = services.maxRounds ?? DEFAULT_CONFLICT_ROUNDS;
-  const openModal = services.openModal ?? ((viewModel: ConflictViewModel) => openConflictModal(services.app, viewModel));
   for (let round = 1; round <= rounds; round++) {
     const state = await readRound(services, localPath);
     if ("status" in state) {
       services.notify(`${state.path} has no conflict to resolve (${STATUS_WORDS[state.status]}).`);
       return { outcome: "no-conflict", status: state.status };
     }
-    const choice = await openModal(state.viewModel);
+    const choice = await services.openModal(state.viewModel);
     const step = await act(services, state, choice);
     if ("done" in step) return step.done;
   }
@@ -137,8 +150,9 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
     case "cancel":
       return { done: { outcome: "cancelled" } };
     case "merged": {
-      // Re-check the target just before writing (STYLE.md rule 5): a moved remote writes nothing.
-      if ((await bodyHash(await readRemote(services, round.loaded))) !== viewModel.remoteHash) return remoteMoved(services, path);
+      // Re-check the target just before writing (STYLE.md rule 5): a moved remote is sent nothing,
+      // but the result is the user's work, so it still goes into the file and becomes "mine".
+      const moved = (await bodyHash(await readRemote(services, round.loaded))) !== viewModel.remoteHash;
       if (choice.text === round.raw) {
         // Nothing to write, but the push sends the file as it is now: it must still be the text chosen.
         if (!(await fileUnchanged(services.files, round))) return fileMoved(services, path);
@@ -146,35 +160,43 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
         try {
           await services.files.write(path, choice.text, { expect: round.stamp });
         } catch (error) {
-          if (isBridgeError(error, "conflict")) return fileMoved(services, path);
-          throw error;
+          if (!isBridgeError(error, "conflict")) throw error;
+          // The file moved under the editor: keep the merged text rather than drop it.
+          const kept = await keepCopy(services, path, choice.text, "merged");
+          return fileMoved(services, path, kept);
         }
       }
+      if (moved) return remoteMoved(services, path, SAVED_AS_MINE);
       const push = await pushFile(services, path, viewModel.remoteHash);
-      if (push.status === "conflict") return remoteMoved(services, path, "The merged text is saved in the file. ");
+      if (push.status === "conflict") return remoteMoved(services, path, SAVED_AS_MINE);
       if (push.status === "remote_changed") {
         services.notify(`The merged text of ${path} equals the last synced version, so nothing was pushed. HackMD's version is newer; sync the file to take it.`);
         return { done: { outcome: "not-pushed", push } };
       }
-      services.notify(push.status === "pushed" ? `Merged ${path} and pushed it to HackMD.` : `Merged ${path}; HackMD already held that text.`);
+      const done = push.status === "pushed" ? `Merged ${path} and pushed it to HackMD.` : `Merged ${path}; HackMD already held that text.`;
+      services.notify(done + (await snapshotWords(services, path)));
       return { done: { outcome: "merged", push } };
     }
     case "keep-mine": {
       if (!(await fileUnchanged(services.files, round))) return fileMoved(services, path);
+      // HackMD's version is what this choice overwrites: keep a copy first (a failure sends nothing).
+      const kept = await keepCopy(services, path, viewModel.theirs, "theirs");
       // E = the remote shown: HackMD is overwritten only if it still holds exactly that version.
       const push = await pushFile(services, path, viewModel.remoteHash);
       if (push.status === "conflict") return remoteMoved(services, path);
-      services.notify(`Pushed ${path} to HackMD, replacing the version shown.`);
+      services.notify(`Pushed ${path} to HackMD, replacing the version shown.${kept}${await snapshotWords(services, path)}`);
       return { done: { outcome: "kept-mine", push } };
     }
     case "take-theirs": {
       if (!(await fileUnchanged(services.files, round))) return fileMoved(services, path);
+      // The file's text is what this choice drops: keep a copy first (a failure writes nothing).
+      const kept = await keepCopy(services, path, round.raw, "mine");
       const { record } = round.loaded;
       const result = await services.sync.pull({
         localPath: path,
         resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: record.team_path, noteId: record.internal_id }),
         overwriteLocal: true,
-        // The user chose to drop the local edits; the file's stamp was checked just above.
+        // The user chose to drop the local edits (a copy is kept); the file's stamp was checked just above.
         discardLocalChanges: true,
         createParentDirs: false,
         confirmLargeFile: true,
@@ -182,7 +204,7 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       });
       if (result.kind !== "pulled") throw new BridgeError("internal", `The note of ${path} could not be addressed by its sync record; nothing was written.`);
       const newer = result.output.body_hash !== viewModel.remoteHash ? " It had changed again meanwhile; the file holds its newest version." : "";
-      services.notify(`Replaced ${path} with HackMD's version.${newer}`);
+      services.notify(`Replaced ${path} with HackMD's version.${newer}${kept}${await snapshotWords(services, path)}`);
       return { done: { outcome: "took-theirs", pull: result.output } };
     }
     case "keep-both": {
@@ -219,6 +241,9 @@ async function pushFile(services: ConflictFlowServices, path: string, expectedRe
   return result.output;
 }
 
+/** The sentence after a moved remote when the merged result was written into the file. */
+const SAVED_AS_MINE = "Your merged text is saved in the file and shown as yours. ";
+
 /** Tells the user the note moved on HackMD, and asks for another round. */
 function remoteMoved(services: ConflictFlowServices, path: string, prefix = ""): Step {
   services.notify(`${prefix}The note of ${path} changed on HackMD again; nothing was sent. Showing its new version.`);
@@ -226,9 +251,27 @@ function remoteMoved(services: ConflictFlowServices, path: string, prefix = ""):
 }
 
 /** Tells the user the file changed while the modal was open, and asks for another round. */
-function fileMoved(services: ConflictFlowServices, path: string): Step {
-  services.notify(`${path} changed while the conflict was open; nothing was written. Showing it again.`);
+function fileMoved(services: ConflictFlowServices, path: string, kept = ""): Step {
+  services.notify(`${path} changed while the conflict was open; nothing was written.${kept} Showing it again.`);
   return AGAIN;
+}
+
+/** Keeps a losing side through `keepCopy`; the sentence for the notice (with a leading space), or "". */
+async function keepCopy(services: ConflictFlowServices, path: string, text: string, side: KeptSide): Promise<string> {
+  if (!services.keepCopy) return "";
+  return ` ${await services.keepCopy(path, text, side)}`;
+}
+
+/** Removes our unedited snapshot after a resolution; the sentence for the notice (leading space), or "". */
+async function snapshotWords(services: ConflictFlowServices, path: string): Promise<string> {
+  if (!services.cleanSnapshot) return "";
+  let cleanup: SnapshotCleanup;
+  try {
+    cleanup = await services.cleanSnapshot(path);
+  } catch {
+    return ""; // The resolution stands; a snapshot left behind is only clutter.
+  }
+  return snapshotCleanupSentence(cleanup);
 }
 
 /** Whether the file still holds the text shown (content, not time, decides). */

@@ -6,7 +6,14 @@
  * Default choice: none. Every overlapping hunk starts unchosen and the merged text can only be
  * produced once each one has a choice, so neither side wins by default (STYLE.md rule 6); the
  * whole-file buttons stay available at any time.
+ *
+ * The merge editor works on `document`: the result's starting text (every settled line, and the
+ * base's lines where a conflict is, as VS Code's merge editor starts), the conflict regions in it
+ * with what each choice puts there, where each conflict sits in mine and in theirs, and which
+ * settled lines came from which side. Line positions come from bounded line diffs; past the bound
+ * they are left out (the editor then only loses the origin marks and the pane scrolling).
  */
+import { diffArrays } from "diff";
 import { resolveHunks, threeWayMerge, type ConflictedMerge, type MergeChoice, type MergeResult } from "../sync/merge";
 
 /** Context lines shown on each side of a conflict when a stable run is collapsed. */
@@ -63,6 +70,43 @@ export type ConflictChoice =
   | { action: "keep-both" }
   | { action: "cancel" };
 
+/** Lines `[from, to)` (0-based) of one text. */
+export interface LineRange {
+  from: number;
+  to: number;
+}
+
+/** One conflict in the merge editor's result document. */
+export interface MergeRegion {
+  /** Position among the conflicts, from 0 (the index into a choices array). */
+  index: number;
+  /** Lines `[from, to)` of the starting result text that hold the base's lines of the conflict. */
+  lines: LineRange;
+  /** Where the conflict's lines are in mine, when the line diff found them. */
+  mineLines: LineRange | undefined;
+  /** Where the conflict's lines are in theirs, when the line diff found them. */
+  theirsLines: LineRange | undefined;
+}
+
+/** Which side a settled line of the result came from (lines equal to the base have none). */
+export type LineSide = "mine" | "theirs" | "both";
+
+/** The merge editor's starting point (see the module comment). */
+export interface MergeDocument {
+  /** The starting result text: one `\n` after every line. */
+  text: string;
+  /** The conflicts, in text order. */
+  regions: MergeRegion[];
+  /** Settled result lines (0-based) that differ from the base, with the side they came from. */
+  origins: Array<{ line: number; side: LineSide }>;
+}
+
+/** Lines added and removed by one side against the base. */
+export interface SideChanges {
+  added: number;
+  removed: number;
+}
+
 /** Everything the conflict modal shows, and the pure renderers of its result. */
 export interface ConflictViewModel {
   localPath: string;
@@ -85,7 +129,16 @@ export interface ConflictViewModel {
   result(choices: readonly HunkChoice[]): string;
   /** The result so far; unchosen conflicts appear as conflict markers (display only). */
   preview(choices: readonly HunkChoice[]): string;
+  /** The merge editor's starting result (see MergeDocument). */
+  document: MergeDocument;
+  /** The text a choice puts into conflict `index` (`"base"`: the base's lines), one `\n` per line. */
+  regionText(index: number, choice: MergeChoice | "base"): string;
+  /** What each side changed against the base, in lines: what a whole-file choice drops. */
+  changes: { mine: SideChanges; theirs: SideChanges };
 }
+
+/** Line diffs stop after this many differing lines (jsdiff's `maxEditLength`); past it, no positions. */
+export const MAX_LINE_EDITS = 5_000;
 
 /** Builds the view model of a conflict from its three bodies. */
 export function buildConflictViewModel(input: ConflictInput): ConflictViewModel {
@@ -93,6 +146,10 @@ export function buildConflictViewModel(input: ConflictInput): ConflictViewModel 
   const sections = merge.clean ? [] : toSections(merge);
   const conflictCount = merge.clean ? 0 : merge.conflicts;
   const isComplete = (choices: readonly HunkChoice[]): boolean => choices.length === conflictCount && choices.every((choice) => choice !== undefined);
+  const conflicts = merge.clean ? [] : merge.hunks.filter((hunk) => hunk.kind === "conflict");
+  const baseLines = splitLines(input.base);
+  const mineLines = splitLines(input.local);
+  const theirsLines = splitLines(input.remote);
   return {
     localPath: input.localPath,
     noteId: input.noteId,
@@ -110,6 +167,116 @@ export function buildConflictViewModel(input: ConflictInput): ConflictViewModel 
       return resolveHunks(merge, choices as readonly MergeChoice[]);
     },
     preview: (choices) => renderPreview(merge, choices),
+    document: buildDocument(merge, baseLines, mineLines, theirsLines),
+    regionText: (index, choice) => {
+      const hunk = conflicts[index];
+      if (hunk === undefined) throw new RangeError(`There is no conflict ${index}; there are ${conflictCount}.`);
+      const lines = choice === "base" ? hunk.base : choice === "local" ? hunk.local : choice === "remote" ? hunk.remote : [...hunk.local, ...hunk.remote];
+      return lines.map((line) => `${line}\n`).join("");
+    },
+    changes: { mine: sideChanges(baseLines, mineLines), theirs: sideChanges(baseLines, theirsLines) },
+  };
+}
+
+/** Lines without their breaks (a final `\n` ends the last line). */
+function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
+}
+
+/** Counts of added and removed lines from `base` to `side` (0 and 0 past the diff bound). */
+function sideChanges(base: readonly string[], side: readonly string[]): SideChanges {
+  const parts = diffArrays(base as string[], side as string[], { maxEditLength: MAX_LINE_EDITS });
+  const out: SideChanges = { added: 0, removed: 0 };
+  for (const part of parts ?? []) {
+    if (part.added) out.added += part.count;
+    else if (part.removed) out.removed += part.count;
+  }
+  return out;
+}
+
+/**
+ * For each line of `to`, whether `from` has it at the aligned place, and the position in `from`
+ * just after the last common line before it (undefined past the diff bound).
+ */
+function align(from: readonly string[], to: readonly string[]): { common: boolean[]; before: number[]; after: number[] } | undefined {
+  const parts = diffArrays(from as string[], to as string[], { maxEditLength: MAX_LINE_EDITS });
+  if (parts === undefined) return undefined;
+  const common: boolean[] = [];
+  // before[r]: index in `from` after the last common line preceding `to` line r; after[r]: index
+  // in `from` of the first common line at or after r (both follow the diff's own order).
+  const before: number[] = [];
+  const commonAt: Array<number | undefined> = [];
+  let fi = 0;
+  let lastCommonEnd = 0;
+  for (const part of parts) {
+    if (part.removed) {
+      fi += part.count;
+      continue;
+    }
+    for (let k = 0; k < part.count; k++) {
+      before.push(lastCommonEnd);
+      if (part.added) {
+        common.push(false);
+        commonAt.push(undefined);
+      } else {
+        common.push(true);
+        commonAt.push(fi);
+        fi += 1;
+        lastCommonEnd = fi;
+      }
+    }
+  }
+  const after: number[] = new Array<number>(to.length);
+  let next = from.length;
+  for (let r = to.length - 1; r >= 0; r--) {
+    const at = commonAt[r];
+    if (at !== undefined) next = at;
+    after[r] = next;
+  }
+  return { common, before, after };
+}
+
+/** The merge editor's starting document (see MergeDocument). */
+function buildDocument(merge: MergeResult, base: readonly string[], mine: readonly string[], theirs: readonly string[]): MergeDocument {
+  const lines: string[] = [];
+  const spans: LineRange[] = [];
+  if (merge.clean) {
+    for (const line of splitLines(merge.merged)) lines.push(line);
+  } else {
+    for (const hunk of merge.hunks) {
+      const source = hunk.kind === "stable" ? hunk.lines : hunk.base;
+      const from = lines.length;
+      for (const line of source) lines.push(line);
+      if (hunk.kind === "conflict") spans.push({ from, to: lines.length });
+    }
+  }
+  const inRegion = new Array<boolean>(lines.length).fill(false);
+  for (const span of spans) for (let line = span.from; line < span.to; line++) inRegion[line] = true;
+  const vsBase = align(base, lines);
+  const vsMine = align(mine, lines);
+  const vsTheirs = align(theirs, lines);
+  const origins: MergeDocument["origins"] = [];
+  if (vsBase && vsMine && vsTheirs) {
+    lines.forEach((_line, at) => {
+      if (inRegion[at] || vsBase.common[at]) return;
+      const fromMine = vsMine.common[at] === true;
+      const fromTheirs = vsTheirs.common[at] === true;
+      if (fromMine || fromTheirs) origins.push({ line: at, side: fromMine && fromTheirs ? "both" : fromMine ? "mine" : "theirs" });
+    });
+  }
+  const locate = (aligned: ReturnType<typeof align>, size: number, span: LineRange): LineRange | undefined => {
+    if (!aligned) return undefined;
+    const from = span.from < aligned.before.length ? aligned.before[span.from]! : size;
+    const to = span.to < aligned.after.length ? aligned.after[span.to]! : size;
+    return { from, to: Math.max(from, to) };
+  };
+  return {
+    text: lines.map((line) => `${line}\n`).join(""),
+    regions: spans.map((span, index) => ({ index, lines: span, mineLines: locate(vsMine, mine.length, span), theirsLines: locate(vsTheirs, theirs.length, span) })),
+    origins,
   };
 }
 
@@ -169,4 +336,100 @@ function renderPreview(merge: MergeResult, choices: readonly HunkChoice[]): stri
     if (choice === "remote" || choice === "both") append(hunk.remote);
   }
   return lines.join(merge.lineEnding) + merge.lineEnding;
+}
+
+// ---- what a whole-file choice drops (the confirmations of the merge editor) ----
+
+/** What the user did in the merge editor so far: a whole-file choice or a cancel would drop it. */
+export interface MergeWork {
+  /** Conflicts with a choice (or typed into). */
+  chosen: number;
+  /** Whether the user typed into the result. */
+  edited: boolean;
+}
+
+/** A question to ask before a choice: plain text for the confirmation modal. */
+export interface MergeQuestion {
+  title: string;
+  paragraphs: string[];
+  confirmText: string;
+  /** The confirm button drops something: Obsidian's warning style. */
+  warning: boolean;
+}
+
+/** Whether there is any work a whole-file choice would drop. */
+export function hasWork(work: MergeWork): boolean {
+  return work.chosen > 0 || work.edited;
+}
+
+/**
+ * The question before a whole-file action or a cancel, or undefined when nothing is lost and no
+ * question is needed. "Keep mine" and "take theirs" always ask (they drop a side); "keep both"
+ * and "cancel" ask only when they would drop the user's choices.
+ */
+export function wholeFileQuestion(vm: ConflictViewModel, action: "keep-mine" | "take-theirs" | "keep-both" | "cancel", work: MergeWork): MergeQuestion | undefined {
+  const name = fileNameOf(vm.localPath);
+  const dropped = hasWork(work) ? [workSentence(vm, work)] : [];
+  switch (action) {
+    case "keep-mine":
+      return {
+        title: "Overwrite HackMD's version with yours?",
+        paragraphs: [
+          `The note on HackMD is replaced by ${name}. HackMD's edits since the last sync (${linesWords(vm.changes.theirs)}) are dropped from the note.`,
+          "A copy of HackMD's version is kept in the vault's .trash folder first, so you can get it back.",
+          ...dropped,
+        ],
+        confirmText: "Overwrite HackMD's version",
+        warning: true,
+      };
+    case "take-theirs":
+      return {
+        title: "Replace your file with HackMD's version?",
+        paragraphs: [
+          `${name} is replaced by the note on HackMD. Your edits since the last sync (${linesWords(vm.changes.mine)}) are dropped from the file.`,
+          "A copy of your version is kept in the vault's .trash folder first, so you can get it back.",
+          ...dropped,
+        ],
+        confirmText: "Replace my file",
+        warning: true,
+      };
+    case "keep-both":
+      if (!hasWork(work)) return undefined;
+      return {
+        title: "Keep both versions and drop your merge?",
+        paragraphs: [`Nothing is pushed: ${name} stays as it is and HackMD's version is saved beside it as a .remote.md copy.`, ...dropped],
+        confirmText: "Keep both",
+        warning: true,
+      };
+    case "cancel":
+      if (!hasWork(work)) return undefined;
+      return {
+        title: "Discard your merge?",
+        paragraphs: [...dropped, "To finish it later instead, close this tab: your choices come back when you resolve this file again."],
+        confirmText: "Discard merge",
+        warning: true,
+      };
+  }
+}
+
+/** "Your choices for 1 of 2 conflicts, and your edits of the result, are dropped." */
+function workSentence(vm: ConflictViewModel, work: MergeWork): string {
+  const parts: string[] = [];
+  if (work.chosen > 0) parts.push(`your choices for ${work.chosen} of ${vm.conflictCount} ${vm.conflictCount === 1 ? "conflict" : "conflicts"}`);
+  if (work.edited) parts.push("your edits of the result");
+  const what = parts.join(", and ");
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)} are dropped.`;
+}
+
+/** "3 lines added, 1 removed" (sentence fragment). */
+export function linesWords(changes: SideChanges): string {
+  const parts: string[] = [];
+  if (changes.added > 0) parts.push(`${changes.added} ${changes.added === 1 ? "line" : "lines"} added`);
+  if (changes.removed > 0) parts.push(parts.length > 0 ? `${changes.removed} removed` : `${changes.removed} ${changes.removed === 1 ? "line" : "lines"} removed`);
+  return parts.length > 0 ? parts.join(", ") : "no whole lines";
+}
+
+/** The last component of a ROOT-relative path. */
+function fileNameOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }

@@ -19,11 +19,20 @@
  *   its pending save later overwrites the disk with the text the user typed on top of the old
  *   version. That is the conservative case, the one that loses a pull.
  *
+ * - Custom views: `Plugin.registerView` registers a factory with the workspace (removed on
+ *   unload); `leaf.setViewState({ type, state })` creates the view (`load`, `onOpen`, then
+ *   `setState`), or only calls `setState` when the leaf already shows that type, as Obsidian does;
+ *   `leaf.detach()` runs `onClose` and unloads. `getActiveViewOfType` answers for the active leaf.
+ * - Secret storage and `SecretComponent`: the component is a dropdown of the stored secret ids
+ *   (Obsidian's is a keychain picker that can also create a secret); tests pick with `choose(id)`.
+ *
  * What it does not model: Obsidian's merge of an external change into a dirty editor (recent
  * versions apply the change to the editor as a transaction, which may or may not keep the typing),
  * the watcher's delay for changes made outside Obsidian (here the index follows at once), CRLF
- * handling in the editor, preview mode, cursor and undo state, several windows, deferred leaves,
- * and the metadata cache. Renames keep the TFile object, so an open view follows its file.
+ * handling in the editor, preview mode, cursor and undo state, several windows, deferred leaves
+ * (every leaf is loaded), view history and the layout's saving and restoring, modal key scopes
+ * (hotkeys), CSS and layout (nothing is measured), and the metadata cache. Renames keep the TFile
+ * object, so an open view follows its file.
  */
 
 import { TextDecoder as NodeTextDecoder, TextEncoder as NodeTextEncoder } from "node:util";
@@ -107,6 +116,16 @@ export class Component {
   registerEvent(eventRef: EventRef): void {
     this.register(() => eventRef.owner?.offref(eventRef));
   }
+  /** Adds a DOM listener removed on unload, as in Obsidian. */
+  registerDomEvent<K extends keyof HTMLElementEventMap>(
+    el: HTMLElement,
+    type: K,
+    callback: (this: HTMLElement, ev: HTMLElementEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void {
+    el.addEventListener(type, callback, options);
+    this.register(() => el.removeEventListener(type, callback, options));
+  }
   /** Clears the interval on unload, as in Obsidian; returns the id. */
   registerInterval(id: number): number {
     this.register(() => clearInterval(id as unknown as NodeJS.Timeout));
@@ -124,16 +143,45 @@ export interface Command {
   checkCallback?: (checking: boolean) => boolean | void;
 }
 
-/** A status-bar element: only the text and attributes the plugin sets (fake only). */
+/** A status-bar element: only the text, attributes, classes and click listeners the plugin uses (fake only). */
 export class FakeStatusBarItem {
   text = "";
   readonly attrs = new Map<string, string>();
+  readonly classes = new Set<string>();
+  private readonly listeners = new Map<string, Set<(evt: unknown) => unknown>>();
   setText(text: string): void {
     this.text = text;
   }
   setAttr(name: string, value: string | null): void {
     if (value === null) this.attrs.delete(name);
     else this.attrs.set(name, value);
+  }
+  addClass(...classes: string[]): void {
+    for (const cls of classes) this.classes.add(cls);
+  }
+  removeClass(...classes: string[]): void {
+    for (const cls of classes) this.classes.delete(cls);
+  }
+  toggleClass(classes: string | string[], value: boolean): void {
+    for (const cls of Array.isArray(classes) ? classes : [classes]) {
+      if (value) this.classes.add(cls);
+      else this.classes.delete(cls);
+    }
+  }
+  hasClass(cls: string): boolean {
+    return this.classes.has(cls);
+  }
+  addEventListener(type: string, callback: (evt: unknown) => unknown): void {
+    const set = this.listeners.get(type) ?? new Set();
+    set.add(callback);
+    this.listeners.set(type, set);
+  }
+  removeEventListener(type: string, callback: (evt: unknown) => unknown): void {
+    this.listeners.get(type)?.delete(callback);
+  }
+  /** Clicks the item (fake only): runs the click listeners. */
+  click(): void {
+    for (const listener of this.listeners.get("click") ?? []) listener({ type: "click" });
   }
 }
 
@@ -182,6 +230,14 @@ export class Plugin extends Component {
   }
   registerView(type: string, viewCreator: (leaf: never) => unknown): void {
     this.views.set(type, viewCreator);
+    const workspace = (this.app as { workspace?: Workspace } | null)?.workspace;
+    if (workspace instanceof Workspace) {
+      workspace.viewFactories.set(type, viewCreator as (leaf: WorkspaceLeaf) => View);
+      this.register(() => {
+        workspace.viewFactories.delete(type);
+        for (const leaf of workspace.getLeavesOfType(type)) leaf.detach();
+      });
+    }
   }
 }
 
@@ -636,6 +692,8 @@ export class Workspace extends Events {
   readonly opened: string[] = [];
   /** The timers of the editors' delayed saves (fake only; Obsidian uses window timers). */
   readonly timers = new ManualTimers();
+  /** View factories registered by plugins, by view type (fake only; Obsidian keeps a view registry). */
+  readonly viewFactories = new Map<string, (leaf: WorkspaceLeaf) => View>();
   private readonly leaves: WorkspaceLeaf[] = [];
   private activeLeaf: WorkspaceLeaf | null = null;
   private active: TFile | null = null;
@@ -673,6 +731,24 @@ export class Workspace extends Events {
     await leaf.openFile(file);
     if (!(leaf.view instanceof MarkdownView)) throw new Error(`${path} did not open in a Markdown view`);
     return leaf.view;
+  }
+  /** A leaf in the right sidebar (fake: a new leaf). */
+  getRightLeaf(_split: boolean): WorkspaceLeaf | null {
+    return this.getLeaf(true);
+  }
+  /** Makes the leaf the active one (the fake has no sidebars to expand). */
+  async revealLeaf(leaf: WorkspaceLeaf): Promise<void> {
+    this.setActiveLeaf(leaf);
+    await Promise.resolve();
+  }
+  /** Makes a leaf active (fake: no focus handling). */
+  setActiveLeaf(leaf: WorkspaceLeaf, _params?: { focus?: boolean }): void {
+    if (this.leaves.includes(leaf)) this.activeLeaf = leaf;
+  }
+  /** The active leaf's view when it is of that class. */
+  getActiveViewOfType<T extends View>(type: abstract new (...args: never[]) => T): T | null {
+    const view = this.activeLeaf?.view;
+    return view instanceof type ? view : null;
   }
   iterateAllLeaves(callback: (leaf: WorkspaceLeaf) => unknown): void {
     for (const leaf of [...this.leaves]) callback(leaf);
@@ -793,6 +869,11 @@ export class ButtonComponent extends BaseComponent {
     return this;
   }
   setWarning(): this {
+    this.buttonEl.addClass("mod-warning");
+    return this;
+  }
+  /** Since 1.13; the fake styles it as Obsidian's warning buttons. */
+  setDestructive(): this {
     this.buttonEl.addClass("mod-warning");
     return this;
   }
@@ -934,6 +1015,52 @@ export class DropdownComponent extends ValueComponent<string> {
   }
 }
 
+/**
+ * Obsidian's secret picker (since 1.11.1): its value is the id of a secret in `app.secretStorage`,
+ * never the secret. The fake shows a dropdown of the stored ids; `choose(id)` picks one as the
+ * user would (Obsidian's also creates and shares secrets from the keychain UI).
+ */
+export class SecretComponent extends BaseComponent {
+  readonly selectEl: HTMLSelectElement;
+  private value = "";
+  private changed: (value: string) => unknown = () => undefined;
+  constructor(
+    private readonly app: App,
+    containerEl: HTMLElement,
+  ) {
+    super();
+    this.selectEl = containerEl.createEl("select", { cls: "fake-secret-component" });
+    this.refresh();
+    this.selectEl.addEventListener("change", () => this.choose(this.selectEl.value));
+  }
+  setValue(value: string): this {
+    this.value = value;
+    this.refresh();
+    return this;
+  }
+  onChange(cb: (value: string) => unknown): this {
+    this.changed = cb;
+    return this;
+  }
+  /** The id shown (fake only). */
+  getValue(): string {
+    return this.value;
+  }
+  /** Picks a secret id as the user would (fake only); `""` unlinks. */
+  choose(id: string): void {
+    this.value = id;
+    this.refresh();
+    void this.changed(id);
+  }
+  private refresh(): void {
+    if (!this.selectEl) return;
+    this.selectEl.empty();
+    this.selectEl.createEl("option", { text: "No secret", attr: { value: "" } });
+    for (const id of this.app.secretStorage.listSecrets()) this.selectEl.createEl("option", { text: id, attr: { value: id } });
+    this.selectEl.value = this.value;
+  }
+}
+
 /** One settings row, as in Obsidian (`setDesc` replaces the description's content). */
 export class Setting {
   settingEl: HTMLElement;
@@ -990,6 +1117,10 @@ export class Setting {
   }
   addDropdown(cb: (component: DropdownComponent) => unknown): this {
     return this.add(new DropdownComponent(this.controlEl), cb);
+  }
+  addComponent<T extends BaseComponent>(cb: (el: HTMLElement) => T): this {
+    this.components.push(cb(this.controlEl));
+    return this;
   }
   private add<T extends BaseComponent>(component: T, cb: (component: T) => unknown): this {
     this.components.push(component);
@@ -1135,6 +1266,25 @@ export abstract class View extends Component {
   async onClose(): Promise<void> {
     /* overridden */
   }
+  async setState(_state: unknown, _result: ViewStateResult): Promise<void> {
+    /* overridden */
+  }
+  getState(): Record<string, unknown> {
+    return {};
+  }
+}
+
+/** What setState reports back, as in Obsidian's API. */
+export interface ViewStateResult {
+  history: boolean;
+}
+
+/** A leaf's view state, as in Obsidian's API. */
+export interface ViewState {
+  type: string;
+  state?: Record<string, unknown>;
+  active?: boolean;
+  pinned?: boolean;
 }
 
 /** An item view, as in Obsidian: a view with `contentEl`, opened and closed by its leaf. */
@@ -1282,10 +1432,30 @@ export class WorkspaceLeaf {
     }
     workspace.openPath(file.path);
   }
-  /** Closes the leaf: its file view starts its last save (not awaited, as in Obsidian), then unloads. */
+  /** Shows a registered view type: a new view (load, onOpen, setState), or setState on the one shown. */
+  async setViewState(viewState: ViewState, _eState?: unknown): Promise<void> {
+    const workspace = this.app.workspace;
+    if (this.view?.getViewType() !== viewState.type) {
+      const factory = workspace.viewFactories.get(viewState.type);
+      if (!factory) throw new Error(`no view type ${viewState.type} is registered`);
+      const previous = this.view;
+      if (previous) {
+        await previous.onClose();
+        previous.unload();
+      }
+      const view = factory(this);
+      this.view = view;
+      view.load();
+      await view.onOpen();
+    }
+    await this.view?.setState(viewState.state ?? {}, { history: false });
+    if (viewState.active === true) workspace.setActiveLeaf(this);
+  }
+  /** Closes the leaf: its file view starts its last save (not awaited, as in Obsidian), its view closes, then unloads. */
   detach(): void {
     const view = this.view;
     if (view instanceof FileView && view.file !== null) void view.onUnloadFile(view.file);
+    if (view) void view.onClose();
     view?.unload();
     this.view = null;
     this.app.workspace.removeLeaf(this);

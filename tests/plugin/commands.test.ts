@@ -4,7 +4,18 @@ import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { recordKey } from "../../src/sync/store";
 import { startPlugin, waitFor, type PluginHarness } from "./helpers";
 
-const FILE_COMMAND_IDS = ["push-file", "sync-file", "publish-file", "open-in-browser", "copy-link", "show-status", "untrack-file", "resolve-conflict"];
+const FILE_COMMAND_IDS = [
+  "push-file",
+  "sync-file",
+  "publish-file",
+  "open-in-browser",
+  "copy-link",
+  "show-status",
+  "untrack-file",
+  "resolve-conflict",
+  "show-changes-since-sync",
+  "compare-with-hackmd",
+];
 
 let h: PluginHarness;
 
@@ -27,13 +38,24 @@ async function pullWeekly(): Promise<string> {
 describe("command registration", () => {
   it("registers stable ids, sentence-case names and no default hotkeys", () => {
     const ids = h.fake.commands.map((c) => c.id);
-    expect(ids).toEqual(["pull-note", "pull-from-list", "sync-all", ...FILE_COMMAND_IDS, "toggle-mcp-endpoint", "copy-mcp-client-config", "open-mcp-activity-log"]);
+    expect(ids).toEqual([
+      "pull-note",
+      "pull-from-list",
+      "sync-all",
+      ...FILE_COMMAND_IDS,
+      "next-conflict",
+      "previous-conflict",
+      "toggle-mcp-endpoint",
+      "copy-mcp-client-config",
+      "open-mcp-activity-log",
+    ]);
     for (const command of h.fake.commands) {
       expect(command.hotkeys).toBeUndefined();
       expect(command.id).not.toMatch(/command|hackmd-bridge/i);
       expect(command.name).not.toMatch(/command|HackMD Bridge/i);
       expect(command.name[0]).toBe(command.name[0]?.toUpperCase());
-      expect(command.name.slice(1)).not.toMatch(/\b[A-Z][a-z]/);
+      // Sentence case; the brand keeps its capitals.
+      expect(command.name.slice(1).replace(/HackMD/g, "")).not.toMatch(/\b[A-Z][a-z]/);
     }
   });
 
@@ -52,7 +74,16 @@ describe("command registration", () => {
     await h.write("b.txt", "x\n");
     const md = new Menu();
     h.app.workspace.trigger("file-menu", md, h.app.vault.getFileByPath("a.md"), "file-explorer");
-    expect(md.items.map((i) => i.title)).toEqual(["Sync with HackMD", "Push to HackMD", "Open in HackMD", "Copy HackMD link", "Publish to HackMD"]);
+    expect(md.items.map((i) => i.title)).toEqual([
+      "Sync with HackMD",
+      "Push to HackMD",
+      "Show changes since last sync",
+      "Compare with HackMD",
+      "Resolve conflict with HackMD",
+      "Open in HackMD",
+      "Copy HackMD link",
+      "Publish to HackMD",
+    ]);
     const txt = new Menu();
     h.app.workspace.trigger("file-menu", txt, h.app.vault.getFileByPath("b.txt"), "file-explorer");
     expect(txt.items).toHaveLength(0);
@@ -158,8 +189,10 @@ describe("sync current file", () => {
       asked.push(dialog.title);
       return Promise.resolve(true);
     };
-    expect(await h.run("resolve-conflict")).toBe(`Pushed ${path} to HackMD.`);
+    // The snapshot was ours and unedited: the resolution removes it (the fake's trash deletes).
+    expect(await h.run("resolve-conflict")).toBe(`Pushed ${path} to HackMD. Removed ${snapshot}, the copy of HackMD's version it no longer needs.`);
     expect(asked).toEqual(["Push the merged file?"]);
+    expect(await h.app.vault.adapter.exists(snapshot)).toBe(false);
   });
 
   it("untracks after confirmation, keeping the file", async () => {
@@ -223,10 +256,18 @@ describe("status bar", () => {
     const item = h.fake.statusBarItems[0]!;
     const before = h.requestCount();
 
+    // Untracked files say nothing, unless the user asks for it.
+    h.app.workspace.openPath(path);
+    await waitFor(() => item.text === "HackMD: in sync");
     h.app.workspace.openPath("plain.md");
+    await waitFor(() => item.text === "");
+    expect(item.hasClass("mod-clickable")).toBe(false);
+    await h.plugin.saveSettings({ showUntrackedInStatusBar: true });
     await waitFor(() => item.text === "HackMD: untracked");
     h.app.workspace.openPath(path);
     await waitFor(() => item.text === "HackMD: in sync");
+    expect(item.attrs.get("aria-label")).toBe("Compare with HackMD");
+    expect(item.hasClass("mod-clickable")).toBe(true);
     await h.write(path, `${await h.read(path)}edit\n`);
     await waitFor(() => item.text === "HackMD: local changes");
     h.app.workspace.openPath(null);

@@ -5,7 +5,6 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { App } from "../__mocks__/obsidian";
 import { bodyHash } from "../../src/core/hash";
 import { silentLogger } from "../../src/core/ports";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
@@ -42,7 +41,6 @@ describe("conflict flow (emulator, real sync engine)", () => {
   function services(...answers: Answer[]): ConflictFlowServices {
     const deps = bridge.core.deps;
     return {
-      app: new App() as never,
       sync: {
         pull: (request) => deps.sync.pull(request),
         push: (request) => {
@@ -241,24 +239,25 @@ describe("conflict flow (emulator, real sync engine)", () => {
     expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId"]);
   });
 
-  it("when the note moves again while the modal is open, writes nothing and re-opens with the new remote", async () => {
-    const mine = edit({ 5: "mine 5" });
-    await conflict(mine, edit({ 5: "theirs 5" }));
+  it("when the note moves again while the editor is open, sends nothing and re-opens on the new remote with the result as mine", async () => {
+    await conflict(edit({ 5: "mine 5", 2: "mine 2" }), edit({ 5: "theirs 5" }));
     const newer = edit({ 5: "theirs 5", 11: "theirs 11" });
-    let secondRoundFile: string | undefined;
+    const result = edit({ 5: "mine 5\ntheirs 5", 2: "mine 2" });
+    let secondRound: ConflictViewModel | undefined;
     let patchesBeforeSecondRound: number | undefined;
 
     const outcome = await openConflictResolution(
       services(
         (vm) => {
           bridge.emu.collaboratorEdit(NOTE, { content: newer }, { as: "ada" });
-          return { action: "merged", text: vm.result(["local"]) };
+          expect(vm.result(["both"])).toBe(result);
+          return { action: "merged", text: result };
         },
-        async (vm) => {
-          secondRoundFile = await readLocal();
+        (vm) => {
+          secondRound = vm;
           patchesBeforeSecondRound = patches();
-          expect(vm.theirs).toBe(newer);
-          expect(vm.remoteHash).toBe(await bodyHash(newer));
+          // Line 5 still differs from the new remote (the baseline has not moved); line 11 merges.
+          expect(vm.conflictCount).toBe(1);
           return { action: "merged", text: vm.result(["local"]) };
         },
       ),
@@ -266,13 +265,58 @@ describe("conflict flow (emulator, real sync engine)", () => {
     );
 
     expect(shown).toHaveLength(2);
-    expect(secondRoundFile).toBe(mine);
+    expect(secondRound).toMatchObject({ mine: result, theirs: newer, base: BASE, remoteHash: await bodyHash(newer) });
     expect(patchesBeforeSecondRound).toBe(0);
-    expect(notices[0]).toBe(`The note of ${FILE} changed on HackMD again; nothing was sent. Showing its new version.`);
-    const merged = edit({ 5: "mine 5", 11: "theirs 11" });
+    expect(notices[0]).toBe(`Your merged text is saved in the file and shown as yours. The note of ${FILE} changed on HackMD again; nothing was sent. Showing its new version.`);
+    const merged = edit({ 5: "mine 5\ntheirs 5", 2: "mine 2", 11: "theirs 11" });
     expect(outcome.outcome).toBe("merged");
     expect(remote()).toBe(merged);
+    expect(await readLocal()).toBe(merged);
     expect(patches()).toBe(1);
+  });
+
+  it("keeps the losing side before a whole-file choice, and writes nothing when it cannot", async () => {
+    const mine = edit({ 5: "mine 5" });
+    const theirs = edit({ 5: "theirs 5" });
+    await conflict(mine, theirs);
+    const kept: Array<[string, string, string]> = [];
+    const withCopies = (answer: Answer, fail = false): ConflictFlowServices => ({
+      ...services(answer),
+      keepCopy: async (path, text, side) => {
+        if (fail) throw new Error("disk full");
+        kept.push([path, text, side]);
+        return "A copy is kept.";
+      },
+    });
+
+    await expect(openConflictResolution(withCopies(() => ({ action: "take-theirs" }), true), FILE)).rejects.toThrow("disk full");
+    expect(await readLocal()).toBe(mine);
+    expect(patches()).toBe(0);
+
+    const outcome = await openConflictResolution(withCopies(() => ({ action: "take-theirs" })), FILE);
+    expect(outcome.outcome).toBe("took-theirs");
+    expect(kept).toEqual([[FILE, mine, "mine"]]);
+    expect(await readLocal()).toBe(theirs);
+    expect(notices.at(-1)).toBe(`Replaced ${FILE} with HackMD's version. A copy is kept.`);
+  });
+
+  it("keep mine keeps HackMD's version first", async () => {
+    const theirs = edit({ 5: "theirs 5" });
+    await conflict(edit({ 5: "mine 5" }), theirs);
+    const kept: string[] = [];
+    const outcome = await openConflictResolution(
+      {
+        ...services(() => ({ action: "keep-mine" })),
+        keepCopy: async (_path, text, side) => {
+          kept.push(`${side}:${text}`);
+          return "Kept.";
+        },
+      },
+      FILE,
+    );
+    expect(outcome.outcome).toBe("kept-mine");
+    expect(kept).toEqual([`theirs:${theirs}`]);
+    expect(notices.at(-1)).toBe(`Pushed ${FILE} to HackMD, replacing the version shown. Kept.`);
   });
 
   it("keep mine does not overwrite a newer remote: the push reports the conflict and the modal re-opens", async () => {
