@@ -4,12 +4,18 @@
  * ever in `data.json`, logged, or shown by serialising or inspecting these objects (the storage is
  * held in a private field and `toJSON` names only the id). A blank value counts as missing (TOOLS.md
  * §2.3). SecretStorage has no delete, so clearing stores an empty string.
+ *
+ * The API token's id is the user's pick in the settings tab's secret picker (`SecretComponent`,
+ * settings.apiTokenSecret), so a secret can be shared with other plugins from the app's keychain;
+ * it is read at every use. The default pick is the id earlier versions stored the token under,
+ * so a token stored before the picker existed keeps working without any step (the migration).
  */
 import type { App, SecretStorage } from "obsidian";
 import type { SecretSource } from "../core/ports";
+import { DEFAULT_API_TOKEN_SECRET } from "../settings/schema";
 
-/** Secret storage id of the HackMD API token (lowercase letters, digits and dashes, as Obsidian requires). */
-export const HACKMD_TOKEN_SECRET_ID = "hackmd-bridge-api-token";
+/** Secret storage id the HackMD API token was stored under before the picker, and the default pick. */
+export const HACKMD_TOKEN_SECRET_ID = DEFAULT_API_TOKEN_SECRET;
 
 /** Secret storage id of the MCP endpoint's bearer token. */
 export const ENDPOINT_TOKEN_SECRET_ID = "hackmd-bridge-mcp-token";
@@ -22,21 +28,29 @@ export type RandomBytes = (bytes: Uint8Array) => Uint8Array;
 
 /** One secret in secret storage, read at call time; a SecretSource for the core. */
 export class StoredSecret implements SecretSource {
-  /** The secret storage id. */
-  readonly id: string;
+  readonly #id: () => string;
   // A private field: JSON.stringify and util.inspect never show it.
   readonly #storage: Pick<SecretStorage, "getSecret" | "setSecret">;
 
-  constructor(options: { storage: Pick<SecretStorage, "getSecret" | "setSecret">; id: string }) {
+  /** `id`: the secret storage id, or a function read at every use (a user's pick; `""`: none). */
+  constructor(options: { storage: Pick<SecretStorage, "getSecret" | "setSecret">; id: string | (() => string) }) {
     this.#storage = options.storage;
-    this.id = options.id;
+    const id = options.id;
+    this.#id = typeof id === "string" ? () => id : id;
   }
 
-  /** The secret, or undefined when it is missing, blank or the storage cannot be read. */
+  /** The secret storage id in use now (`""` when no secret is picked). */
+  get id(): string {
+    return this.#id();
+  }
+
+  /** The secret, or undefined when it is missing, blank, not picked or the storage cannot be read. */
   getToken(): string | undefined {
+    const id = this.id;
+    if (id === "") return undefined;
     let value: string | null;
     try {
-      value = this.#storage.getSecret(this.id);
+      value = this.#storage.getSecret(id);
     } catch {
       // A locked or unavailable keychain reads as "no token": calls then fail with `auth`.
       return undefined;
@@ -50,14 +64,14 @@ export class StoredSecret implements SecretSource {
     return this.getToken() !== undefined;
   }
 
-  /** Stores the secret trimmed; a blank value clears it. */
+  /** Stores the secret trimmed; a blank value clears it. Nothing happens when no id is picked. */
   set(value: string): void {
-    this.#storage.setSecret(this.id, value.trim());
+    if (this.id !== "") this.#storage.setSecret(this.id, value.trim());
   }
 
   /** Forgets the secret (stores an empty string: SecretStorage has no delete). */
   clear(): void {
-    this.#storage.setSecret(this.id, "");
+    if (this.id !== "") this.#storage.setSecret(this.id, "");
   }
 
   /** Serialises to the id only, never the value. */
@@ -74,8 +88,9 @@ export class PluginSecrets {
   readonly endpointToken: StoredSecret;
   readonly #random: RandomBytes;
 
-  constructor(options: { app: Pick<App, "secretStorage">; random?: RandomBytes }) {
-    this.hackmdToken = new StoredSecret({ storage: options.app.secretStorage, id: HACKMD_TOKEN_SECRET_ID });
+  /** `tokenSecretId`: the API token's id, read at every use (settings.apiTokenSecret; default the old fixed id). */
+  constructor(options: { app: Pick<App, "secretStorage">; random?: RandomBytes; tokenSecretId?: () => string }) {
+    this.hackmdToken = new StoredSecret({ storage: options.app.secretStorage, id: options.tokenSecretId ?? HACKMD_TOKEN_SECRET_ID });
     this.endpointToken = new StoredSecret({ storage: options.app.secretStorage, id: ENDPOINT_TOKEN_SECRET_ID });
     this.#random = options.random ?? ((bytes) => crypto.getRandomValues(bytes));
   }

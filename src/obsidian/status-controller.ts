@@ -1,10 +1,11 @@
 /**
  * Keeps the status bar current: refreshes it on file-open, on save of the active file and after
  * every check, without any request, and runs the optional background check of the active file
- * (settings.backgroundCheckMinutes; off by default) on a registered interval.
+ * (settings.backgroundCheckMinutes; off by default) on a registered interval. A click on the item
+ * opens what the state suggests: the merge editor on a conflict, the diff otherwise.
  */
 import type { Plugin, TAbstractFile } from "obsidian";
-import { StatusBarView } from "../ui/status-bar";
+import { STATUS_CLICK, StatusBarView } from "../ui/status-bar";
 import type { BridgeActions } from "./actions";
 import type { PluginServices } from "./plugin-services";
 import { localSyncState } from "./sync-status";
@@ -15,6 +16,8 @@ export interface StatusControllerOptions {
   services: PluginServices;
   actions: BridgeActions;
   view: StatusBarView;
+  /** The status-bar item the view renders into (for its click). */
+  item: HTMLElement;
 }
 
 /** Refreshes the status bar and owns the background check. */
@@ -23,6 +26,7 @@ export class StatusController {
   private readonly services: PluginServices;
   private readonly actions: BridgeActions;
   private readonly view: StatusBarView;
+  private readonly item: HTMLElement;
   private interval: number | undefined;
   private intervalMinutes = 0;
   private generation = 0;
@@ -33,6 +37,7 @@ export class StatusController {
     this.services = options.services;
     this.actions = options.actions;
     this.view = options.view;
+    this.item = options.item;
   }
 
   /** Registers the events, the memory subscription and the background check for cleanup. */
@@ -45,6 +50,7 @@ export class StatusController {
       }),
     );
     this.plugin.register(this.services.status.subscribe(() => void this.refresh()));
+    this.plugin.registerDomEvent(this.item, "click", () => void this.clicked());
     this.plugin.register(() => this.stopInterval());
     this.applySettings();
   }
@@ -66,8 +72,28 @@ export class StatusController {
     const path = this.activePath();
     const state = path === undefined ? null : await localSyncState(this.sources(), path).catch(() => "error" as const);
     if (generation !== this.generation) return;
-    const quota = this.services.settings.showQuotaInStatusBar ? this.services.deps.client.lastQuota : null;
-    this.view.render({ state, quota });
+    const settings = this.services.settings;
+    const quota = settings.showQuotaInStatusBar ? this.services.deps.client.lastQuota : null;
+    this.view.render({ state, quota, showUntracked: settings.showUntrackedInStatusBar });
+  }
+
+  /** The item was clicked: run what the active file's state suggests. */
+  async clicked(): Promise<void> {
+    const path = this.activePath();
+    if (path === undefined) return;
+    const state = await localSyncState(this.sources(), path).catch(() => "error" as const);
+    switch (STATUS_CLICK[state]?.click) {
+      case "resolve":
+        return this.actions.resolveConflict(path);
+      case "changes-since-sync":
+        return this.actions.showChangesSinceSync(path);
+      case "compare":
+        return this.actions.compareWithHackmd(path);
+      case "check":
+        return this.actions.showStatus(path);
+      case undefined:
+        return;
+    }
   }
 
   private async backgroundCheck(): Promise<void> {

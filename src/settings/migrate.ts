@@ -18,6 +18,7 @@ import {
   MAX_BACKGROUND_CHECK_MINUTES,
   MIN_BACKGROUND_CHECK_MINUTES,
   PERMISSIONS,
+  SECRET_ID_PATTERN,
   SETTINGS_VERSION,
   type Settings,
 } from "./schema";
@@ -82,6 +83,9 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     autoMerge: pick("autoMerge", booleanOf(fields.autoMerge), DEFAULT_SETTINGS.autoMerge),
     protectAgentFiles: pick("protectAgentFiles", booleanOf(fields.protectAgentFiles), DEFAULT_SETTINGS.protectAgentFiles),
     showQuotaInStatusBar: pick("showQuotaInStatusBar", booleanOf(fields.showQuotaInStatusBar), DEFAULT_SETTINGS.showQuotaInStatusBar),
+    // Added within version 1: absent means the defaults (untracked files quiet; the token's old id).
+    showUntrackedInStatusBar: pick("showUntrackedInStatusBar", booleanOf(fields.showUntrackedInStatusBar), DEFAULT_SETTINGS.showUntrackedInStatusBar),
+    apiTokenSecret: pick("apiTokenSecret", secretIdOf(fields.apiTokenSecret), DEFAULT_SETTINGS.apiTokenSecret),
     activityLogSize: pick("activityLogSize", logSizeOf(fields.activityLogSize), DEFAULT_SETTINGS.activityLogSize),
   };
   if (repaired.length > 0) logger.warn("settings_repaired", { fields: repaired });
@@ -101,6 +105,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function booleanOf(value: unknown): boolean | undefined {
   return typeof value === "boolean" ? value : undefined;
+}
+
+/** A secret id Obsidian accepts, or `""` (no secret picked); undefined when unusable. */
+function secretIdOf(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  return value === "" || SECRET_ID_PATTERN.test(value) ? value : undefined;
 }
 
 function permissionOf(value: unknown): Permission | undefined {

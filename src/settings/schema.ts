@@ -19,6 +19,12 @@ export const MIN_BACKGROUND_CHECK_MINUTES = 5;
 /** Largest background check interval in minutes (one day). */
 export const MAX_BACKGROUND_CHECK_MINUTES = 1440;
 
+/** The secret id the API token was stored under before the secret picker (still the default). */
+export const DEFAULT_API_TOKEN_SECRET = "hackmd-bridge-api-token";
+
+/** A secret id as Obsidian's secret storage accepts it: lowercase letters and digits, single dashes. */
+export const SECRET_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
 /** Largest activity log size in entries. */
 export const MAX_ACTIVITY_LOG_ENTRIES = 1000;
 
@@ -42,8 +48,16 @@ export interface Settings {
   autoMerge: boolean;
   /** Refuse to write files and folders coding agents load as instructions (TOOLS.md §12.4). */
   protectAgentFiles: boolean;
-  /** Show the remaining HackMD API quota in the status bar. */
+  /** Show the remaining HackMD API quota in the status bar when less than a fifth of it is left. */
   showQuotaInStatusBar: boolean;
+  /** Show "untracked" in the status bar for files not linked to a note (off: such files show nothing). */
+  showUntrackedInStatusBar: boolean;
+  /**
+   * The id of the secret in Obsidian's keychain (`app.secretStorage`) that holds the HackMD API
+   * token, picked with the settings tab's secret picker; `""` when none is picked. The default is
+   * the id earlier versions stored the token under, so an existing token keeps working.
+   */
+  apiTokenSecret: string;
   /** How many entries the activity log keeps (0 keeps none). */
   activityLogSize: number;
 }
@@ -60,6 +74,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   autoMerge: true,
   protectAgentFiles: true,
   showQuotaInStatusBar: true,
+  showUntrackedInStatusBar: false,
+  apiTokenSecret: DEFAULT_API_TOKEN_SECRET,
   activityLogSize: 200,
 });
 

@@ -6,7 +6,7 @@
  * where settings search indexes it). Nothing re-renders the whole tab: rows that depend on live
  * state (the endpoint status, the token) subscribe and update themselves, and return a cleanup.
  */
-import { normalizePath, Platform, PluginSettingTab, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
+import { normalizePath, Platform, PluginSettingTab, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import { clientConfigs } from "../mcp/client-configs";
 import type { Permission } from "../hackmd/types";
 import { apiUrlForSaving, MAX_BACKGROUND_CHECK_MINUTES, MIN_BACKGROUND_CHECK_MINUTES, PERMISSIONS, type Settings } from "../settings/schema";
@@ -49,6 +49,8 @@ interface Row {
   desc?: string;
   /** Fills the setting; may return a cleanup (subscriptions) run when the tab hides. */
   render: (setting: Setting) => void | (() => void);
+  /** Whether the row shows now (re-evaluated by `refreshVisibility`); absent: always. */
+  visible?: () => boolean;
 }
 
 /** A section under one heading. */
@@ -85,9 +87,34 @@ const PERMISSION_LABELS: Record<Permission, string> = {
 /** Choices of the background check interval, in minutes (0 is off). */
 const CHECK_INTERVALS = [0, 5, 15, 30, 60, 240, 1440];
 
+/** What the confirmation before regenerating the endpoint token says. */
+export const REGENERATE_TOKEN_CONFIRMATION: ConfirmOptions = {
+  title: "Regenerate the endpoint token?",
+  paragraphs: [
+    "Every MCP client set up with the current token stops working at once, until you copy the new configuration into it. The endpoint restarts with the new token.",
+  ],
+  confirmText: "Regenerate",
+  warning: true,
+};
+
+/** What the confirmation before clearing the API token says. */
+export function clearTokenConfirmation(secretId: string): ConfirmOptions {
+  return {
+    title: "Clear the HackMD API token?",
+    paragraphs: [
+      `The secret "${secretId}" in Obsidian's keychain is emptied, and HackMD Bridge cannot reach HackMD until a token is set again.`,
+      "Other plugins that use this secret lose it too. To stop only HackMD Bridge from using it, pick another secret instead.",
+    ],
+    confirmText: "Clear token",
+    warning: true,
+  };
+}
+
 /** The plugin's settings tab. */
 export class HackmdBridgeSettingTab extends PluginSettingTab {
   private cleanups: Array<() => void> = [];
+  /** Rows rendered by `display()` that can hide, with their settings (Obsidian before 1.13). */
+  private conditional: Array<{ row: Row; setting: Setting }> = [];
 
   constructor(
     app: App,
@@ -108,10 +135,31 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       for (const row of section.rows) {
         const setting = new Setting(containerEl).setName(row.name);
         if (row.desc) setting.setDesc(row.desc);
-        const cleanup = row.render(setting);
-        if (cleanup) this.cleanups.push(cleanup);
+        this.cleanups.push(this.renderRow(row, setting));
       }
     }
+  }
+
+  /**
+   * Renders a row and, when it can hide, tracks its element. Visibility is applied to the row's
+   * element directly on both rendering paths: the declarative `visible` predicate would need
+   * `refreshDomState`, which Obsidian only has since 1.13 (minAppVersion is 1.11.4).
+   */
+  private renderRow(row: Row, setting: Setting): () => void {
+    const cleanup = row.render(setting);
+    if (!row.visible) return cleanup ?? (() => undefined);
+    const entry = { row, setting };
+    this.conditional.push(entry);
+    setting.settingEl.toggle(row.visible());
+    return () => {
+      this.conditional = this.conditional.filter((other) => other !== entry);
+      cleanup?.();
+    };
+  }
+
+  /** Shows or hides the rows whose visibility depends on state. */
+  private refreshVisibility(): void {
+    for (const { row, setting } of this.conditional) setting.settingEl.toggle(row.visible?.() ?? true);
   }
 
   /** The same rows as declarative definitions (Obsidian 1.13+ renders and indexes these). */
@@ -122,7 +170,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       items: section.rows.map((row) => ({
         name: row.name,
         ...(row.desc ? { desc: row.desc } : {}),
-        render: (setting: Setting) => row.render(setting),
+        render: (setting: Setting) => this.renderRow(row, setting),
       })),
     }));
   }
@@ -143,7 +191,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     return [
       { heading: "HackMD account", rows: [this.tokenRow(), this.testConnectionRow(), this.apiUrlRow()] },
       { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
-      { heading: "Sync", rows: [this.autoMergeRow(), this.backgroundCheckRow(), this.quotaRow()] },
+      { heading: "Sync", rows: [this.autoMergeRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
     ];
   }
@@ -154,32 +202,24 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     const secret = this.services.secrets.hackmdToken;
     return {
       name: "API token",
-      desc: "Kept in Obsidian's secret storage on this device, never in the plugin's data file. Create one on HackMD under Settings, API.",
+      desc: "The secret in Obsidian's keychain that holds your HackMD API token (create one on HackMD under Settings, API). Pick a secret or create one; other plugins can share it. It never goes into the plugin's data file.",
       render: (setting) => {
         const state = setting.descEl.createDiv({ cls: "hackmd-bridge-setting-state" });
         const showState = (): void => {
-          state.setText(secret.isSet() ? "A token is stored." : "No token is stored.");
+          const id = secret.id;
+          state.setText(id === "" ? "No secret is picked." : secret.isSet() ? `The secret "${id}" holds a token.` : `The secret "${id}" is empty; set its value in the keychain.`);
         };
         showState();
-        let draft = "";
-        setting.addText((text) => {
-          text.inputEl.type = "password";
-          text.inputEl.autocomplete = "off";
-          text.setPlaceholder(secret.isSet() ? "Paste a new token to replace it" : "Paste your token").onChange((value) => {
-            draft = value;
-          });
-          setting.addButton((button) =>
-            button.setButtonText("Save").onClick(() => {
-              if (draft.trim() === "") return;
-              secret.set(draft);
-              draft = "";
-              text.setValue("");
-              showState();
-            }),
-          );
-        });
+        setting.addComponent((el) =>
+          new SecretComponent(this.app, el).setValue(this.services.getSettings().apiTokenSecret).onChange(async (id) => {
+            await this.services.saveSettings({ apiTokenSecret: id });
+            showState();
+          }),
+        );
         setting.addButton((button) =>
-          button.setButtonText("Clear").onClick(() => {
+          button.setButtonText("Clear").onClick(async () => {
+            if (!secret.isSet()) return;
+            if (!(await this.ask(clearTokenConfirmation(secret.id)))) return;
             secret.clear();
             showState();
           }),
@@ -323,10 +363,24 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
   private quotaRow(): Row {
     return {
       name: "Show API quota in the status bar",
+      desc: "Only when less than a fifth of the quota HackMD reports is left.",
       render: (setting) =>
         void setting.addToggle((toggle) =>
           toggle.setValue(this.services.getSettings().showQuotaInStatusBar).onChange(async (value) => {
             await this.services.saveSettings({ showQuotaInStatusBar: value });
+          }),
+        ),
+    };
+  }
+
+  private untrackedRow(): Row {
+    return {
+      name: "Show untracked files in the status bar",
+      desc: "Off: a file that is not linked to a HackMD note shows nothing in the status bar.",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings().showUntrackedInStatusBar).onChange(async (value) => {
+            await this.services.saveSettings({ showUntrackedInStatusBar: value });
           }),
         ),
     };
@@ -364,30 +418,34 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     if (!Platform.isDesktopApp) {
       return [{ name: "MCP endpoint", desc: "The MCP endpoint runs only in Obsidian on desktop. Sync works on this device.", render: () => undefined }];
     }
-    return [this.enableRow(), this.portRow(), this.statusRow(), this.endpointTokenRow(), ...this.configRows(), this.activityRow()];
+    // While the endpoint is off its details would only be noise: they show once it is on.
+    const whenOn = (): boolean => this.services.device.get().mcpEnabled;
+    const details = [this.portRow(), this.statusRow(), this.endpointTokenRow(), ...this.configRows(), this.activityRow()].map((row) => ({ ...row, visible: whenOn }));
+    return [this.enableRow(), ...details];
   }
 
   private enableRow(): Row {
     const { device, endpoint } = this.services;
     return {
       name: "MCP endpoint",
-      desc: "Lets local AI agents use your HackMD notes and this vault over MCP. Off by default; applies to this device only.",
+      desc: "Lets local AI agents use your HackMD notes and this vault over MCP. Off by default; applies to this device only. Its port, token and client setups show while it is on.",
       render: (setting) =>
         void setting.addToggle((toggle) =>
           toggle.setValue(device.get().mcpEnabled).onChange(async (value) => {
             if (!value) {
               device.setMcpEnabled(false);
+              this.refreshVisibility();
               await endpoint.stop();
               return;
             }
             if (device.get().mcpEnabled) return;
-            const ask = this.services.confirm ?? ((options: ConfirmOptions) => confirm(this.app, options));
-            const confirmed = await ask({ ...ENABLE_ENDPOINT_CONFIRMATION, paragraphs: [...ENABLE_ENDPOINT_CONFIRMATION.paragraphs, ENDPOINT_SAFEGUARDS] });
+            const confirmed = await this.ask({ ...ENABLE_ENDPOINT_CONFIRMATION, paragraphs: [...ENABLE_ENDPOINT_CONFIRMATION.paragraphs, ENDPOINT_SAFEGUARDS] });
             if (!confirmed) {
               toggle.setValue(false);
               return;
             }
             device.setMcpEnabled(true);
+            this.refreshVisibility();
             await endpoint.start();
           }),
         ),
@@ -455,14 +513,13 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
             }),
         );
         setting.addButton((button) =>
-          button
-            .setButtonText("Regenerate")
-            .onClick(async () => {
-              secrets.regenerateEndpointToken();
-              show();
-              // The old token must stop working at once: restart with the new one.
-              await endpoint.restart();
-            }),
+          button.setButtonText("Regenerate").onClick(async () => {
+            if (!(await this.ask(REGENERATE_TOKEN_CONFIRMATION))) return;
+            secrets.regenerateEndpointToken();
+            show();
+            // The old token must stop working at once: restart with the new one.
+            await endpoint.restart();
+          }),
         );
         // The token changes on first start and on regenerate; both restart or start the endpoint.
         return endpoint.subscribe(show);
@@ -517,6 +574,11 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
           }),
         ),
     };
+  }
+
+  /** Asks through the injected confirmation, or the confirmation modal. */
+  private ask(options: ConfirmOptions): Promise<boolean> {
+    return (this.services.confirm ?? ((question: ConfirmOptions) => confirm(this.app, question)))(options);
   }
 
   private async copy(text: string): Promise<void> {

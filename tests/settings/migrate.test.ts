@@ -77,8 +77,15 @@ describe("migrateSettings", () => {
       autoMerge: false,
       protectAgentFiles: false,
       showQuotaInStatusBar: false,
+      showUntrackedInStatusBar: false,
+      apiTokenSecret: "hackmd-bridge-api-token",
       activityLogSize: 1000,
     } satisfies Settings);
+    // The secret picker's id: a valid id or "" (none picked) is kept; anything else is the default.
+    expect(migrateSettings({ version: 1, apiTokenSecret: "team-token" }).apiTokenSecret).toBe("team-token");
+    expect(migrateSettings({ version: 1, apiTokenSecret: "" }).apiTokenSecret).toBe("");
+    expect(migrateSettings({ version: 1, apiTokenSecret: "Not An Id" }).apiTokenSecret).toBe("hackmd-bridge-api-token");
+    expect(migrateSettings({ version: 1, showUntrackedInStatusBar: true }).showUntrackedInStatusBar).toBe(true);
     // A version-1 object saved before autoMerge existed gets the default; a wrong type is repaired.
     expect(migrateSettings({ version: 1 }).autoMerge).toBe(true);
     expect(migrateSettings({ version: 1, autoMerge: "yes" }).autoMerge).toBe(true);

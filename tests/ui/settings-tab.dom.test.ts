@@ -8,6 +8,8 @@ import { ActivityLog } from "../../src/obsidian/activity-log";
 import { DeviceSettings } from "../../src/obsidian/device-settings";
 import type { EndpointStatus } from "../../src/obsidian/mcp-endpoint";
 import { PluginSecrets } from "../../src/obsidian/secrets";
+import { clientConfigs } from "../../src/mcp/client-configs";
+import type { ConfirmOptions } from "../../src/ui/confirm-modal";
 import { HackmdBridgeSettingTab, type SettingsTabServices } from "../../src/ui/settings-tab";
 
 function fakeEndpoint() {
@@ -40,10 +42,10 @@ function setup(overrides: Partial<SettingsTabServices> = {}) {
   const app = new App();
   let settings: Settings = { ...DEFAULT_SETTINGS };
   const saved: Array<Partial<Settings>> = [];
-  const secrets = new PluginSecrets({ app });
+  const secrets = new PluginSecrets({ app, tokenSecretId: () => settings.apiTokenSecret });
   const device = new DeviceSettings({ app });
   const endpoint = fakeEndpoint();
-  const confirm = jest.fn(async () => false);
+  const confirm = jest.fn(async (_options: ConfirmOptions) => false);
   const copied: string[] = [];
   const services: SettingsTabServices = {
     getSettings: () => settings,
@@ -98,31 +100,87 @@ describe("settings tab", () => {
       "Port",
       "Status",
       "Endpoint token",
-      "Claude Code",
-      "Codex",
-      "Claude Desktop",
-      "Any MCP client",
+      ...clientConfigs("", "").map((config) => config.label),
       "Activity log",
     ]);
   });
 
-  it("stores the HackMD token only in secret storage, masked, and tests the connection", async () => {
-    const { row, secrets, saved } = setup();
+  it("picks the HackMD token's secret from the keychain, keeps only its id in the settings, and tests the connection", async () => {
+    const { app, row, secrets, saved, tab } = setup();
     const token = row("API token");
-    const input = token.querySelector("input");
-    expect(input?.type).toBe("password");
-    input!.value = "secret-token-123";
-    input!.dispatchEvent(new Event("input"));
-    [...token.querySelectorAll("button")].find((b) => b.textContent === "Save")!.click();
+    // The id used before the picker is the default: a token stored there keeps working.
+    expect(token.textContent).toContain('The secret "hackmd-bridge-api-token" is empty');
+    expect(token.querySelector("input")).toBeNull();
+    app.secretStorage.setSecret("shared-hackmd", "secret-token-123");
+    renderBefore113(tab);
+    const picker = tab.containerEl.querySelector<HTMLSelectElement>(".fake-secret-component")!;
+    picker.value = "shared-hackmd";
+    picker.dispatchEvent(new Event("change"));
+    await flush();
+    expect(saved).toEqual([{ apiTokenSecret: "shared-hackmd" }]);
     expect(secrets.hackmdToken.getToken()).toBe("secret-token-123");
-    expect(input!.value).toBe("");
-    expect(token.textContent).toContain("A token is stored.");
+    expect(row("API token").textContent).toContain('The secret "shared-hackmd" holds a token.');
     expect(JSON.stringify(saved)).not.toContain("secret-token-123");
 
     const test = row("Test connection");
     test.querySelector("button")!.click();
     await flush();
     expect(test.textContent).toContain("Connected as Ada (@ada). Teams: sandbox.");
+  });
+
+  it("clears the token only after a warning that names the shared secret", async () => {
+    const { app, row, secrets, confirm } = setup();
+    app.secretStorage.setSecret("hackmd-bridge-api-token", "secret-token-123");
+    const clear = (): void => [...row("API token").querySelectorAll("button")].find((b) => b.textContent === "Clear")!.click();
+    clear();
+    await flush();
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(confirm.mock.calls[0]?.[0]).toMatchObject({ title: "Clear the HackMD API token?", warning: true, confirmText: "Clear token" });
+    expect(JSON.stringify(confirm.mock.calls[0])).toContain("Other plugins that use this secret lose it too.");
+    expect(secrets.hackmdToken.getToken()).toBe("secret-token-123");
+    confirm.mockResolvedValueOnce(true);
+    clear();
+    await flush();
+    expect(secrets.hackmdToken.getToken()).toBeUndefined();
+    expect(row("API token").textContent).toContain("is empty");
+  });
+
+  it("shows the untracked-files switch in the Sync section", async () => {
+    const { row, saved } = setup();
+    row("Show untracked files in the status bar").querySelector<HTMLElement>(".checkbox-container")!.click();
+    await flush();
+    expect(saved).toEqual([{ showUntrackedInStatusBar: true }]);
+  });
+
+  it("collapses the Agents section while the endpoint is off", async () => {
+    const { row, confirm } = setup();
+    const details = ["Port", "Status", "Endpoint token", ...clientConfigs("", "").map((config) => config.label), "Activity log"];
+    for (const name of details) expect(row(name).style.display).toBe("none");
+    expect(row("MCP endpoint").style.display).not.toBe("none");
+    confirm.mockResolvedValueOnce(true);
+    row("MCP endpoint").querySelector<HTMLElement>(".checkbox-container")!.click();
+    await flush();
+    for (const name of details) expect(row(name).style.display).not.toBe("none");
+    row("MCP endpoint").querySelector<HTMLElement>(".checkbox-container")!.click();
+    await flush();
+    for (const name of details) expect(row(name).style.display).toBe("none");
+  });
+
+  it("regenerates the endpoint token only after a warning", async () => {
+    const { row, confirm, secrets, endpoint, device } = setup();
+    device.setMcpEnabled(true);
+    const first = secrets.regenerateEndpointToken();
+    const regenerate = (): void => [...row("Endpoint token").querySelectorAll("button")].find((b) => b.textContent === "Regenerate")!.click();
+    regenerate();
+    await flush();
+    expect(confirm.mock.calls[0]?.[0]).toMatchObject({ title: "Regenerate the endpoint token?", warning: true });
+    expect(secrets.endpointToken.getToken()).toBe(first);
+    expect(endpoint.restart).not.toHaveBeenCalled();
+    confirm.mockResolvedValueOnce(true);
+    regenerate();
+    await flush();
+    expect(secrets.endpointToken.getToken()).not.toBe(first);
+    expect(endpoint.restart).toHaveBeenCalledTimes(1);
   });
 
   it("validates the API URL before saving it", async () => {
