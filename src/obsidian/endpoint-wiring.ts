@@ -31,7 +31,11 @@ export interface EndpointWiringOptions {
 export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activityLog: ActivityLog } {
   const { plugin, services, secrets } = options;
   const activityLog = new ActivityLog({ capacity: services.settings.activityLogSize });
-  const openActivityLog = registerActivityView(plugin, activityLog);
+  const openActivityLog = registerActivityView(plugin, activityLog, async (noteId) => {
+    // The tracked file is the name the user knows the note by (no request is made).
+    const tracked = (await services.deps.sync.listTracked()).find((entry) => entry.note_id === noteId);
+    return tracked === undefined ? undefined : tracked.local_path;
+  });
   const device = new DeviceSettings({ app: plugin.app });
   const endpoint = new McpEndpointController({
     getCore: () => services.core,

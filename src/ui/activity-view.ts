@@ -1,18 +1,58 @@
 /**
- * The activity log view: a side-panel list of agent calls (time, tool, note, outcome, duration),
- * newest first, refreshed as calls complete. Dumb UI over `ActivityLog` (STYLE.md rule 15).
+ * The activity log view: a side-panel list of agent calls, newest first, refreshed as calls
+ * complete. Each entry reads as a sentence a person understands — what the agent did ("Pushed a
+ * file to HackMD"), to which note (the tracked file's name when there is one), and how it ended
+ * in words ("Done", "Refused: both sides changed") — with the tool name kept only as a tooltip.
+ * Dumb UI over `ActivityLog` (STYLE.md rule 15); note names come from an injected lookup.
  */
 import { ItemView, type Plugin, type WorkspaceLeaf } from "obsidian";
+import type { ErrorKind } from "../core/errors";
 import type { ActivityEntry, ActivityLog } from "../obsidian/activity-log";
+import { ERROR_NOTICES } from "../obsidian/notices";
 
 /** The view type id of the activity log. */
 export const ACTIVITY_VIEW_TYPE = "hackmd-bridge-activity";
 
+/** What each tool did, in words (sentence case); unknown tools show their name. */
+export const TOOL_WORDS: Readonly<Record<string, string>> = {
+  hackmd_get_me: "Read your HackMD profile",
+  hackmd_list_notes: "Listed notes",
+  hackmd_get_note: "Read a note",
+  hackmd_create_note: "Created a note",
+  hackmd_update_note: "Changed a note",
+  hackmd_delete_note: "Deleted or restored a note",
+  hackmd_upload_note_image: "Uploaded an image",
+  hackmd_list_folders: "Listed folders",
+  hackmd_create_folder: "Created a folder",
+  hackmd_update_folder: "Changed a folder",
+  hackmd_delete_folder: "Deleted a folder",
+  hackmd_pull_note: "Pulled a note into the vault",
+  hackmd_push_note: "Pushed a file to HackMD",
+  hackmd_untrack_note: "Untracked a note",
+};
+
+/** Looks up a readable name for a note (its tracked file), or undefined. */
+export type DescribeNote = (noteId: string) => Promise<string | undefined>;
+
+/** How a call ended, in words. */
+export function outcomeWords(entry: Pick<ActivityEntry, "ok" | "errorKind">): string {
+  if (entry.ok) return "Done";
+  const kind = entry.errorKind as ErrorKind | undefined;
+  const sentence = kind !== undefined ? ERROR_NOTICES[kind] : undefined;
+  if (sentence === undefined) return "Failed";
+  // The notice's first sentence says what happened; the rest is advice for the user's own actions.
+  const first = (sentence.split(". ")[0] ?? sentence).replace(/\.$/, "");
+  return `Failed: ${first.startsWith("HackMD") ? first : `${first.charAt(0).toLowerCase()}${first.slice(1)}`}`;
+}
+
 /** An ItemView listing the activity log. */
 export class ActivityView extends ItemView {
+  private readonly names = new Map<string, string | null>();
+
   constructor(
     leaf: WorkspaceLeaf,
     private readonly log: ActivityLog,
+    private readonly describeNote?: DescribeNote,
   ) {
     super(leaf);
   }
@@ -46,27 +86,55 @@ export class ActivityView extends ItemView {
       return;
     }
     const list = root.createEl("ul", { cls: "hackmd-bridge-activity-list" });
-    for (const entry of entries) renderEntry(list, entry);
+    for (const entry of entries) this.renderEntry(list, entry);
+  }
+
+  private renderEntry(list: HTMLElement, entry: ActivityEntry): void {
+    const item = list.createEl("li", { cls: entry.ok ? "hackmd-bridge-activity-ok" : "hackmd-bridge-activity-failed" });
+    const head = item.createDiv({ cls: "hackmd-bridge-activity-head" });
+    head.createSpan({ cls: "hackmd-bridge-activity-time", text: new Date(entry.at).toLocaleTimeString() });
+    head.createSpan({ cls: "hackmd-bridge-activity-tool", text: TOOL_WORDS[entry.tool] ?? entry.tool, attr: { "aria-label": entry.tool } });
+    if (entry.noteId) {
+      const note = item.createDiv({ cls: "hackmd-bridge-activity-note" });
+      this.showNoteName(note, entry.noteId);
+    }
+    const detail = item.createDiv({ cls: "hackmd-bridge-activity-detail" });
+    detail.createSpan({ cls: "hackmd-bridge-activity-outcome", text: outcomeWords(entry) });
+    detail.createSpan({ text: ` · ${formatDuration(entry.durationMs)}` });
+  }
+
+  /** The tracked file's name when known, else a short form of the id (looked up once per id). */
+  private showNoteName(el: HTMLElement, noteId: string): void {
+    const known = this.names.get(noteId);
+    el.setText(known ?? `Note ${shortId(noteId)}`);
+    if (known !== undefined || this.describeNote === undefined) return;
+    this.names.set(noteId, null);
+    void this.describeNote(noteId)
+      .then((name) => {
+        if (name === undefined) return;
+        this.names.set(noteId, name);
+        if (el.isConnected) el.setText(name);
+      })
+      .catch(() => undefined);
   }
 }
 
-function renderEntry(list: HTMLElement, entry: ActivityEntry): void {
-  const item = list.createEl("li", { cls: entry.ok ? "hackmd-bridge-activity-ok" : "hackmd-bridge-activity-failed" });
-  const head = item.createDiv({ cls: "hackmd-bridge-activity-head" });
-  head.createSpan({ cls: "hackmd-bridge-activity-time", text: new Date(entry.at).toLocaleTimeString() });
-  head.createSpan({ cls: "hackmd-bridge-activity-tool", text: entry.tool });
-  const detail = item.createDiv({ cls: "hackmd-bridge-activity-detail" });
-  detail.createSpan({ text: entry.ok ? "OK" : `Failed (${entry.errorKind ?? "error"})` });
-  detail.createSpan({ text: ` · ${entry.durationMs} ms` });
-  if (entry.noteId) detail.createSpan({ text: ` · note ${entry.noteId}` });
+/** "120 ms" or "2.4 s". */
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The first eight characters of an id (HackMD ids are long and random). */
+function shortId(id: string): string {
+  return id.length > 10 ? `${id.slice(0, 8)}…` : id;
 }
 
 /** Opens (or reveals) the activity log view. */
 export type OpenActivityView = () => Promise<void>;
 
 /** Registers the activity view on the plugin and returns a function that opens it (one line in main.ts). */
-export function registerActivityView(plugin: Plugin, log: ActivityLog): OpenActivityView {
-  plugin.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, log));
+export function registerActivityView(plugin: Plugin, log: ActivityLog, describeNote?: DescribeNote): OpenActivityView {
+  plugin.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, log, describeNote));
   return async () => {
     const { workspace } = plugin.app;
     let leaf = workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE)[0] ?? null;

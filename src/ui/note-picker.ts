@@ -1,6 +1,8 @@
 /**
  * The fuzzy-searchable list of personal and team notes to pull from (FuzzySuggestModal). It only
- * shows the list it is given and resolves the chosen note, or undefined when dismissed.
+ * shows the list it is given and resolves the chosen note, or undefined when dismissed. Notes read
+ * as people know them — title and workspace; a raw note id shows only to tell apart notes that
+ * share a title in one workspace.
  */
 import { FuzzySuggestModal, type App } from "obsidian";
 import type { PickableNote } from "../obsidian/actions";
@@ -8,6 +10,8 @@ import type { PickableNote } from "../obsidian/actions";
 /** Lets the user pick one note by title, workspace or id. */
 export class NotePickerModal extends FuzzySuggestModal<PickableNote> {
   private readonly notes: PickableNote[];
+  /** Title and workspace pairs held by more than one note. */
+  private readonly shared: Set<string>;
   private chosen: PickableNote | undefined;
   private settle: ((note: PickableNote | undefined) => void) | undefined;
 
@@ -15,7 +19,14 @@ export class NotePickerModal extends FuzzySuggestModal<PickableNote> {
   constructor(app: App, notes: PickableNote[]) {
     super(app);
     this.notes = notes;
-    this.setPlaceholder("Type to search your notes");
+    const seen = new Set<string>();
+    this.shared = new Set<string>();
+    for (const note of notes) {
+      const key = labelOf(note);
+      if (seen.has(key)) this.shared.add(key);
+      seen.add(key);
+    }
+    this.setPlaceholder("Type a title to search your HackMD notes");
     this.emptyStateText = "No matching notes.";
   }
 
@@ -32,7 +43,8 @@ export class NotePickerModal extends FuzzySuggestModal<PickableNote> {
   }
 
   override getItemText(note: PickableNote): string {
-    return `${note.title || "Untitled"} · ${noteWorkspaceLabel(note.teamPath)} · ${note.noteId}`;
+    const label = labelOf(note);
+    return this.shared.has(label) ? `${label} · ${note.noteId.slice(0, 8)}` : label;
   }
 
   override onChooseItem(note: PickableNote): void {
@@ -52,5 +64,10 @@ export class NotePickerModal extends FuzzySuggestModal<PickableNote> {
 
 /** How a workspace reads in the picker. */
 export function noteWorkspaceLabel(teamPath: string | null): string {
-  return teamPath === null ? "personal" : `team ${teamPath}`;
+  return teamPath === null ? "Personal" : `Team ${teamPath}`;
+}
+
+/** A note's title and workspace, as the picker shows them. */
+function labelOf(note: PickableNote): string {
+  return `${note.title.trim() === "" ? "Untitled note" : note.title} · ${noteWorkspaceLabel(note.teamPath)}`;
 }
