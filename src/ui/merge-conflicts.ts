@@ -6,7 +6,7 @@
  * means "edited by hand" (which counts as handled). Also the marks of the settled lines' origin.
  * Part of the lazily loaded merge editor; no Obsidian import.
  */
-import { Annotation, RangeSetBuilder, StateEffect, StateField, type EditorState, type Extension, type Range, type Transaction } from "@codemirror/state";
+import { Annotation, Prec, RangeSetBuilder, StateEffect, StateField, type EditorState, type Extension, type Range, type Transaction } from "@codemirror/state";
 import { Decoration, EditorView, WidgetType, type DecorationSet } from "@codemirror/view";
 import type { MergeChoice } from "../sync/merge";
 import type { ConflictViewModel, LineSide } from "./conflict-view-model";
@@ -109,7 +109,8 @@ export function conflictsField(vm: ConflictViewModel, actions: ConflictBarAction
       if (tr.docChanged || tr.effects.some((effect) => effect.is(pickEffect))) regions = regions.map((region) => ({ ...region, status: statusOf(vm, tr.state, region) }));
       return regions === value.regions && current === value.current && handEdited === value.handEdited ? value : { regions, current, handEdited };
     },
-    provide: (self) => EditorView.decorations.compute([self], (state) => regionDecorations(state, state.field(self), vm, actions)),
+    // Highest precedence: a conflict's bar sits above the base's deleted lines the merge view draws there.
+    provide: (self) => Prec.highest(EditorView.decorations.compute([self], (state) => regionDecorations(state, state.field(self), vm, actions))),
   });
   return { field, extension: field };
 }
@@ -151,7 +152,7 @@ function regionDecorations(state: EditorState, value: ConflictsState, vm: Confli
   for (const region of value.regions) {
     const current = region.index === value.current;
     ranges.push(
-      Decoration.widget({ widget: new ConflictBar(region.index, vm.conflictCount, region.status, current, actions), block: true, side: -1 }).range(region.from),
+      Decoration.widget({ widget: new ConflictBar(region.index, vm.conflictCount, region.status, current, region.from === region.to, actions), block: true, side: -1 }).range(region.from),
     );
     const line = Decoration.line({
       class: `hackmd-bridge-merge-region ${region.status === "unresolved" ? "is-unresolved" : "is-handled"}${current ? " is-current" : ""}`,
@@ -175,13 +176,15 @@ class ConflictBar extends WidgetType {
     readonly count: number,
     readonly status: RegionStatus,
     readonly current: boolean,
+    /** The region holds no lines (the base had none there, or the choice has none). */
+    readonly empty: boolean,
     readonly actions: ConflictBarActions,
   ) {
     super();
   }
 
   override eq(other: ConflictBar): boolean {
-    return other.index === this.index && other.count === this.count && other.status === this.status && other.current === this.current;
+    return other.index === this.index && other.count === this.count && other.status === this.status && other.current === this.current && other.empty === this.empty;
   }
 
   override toDOM(view: EditorView): HTMLElement {
@@ -190,6 +193,7 @@ class ConflictBar extends WidgetType {
     const label = bar.createDiv({ cls: "hackmd-bridge-merge-conflict-label" });
     label.createSpan({ cls: "hackmd-bridge-merge-conflict-title", text: `Conflict ${this.index + 1} of ${this.count}` });
     label.createSpan({ cls: "hackmd-bridge-merge-conflict-status", text: this.actions.statusWords[this.status] });
+    if (this.empty && this.status === "unresolved") label.createSpan({ cls: "hackmd-bridge-merge-conflict-hint", text: "Both sides added different lines here." });
     const buttons = bar.createDiv({ cls: "hackmd-bridge-merge-conflict-buttons" });
     for (const { choice, label: text, tip } of this.actions.buttons) {
       const on = this.status === choice;

@@ -17,7 +17,7 @@
  */
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { goToNextChunk, goToPreviousChunk, unifiedMergeView } from "@codemirror/merge";
-import { EditorState, type Extension } from "@codemirror/state";
+import { EditorState, Prec, type Extension } from "@codemirror/state";
 import { Decoration, EditorView, keymap, WidgetType } from "@codemirror/view";
 import type { MergeChoice } from "../sync/merge";
 import { hasWork, linesWords, wholeFileQuestion, type ConflictChoice, type ConflictViewModel, type LineRange, type MergeQuestion, type MergeWork } from "./conflict-view-model";
@@ -363,7 +363,8 @@ function readOnlyPane(base: string, places: ReadonlyArray<LineRange | undefined>
     EditorView.lineWrapping,
     EditorView.contentAttributes.of({ "aria-label": side === "local" ? "Mine: this file" : "Theirs: HackMD" }),
     unifiedMergeView({ original: base, mergeControls: false, syntaxHighlightDeletions: false, collapseUnchanged: COLLAPSE }),
-    EditorView.decorations.compute([], (state) => {
+    // Highest precedence: the label goes above the base's deleted lines, not between them and the new ones.
+    Prec.highest(EditorView.decorations.compute([], (state) => {
       const ranges = [];
       for (const [index, place] of places.entries()) {
         if (place === undefined) continue;
@@ -375,7 +376,7 @@ function readOnlyPane(base: string, places: ReadonlyArray<LineRange | undefined>
         }
       }
       return Decoration.set(ranges, true);
-    }),
+    })),
   ];
 }
 
