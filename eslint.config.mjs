@@ -45,7 +45,7 @@ export default defineConfig([
   },
   {
     // Host-neutral core: no obsidian, no node:* (ARCHITECTURE.md §1).
-    files: ["src/core/**/*.ts", "src/hackmd/**/*.ts", "src/patch/**/*.ts", "src/sync/**/*.ts", "src/mcp/**/*.ts"],
+    files: ["src/core/**/*.ts", "src/hackmd/**/*.ts", "src/patch/**/*.ts", "src/sync/**/*.ts", "src/convert/**/*.ts", "src/mcp/**/*.ts"],
     ignores: ["src/mcp/http/**"],
     rules: {
       // The core runs in Node too, where there is no window: plain timers are the portable ones.

@@ -1,0 +1,242 @@
+/**
+ * What a conversion may consult, as plain data the engine builds (docs/conversion-rules.md,
+ * "Context"), and the record of what one conversion actually consulted.
+ */
+
+import { sha256HexSync } from "./sha256";
+
+/** A tracked note as links and embeds reach it. */
+export interface TrackedNote {
+  /** The note's HackMD URL, exactly as a link to it is written (`https://hackmd.io/<id>`). */
+  readonly url: string;
+  /** The note id, as `{%hackmd <id> %}` embeds carry it. */
+  readonly id: string;
+}
+
+/** How toLocal spells a vault path it writes: Obsidian's "shortest path when possible" or "absolute path in vault". */
+export type LinkFormat = "shortest" | "absolute";
+
+/** The engine's input to `buildConversionContext`; every field is optional. */
+export interface ConversionInput {
+  /** False turns conversion off (the per-note or vault-wide switch): both directions return the text unchanged. Default true. */
+  readonly enabled?: boolean;
+  /** Tracked notes by vault path (`Folder/Other note.md`). */
+  readonly notes?: ReadonlyMap<string, TrackedNote>;
+  /** Images already on HackMD by vault path (`attachments/pic x.png`) → the HackMD image URL. */
+  readonly images?: ReadonlyMap<string, string>;
+  /**
+   * Every file path in the vault, tracked or not, so a bare name that two files share is left
+   * alone as Obsidian could resolve it either way. Keys of `notes` and `images` are added.
+   */
+  readonly vaultPaths?: Iterable<string>;
+  /** Comment sources by placeholder id, as earlier conversions returned them (`dependencies.comments`). */
+  readonly comments?: ReadonlyMap<string, string>;
+  /** A random string kept per vault; placeholder ids are SHA-256 of salt and comment, so a short comment cannot be guessed. */
+  readonly commentSalt?: string;
+  /** How toLocal spells vault paths it writes. Default `shortest`, Obsidian's default. */
+  readonly linkFormat?: LinkFormat;
+}
+
+/** What a rule may ask; `null` is "no such thing". */
+export interface Answers {
+  /** The vault file a link target resolves to: `note` targets name `.md` files, `file` targets any file by full name. */
+  target(kind: TargetKind, linkpath: string): string | null;
+  /** The URL of the tracked note at a vault path. */
+  noteUrl(path: string): string | null;
+  /** The id of the tracked note at a vault path. */
+  noteId(path: string): string | null;
+  /** The HackMD URL of an uploaded image at a vault path. */
+  imageUrl(path: string): string | null;
+  /** The vault path of the one tracked note with this URL. */
+  noteByUrl(url: string): string | null;
+  /** The vault path of the one tracked note with this id. */
+  noteById(id: string): string | null;
+  /** The first vault path (in code-unit order) of the uploaded images with this URL. */
+  imageByUrl(url: string): string | null;
+  /** A comment's source by placeholder id. */
+  comment(id: string): string | null;
+  /** The placeholder id of a comment source. */
+  commentId(source: string): string;
+}
+
+/** Which files a link target may name. */
+export type TargetKind = "note" | "file";
+
+/** A context ready for `toRemote` / `toLocal`: the input, indexed once. Build it with `buildConversionContext`. */
+export interface ConversionContext {
+  readonly enabled: boolean;
+  readonly linkFormat: LinkFormat;
+  /** Answers to every question a rule asks. */
+  readonly answers: Answers;
+}
+
+/**
+ * What one conversion consulted: every question and its answer. A text converts the same under any
+ * context that gives the same answers (`dependenciesHold`), and `contextFromDependencies` rebuilds
+ * a context that gives exactly these. Plain JSON.
+ */
+export interface ConversionDependencies {
+  readonly enabled: boolean;
+  readonly linkFormat: LinkFormat;
+  /** Question (`target:note:Other note`, `note-url:Other note.md`, `comment-id:<source>`, …) → answer. */
+  readonly answers: Readonly<Record<string, string | null>>;
+  /** Comment sources by placeholder id that this conversion wrote or restored; the engine keeps them for `comments`. */
+  readonly comments: Readonly<Record<string, string>>;
+}
+
+/** Builds the indexes a conversion needs (linear in the input; build it once per sync run, not per note). */
+export function buildConversionContext(input: ConversionInput = {}): ConversionContext {
+  const notes = input.notes ?? new Map<string, TrackedNote>();
+  const images = input.images ?? new Map<string, string>();
+  const paths = new Set<string>(input.vaultPaths ?? []);
+  for (const path of notes.keys()) paths.add(path);
+  for (const path of images.keys()) paths.add(path);
+
+  // Names are compared case-insensitively (Obsidian does), and a name two files share resolves to nothing.
+  const noteNames = new Map<string, string | null>();
+  const fileNames = new Map<string, string | null>();
+  const remember = (index: Map<string, string | null>, name: string, path: string): void => {
+    const key = name.toLowerCase();
+    index.set(key, index.has(key) ? null : path);
+  };
+  for (const path of paths) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    remember(fileNames, name, path);
+    if (path.endsWith(".md")) remember(noteNames, name.slice(0, -3), path);
+  }
+
+  const noteByUrl = uniqueIndex(notes, (note) => note.url);
+  const noteById = uniqueIndex(notes, (note) => note.id);
+  const imageByUrl = new Map<string, string>();
+  for (const [path, url] of images) {
+    const known = imageByUrl.get(url);
+    if (known === undefined || path < known) imageByUrl.set(url, path);
+  }
+  const comments = input.comments ?? new Map<string, string>();
+  const salt = input.commentSalt ?? "";
+
+  const answers: Answers = {
+    target(kind, linkpath) {
+      const file = kind === "note" ? (linkpath.endsWith(".md") ? linkpath : `${linkpath}.md`) : linkpath;
+      if (!isLinkpath(file)) return null;
+      if (file.includes("/")) return paths.has(file) ? file : null;
+      const index = kind === "note" ? noteNames : fileNames;
+      return index.get((kind === "note" ? file.slice(0, -3) : file).toLowerCase()) ?? null;
+    },
+    noteUrl: (path) => notes.get(path)?.url ?? null,
+    noteId: (path) => notes.get(path)?.id ?? null,
+    imageUrl: (path) => images.get(path) ?? null,
+    noteByUrl: (url) => noteByUrl.get(url) ?? null,
+    noteById: (id) => noteById.get(id) ?? null,
+    imageByUrl: (url) => imageByUrl.get(url) ?? null,
+    comment: (id) => comments.get(id) ?? null,
+    commentId: (source) => commentIdOf(salt, source),
+  };
+  return { enabled: input.enabled ?? true, linkFormat: input.linkFormat ?? "shortest", answers };
+}
+
+/** The placeholder id of a comment: the first 16 hex digits of SHA-256 over salt, NUL, source. */
+export function commentIdOf(salt: string, source: string): string {
+  return sha256HexSync(`${salt}\u0000${source}`).slice(0, 16);
+}
+
+/** True when `context` answers every question in `dependencies` the same way (so the text converts the same). */
+export function dependenciesHold(dependencies: ConversionDependencies, context: ConversionContext): boolean {
+  if (dependencies.enabled !== context.enabled) return false;
+  if (!context.enabled) return true;
+  if (dependencies.linkFormat !== context.linkFormat) return false;
+  for (const question of Object.keys(dependencies.answers)) {
+    if (ask(context.answers, question) !== dependencies.answers[question]) return false;
+  }
+  return true;
+}
+
+/**
+ * A context that answers exactly as recorded (anything not recorded: "no such thing"). Converting
+ * the same text with it gives the same result as the recorded conversion, whatever changed since;
+ * converting a different text gives a different result (every rule is reversible). So the engine
+ * tells "edited" from "context changed" with `toRemote(local, contextFromDependencies(d)).text !==
+ * baseline`. New comments in an edited text get ids with `base`'s salt.
+ */
+export function contextFromDependencies(dependencies: ConversionDependencies, base: ConversionContext): ConversionContext {
+  const recorded = dependencies.answers;
+  const get = (question: string): string | null => (Object.prototype.hasOwnProperty.call(recorded, question) ? (recorded[question] ?? null) : null);
+  const answers: Answers = {
+    target: (kind, linkpath) => get(`target:${kind}:${linkpath}`),
+    noteUrl: (path) => get(`note-url:${path}`),
+    noteId: (path) => get(`note-id:${path}`),
+    imageUrl: (path) => get(`image-url:${path}`),
+    noteByUrl: (url) => get(`note-by-url:${url}`),
+    noteById: (id) => get(`note-by-id:${id}`),
+    imageByUrl: (url) => get(`image-by-url:${url}`),
+    comment: (id) => get(`comment:${id}`),
+    commentId: (source) => get(`comment-id:${source}`) ?? base.answers.commentId(source),
+  };
+  return { enabled: dependencies.enabled, linkFormat: dependencies.linkFormat, answers };
+}
+
+/** Answers that record every question into `record` (a prototype-less object, so any key is safe). */
+export function recordingAnswers(answers: Answers, record: Record<string, string | null>): Answers {
+  const note = <T extends string | null>(question: string, answer: T): T => {
+    record[question] = answer;
+    return answer;
+  };
+  return {
+    target: (kind, linkpath) => note(`target:${kind}:${linkpath}`, answers.target(kind, linkpath)),
+    noteUrl: (path) => note(`note-url:${path}`, answers.noteUrl(path)),
+    noteId: (path) => note(`note-id:${path}`, answers.noteId(path)),
+    imageUrl: (path) => note(`image-url:${path}`, answers.imageUrl(path)),
+    noteByUrl: (url) => note(`note-by-url:${url}`, answers.noteByUrl(url)),
+    noteById: (id) => note(`note-by-id:${id}`, answers.noteById(id)),
+    imageByUrl: (url) => note(`image-by-url:${url}`, answers.imageByUrl(url)),
+    comment: (id) => note(`comment:${id}`, answers.comment(id)),
+    commentId: (source) => note(`comment-id:${source}`, answers.commentId(source)),
+  };
+}
+
+/** Asks one recorded question again. */
+function ask(answers: Answers, question: string): string | null {
+  const colon = question.indexOf(":");
+  const kind = question.slice(0, colon);
+  const rest = question.slice(colon + 1);
+  switch (kind) {
+    case "target": {
+      const second = rest.indexOf(":");
+      return answers.target(rest.slice(0, second) as TargetKind, rest.slice(second + 1));
+    }
+    case "note-url":
+      return answers.noteUrl(rest);
+    case "note-id":
+      return answers.noteId(rest);
+    case "image-url":
+      return answers.imageUrl(rest);
+    case "note-by-url":
+      return answers.noteByUrl(rest);
+    case "note-by-id":
+      return answers.noteById(rest);
+    case "image-by-url":
+      return answers.imageByUrl(rest);
+    case "comment":
+      return answers.comment(rest);
+    case "comment-id":
+      return answers.commentId(rest);
+    default:
+      // A question this version does not know: treat the record as stale.
+      return `unknown question ${kind}`;
+  }
+}
+
+/** A link target Obsidian could name a file by: no subpath, alias or block characters, no empty segment. */
+function isLinkpath(file: string): boolean {
+  return file !== "" && !/[#|^[\]\\\n\r]/.test(file) && file.trim() === file && !file.startsWith("/") && !file.split("/").some((part) => part === "" || part === "." || part === "..");
+}
+
+/** Index by a key that must be unique: a key two entries share maps to nothing. */
+function uniqueIndex<T>(entries: ReadonlyMap<string, T>, key: (value: T) => string): Map<string, string | null> {
+  const index = new Map<string, string | null>();
+  for (const [path, value] of entries) {
+    const k = key(value);
+    index.set(k, index.has(k) ? null : path);
+  }
+  return index;
+}

@@ -1,0 +1,600 @@
+/**
+ * Inline constructs (docs/conversion-rules.md, "Inline rules"): wikilinks, embeds, Markdown images
+ * and links, note embeds and comments, found by one left-to-right scanner outside code spans.
+ *
+ * Every construct is an O-form (Obsidian's) or an H-form (HackMD's). An O-form converts only if its
+ * H-form converts back to exactly it, and an H-form only if its O-form converts to exactly it (the
+ * round-trip guard), so the converted forms are in one-to-one correspondence. Text that already
+ * has a form's shape but is not meant as one (a Markdown link to a tracked note typed in the vault,
+ * a wikilink typed on HackMD) is escaped with markers: k markers before a construct shift it one
+ * place along its chain, which keeps both directions total inverses.
+ */
+
+import { commentSource, spell, warn, type Env } from "./env";
+import { type Line, withText } from "./lines";
+import { decodePath, encodePath, hasScheme, headingAnchor, isDelimiterRow, isPlainText, MARK, markers } from "./syntax";
+
+type TokenKind = "wikilink" | "embed" | "image" | "link" | "hackmd" | "comment" | "placeholder";
+
+interface Token {
+  readonly kind: TokenKind;
+  readonly end: number;
+  readonly text: string;
+  /** wikilink/embed: text between the brackets; comment: source; hackmd/placeholder: the id. */
+  readonly inner: string;
+  /** image alt or link text. */
+  readonly label: string;
+  readonly dest: string;
+  /** image size after ` =` (`300x`, `300x200`), when present. */
+  readonly size: string | undefined;
+}
+
+// Sources of sticky patterns: a RegExp with `y` carries `lastIndex`, so each use builds its own.
+const PLACEHOLDER = String.raw`<!--obsidian-comment:([0-9a-f]{16})-->`;
+const HACKMD_EMBED = String.raw`\{%hackmd ([A-Za-z0-9_@/.~-]+) %\}`;
+const IMAGE_SIZE = String.raw` =(\d*x\d*)\)`;
+const LOCAL_SIZE = /^\d+(?:x\d+)?$/;
+
+/** The placeholder a comment with this id leaves on HackMD. */
+export function placeholder(id: string): string {
+  return `<!--obsidian-comment:${id}-->`;
+}
+
+/** Converts the lines of one paragraph (consecutive prose lines; code spans may cross lines). */
+export function convertParagraph(lines: readonly Line[], env: Env): Line[] {
+  const text = lines.map((line) => line.text).join("\n");
+  if (!/[[{%<]/.test(text)) return [...lines];
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    starts.push(offset);
+    offset += line.text.length + 1;
+  }
+  let tableFrom = lines.length;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (isDelimiterRow((lines[i + 1] as Line).text)) {
+      tableFrom = i;
+      break;
+    }
+  }
+  const lineIndexAt = (position: number): number => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] as number) <= position) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  };
+  const converted = scan(text, codeMask(text), env, (position) => {
+    const index = lineIndexAt(position);
+    return { table: index >= tableFrom, no: (lines[index] as Line).no };
+  });
+  if (converted === text) return [...lines];
+  const parts = converted.split("\n");
+  return lines.map((line, i) => withText(line, parts[i] as string));
+}
+
+/** Converts one line of inline text (a callout title). */
+export function convertInlineText(text: string, env: Env, no: number): string {
+  return (convertParagraph([{ text, eol: "", no }], env)[0] as Line).text;
+}
+
+type Where = (position: number) => { table: boolean; no: number };
+
+function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): string {
+  const out: string[] = [];
+  let copied = 0;
+  let i = 0;
+  // After a `%%` that does not close on its line, a restored comment there would pair with it, so
+  // comments and placeholders after it on that line stay as written (in both directions alike).
+  let unclosed = false;
+  let lastEnd = -1;
+  while (i < s.length) {
+    const code = s.charCodeAt(i);
+    if (code === 10) unclosed = false;
+    if (mask?.[i] === 1) {
+      i++;
+      continue;
+    }
+    // `<` (a marker or placeholder), `[`, `!`, `{` and `%` are the only characters a construct starts with.
+    if (code !== 60 && code !== 91 && code !== 33 && code !== 123 && code !== 37) {
+      i++;
+      continue;
+    }
+    const escaped = precededByEscape(s, i);
+    // An escaped `<` makes that one marker text; a run of markers starts after it.
+    if (escaped && s.startsWith(MARK, i)) {
+      i += MARK.length;
+      continue;
+    }
+    const run = unmaskedMarkers(s, i, mask);
+    const start = run.end;
+    const token = escaped ? undefined : parseToken(s, start, mask);
+    if (token === undefined) {
+      if (!escaped && s.startsWith("%%", start) && mask?.[start] !== 1) {
+        unclosed = true;
+        warn(env, where(start).no, "a %% comment that does not close on its line (or encloses code) is pushed as written");
+      }
+      i = run.count > 0 ? start : i + 1;
+      continue;
+    }
+    const replacement = frozen(s, i, lastEnd, token, unclosed) ? undefined : handle(token, run.count, where(start), env);
+    if (replacement !== undefined) {
+      out.push(s.slice(copied, i), replacement);
+      copied = token.end;
+    }
+    i = token.end;
+    lastEnd = token.end;
+  }
+  if (copied === 0) return s;
+  out.push(s.slice(copied));
+  return out.join("");
+}
+
+/**
+ * Constructs left as written in both directions because converting them would let them merge with
+ * the text before them: comments and placeholders after an unclosed `%%` on their line or right
+ * after a literal `%` (`%` + `%%c%%` reads as another comment), wikilinks and links right after a
+ * literal `!` (`!` + `[x](u)` reads as an image). "Literal" means not the last character of the
+ * previous construct, which is the same position in both texts.
+ */
+function frozen(s: string, at: number, lastEnd: number, token: Token, unclosed: boolean): boolean {
+  const commentLike = token.kind === "comment" || token.kind === "placeholder";
+  if (unclosed && commentLike) return true;
+  if (at === 0 || at === lastEnd) return false;
+  const before = s.charCodeAt(at - 1);
+  if (before === 37) return commentLike;
+  if (before === 33) return token.kind === "wikilink" || token.kind === "link";
+  return false;
+}
+
+/** The converted text of a construct preceded by `k` markers, or undefined to leave it as written. */
+function handle(token: Token, k: number, at: { table: boolean; no: number }, env: Env): string | undefined {
+  const role = roleOf(token);
+  if (role === undefined) return undefined;
+  const { table } = at;
+  if (env.dir === "remote") {
+    if (role === "O") {
+      if (k > 0) return encodeChecked(token, table, env) === undefined ? undefined : MARK.repeat(k - 1) + token.text;
+      if (token.kind === "embed" || token.kind === "image") noteImage(token, table, env);
+      const remote = encodeChecked(token, table, env);
+      if (remote === undefined) {
+        if (token.kind === "comment") warn(env, at.no, "a comment whose id is already taken is pushed as written");
+        return undefined;
+      }
+      if (token.kind === "comment") env.wrote.set(env.answers.commentId(token.inner), token.inner);
+      return remote;
+    }
+    if (decodeChecked(token, table, env) !== undefined) return MARK.repeat(k + 1) + token.text;
+    if (token.kind === "placeholder") env.literalIds.add(token.inner);
+    return undefined;
+  }
+  if (role === "H") {
+    if (k > 0) return decodeChecked(token, table, env) === undefined ? undefined : MARK.repeat(k - 1) + token.text;
+    if (token.kind === "image") env.imageUrls.add(splitFragment(token.dest).base);
+    const local = decodeChecked(token, table, env);
+    if (local !== undefined && token.kind === "placeholder") env.wrote.set(token.inner, commentSource(env, token.inner) as string);
+    return local;
+  }
+  return encodeChecked(token, table, env) === undefined ? undefined : MARK.repeat(k + 1) + token.text;
+}
+
+/** O-form (vault syntax), H-form (HackMD syntax), or neither. */
+function roleOf(token: Token): "O" | "H" | undefined {
+  switch (token.kind) {
+    case "wikilink":
+    case "embed":
+    case "comment":
+      return "O";
+    case "hackmd":
+    case "placeholder":
+      return "H";
+    case "image":
+      if (hasScheme(token.dest)) return "H";
+      return token.size === undefined ? "O" : undefined;
+    case "link":
+      return hasScheme(token.dest) ? "H" : undefined;
+  }
+}
+
+/** An O-form's H-form, if it converts back to exactly the O-form. */
+function encodeChecked(token: Token, table: boolean, env: Env): string | undefined {
+  const remote = encode(token, table, env);
+  if (remote === undefined) return undefined;
+  // A comment's placeholder converts back once its source is kept, which toRemote's result arranges.
+  if (token.kind === "comment") return remote;
+  const back = whole(remote);
+  if (back === undefined || roleOf(back) !== "H") return undefined;
+  return decode(back, table, env) === token.text ? remote : undefined;
+}
+
+/** An H-form's O-form, if it converts back to exactly the H-form. */
+function decodeChecked(token: Token, table: boolean, env: Env): string | undefined {
+  const local = decode(token, table, env);
+  if (local === undefined) return undefined;
+  const back = whole(local);
+  if (back === undefined || roleOf(back) !== "O") return undefined;
+  return encode(back, table, env) === token.text ? local : undefined;
+}
+
+/** A string that is exactly one construct. */
+function whole(text: string): Token | undefined {
+  const token = parseToken(text, 0, undefined);
+  return token !== undefined && token.end === text.length ? token : undefined;
+}
+
+function encode(token: Token, table: boolean, env: Env): string | undefined {
+  switch (token.kind) {
+    case "wikilink":
+      return encodeWikilink(token, table, env);
+    case "embed":
+      return encodeEmbed(token, table, env);
+    case "image":
+      return encodeImage(token, table, env);
+    case "comment": {
+      const id = env.answers.commentId(token.inner);
+      const known = commentSource(env, id);
+      return known === null || known === token.inner ? placeholder(id) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function decode(token: Token, table: boolean, env: Env): string | undefined {
+  switch (token.kind) {
+    case "link":
+      return decodeLink(token, table, env);
+    case "image":
+      return decodeImage(token, table, env);
+    case "hackmd": {
+      const path = env.answers.noteById(token.inner);
+      return path === null ? undefined : `![[${spell(env, "note", path)}]]`;
+    }
+    case "placeholder": {
+      const source = commentSource(env, token.inner);
+      return source === null || /[\n\r]/.test(source) || source.includes("%%") ? undefined : `%%${source}%%`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `[[Note]]` → `[Note](url)`; `[[Note#Heading]]` → `[Note > Heading](url#anchor)`; `[[Note|alias]]` → `[alias](url)`. */
+function encodeWikilink(token: Token, table: boolean, env: Env): string | undefined {
+  const parts = splitAlias(token.inner, table);
+  if (parts === undefined) return undefined;
+  const hash = parts.target.indexOf("#");
+  const name = hash === -1 ? parts.target : parts.target.slice(0, hash);
+  const heading = hash === -1 ? undefined : parts.target.slice(hash + 1);
+  if (!isPlainText(name)) return undefined;
+  if (heading !== undefined && parts.alias !== undefined) return undefined;
+  const path = env.answers.target("note", name);
+  const url = path === null ? null : env.answers.noteUrl(path);
+  if (url === null || !isLinkUrl(url)) return undefined;
+  if (heading !== undefined) {
+    if (name.includes(">") || !isPlainText(heading) || heading.includes("#") || heading.startsWith("^")) return undefined;
+    const anchor = headingAnchor(heading);
+    return anchor === "" ? undefined : `[${name} > ${heading}](${url}#${anchor})`;
+  }
+  if (parts.alias !== undefined) return isPlainText(parts.alias) ? `[${parts.alias}](${url})` : undefined;
+  return `[${name}](${url})`;
+}
+
+/** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
+function decodeLink(token: Token, table: boolean, env: Env): string | undefined {
+  const { base, fragment } = splitFragment(token.dest);
+  const path = env.answers.noteByUrl(base);
+  if (path === null) return undefined;
+  const label = token.label;
+  if (fragment !== undefined) {
+    const cut = label.indexOf(" > ");
+    if (cut === -1) return undefined;
+    const name = label.slice(0, cut);
+    const heading = label.slice(cut + 3);
+    if (env.answers.target("note", name) !== path || headingAnchor(heading) !== fragment) return undefined;
+    return `[[${name}#${heading}]]`;
+  }
+  if (env.answers.target("note", label) === path) return `[[${label}]]`;
+  return `[[${spell(env, "note", path)}${table ? "\\|" : "|"}${label}]]`;
+}
+
+/** `![[pic.png]]` → `![pic.png](url)`, `![[pic.png|300]]` → `![pic.png](url =300x)`; `![[Note]]` → `{%hackmd id %}`. */
+function encodeEmbed(token: Token, table: boolean, env: Env): string | undefined {
+  const parts = splitAlias(token.inner, table);
+  if (parts === undefined || !isPlainText(parts.target)) return undefined;
+  const notePath = parts.target.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(parts.target) ? env.answers.target("note", parts.target) : null;
+  if (notePath !== null) {
+    if (parts.alias !== undefined) return undefined;
+    const id = env.answers.noteId(notePath);
+    return id === null || !/^[A-Za-z0-9_@/.~-]+$/.test(id) ? undefined : `{%hackmd ${id} %}`;
+  }
+  if (parts.alias !== undefined && !LOCAL_SIZE.test(parts.alias)) return undefined;
+  const path = env.answers.target("file", parts.target);
+  const url = path === null ? null : env.answers.imageUrl(path);
+  if (url === null || !isLinkUrl(url)) return undefined;
+  return `![${parts.target}](${url}${remoteSize(parts.alias)})`;
+}
+
+/** `![alt](attachments/pic%20x.png)` → `![alt](url)`, carrying the path as written in the URL fragment when toLocal would not spell it so. */
+function encodeImage(token: Token, table: boolean, env: Env): string | undefined {
+  const separator = table ? "\\|" : "|";
+  let alt = token.label;
+  let size: string | undefined;
+  const cut = alt.lastIndexOf(separator);
+  if (cut !== -1 && LOCAL_SIZE.test(alt.slice(cut + separator.length))) {
+    size = alt.slice(cut + separator.length);
+    alt = alt.slice(0, cut);
+  }
+  if (table && /(?<!\\)\|/.test(alt)) return undefined;
+  const linkpath = decodePath(token.dest);
+  const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
+  const url = path === null ? null : env.answers.imageUrl(path);
+  if (url === null || !isLinkUrl(url)) return undefined;
+  for (const candidate of [`![${alt}](${url}${remoteSize(size)})`, `![${alt}](${url}#${token.dest}${remoteSize(size)})`]) {
+    const back = whole(candidate);
+    if (back !== undefined && decode(back, table, env) === token.text) return candidate;
+  }
+  return undefined;
+}
+
+/** An image on HackMD whose URL an uploaded vault image has → the embed or Markdown image that wrote it. */
+function decodeImage(token: Token, table: boolean, env: Env): string | undefined {
+  const separator = table ? "\\|" : "|";
+  const { base, fragment } = splitFragment(token.dest);
+  let size = "";
+  if (token.size !== undefined) {
+    const match = /^(\d+)x(\d*)$/.exec(token.size);
+    if (!match) return undefined;
+    size = separator + (match[2] === "" ? (match[1] as string) : token.size);
+  }
+  if (fragment === undefined && token.label !== "") {
+    const named = env.answers.target("file", token.label);
+    if (named !== null && env.answers.imageUrl(named) === base) return `![[${token.label}${size}]]`;
+  }
+  let destination: string;
+  if (fragment !== undefined) {
+    const linkpath = decodePath(fragment);
+    const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
+    if (path === null || env.answers.imageUrl(path) !== base) return undefined;
+    destination = fragment;
+  } else {
+    const path = env.answers.imageByUrl(base);
+    if (path === null) return undefined;
+    destination = encodePath(spell(env, "file", path));
+  }
+  return `![${token.label}${size}](${destination})`;
+}
+
+/** Records the vault image an embed names, for the engine to upload (toRemote at level 0). */
+function noteImage(token: Token, table: boolean, env: Env): void {
+  let linkpath: string | undefined;
+  if (token.kind === "embed") {
+    const parts = splitAlias(token.inner, table);
+    if (parts === undefined || (parts.alias !== undefined && !LOCAL_SIZE.test(parts.alias))) return;
+    linkpath = parts.target;
+    if (linkpath.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(linkpath)) return;
+  } else {
+    linkpath = decodePath(token.dest);
+  }
+  const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
+  if (path !== null && /\.(?:png|jpe?g|gif|webp)$/i.test(path)) env.images.add(path);
+}
+
+function remoteSize(size: string | undefined): string {
+  if (size === undefined) return "";
+  return ` =${size.includes("x") ? size : `${size}x`}`;
+}
+
+/** Target and alias of `[[target|alias]]` (`\|` inside tables); undefined when a bare pipe would split a table cell. */
+function splitAlias(inner: string, table: boolean): { target: string; alias: string | undefined } | undefined {
+  const separator = table ? "\\|" : "|";
+  const cut = inner.indexOf(separator);
+  const target = cut === -1 ? inner : inner.slice(0, cut);
+  const alias = cut === -1 ? undefined : inner.slice(cut + separator.length);
+  if (table && (target.includes("|") || (alias?.includes("|") ?? false))) return undefined;
+  return { target, alias };
+}
+
+function splitFragment(destination: string): { base: string; fragment: string | undefined } {
+  const hash = destination.indexOf("#");
+  return hash === -1 ? { base: destination, fragment: undefined } : { base: destination.slice(0, hash), fragment: destination.slice(hash + 1) };
+}
+
+/** A URL a rule may write as a link destination: a scheme, and nothing that ends a destination or starts a construct. */
+function isLinkUrl(url: string): boolean {
+  return hasScheme(url) && !/[\s()#[\]\\`<>]/.test(url) && !url.includes("%%") && !url.includes("{%");
+}
+
+/** Parses the construct starting exactly at `at`, if any. */
+function parseToken(s: string, at: number, mask: Uint8Array | undefined): Token | undefined {
+  const code = s.charCodeAt(at);
+  if (code === 33) {
+    if (s.startsWith("![[", at)) return bracketed(s, at, 3, "embed", mask);
+    if (s.charCodeAt(at + 1) === 91) return linkish(s, at, "image", mask);
+    return undefined;
+  }
+  if (code === 91) return s.charCodeAt(at + 1) === 91 ? bracketed(s, at, 2, "wikilink", mask) : linkish(s, at, "link", mask);
+  if (code === 123) return sticky(s, at, HACKMD_EMBED, "hackmd", mask);
+  if (code === 60) return sticky(s, at, PLACEHOLDER, "placeholder", mask);
+  if (code === 37 && s.charCodeAt(at + 1) === 37) {
+    const close = s.indexOf("%%", at + 2);
+    if (close === -1) return undefined;
+    const inner = s.slice(at + 2, close);
+    if (/[\n\r]/.test(inner) || maskedIn(mask, at, close + 2)) return undefined;
+    return token("comment", s, at, close + 2, inner);
+  }
+  return undefined;
+}
+
+function token(kind: TokenKind, s: string, at: number, end: number, inner: string, label = "", dest = "", size?: string): Token {
+  return { kind, end, text: s.slice(at, end), inner, label, dest, size };
+}
+
+function sticky(s: string, at: number, source: string, kind: TokenKind, mask: Uint8Array | undefined): Token | undefined {
+  const pattern = new RegExp(source, "y");
+  pattern.lastIndex = at;
+  const match = pattern.exec(s);
+  if (!match) return undefined;
+  const end = at + match[0].length;
+  return maskedIn(mask, at, end) ? undefined : token(kind, s, at, end, match[1] as string);
+}
+
+/** `[[inner]]` or `![[inner]]`. */
+function bracketed(s: string, at: number, open: number, kind: TokenKind, mask: Uint8Array | undefined): Token | undefined {
+  const from = at + open;
+  for (let p = from; p < s.length; p++) {
+    if (s.charCodeAt(p) === 93) {
+      if (s.charCodeAt(p + 1) !== 93 || p === from || mask?.[p + 1] === 1 || mask?.[p] === 1) return undefined;
+      return token(kind, s, at, p + 2, s.slice(from, p));
+    }
+    if (s.charCodeAt(p) === 92 && s.charCodeAt(p + 1) === 124 && mask?.[p + 1] !== 1) {
+      p++;
+      continue;
+    }
+    if (stops(s, p, mask)) return undefined;
+  }
+  return undefined;
+}
+
+/** `[text](destination)` or `![alt](destination)` / `![alt](destination =WxH)`. */
+function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | undefined): Token | undefined {
+  const from = at + (kind === "image" ? 2 : 1);
+  let p = from;
+  for (; p < s.length; p++) {
+    if (s.charCodeAt(p) === 93) break;
+    if (s.charCodeAt(p) === 92 && s.charCodeAt(p + 1) === 124 && mask?.[p + 1] !== 1) {
+      p++;
+      continue;
+    }
+    if (stops(s, p, mask)) return undefined;
+  }
+  if (p >= s.length || mask?.[p] === 1 || s.charCodeAt(p + 1) !== 40 || mask?.[p + 1] === 1) return undefined;
+  const label = s.slice(from, p);
+  let q = p + 2;
+  for (; q < s.length; q++) {
+    const c = s.charCodeAt(q);
+    if (c === 41 || c === 32) break;
+    if (c === 40 || c === 9 || c === 92 || stops(s, q, mask)) return undefined;
+  }
+  if (q >= s.length || q === p + 2 || mask?.[q] === 1) return undefined;
+  const dest = s.slice(p + 2, q);
+  if (s.charCodeAt(q) === 41) return token(kind, s, at, q + 1, "", label, dest);
+  if (kind !== "image") return undefined;
+  const sizePattern = new RegExp(IMAGE_SIZE, "y");
+  sizePattern.lastIndex = q;
+  const size = sizePattern.exec(s);
+  if (!size) return undefined;
+  const end = q + size[0].length;
+  return maskedIn(mask, q, end) ? undefined : token(kind, s, at, end, "", label, dest, size[1]);
+}
+
+/** Characters no construct may contain unless they are its own syntax: brackets, backslash, backtick, line breaks, code, and every construct's start. */
+function stops(s: string, p: number, mask: Uint8Array | undefined): boolean {
+  if (mask?.[p] === 1) return true;
+  switch (s.charCodeAt(p)) {
+    case 91:
+    case 93:
+    case 92:
+    case 96:
+    case 10:
+    case 13:
+      return true;
+    case 60:
+      return s.startsWith("<!--", p);
+    case 123:
+    case 37:
+      return s.charCodeAt(p + 1) === 37;
+    default:
+      return false;
+  }
+}
+
+/** The markers at `at` that lie outside code spans. */
+function unmaskedMarkers(s: string, at: number, mask: Uint8Array | undefined): { count: number; end: number } {
+  if (mask === undefined) return markers(s, at);
+  let end = at;
+  let count = 0;
+  while (s.startsWith(MARK, end) && !maskedIn(mask, end, end + MARK.length)) {
+    end += MARK.length;
+    count++;
+  }
+  return { count, end };
+}
+
+function maskedIn(mask: Uint8Array | undefined, from: number, to: number): boolean {
+  if (mask === undefined) return false;
+  for (let p = from; p < to; p++) if (mask[p] === 1) return true;
+  return false;
+}
+
+/** An odd number of backslashes just before `at` escapes the character there. */
+function precededByEscape(s: string, at: number): boolean {
+  let count = 0;
+  for (let p = at - 1; p >= 0 && s.charCodeAt(p) === 92; p--) count++;
+  return count % 2 === 1;
+}
+
+/**
+ * Marks code spans (CommonMark §6.1): a backtick run opens a span closed by the next run of the
+ * same length; backslash escapes count outside spans only. Over-marking is safe (nothing inside a
+ * mark converts, on both sides alike); missing a span would convert code.
+ */
+export function codeMask(s: string): Uint8Array | undefined {
+  if (!s.includes("`")) return undefined;
+  const runStart: number[] = [];
+  const runLength: number[] = [];
+  for (let i = 0; i < s.length; ) {
+    if (s.charCodeAt(i) !== 96) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (s.charCodeAt(j) === 96) j++;
+    runStart.push(i);
+    runLength.push(j - i);
+    i = j;
+  }
+  const byLength = new Map<number, number[]>();
+  runLength.forEach((length, index) => {
+    const list = byLength.get(length);
+    if (list) list.push(index);
+    else byLength.set(length, [index]);
+  });
+  const cursor = new Map<number, number>();
+  const mask = new Uint8Array(s.length);
+  let run = 0;
+  let i = 0;
+  while (i < s.length) {
+    const code = s.charCodeAt(i);
+    if (code === 92 && i + 1 < s.length && isAsciiPunctuation(s.charCodeAt(i + 1))) {
+      i += 2;
+      continue;
+    }
+    if (code !== 96) {
+      i++;
+      continue;
+    }
+    while ((runStart[run] as number) + (runLength[run] as number) <= i) run++;
+    const length = (runStart[run] as number) + (runLength[run] as number) - i;
+    const list = byLength.get(length) ?? [];
+    let at = cursor.get(length) ?? 0;
+    while (at < list.length && (runStart[list[at] as number] as number) < i + length) at++;
+    cursor.set(length, at);
+    const closer = list[at];
+    if (closer === undefined) {
+      i += length;
+      continue;
+    }
+    const end = (runStart[closer] as number) + length;
+    mask.fill(1, i, end);
+    i = end;
+  }
+  return mask;
+}
+
+function isAsciiPunctuation(code: number): boolean {
+  return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+}

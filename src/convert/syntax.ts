@@ -1,0 +1,175 @@
+/**
+ * The syntax both sides share: the escape marker, line classes, callout and container types,
+ * heading anchors, path spelling. Everything here is a pure function of its arguments.
+ */
+
+/**
+ * The escape marker: an empty HTML comment, invisible in Obsidian and on HackMD. Put before a
+ * construct, it shifts the construct one level along its escape chain (docs/conversion-rules.md,
+ * "Escapes"), which is what keeps every rule reversible for text that already looks converted.
+ */
+export const MARK = "<!---->";
+
+/** Counts the markers at `at` (k) and returns where the construct after them starts. */
+export function markers(text: string, at: number): { count: number; end: number } {
+  let end = at;
+  let count = 0;
+  while (text.startsWith(MARK, end)) {
+    end += MARK.length;
+    count++;
+  }
+  return { count, end };
+}
+
+/** HackMD's alert containers (hackmdio/codimd public/docs/features.md, "Alert Area"). */
+export type ContainerType = "info" | "success" | "warning" | "danger";
+
+/**
+ * Obsidian callout types that are one of HackMD's container types, by lowercase name: the four
+ * names themselves and Obsidian's documented aliases of them. Other types (tip, note, bug, …) stay
+ * blockquotes.
+ */
+const CALLOUT_TYPES: ReadonlyMap<string, ContainerType> = new Map([
+  ["info", "info"],
+  ["success", "success"],
+  ["check", "success"],
+  ["done", "success"],
+  ["warning", "warning"],
+  ["caution", "warning"],
+  ["attention", "warning"],
+  ["danger", "danger"],
+  ["error", "danger"],
+]);
+
+/** The container type a callout type (any case) becomes, if any. */
+export function containerTypeOf(calloutType: string): ContainerType | undefined {
+  return CALLOUT_TYPES.get(calloutType.toLowerCase());
+}
+
+/** Whether a string is one of HackMD's four container types. */
+export function isContainerType(name: string): name is ContainerType {
+  return name === "info" || name === "success" || name === "warning" || name === "danger";
+}
+
+/** A line that is blank (spaces and tabs only). */
+export function isBlank(text: string): boolean {
+  return /^[ \t]*$/.test(text);
+}
+
+/** A blockquote line: up to three spaces, then `>`. */
+export function isQuoteLine(text: string): boolean {
+  return /^ {0,3}>/.test(text);
+}
+
+/** The length of the colon run a line starts with after up to three spaces (0 if none). */
+export function colonRun(text: string): number {
+  const match = /^ {0,3}(:+)/.exec(text);
+  return match?.[1]?.length ?? 0;
+}
+
+/** A line that could open or close a container (three or more colons after up to three spaces). */
+export function isColonLine(text: string): boolean {
+  return colonRun(text) >= 3;
+}
+
+/** An ATX heading line. */
+export function isHeading(text: string): boolean {
+  return /^ {0,3}#{1,6}(?:[ \t]|$)/.test(text);
+}
+
+/** A fence opener: its character and length, or undefined. */
+export function fenceOpener(text: string): { char: string; length: number; indent: number } | undefined {
+  const match = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(text);
+  if (!match) return undefined;
+  const marks = match[2] as string;
+  // A backtick fence's info string cannot contain a backtick (CommonMark §4.5).
+  if (marks.startsWith("`") && (match[3] as string).includes("`")) return undefined;
+  return { char: marks.charAt(0), length: marks.length, indent: (match[1] as string).length };
+}
+
+/** Whether a line closes a fence opened with `char` × `length`. */
+export function closesFence(text: string, char: string, length: number): boolean {
+  const match = /^ {0,3}(`+|~+)[ \t]*$/.exec(text);
+  const marks = match?.[1];
+  return marks !== undefined && marks.charAt(0) === char && marks.length >= length;
+}
+
+/** A list item line (bullet or ordered marker). */
+export function isListItem(text: string): boolean {
+  return /^[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/.test(text);
+}
+
+/** A thematic break line. */
+export function isThematicBreak(text: string): boolean {
+  return /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/.test(text);
+}
+
+/** Indentation width in columns (tabs to the next multiple of four). */
+export function indentWidth(text: string): number {
+  let width = 0;
+  for (const char of text) {
+    if (char === " ") width++;
+    else if (char === "\t") width += 4 - (width % 4);
+    else break;
+  }
+  return width;
+}
+
+/** A GFM table delimiter row that has at least one pipe (`| --- |`, `--- | :-:`). */
+export function isDelimiterRow(text: string): boolean {
+  return text.includes("|") && /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/.test(text);
+}
+
+/**
+ * The anchor HackMD gives a heading: trimmed, whitespace runs to `-`, ASCII punctuation other than
+ * `-` and `_` removed (hackmdio/codimd public/js/extra.js, `slugifyWithUTF8`).
+ */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .replace(/\s+/g, "-")
+    .replace(/[!"#$%&'()*+,./:;<=>?@[\\\]^`{|}~]/g, "");
+}
+
+/** Whether text has no leading or trailing whitespace and is not empty. */
+export function isTrimmed(text: string): boolean {
+  return text !== "" && text.trim() === text;
+}
+
+/**
+ * Text a rule may put between brackets or carry as a link target: trimmed, one line, and without
+ * anything that starts or ends a construct or changes how brackets parse.
+ */
+export function isPlainText(text: string): boolean {
+  return isTrimmed(text) && !/[[\]|\\`\n\r]|<!--|\{%|%%/.test(text);
+}
+
+const PATH_ESCAPES = /[%\s()[\]<>#?\\`|^"{}]/g;
+
+/** How a vault path is spelled in a Markdown destination: the characters Markdown or URLs read specially, percent-encoded. */
+export function encodePath(path: string): string {
+  return path.replace(PATH_ESCAPES, (char) => {
+    let out = "";
+    for (const byte of new TextEncoder().encode(char)) out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    return out;
+  });
+}
+
+/** The vault path a Markdown destination names, or undefined for a malformed escape. */
+export function decodePath(destination: string): string | undefined {
+  try {
+    return decodeURIComponent(destination);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a destination has a URL scheme (`https:`), i.e. is not a vault path. */
+export function hasScheme(destination: string): boolean {
+  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(destination);
+}
+
+/** Image extensions HackMD accepts for upload (TOOLS.md §16.3). */
+export function isImagePath(path: string): boolean {
+  return /\.(?:png|jpe?g|gif|webp)$/i.test(path);
+}
