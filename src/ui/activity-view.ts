@@ -113,7 +113,7 @@ export class ActivityView extends ItemView {
       .then((name) => {
         if (name === undefined) return;
         this.names.set(noteId, name);
-        if (el.isConnected) el.setText(name);
+        el.setText(name);
       })
       .catch(() => undefined);
   }

@@ -6,7 +6,7 @@
  * port is free after unload. Then the mobile path: with `Platform.isDesktopApp` false and every
  * Node built-in throwing on require, the bundle still loads and the sync commands still work.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +24,19 @@ type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
+/** esbuild.config.mjs's list: what Obsidian provides stays external; @codemirror/merge is bundled. */
+const OBSIDIAN_PROVIDED = [
+  "@codemirror/autocomplete",
+  "@codemirror/collab",
+  "@codemirror/commands",
+  "@codemirror/language",
+  "@codemirror/lint",
+  "@codemirror/search",
+  "@codemirror/state",
+  "@codemirror/view",
+  "@lezer/*",
+];
+
 /** The plugin build of esbuild.config.mjs (production: minified, no source map). */
 async function buildPlugin(outfile: string): Promise<void> {
   await build({
@@ -33,7 +46,7 @@ async function buildPlugin(outfile: string): Promise<void> {
     format: "cjs",
     platform: "node",
     target: "es2022",
-    external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...nodeBuiltins],
+    external: ["obsidian", "electron", ...OBSIDIAN_PROVIDED, ...nodeBuiltins],
     minify: true,
     treeShaking: true,
     define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("0.0.0-smoke") },
@@ -161,6 +174,15 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it("bundles @codemirror/merge and takes CodeMirror's core from Obsidian, one instance", async () => {
+    const text = await readFile(bundle, "utf8");
+    const required = new Set([...text.matchAll(/require\("(@codemirror\/[a-z]+|@lezer\/[a-z]+|style-mod)"\)/g)].map((match) => match[1]));
+    expect([...required].sort()).toEqual(["@codemirror/commands", "@codemirror/language", "@codemirror/state", "@codemirror/view", "@lezer/highlight"]);
+    // The merge view's own code is inside (its base theme's class names are there).
+    expect(text).toContain("cm-deletedChunk");
+    expect(text).toContain("cm-collapsedLines");
   });
 
   it("desktop: registers everything, pulls and pushes by command, serves MCP, and frees the port on unload", async () => {

@@ -1,4 +1,4 @@
-import { buildConflictViewModel, STABLE_CONTEXT_LINES, type ConflictInput, type ConflictSection, type StableSection } from "../../src/ui/conflict-view-model";
+import { buildConflictViewModel, linesWords, STABLE_CONTEXT_LINES, wholeFileQuestion, type ConflictInput, type ConflictSection, type StableSection } from "../../src/ui/conflict-view-model";
 
 /** Numbered lines `L1`…`Ln`, each ended by a newline. */
 function numbered(n: number): string[] {
@@ -118,5 +118,64 @@ describe("conflict view model", () => {
     const conflict = vm.sections.find((section): section is ConflictSection => section.kind === "conflict");
     expect(conflict).toMatchObject({ base: [], mine: ["mine"], theirs: ["theirs"] });
     expect(vm.result(["both"])).toBe("a\nmine\ntheirs\nb\n");
+  });
+});
+
+describe("the merge editor's document", () => {
+  const base = numbered(12);
+  // Mine: line 2 (clean) and line 6 (conflict); theirs: line 6 (conflict), line 10 (clean), one line inserted after 11.
+  const local = replace(replace(base, 1, "mine 2"), 5, "mine 6");
+  const remote = replace(replace(replace(base, 5, "theirs 6"), 9, "theirs 10"), 10, "L11", "theirs new");
+  const vm = buildConflictViewModel(input(text(base), text(local), text(remote)));
+
+  it("starts the result with every settled line and the base's lines where the conflict is", () => {
+    expect(vm.conflictCount).toBe(1);
+    expect(vm.document.text).toBe(text(replace(replace(replace(base, 1, "mine 2"), 9, "theirs 10"), 10, "L11", "theirs new")));
+    expect(vm.document.regions).toEqual([{ index: 0, lines: { from: 5, to: 6 }, mineLines: { from: 5, to: 6 }, theirsLines: { from: 5, to: 6 } }]);
+  });
+
+  it("marks which side each settled change came from", () => {
+    expect(vm.document.origins).toEqual([
+      { line: 1, side: "mine" },
+      { line: 9, side: "theirs" },
+      { line: 11, side: "theirs" },
+    ]);
+  });
+
+  it("gives each choice's lines for a region, and the result of picking them equals resolveHunks", () => {
+    expect(vm.regionText(0, "base")).toBe("L6\n");
+    expect(vm.regionText(0, "local")).toBe("mine 6\n");
+    expect(vm.regionText(0, "remote")).toBe("theirs 6\n");
+    expect(vm.regionText(0, "both")).toBe("mine 6\ntheirs 6\n");
+    const doc = vm.document.text;
+    const region = vm.document.regions[0]!;
+    const at = (line: number): number => doc.split("\n").slice(0, line).join("\n").length + (line > 0 ? 1 : 0);
+    for (const choice of ["local", "remote", "both"] as const) {
+      expect(doc.slice(0, at(region.lines.from)) + vm.regionText(0, choice) + doc.slice(at(region.lines.to))).toBe(vm.result([choice]));
+    }
+    expect(() => vm.regionText(1, "local")).toThrow(RangeError);
+  });
+
+  it("counts what each side changed, for the whole-file questions", () => {
+    expect(vm.changes).toEqual({ mine: { added: 2, removed: 2 }, theirs: { added: 3, removed: 2 } });
+  });
+
+  it("words the question before each whole-file choice: what is lost, that a copy is kept, what choices go", () => {
+    const none = { chosen: 0, edited: false };
+    expect(wholeFileQuestion(vm, "keep-mine", none)).toEqual({
+      title: "Overwrite HackMD's version with yours?",
+      paragraphs: [
+        "The note on HackMD is replaced by plan.md. HackMD's edits since the last sync (3 lines added, 2 removed) are dropped from the note.",
+        "A copy of HackMD's version is kept in the vault's .trash folder first, so you can get it back.",
+      ],
+      confirmText: "Overwrite HackMD's version",
+      warning: true,
+    });
+    expect(wholeFileQuestion(vm, "take-theirs", { chosen: 1, edited: true })?.paragraphs.at(-1)).toBe("Your choices for 1 of 1 conflict, and your edits of the result are dropped.");
+    expect(wholeFileQuestion(vm, "keep-both", none)).toBeUndefined();
+    expect(wholeFileQuestion(vm, "cancel", none)).toBeUndefined();
+    expect(wholeFileQuestion(vm, "cancel", { chosen: 0, edited: true })?.title).toBe("Discard your merge?");
+    expect(linesWords({ added: 1, removed: 0 })).toBe("1 line added");
+    expect(linesWords({ added: 0, removed: 2 })).toBe("2 lines removed");
   });
 });

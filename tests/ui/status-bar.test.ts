@@ -1,0 +1,52 @@
+/** The status bar's words: quiet for untracked files unless asked, the quota only when it runs low. */
+import type { Quota } from "../../src/hackmd/quota";
+import { quotaMatters, STATUS_CLICK, statusBarText, StatusBarView } from "../../src/ui/status-bar";
+
+const quota = (remaining: number | null, limit: number | null): Quota => ({ remaining, limit, reset_seconds: null, observed_at: 0 });
+
+describe("status bar text", () => {
+  it("says nothing for an untracked file unless the setting asks for it", () => {
+    expect(statusBarText({ state: "untracked", quota: null, showUntracked: false })).toBe("");
+    expect(statusBarText({ state: "untracked", quota: null, showUntracked: true })).toBe("HackMD: untracked");
+    expect(statusBarText({ state: "conflict", quota: null, showUntracked: false })).toBe("HackMD: conflict");
+  });
+
+  it("shows the quota only below a fifth of the limit (or below 20 when no limit is known)", () => {
+    expect(quotaMatters(quota(1500, 2000))).toBe(false);
+    expect(quotaMatters(quota(400, 2000))).toBe(false);
+    expect(quotaMatters(quota(399, 2000))).toBe(true);
+    expect(quotaMatters(quota(19, null))).toBe(true);
+    expect(quotaMatters(quota(20, null))).toBe(false);
+    expect(quotaMatters(quota(null, 100))).toBe(false);
+    expect(statusBarText({ state: "in_sync", quota: quota(12, 100), showUntracked: false })).toBe("HackMD: in sync · quota: 12 of 100 left");
+    expect(statusBarText({ state: "in_sync", quota: quota(50, 100), showUntracked: false })).toBe("HackMD: in sync");
+    expect(statusBarText({ state: "untracked", quota: quota(3, 100), showUntracked: false })).toBe("HackMD quota: 3 of 100 left");
+  });
+
+  it("is clickable exactly where a click does something, with the tooltip saying what", () => {
+    const calls: Array<[string, unknown]> = [];
+    const el = {
+      setText: (text: string) => calls.push(["text", text]),
+      setAttr: (name: string, value: string | null) => calls.push([name, value]),
+      toggleClass: (cls: string | string[], on: boolean) => calls.push([String(cls), on]),
+    };
+    const view = new StatusBarView(el);
+    view.render({ state: "local_changes", quota: null, showUntracked: false });
+    expect(calls).toEqual([
+      ["text", "HackMD: local changes"],
+      ["aria-label", "Show changes since last sync"],
+      ["mod-clickable", true],
+    ]);
+    calls.length = 0;
+    view.render({ state: "local_changes", quota: null, showUntracked: false });
+    expect(calls).toEqual([]);
+    view.render({ state: "untracked", quota: null, showUntracked: false });
+    expect(calls).toEqual([
+      ["text", ""],
+      ["aria-label", null],
+      ["mod-clickable", false],
+    ]);
+    expect(STATUS_CLICK.conflict?.click).toBe("resolve");
+    expect(STATUS_CLICK.checking).toBeUndefined();
+  });
+});
