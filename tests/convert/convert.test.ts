@@ -1,0 +1,140 @@
+import { createHash } from "node:crypto";
+import {
+  buildConversionContext,
+  contextFromDependencies,
+  dependenciesHold,
+  toLocal,
+  toRemote,
+  type ConversionDependencies,
+  type ConversionInput,
+} from "../../src/convert";
+import { sha256HexSync } from "../../src/convert/sha256";
+import { context, INPUT, NOTES } from "./fixtures";
+
+const ISSUE_NOTE = [
+  "# Plan",
+  "",
+  "![[diagram.png]]",
+  "",
+  "See [[Other note]] and below:",
+  "",
+  "![[Other note]]",
+  "",
+  "> [!warning] Mind the gap",
+  "> Do not push %%the secret plan%% yet.",
+  "",
+  "%%",
+  "private",
+  "%%",
+  "",
+].join("\n");
+
+describe("toRemote / toLocal", () => {
+  it("carries the issue's example note to HackMD and back byte for byte", () => {
+    const remote = toRemote(ISSUE_NOTE, context());
+    expect(remote.text).toContain("![diagram.png](https://hackmd.io/_uploads/d.png)");
+    expect(remote.text).toContain("[Other note](https://hackmd.io/abc)");
+    expect(remote.text).toContain("{%hackmd abc %}");
+    expect(remote.text).toContain(":::warning\n**Mind the gap**\n");
+    expect(remote.text).not.toMatch(/secret|private|%%/);
+    expect(remote.images).toEqual(["diagram.png"]);
+    expect(Object.values(remote.dependencies.comments).sort()).toEqual(["%%\nprivate\n%%", "the secret plan"]);
+    expect(toLocal(remote.text, context(remote.dependencies.comments)).text).toBe(ISSUE_NOTE);
+  });
+
+  it("keeps CRLF line endings, and nested callouts in a CRLF text", () => {
+    const local = "> [!info] T\r\n> a [[Other note]]\r\n> > [!danger]\r\n> > b\r\n\r\nend\r\n";
+    const remote = toRemote(local, context());
+    expect(remote.text).toBe("::::info\r\n**T**\r\na [Other note](https://hackmd.io/abc)\r\n:::danger\r\nb\r\n:::\r\n::::\r\n\r\nend\r\n");
+    expect(toLocal(remote.text, context()).text).toBe(local);
+  });
+
+  it("uses `\\|` for aliases and sizes inside tables, as Obsidian does", () => {
+    const local = "| a | b |\n| --- | --- |\n| [[Other note\\|o]] | ![[diagram.png\\|300]] |\n";
+    const remote = toRemote(local, context());
+    expect(remote.text).toBe("| a | b |\n| --- | --- |\n| [o](https://hackmd.io/abc) | ![diagram.png](https://hackmd.io/_uploads/d.png =300x) |\n");
+    expect(toLocal(remote.text, context()).text).toBe(local);
+    // Outside a table the same text is not an alias.
+    expect(toRemote("[[Other note\\|o]]", context()).text).toBe("[[Other note\\|o]]");
+  });
+
+  it("writes paths the way `linkFormat` says", () => {
+    const absolute = buildConversionContext({ ...INPUT, linkFormat: "absolute" });
+    expect(toLocal("![x](https://hackmd.io/_uploads/pic.png)", absolute).text).toBe("![x](attachments/pic%20x.png)");
+    expect(toLocal("![x](https://hackmd.io/_uploads/pic.png)", context()).text).toBe("![x](pic%20x.png)");
+    expect(toLocal("[d](https://hackmd.io/deep)", absolute).text).toBe("[[dir/Deep|d]]");
+  });
+
+  it("returns the text unchanged when conversion is switched off", () => {
+    const off = buildConversionContext({ ...INPUT, enabled: false });
+    expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);
+    expect(toLocal(":::info\nx\n:::", off).text).toBe(":::info\nx\n:::");
+    expect(toRemote(ISSUE_NOTE, off).dependencies).toEqual({ enabled: false, linkFormat: "shortest", answers: {}, comments: {} });
+  });
+
+  it("leaves a text with a lone CR alone and says so", () => {
+    const result = toRemote("[[Other note]]\rnext", context());
+    expect(result.text).toBe("[[Other note]]\rnext");
+    expect(result.warnings).toHaveLength(1);
+  });
+
+  it("warns when a comment is pushed as written", () => {
+    const result = toRemote("a %%starts here\nand ends here%% b\n", context());
+    expect(result.text).toBe("a %%starts here\nand ends here%% b\n");
+    expect(result.warnings.map((warning) => warning.line)).toEqual([1, 2]);
+  });
+
+  it("lists the images a text embeds and the image URLs a HackMD text shows", () => {
+    expect(toRemote("![[new.png]] ![x](diagram.png) `![[copy.png]]` ![[notes.pdf]]", context()).images).toEqual(["diagram.png", "new.png"]);
+    expect(toLocal("![](https://hackmd.io/_uploads/zz.png) ![[x]] `![](https://a.example/b.png)`", context()).imageUrls).toEqual(["https://hackmd.io/_uploads/zz.png"]);
+  });
+
+  it("gives comment ids that depend on the salt", () => {
+    const one = toRemote("%%TODO%%", buildConversionContext({ commentSalt: "one" })).text;
+    const two = toRemote("%%TODO%%", buildConversionContext({ commentSalt: "two" })).text;
+    expect(one).not.toBe(two);
+    expect(one).toMatch(/^<!--obsidian-comment:[0-9a-f]{16}-->$/);
+  });
+});
+
+describe("dependencies", () => {
+  const untrackedOther: ConversionInput = { ...INPUT, notes: new Map([...NOTES].filter(([path]) => path !== "Other note.md")) };
+
+  it("record the answers a conversion used, as plain JSON", () => {
+    const { dependencies } = toRemote("[[Other note]] ![[diagram.png]]", context());
+    expect(dependencies.answers).toMatchObject({
+      "target:note:Other note": "Other note.md",
+      "note-url:Other note.md": "https://hackmd.io/abc",
+      "image-url:diagram.png": "https://hackmd.io/_uploads/d.png",
+    });
+    const parsed = JSON.parse(JSON.stringify(dependencies)) as ConversionDependencies;
+    expect(dependenciesHold(parsed, context())).toBe(true);
+  });
+
+  it("tell a context change from an edit", () => {
+    const local = "See [[Other note]].\n";
+    const baseline = toRemote(local, buildConversionContext(untrackedOther));
+    expect(baseline.text).toBe(local);
+    // The linked note becomes tracked: the current context would convert the same file differently...
+    const now = context();
+    expect(dependenciesHold(baseline.dependencies, now)).toBe(false);
+    expect(toRemote(local, now).text).not.toBe(baseline.text);
+    // ...but under the recorded answers the unedited file is exactly its baseline, and an edit is not.
+    const pinned = contextFromDependencies(baseline.dependencies, now);
+    expect(toRemote(local, pinned).text).toBe(baseline.text);
+    expect(toRemote("See [[Other note]]!\n", pinned).text).not.toBe(baseline.text);
+  });
+
+  it("hold when nothing the text uses changed", () => {
+    const { dependencies } = toRemote("[[Other note]]", context());
+    expect(dependenciesHold(dependencies, buildConversionContext({ ...INPUT, images: new Map() }))).toBe(true);
+    expect(dependenciesHold(dependencies, buildConversionContext({ ...INPUT, enabled: false }))).toBe(false);
+    expect(dependenciesHold(dependencies, buildConversionContext({ ...INPUT, linkFormat: "absolute" }))).toBe(false);
+  });
+});
+
+describe("sha256HexSync", () => {
+  it.each(["", "abc", "é ✓ 𝄞", "x".repeat(1000)])("agrees with node:crypto for %j", (text) => {
+    expect(sha256HexSync(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
+  });
+});
