@@ -48,7 +48,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
   const paragraph: Line[] = [];
   const flush = (): void => {
     if (paragraph.length === 0) return;
-    out.push(...convertParagraph(paragraph, env));
+    append(out, convertParagraph(paragraph, env));
     paragraph.length = 0;
   };
   const index = new LineIndex(lines);
@@ -59,7 +59,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
   if (top) {
     const end = frontMatterEnd(lines);
     if (end !== undefined) {
-      out.push(...lines.slice(0, end + 1));
+      append(out, lines, 0, end + 1);
       i = end + 1;
       previous = "other";
     }
@@ -89,7 +89,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       let end = i + 1;
       while (end < lines.length && !closesFence((lines[end] as Line).text, fence.char, fence.length)) end++;
       end = Math.min(end, lines.length - 1);
-      out.push(...lines.slice(i, end + 1));
+      append(out, lines, i, end + 1);
       if (fence.indent === 0) inList = false;
       previous = "other";
       i = end + 1;
@@ -101,7 +101,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       const block = commentBlock(lines, i, index, env) ?? (unclosedComment ? undefined : placeholderLine(lines, i, env)) ?? container(lines, i, index, env);
       if (block !== undefined) {
         flush();
-        out.push(...block.lines);
+        append(out, block.lines);
         inList = false;
         previous = "other";
         i = block.next;
@@ -112,7 +112,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       flush();
       let end = i;
       while (end < lines.length && isQuoteLine((lines[end] as Line).text)) end++;
-      out.push(...quote(lines, i, end, env, keepLines));
+      append(out, quote(lines, i, end, env, keepLines));
       if (text.startsWith(">")) inList = false;
       previous = "other";
       i = end;
@@ -126,6 +126,11 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
   }
   flush();
   return out;
+}
+
+/** Appends `from[start..end)` without spreading (a spread of many lines overflows the stack). */
+function append(out: Line[], from: readonly Line[], start = 0, end = from.length): void {
+  for (let i = start; i < end; i++) out.push(from[i] as Line);
 }
 
 /** The index of the line that closes front matter opened on the first line, if any. */

@@ -3,7 +3,7 @@
  * "Context"), and the record of what one conversion actually consulted.
  */
 
-import { sha256HexSync } from "./sha256";
+import { sha256Hasher, sha256HexSync } from "./sha256";
 
 /** A tracked note as links and embeds reach it. */
 export interface TrackedNote {
@@ -78,10 +78,10 @@ export interface ConversionContext {
 export interface ConversionDependencies {
   readonly enabled: boolean;
   readonly linkFormat: LinkFormat;
-  /** Question (`target:note:Other note`, `note-url:Other note.md`, `comment-id:<source>`, …) → answer. */
-  readonly answers: Readonly<Record<string, string | null>>;
-  /** Comment sources by placeholder id that this conversion wrote or restored; the engine keeps them for `comments`. */
-  readonly comments: Readonly<Record<string, string>>;
+  /** Every question (`target:note:Other note`, `note-url:Other note.md`, `comment-id:<source>`, …) with its answer, in the order asked. */
+  readonly answers: ReadonlyArray<readonly [question: string, answer: string | null]>;
+  /** Placeholder id and comment source of every comment this conversion hid or restored, in text order; the engine keeps them for `comments`. */
+  readonly comments: ReadonlyArray<readonly [id: string, source: string]>;
 }
 
 /** Builds the indexes a conversion needs (linear in the input; build it once per sync run, not per note). */
@@ -114,6 +114,7 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
   }
   const comments = input.comments ?? new Map<string, string>();
   const salt = input.commentSalt ?? "";
+  const hash = sha256Hasher();
 
   const answers: Answers = {
     target(kind, linkpath) {
@@ -130,7 +131,7 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
     noteById: (id) => noteById.get(id) ?? null,
     imageByUrl: (url) => imageByUrl.get(url) ?? null,
     comment: (id) => comments.get(id) ?? null,
-    commentId: (source) => commentIdOf(salt, source),
+    commentId: (source) => hash(`${salt}\u0000${source}`).slice(0, 16),
   };
   return { enabled: input.enabled ?? true, linkFormat: input.linkFormat ?? "shortest", answers };
 }
@@ -145,10 +146,7 @@ export function dependenciesHold(dependencies: ConversionDependencies, context: 
   if (dependencies.enabled !== context.enabled) return false;
   if (!context.enabled) return true;
   if (dependencies.linkFormat !== context.linkFormat) return false;
-  for (const question of Object.keys(dependencies.answers)) {
-    if (ask(context.answers, question) !== dependencies.answers[question]) return false;
-  }
-  return true;
+  return dependencies.answers.every(([question, answer]) => ask(context.answers, question) === answer);
 }
 
 /**
@@ -159,8 +157,8 @@ export function dependenciesHold(dependencies: ConversionDependencies, context: 
  * baseline`. New comments in an edited text get ids with `base`'s salt.
  */
 export function contextFromDependencies(dependencies: ConversionDependencies, base: ConversionContext): ConversionContext {
-  const recorded = dependencies.answers;
-  const get = (question: string): string | null => (Object.prototype.hasOwnProperty.call(recorded, question) ? (recorded[question] ?? null) : null);
+  const recorded = new Map(dependencies.answers);
+  const get = (question: string): string | null => recorded.get(question) ?? null;
   const answers: Answers = {
     target: (kind, linkpath) => get(`target:${kind}:${linkpath}`),
     noteUrl: (path) => get(`note-url:${path}`),
@@ -175,23 +173,52 @@ export function contextFromDependencies(dependencies: ConversionDependencies, ba
   return { enabled: dependencies.enabled, linkFormat: dependencies.linkFormat, answers };
 }
 
-/** Answers that record every question into `record` (a prototype-less object, so any key is safe). */
-export function recordingAnswers(answers: Answers, record: Record<string, string | null>): Answers {
-  const note = <T extends string | null>(question: string, answer: T): T => {
-    record[question] = answer;
-    return answer;
+/** Every answer one conversion got, by kind of question (`target:note`, `note-url`, …) and argument. */
+export type AnswerRecord = Map<string, Map<string, string | null>>;
+
+/**
+ * Answers that record every question into `record`, asking the underlying answers once per
+ * question (a conversion asks the same ones many times: every link to a note, every comment's id).
+ */
+export function recordingAnswers(answers: Answers, record: AnswerRecord): Answers {
+  const table = (kind: string): Map<string, string | null> => {
+    let known = record.get(kind);
+    if (known === undefined) {
+      known = new Map();
+      record.set(kind, known);
+    }
+    return known;
   };
+  const memo = <T extends string | null>(kind: string, compute: (argument: string) => T): ((argument: string) => T) => {
+    const known = table(kind);
+    return (argument) => {
+      const answer = known.get(argument);
+      if (answer !== undefined) return answer as T;
+      const computed = compute(argument);
+      known.set(argument, computed);
+      return computed;
+    };
+  };
+  const noteTarget = memo("target:note", (linkpath) => answers.target("note", linkpath));
+  const fileTarget = memo("target:file", (linkpath) => answers.target("file", linkpath));
   return {
-    target: (kind, linkpath) => note(`target:${kind}:${linkpath}`, answers.target(kind, linkpath)),
-    noteUrl: (path) => note(`note-url:${path}`, answers.noteUrl(path)),
-    noteId: (path) => note(`note-id:${path}`, answers.noteId(path)),
-    imageUrl: (path) => note(`image-url:${path}`, answers.imageUrl(path)),
-    noteByUrl: (url) => note(`note-by-url:${url}`, answers.noteByUrl(url)),
-    noteById: (id) => note(`note-by-id:${id}`, answers.noteById(id)),
-    imageByUrl: (url) => note(`image-by-url:${url}`, answers.imageByUrl(url)),
-    comment: (id) => note(`comment:${id}`, answers.comment(id)),
-    commentId: (source) => note(`comment-id:${source}`, answers.commentId(source)),
+    target: (kind, linkpath) => (kind === "note" ? noteTarget(linkpath) : fileTarget(linkpath)),
+    noteUrl: memo("note-url", (path) => answers.noteUrl(path)),
+    noteId: memo("note-id", (path) => answers.noteId(path)),
+    imageUrl: memo("image-url", (path) => answers.imageUrl(path)),
+    noteByUrl: memo("note-by-url", (url) => answers.noteByUrl(url)),
+    noteById: memo("note-by-id", (id) => answers.noteById(id)),
+    imageByUrl: memo("image-by-url", (url) => answers.imageByUrl(url)),
+    comment: memo("comment", (id) => answers.comment(id)),
+    commentId: memo("comment-id", (source) => answers.commentId(source)),
   };
+}
+
+/** The record as the question/answer pairs of `ConversionDependencies.answers`. */
+export function answerPairs(record: AnswerRecord): Array<[string, string | null]> {
+  const pairs: Array<[string, string | null]> = [];
+  for (const [kind, known] of record) for (const [argument, answer] of known) pairs.push([`${kind}:${argument}`, answer]);
+  return pairs;
 }
 
 /** Asks one recorded question again. */

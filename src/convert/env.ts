@@ -47,9 +47,14 @@ export function spell(env: Env, kind: TargetKind, path: string): string {
   return full;
 }
 
-/** Adds a warning once per line and message. */
+/** At most this many warnings are kept (a text with a stray `%%` on every line should not produce thousands). */
+const WARNING_LIMIT = 100;
+
+/** Adds a warning once per line and message (toRemote only). */
 export function warn(env: Env, line: number, message: string): void {
-  if (env.dir !== "remote") return;
-  if (env.warnings.some((w) => w.line === line && w.message === message)) return;
+  if (env.dir !== "remote" || env.warnings.length >= WARNING_LIMIT) return;
+  const last = env.warnings[env.warnings.length - 1];
+  // Warnings arrive in line order, so a repeat is always the last one.
+  if (last !== undefined && last.line === line && last.message === message) return;
   env.warnings.push({ line, message });
 }

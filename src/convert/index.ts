@@ -9,7 +9,9 @@ import { convertLines } from "./blocks";
 import {
   type ConversionContext,
   type ConversionDependencies,
+  answerPairs,
   recordingAnswers,
+  type AnswerRecord,
 } from "./context";
 import type { ConversionWarning, Direction, Env } from "./env";
 import { joinLines, splitLines } from "./lines";
@@ -71,11 +73,11 @@ export function toLocal(remoteText: string, context: ConversionContext): LocalRe
 interface Run {
   readonly text: string;
   readonly env: Env;
-  readonly record: Record<string, string | null>;
+  readonly record: AnswerRecord;
 }
 
 function run(dir: Direction, text: string, context: ConversionContext, preload: ReadonlyMap<string, string>): Run {
-  const record = Object.create(null) as Record<string, string | null>;
+  const record: AnswerRecord = new Map();
   const env: Env = {
     dir,
     answers: recordingAnswers(context.answers, record),
@@ -98,13 +100,11 @@ function run(dir: Direction, text: string, context: ConversionContext, preload: 
 }
 
 function finish(result: Run, input: string, context: ConversionContext): ConversionResult {
-  const comments = Object.create(null) as Record<string, string>;
-  for (const [id, source] of [...result.env.wrote].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) comments[id] = source;
   const dependencies: ConversionDependencies = {
     enabled: context.enabled,
     linkFormat: context.linkFormat,
-    answers: result.record,
-    comments,
+    answers: answerPairs(result.record),
+    comments: [...result.env.wrote],
   };
   return { text: context.enabled ? result.text : input, dependencies, warnings: result.env.warnings };
 }

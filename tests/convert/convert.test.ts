@@ -8,7 +8,7 @@ import {
   type ConversionDependencies,
   type ConversionInput,
 } from "../../src/convert";
-import { sha256HexSync } from "../../src/convert/sha256";
+import { sha256Hasher, sha256HexSync } from "../../src/convert/sha256";
 import { context, INPUT, NOTES } from "./fixtures";
 
 const ISSUE_NOTE = [
@@ -38,7 +38,7 @@ describe("toRemote / toLocal", () => {
     expect(remote.text).toContain(":::warning\n**Mind the gap**\n");
     expect(remote.text).not.toMatch(/secret|private|%%/);
     expect(remote.images).toEqual(["diagram.png"]);
-    expect(Object.values(remote.dependencies.comments).sort()).toEqual(["%%\nprivate\n%%", "the secret plan"]);
+    expect(remote.dependencies.comments.map(([, source]) => source).sort()).toEqual(["%%\nprivate\n%%", "the secret plan"]);
     expect(toLocal(remote.text, context(remote.dependencies.comments)).text).toBe(ISSUE_NOTE);
   });
 
@@ -69,7 +69,7 @@ describe("toRemote / toLocal", () => {
     const off = buildConversionContext({ ...INPUT, enabled: false });
     expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);
     expect(toLocal(":::info\nx\n:::", off).text).toBe(":::info\nx\n:::");
-    expect(toRemote(ISSUE_NOTE, off).dependencies).toEqual({ enabled: false, linkFormat: "shortest", answers: {}, comments: {} });
+    expect(toRemote(ISSUE_NOTE, off).dependencies).toEqual({ enabled: false, linkFormat: "shortest", answers: [], comments: [] });
   });
 
   it("leaves a text with a lone CR alone and says so", () => {
@@ -102,7 +102,7 @@ describe("dependencies", () => {
 
   it("record the answers a conversion used, as plain JSON", () => {
     const { dependencies } = toRemote("[[Other note]] ![[diagram.png]]", context());
-    expect(dependencies.answers).toMatchObject({
+    expect(Object.fromEntries(dependencies.answers)).toMatchObject({
       "target:note:Other note": "Other note.md",
       "note-url:Other note.md": "https://hackmd.io/abc",
       "image-url:diagram.png": "https://hackmd.io/_uploads/d.png",
@@ -136,5 +136,12 @@ describe("dependencies", () => {
 describe("sha256HexSync", () => {
   it.each(["", "abc", "é ✓ 𝄞", "x".repeat(1000)])("agrees with node:crypto for %j", (text) => {
     expect(sha256HexSync(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
+  });
+
+  it("keeps agreeing when one hasher is reused across lengths and blocks", () => {
+    const hash = sha256Hasher();
+    for (const text of ["x".repeat(200), "", "short", "é".repeat(70), "y".repeat(55), "y".repeat(56), "z".repeat(64), "a"]) {
+      expect(hash(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
+    }
   });
 });

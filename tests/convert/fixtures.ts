@@ -33,8 +33,8 @@ export const COMMENTS: ReadonlyMap<string, string> = new Map([
 export const INPUT: ConversionInput = { notes: NOTES, images: IMAGES, vaultPaths: VAULT_PATHS, comments: COMMENTS, commentSalt: SALT };
 
 /** The test vault's context, with extra comment sources (as the engine keeps what toRemote wrote). */
-export function context(extra: Readonly<Record<string, string>> = {}, input: ConversionInput = INPUT): ConversionContext {
-  return buildConversionContext({ ...input, comments: new Map([...(input.comments ?? []), ...Object.entries(extra)]) });
+export function context(extra: Iterable<readonly [string, string]> = [], input: ConversionInput = INPUT): ConversionContext {
+  return buildConversionContext({ ...input, comments: new Map([...(input.comments ?? []), ...extra]) });
 }
 
 const placeholderOf = (source: string): string => `<!--obsidian-comment:${commentIdOf(SALT, source)}-->`;

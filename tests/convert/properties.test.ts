@@ -29,9 +29,9 @@ describe("conversion properties (seeded, HB_CONVERT_RUNS runs each)", () => {
   it("both round trips hold in a random part of the vault", () => {
     fc.assert(
       fc.property(documentText, partialInput, (x, input) => {
-        const remote = toRemote(x, context({}, input));
+        const remote = toRemote(x, context([], input));
         expect(toLocal(remote.text, context(remote.dependencies.comments, input)).text).toBe(x);
-        expect(toRemote(toLocal(x, context({}, input)).text, context({}, input)).text).toBe(x);
+        expect(toRemote(toLocal(x, context([], input)).text, context([], input)).text).toBe(x);
       }),
       SEEDED,
     );
@@ -41,12 +41,12 @@ describe("conversion properties (seeded, HB_CONVERT_RUNS runs each)", () => {
     fc.assert(
       fc.property(documentText, (x) => {
         // Each level is decoded with the comments known when it was encoded plus the ones it wrote.
-        let comments: Record<string, string> = {};
+        let comments: Array<readonly [string, string]> = [];
         const remote: string[] = [x];
-        const known: Record<string, string>[] = [];
+        const known: Array<Array<readonly [string, string]>> = [];
         for (let depth = 0; depth < 3; depth++) {
           const result = toRemote(remote[depth] as string, context(comments));
-          comments = { ...comments, ...result.dependencies.comments };
+          comments = [...comments, ...result.dependencies.comments];
           known.push(comments);
           remote.push(result.text);
         }
@@ -82,8 +82,8 @@ describe("conversion properties (seeded, HB_CONVERT_RUNS runs each)", () => {
   it("a changed context never changes an unedited text's remote form as judged by its recorded dependencies", () => {
     fc.assert(
       fc.property(documentText, partialInput, partialInput, (x, first, second) => {
-        const before = toRemote(x, context({}, first));
-        const now = context({}, second);
+        const before = toRemote(x, context([], first));
+        const now = context([], second);
         const pinned = contextFromDependencies(before.dependencies, now);
         expect(toRemote(x, pinned).text).toBe(before.text);
         if (dependenciesHold(before.dependencies, now)) expect(toRemote(x, now).text).toBe(before.text);
@@ -99,7 +99,7 @@ describe("conversion properties (seeded, HB_CONVERT_RUNS runs each)", () => {
     fc.assert(
       fc.property(documentText, documentText, partialInput, (x, edited, input) => {
         fc.pre(edited !== x);
-        const before = toRemote(x, context({}, input));
+        const before = toRemote(x, context([], input));
         const pinned = contextFromDependencies(before.dependencies, buildConversionContext(INPUT));
         expect(toRemote(edited, pinned).text).not.toBe(before.text);
       }),

@@ -39,7 +39,7 @@ function rows(): Row[] {
 }
 
 /** The test vault with only the row's notes tracked and images uploaded. */
-function contextFor(row: Row, comments: Readonly<Record<string, string>> = {}) {
+function contextFor(row: Row, comments: Iterable<readonly [string, string]> = []) {
   const notes = new Map<string, TrackedNote>();
   const images = new Map<string, string>();
   for (const path of row.context) {
@@ -49,7 +49,7 @@ function contextFor(row: Row, comments: Readonly<Record<string, string>> = {}) {
     else if (image !== undefined) images.set(path, image);
     else throw new Error(`${row.id}: ${path} is not in the test vault`);
   }
-  return buildConversionContext({ notes, images, vaultPaths: VAULT_PATHS, comments: new Map([...COMMENTS, ...Object.entries(comments)]), commentSalt: SALT });
+  return buildConversionContext({ notes, images, vaultPaths: VAULT_PATHS, comments: new Map([...COMMENTS, ...comments]), commentSalt: SALT });
 }
 
 describe("the conversion rules table (docs/conversion-rules.md)", () => {
