@@ -153,8 +153,8 @@ export function dependenciesHold(dependencies: ConversionDependencies, context: 
  * A context that answers exactly as recorded (anything not recorded: "no such thing"). Converting
  * the same text with it gives the same result as the recorded conversion, whatever changed since;
  * converting a different text gives a different result (every rule is reversible). So the engine
- * tells "edited" from "context changed" with `toRemote(local, contextFromDependencies(d)).text !==
- * baseline`. New comments in an edited text get ids with `base`'s salt.
+ * tells "edited" from "context changed" with `toRemote(local, contextFromDependencies(d, now)).text
+ * !== baseline`. New comments in an edited text get ids with `base`'s salt.
  */
 export function contextFromDependencies(dependencies: ConversionDependencies, base: ConversionContext): ConversionContext {
   const recorded = new Map(dependencies.answers);
