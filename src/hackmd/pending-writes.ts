@@ -54,6 +54,15 @@ export class PendingWrites {
   }
 
   /**
+   * Whether an unconfirmed write to the note may still land over `current` (a body just read that
+   * does not show it), without refusing or forgetting anything.
+   */
+  mayStillLand(address: NoteAddress, current: string): boolean {
+    const pending = this.entries.get(keyOf(address));
+    return pending !== undefined && pending.sent !== current && this.clock.now() - pending.at < this.horizonMs;
+  }
+
+  /**
    * Runs a body write in its two steps. The send's own failure is remembered only when it is
    * `readback` (any other failure means HackMD did not apply it); once the send was accepted,
    * any failure of the confirmation is remembered, since the body was applied and may still show.

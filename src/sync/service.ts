@@ -49,6 +49,9 @@ export interface SyncServiceOptions {
   words?: Words;
 }
 
+/** How long after a change its timestamp is not trusted to go with the body read: twice the 15 s HackMD's own tests wait for a write to show (HACKMD_API.md §1.8.1). */
+export const SETTLE_MS = 30_000;
+
 /** How often an operation redoes its decision when its keys or its record moved under it. */
 const MAX_ATTEMPTS = 3;
 
@@ -69,6 +72,12 @@ export class SyncService implements SyncTools {
   private readonly lists: NoteListCache<NoteSummary> | undefined;
   private readonly queue: SyncQueue;
   private readonly pending: PendingWrites;
+  /**
+   * Paths whose file was just renamed away and whose rename is being followed: a pull must not
+   * "restore" such a file, or the record would stay with the restored copy and the renamed file,
+   * with its edits, would be left untracked.
+   */
+  private readonly movingAway = new Map<string, number>();
   private readonly words: Words;
 
   /** Builds the service from one named-parameter object. */
@@ -147,7 +156,7 @@ export class SyncService implements SyncTools {
       }
       // The GET took time: the destination may have changed (an editor save, a new folder).
       const exists = await this.destinationChecks(path, request);
-      if (before.kind !== "missing" && !exists) {
+      if (!exists && (before.kind !== "missing" || this.movingAway.has(path))) {
         // Renamed or deleted meanwhile: a fresh copy here would pair the moved file's record with text it never held.
         throw new BridgeError("conflict", `${path} was moved or deleted while the note was being pulled; nothing was written. Pull again to the path you want.`);
       }
@@ -184,7 +193,8 @@ export class SyncService implements SyncTools {
       // An unchanged file is left alone (its mtime too); a CRLF copy of the body is rewritten.
       if (oldRaw !== body) await this.files.write(path, body, { expect: stamp });
       try {
-        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp: timestampOf(note), expect });
+        const timestamp = this.recordedTimestamp(target, note, body);
+        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp, expect });
       } catch (error) {
         if (error instanceof RecordChangedError) {
           throw new BridgeError(
@@ -336,6 +346,18 @@ export class SyncService implements SyncTools {
 
   /** Follows a rename inside the ROOT (TOOLS.md §13.9), in the same queue as pull, push and untrack. */
   async followRename(options: { from: string; to: string }): Promise<boolean> {
+    // Marked before the first await: a pull that finds `from` missing from now on knows it moved.
+    this.movingAway.set(options.from, (this.movingAway.get(options.from) ?? 0) + 1);
+    try {
+      return await this.followRenameMarked(options);
+    } finally {
+      const left = (this.movingAway.get(options.from) ?? 1) - 1;
+      if (left <= 0) this.movingAway.delete(options.from);
+      else this.movingAway.set(options.from, left);
+    }
+  }
+
+  private async followRenameMarked(options: { from: string; to: string }): Promise<boolean> {
     // The record as it was when the file moved: only that record belongs to the moved text.
     const found = await this.store.findByPath(options.from);
     if (!found || !isMarkdownPath(options.to)) return false;
@@ -542,6 +564,19 @@ export class SyncService implements SyncTools {
     });
   }
 
+  /**
+   * The `lastChangedAt` to record with a baseline, or `""` when it may not belong to that body.
+   * HackMD can show a write's timestamp before its body (HACKMD_API.md §1.8.1), so a body read
+   * shortly after a change, or while one of our own writes may still land, is recorded with no
+   * timestamp: sync-all then fetches the note once more instead of trusting the note list, and
+   * that later pull records the settled timestamp. Costs one GET after a fresh change.
+   */
+  private recordedTimestamp(address: { teamPath: string | null; noteId: string }, note: NoteDetail, body: string): string {
+    if (this.pending.mayStillLand(address, body)) return "";
+    if (note.last_changed_at !== null && this.clock.now() - note.last_changed_at < SETTLE_MS) return "";
+    return timestampOf(note);
+  }
+
   /** Saves the record after a confirmed push (failure → `partial_write`) or a baseline advance. */
   private async saveAfter(path: string, options: { record: LoadedRecord["record"]; baseline: string; note: NoteDetail; kind: "push" | "advance" }): Promise<void> {
     try {
@@ -550,7 +585,7 @@ export class SyncService implements SyncTools {
         noteId: options.record.internal_id,
         localPath: path,
         baseline: options.baseline,
-        timestamp: timestampOf(options.note),
+        timestamp: this.recordedTimestamp({ teamPath: options.record.team_path, noteId: options.record.internal_id }, options.note, options.baseline),
         expect: expectationOf(options.record),
       });
     } catch (error) {

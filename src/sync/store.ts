@@ -379,6 +379,17 @@ export class SyncStateStore {
       last_observed_remote_timestamp: before.last_observed_remote_timestamp,
     };
     await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
+    // Another process's save (baseline, then record) may have landed between the check above and
+    // this write, and this record then names a baseline it does not match. Put back a record that
+    // matches the baseline at the path that save most likely used, and report the move as not made.
+    const baseline = await this.files.read(baselineFile(found.key), { maxBytes: BASELINE_MAX_BYTES });
+    const actual = baseline === undefined ? undefined : `sha256:${await sha256Hex(baseline.bytes)}`;
+    if (actual !== undefined && actual !== record.baseline_body_hash) {
+      const repaired: SyncRecord = { ...record, local_path: before.local_path, baseline_body_hash: actual, last_observed_remote_timestamp: "" };
+      await this.files.write(`${TRACKED}/${found.key}.json`, serialise(repaired));
+      this.batchRecords?.set(found.key, repaired);
+      throw new RecordChangedError(before.local_path);
+    }
     this.batchRecords?.set(found.key, record);
     await this.removeHintIfNames(found.record.local_path, found.key);
     await this.files.write(await this.hintFile(localPath), found.key);

@@ -170,4 +170,36 @@ describe("overlapping operations lose nothing (issue 8)", () => {
     expect(errorKind(await bridge.call("hackmd_push_note", { local_path: FILE }))).toBe("not_tracked");
     expect(ok(await bridge.call("hackmd_push_note", { local_path: "second.md" })).status).toBe("nothing_to_push");
   });
+
+  it("3: a rename followed while a pull of the old path starts never restores the old file over the moved edits", async () => {
+    await writeFile(local(FILE), `${await readFile(local(FILE), "utf8")}typed before the rename\n`);
+    const held = holdNext("GET /notes/:noteId");
+    await rename(local(FILE), local("moved.md"));
+    // The plugin's rename handler calls this at once; the pull starts right after.
+    const follow = bridge.core.deps.sync.followRename({ from: FILE, to: "moved.md" });
+    const pull = bridge.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE, overwrite_local: true });
+    const refused = await pull;
+    expect(["conflict", "unpushed_changes"]).toContain(errorKind(refused));
+    expect(held.hits).toBeLessThanOrEqual(1);
+    expect(await follow).toBe(true);
+    const pushed = ok(await bridge.call("hackmd_push_note", { local_path: "moved.md" }));
+    expect(pushed.status).toBe("pushed");
+    expect(remote()).toContain("typed before the rename");
+  });
+
+  it("views agree after a pull that saw a write's new timestamp before its body (an unconfirmed agent write)", async () => {
+    bridge.emu.setQuirks({ visibilityDelayMs: 2_500, visibilityScope: "content" });
+    const content = `${remote()}agent line\n`;
+    expect(errorKind(await bridge.call("hackmd_update_note", { note_ref: NOTE, content }))).toBe("readback");
+    // The pull reads the old body (the agent's is not visible yet) under the note's new lastChangedAt.
+    ok(await bridge.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE, overwrite_local: true }));
+    await new Promise((resolve) => setTimeout(resolve, 2_600));
+    const check = await bridge.core.deps.sync.check({ localPath: FILE, call: new CallContext() });
+    expect(check.status).toBe("remote_changed");
+    const plan = await syncAll(bridge.core.deps, { dryRun: true });
+    expect(plan.items).toEqual([expect.objectContaining({ plan: "pull" })]);
+    const real = await syncAll(bridge.core.deps, {});
+    expect(real.items).toEqual([expect.objectContaining({ outcome: "pulled" })]);
+    expect(await readFile(local(FILE), "utf8")).toContain("agent line");
+  });
 });

@@ -8,6 +8,7 @@ import { CallContext } from "../../src/hackmd/call-context";
 import { decideSyncAll, LocalHashCache, syncAll, type SyncAllDeps, type SyncAllFacts, type SyncAllItem, type SyncAllOptions, type SyncAllProgress, type SyncAllResult } from "../../src/sync/sync-all";
 import { baselineFile, recordKey } from "../../src/sync/store";
 import { startBridge, type TestBridge } from "../helpers/bridge";
+import { SETTLE_MS } from "../../src/sync/service";
 
 const READING = DEMO_NOTE_IDS.readingList;
 const WEEKLY = DEMO_NOTE_IDS.weeklySync;
@@ -250,7 +251,9 @@ describe("sync-all against the emulator", () => {
   const sorted = (list: string[]): string[] => [...list].sort();
 
   beforeEach(async () => {
-    bridge = await startBridge();
+    // The core's clock runs past SETTLE_MS ahead of the emulator's, so every change is settled and
+    // its timestamp recorded (the fresh-change rule has its own test below).
+    bridge = await startBridge({ clock: { now: () => Date.now() + 2 * SETTLE_MS } });
   });
   afterEach(async () => {
     await bridge.close();
@@ -624,6 +627,33 @@ describe("sync-all against the emulator", () => {
     ]);
     expect(sorted(requests())).toEqual([LIST, TEAM_LIST]);
     expectConsistentProgress(events, { listing: 2, checking: 2 });
+  });
+
+  it("a body pulled within SETTLE_MS of its change is recorded without a timestamp, so the next run confirms it with one GET", async () => {
+    const fresh = await startBridge();
+    try {
+      const files = fresh.core.deps.files;
+      const result = await fresh.core.deps.sync.pull({
+        localPath: "reading.md",
+        resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: null, noteId: READING }),
+        overwriteLocal: false,
+        discardLocalChanges: false,
+        createParentDirs: false,
+        confirmLargeFile: false,
+        call: new CallContext(),
+      });
+      expect(result.kind).toBe("pulled");
+      fresh.emu.collaboratorEdit(READING, { content: "# just changed\n" });
+      await syncAll(fresh.core.deps, {});
+      const record = JSON.parse(Buffer.from((await files.state.read(`tracked/personal--${READING}.json`, { maxBytes: 4096 }))?.bytes ?? []).toString("utf8")) as Record<string, string>;
+      expect(record.last_observed_remote_timestamp).toBe("");
+      fresh.mark();
+      const next = await syncAll(fresh.core.deps, { dryRun: true });
+      expect(next.items[0]).toMatchObject({ branch: "A2", outcome: "unchanged" });
+      expect(fresh.requestsSinceMark()).toEqual([LIST, GET]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it("the local hash cache: a second run with nothing changed reads no working file and makes only the list requests", async () => {
