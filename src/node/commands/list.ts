@@ -5,12 +5,11 @@
  */
 import { workspaceArg } from "../../mcp/tools/shared";
 import { CallContext } from "../../hackmd/call-context";
-import type { SyncAllResult } from "../../sync/sync-all";
 import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
-import { createProgress, formatTable, UsageError, workspaceLabel, writeJson } from "./output";
+import { formatTable, UsageError, workspaceLabel, writeJson } from "./output";
 import { countStates, statusEntry } from "./status";
-import { noteLabel, runSyncAll } from "./sync";
+import { dryRunPlan, noteLabel } from "./sync";
 
 /** The checked arguments of `list`. */
 export interface ListArgs {
@@ -64,13 +63,7 @@ async function listRemote(args: ListArgs, context: CommandContext): Promise<Exit
 
 async function listTracked(args: ListArgs, context: CommandContext): Promise<ExitCode> {
   const { io } = context;
-  const progress = createProgress({ io, json: args.json });
-  let plan: SyncAllResult;
-  try {
-    plan = await runSyncAll({ context, dryRun: true, progress });
-  } finally {
-    progress.done();
-  }
+  const plan = await dryRunPlan({ context, json: args.json });
   const entries = plan.items.map(statusEntry).map(({ status, ...entry }) => ({ local_path: entry.local_path, note_id: entry.note_id, team_path: entry.team_path, state: status, ...(entry.message === undefined ? {} : { message: entry.message }) }));
   if (args.json) {
     writeJson(io, { counts: countStates(entries.map((entry) => ({ status: entry.state }))), tracked: entries });

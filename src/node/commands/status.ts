@@ -4,12 +4,12 @@
  */
 import type { ErrorKind } from "../../core/errors";
 import { CallContext } from "../../hackmd/call-context";
-import type { SyncAllItem, SyncAllPlanId, SyncAllResult } from "../../sync/sync-all";
+import type { SyncAllItem, SyncAllPlanId } from "../../sync/sync-all";
 import type { SyncCheck } from "../../sync/types";
 import { flag, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
-import { createProgress, formatTable, groupedMessages, writeJson } from "./output";
-import { noteLabel, runSyncAll } from "./sync";
+import { formatTable, groupedMessages, writeJson } from "./output";
+import { dryRunPlan, noteLabel } from "./sync";
 import { CLI_WORDS, shellQuote, teamFlag } from "./words";
 
 /** The checked arguments of `status`. */
@@ -84,13 +84,7 @@ async function statusOfOne(args: StatusArgs & { path: string }, context: Command
  */
 async function statusOfAll(args: StatusArgs, context: CommandContext): Promise<ExitCode> {
   const { io } = context;
-  const progress = createProgress({ io, json: args.json });
-  let plan: SyncAllResult;
-  try {
-    plan = await runSyncAll({ context, dryRun: true, progress });
-  } finally {
-    progress.done();
-  }
+  const plan = await dryRunPlan({ context, json: args.json });
   const entries = plan.items.map(statusEntry);
   const counts = countStates(entries);
   if (args.json) {

@@ -50,6 +50,16 @@ export function runSyncAll(options: { context: CommandContext; dryRun: boolean; 
   });
 }
 
+/** Sync-all's dry-run plan with a progress line (status and list show it as a table). */
+export async function dryRunPlan(options: { context: CommandContext; json: boolean }): Promise<SyncAllResult> {
+  const progress = createProgress({ io: options.context.io, json: options.json });
+  try {
+    return await runSyncAll({ context: options.context, dryRun: true, progress });
+  } finally {
+    progress.done();
+  }
+}
+
 /** The progress line of one sync-all report. */
 function progressText(report: SyncAllProgress): string {
   const step = `${report.done}/${report.total}`;
