@@ -19,6 +19,7 @@ import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
 import { threeWayMerge } from "./merge";
+import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
 import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
@@ -617,7 +618,7 @@ export class SyncService implements SyncTools {
       const info = await this.files.stat(target);
       let expect: FileStamp | "absent" = "absent";
       if (info.kind !== "missing") {
-        const owned = info.kind === "file" ? await this.ownsSnapshot(target, loaded.record.remote_snapshot_hash) : undefined;
+        const owned = info.kind === "file" ? await ownedSnapshotStamp(this.files, target, loaded.record.remote_snapshot_hash) : undefined;
         if (!owned) {
           return {
             snapshot_error: `${target} exists and is not the snapshot this tool wrote, so it was left alone; move it away to get a fresh snapshot of the remote body.`,
@@ -640,14 +641,6 @@ export class SyncService implements SyncTools {
       this.logger.warn("sync_snapshot_failed", { path: target, kind: isBridgeError(error) ? error.kind : "unknown" });
       return { snapshot_error: `No snapshot was written to ${target}: ${describe(error)}` };
     }
-  }
-
-  /** The stamp of an existing snapshot when it is the one this tool wrote last, else undefined. */
-  private async ownsSnapshot(path: string, recorded: string | undefined): Promise<FileStamp | undefined> {
-    if (recorded === undefined) return undefined;
-    const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
-    if (read.truncated) return undefined;
-    return `sha256:${await sha256Hex(read.bytes)}` === recorded ? read.stamp : undefined;
   }
 }
 

@@ -8,13 +8,24 @@
  */
 import { isBridgeError } from "../core/errors";
 import { sha256Hex } from "../core/hash";
-import type { LocalFiles } from "../core/local-files";
+import type { FileStamp, LocalFiles } from "../core/local-files";
 import { isMarkdownPath, remoteSnapshotPath } from "../core/paths";
 import { noteQueueKey, pathQueueKey, type SyncQueue } from "./queue";
 import type { SyncStateStore } from "./store";
 
 /** Snapshots above this size are never ours to remove (a note holds at most 50 MiB). */
 const MAX_SNAPSHOT_BYTES = 50 * 1_048_576;
+
+/**
+ * The stamp of the snapshot at `path` when it is exactly the text this tool wrote last (its hash
+ * is the record's `remote_snapshot_hash`), else undefined. A read failure propagates.
+ */
+export async function ownedSnapshotStamp(files: LocalFiles, path: string, recorded: string | undefined): Promise<FileStamp | undefined> {
+  if (recorded === undefined) return undefined;
+  const read = await files.read(path, { maxBytes: MAX_SNAPSHOT_BYTES });
+  if (read.truncated) return undefined;
+  return `sha256:${await sha256Hex(read.bytes)}` === recorded ? read.stamp : undefined;
+}
 
 /** What happened to the snapshot beside a tracked file. */
 export type SnapshotCleanup =
@@ -60,17 +71,17 @@ export async function removeOwnedSnapshot(options: SnapshotCleanupOptions): Prom
     if (info.kind !== "file") return { kind: "kept", path: target, reason: "not-ours" };
     const recorded = found.record.remote_snapshot_hash;
     if (recorded === undefined) return { kind: "kept", path: target, reason: "not-ours" };
-    let read;
+    let stamp: FileStamp | undefined;
     try {
-      read = await files.read(target, { maxBytes: MAX_SNAPSHOT_BYTES });
+      stamp = await ownedSnapshotStamp(files, target, recorded);
     } catch (error) {
       if (isBridgeError(error)) return { kind: "kept", path: target, reason: "unreadable" };
       throw error;
     }
-    if (read.truncated || `sha256:${await sha256Hex(read.bytes)}` !== recorded) return { kind: "kept", path: target, reason: "edited" };
+    if (stamp === undefined) return { kind: "kept", path: target, reason: "edited" };
     try {
       // Expect the stamp just read: an edit saved in between keeps the file.
-      const removed = await files.remove(target, { expect: read.stamp });
+      const removed = await files.remove(target, { expect: stamp });
       return removed ? { kind: "removed", path: target } : { kind: "none" };
     } catch (error) {
       if (isBridgeError(error, "conflict")) return { kind: "kept", path: target, reason: "edited" };

@@ -49,19 +49,13 @@ import { schedulePlan } from "./helpers/concurrency-ops";
 import { ConcurrentWorld } from "./helpers/concurrency-world";
 import { startShared, type SharedEnvironment } from "./helpers/reliability-world";
 import { trackDigests } from "./helpers/scheduled-ports";
+import { intFromEnv } from "./helpers/env";
 
 const DEFAULT_SEED = 20_260_108;
 const DEFAULT_RUNS = 200;
 /** Gates one schedule may open before it counts as hung. */
 const MAX_GATES = 5_000;
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got ${raw}`);
-  return value;
-}
 
 const seed = intFromEnv("HB_CONCURRENCY_SEED", DEFAULT_SEED);
 const runs = intFromEnv("HB_CONCURRENCY_RUNS", DEFAULT_RUNS);

@@ -42,18 +42,12 @@
 import fc from "fast-check";
 import { initialModel, reliabilityCommands, visibilityArbitrary } from "./helpers/reliability-commands";
 import { ReliabilityWorld, startShared, type SharedEnvironment } from "./helpers/reliability-world";
+import { intFromEnv } from "./helpers/env";
 
 const DEFAULT_SEED = 20_260_105;
 const DEFAULT_RUNS = 300;
 const CASE_TIMEOUT_MS = 20_000;
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be an integer, got ${raw}`);
-  return value;
-}
 
 const seed = intFromEnv("HB_RELIABILITY_SEED", DEFAULT_SEED);
 const runs = intFromEnv("HB_RELIABILITY_RUNS", DEFAULT_RUNS);
