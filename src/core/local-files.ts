@@ -132,6 +132,13 @@ export interface StateFiles {
   remove(path: string): Promise<boolean>;
   /** Lists a folder (`""` for the state folder itself); empty when it does not exist. */
   list(folder: string): Promise<ListEntry[]>;
+  /**
+   * Creates a file only when none exists, creating missing folders; false when one does. Where
+   * another process can share the state folder (the Node host, the desktop plugin) the check and
+   * the creation are one step (`O_EXCL`): this is what the record lock (`sync/record-lock.ts`)
+   * stands on. A reader may see the file before its bytes.
+   */
+  create(path: string, data: string): Promise<boolean>;
 }
 
 /**
@@ -190,4 +197,10 @@ export interface DesktopPaths {
    * vault's real path or through a symlink whose target does not exist.
    */
   realRelative(path: string): Promise<string | null | undefined>;
+  /**
+   * Creates the file at a ROOT-relative path with `O_EXCL` (its folder must exist): false when a
+   * file is there already. The plugin's sync state uses it so the record lock holds against the
+   * standalone command on the same vault.
+   */
+  createExclusive(path: string, data: string): Promise<boolean>;
 }

@@ -71,7 +71,13 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
   const sync = new SyncService({
     client,
     files: options.files,
-    store: new SyncStateStore({ files: options.files.state, logger: options.logger, ...(options.words === undefined ? {} : { words: options.words }) }),
+    store: new SyncStateStore({
+      files: options.files.state,
+      logger: options.logger,
+      timing: { now: () => options.clock.now(), sleep: options.sleep },
+      stateFolder: options.files.root.stateFolder,
+      ...(options.words === undefined ? {} : { words: options.words }),
+    }),
     clock: options.clock,
     sleep: options.sleep,
     logger: options.logger,

@@ -4,7 +4,7 @@
  * standalone command does. The plugin reaches this module only through a dynamic import guarded
  * by `Platform.isDesktopApp` (`obsidian/desktop-loaders.ts`), so mobile never loads it.
  */
-import { promises as fsp } from "node:fs";
+import { constants, promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
 import type { DesktopPaths } from "../core/local-files";
 
@@ -17,11 +17,27 @@ export async function createDesktopPaths(basePath: string): Promise<DesktopPaths
     if (relative.startsWith("..") || nodePath.isAbsolute(relative)) return undefined;
     return relative.split(nodePath.sep).join("/");
   };
+  const absoluteOf = (path: string): string => nodePath.join(basePath, ...path.split("/").filter((segment) => segment !== ""));
   return {
     basePath,
+    createExclusive: async (path, data) => {
+      let handle: fsp.FileHandle;
+      try {
+        handle = await fsp.open(absoluteOf(path), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        throw error;
+      }
+      try {
+        await handle.writeFile(data);
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+      return true;
+    },
     relativeOf: (absolute) => inside(basePath, nodePath.resolve(absolute)) ?? inside(realBase, nodePath.resolve(absolute)),
     realRelative: async (path) => {
-      const absolute = nodePath.join(basePath, ...path.split("/").filter((segment) => segment !== ""));
+      const absolute = absoluteOf(path);
       try {
         return inside(realBase, await fsp.realpath(absolute)) ?? null;
       } catch (error) {

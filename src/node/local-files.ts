@@ -125,6 +125,7 @@ export class NodeLocalFiles implements LocalFiles {
       write: (path, data) => this.stateWrite(path, data),
       remove: (path) => this.stateRemove(path),
       list: (folder) => this.stateList(folder),
+      create: (path, data) => this.stateCreate(path, data),
     };
   }
 
@@ -275,6 +276,29 @@ export class NodeLocalFiles implements LocalFiles {
     const located = await this.locate(given, "write");
     this.assertInState(located.path);
     return this.writeAt(located, data, { expect: undefined, private: true });
+  }
+
+  private async stateCreate(path: string, data: string): Promise<boolean> {
+    await this.checkRoot();
+    const given = this.stateGiven(path);
+    await this.createFoldersAt(parentPath(given), true);
+    const located = await this.locate(given, "write");
+    this.assertInState(located.path);
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(located.abs, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+    } catch (error) {
+      if (errorCode(error) === "EEXIST") return false;
+      throw ioError(error, "creating", located.path);
+    }
+    try {
+      await handle.writeFile(data);
+    } catch (error) {
+      throw ioError(error, "writing", located.path);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    return true;
   }
 
   private async stateRemove(path: string): Promise<boolean> {

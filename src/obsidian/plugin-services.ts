@@ -111,7 +111,7 @@ export class PluginServices {
       ...(options.desktop ? { desktop: options.desktop } : {}),
       protectAgentFiles: () => this.readSettings().protectAgentFiles,
     });
-    this.store = new SyncStateStore({ files: this.files.state, logger: this.logger });
+    this.store = new SyncStateStore({ files: this.files.state, logger: this.logger, timing: { now: () => Date.now(), sleep: this.sleep }, stateFolder: this.files.root.stateFolder });
   }
 
   /** The current settings. */

@@ -138,6 +138,7 @@ export class VaultLocalFiles implements LocalFiles {
       write: (path, data) => this.stateWrite(path, data),
       remove: (path) => this.stateRemove(path),
       list: (folder) => this.stateList(folder),
+      create: (path, data) => this.stateCreate(path, data),
     };
   }
 
@@ -333,6 +334,26 @@ export class VaultLocalFiles implements LocalFiles {
     const written = await this.statOf(located.target);
     if (written === null) throw new BridgeError("local_io", `${located.path} is missing right after it was written; check the vault and try again.`);
     return { path: located.path, stamp: stampOf(written) };
+  }
+
+  /**
+   * Exclusive create. On desktop through the real file system (`O_EXCL`), so the lock holds against
+   * the standalone command; on mobile no other process shares the folder, and a check followed by
+   * the adapter's write is enough.
+   */
+  private async stateCreate(path: string, data: string): Promise<boolean> {
+    const located = await this.locate(this.stateGiven(path));
+    this.assertInState(located);
+    const folder = parentPath(located.target);
+    try {
+      await this.ensureStateFolders(folder);
+      if (this.desktop !== undefined) return await this.desktop.createExclusive(located.target, data);
+      if (await this.adapter.exists(normalizePath(located.target))) return false;
+      await this.adapter.write(normalizePath(located.target), data);
+      return true;
+    } catch (error) {
+      throw ioError(error, "creating", located.path);
+    }
   }
 
   private async stateRemove(path: string): Promise<boolean> {

@@ -9,6 +9,7 @@ import type { StateFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import { TOOL_WORDS, type Words } from "../core/wording";
 import { compareCodePoints } from "../hackmd/client";
+import { RecordLocks, REAL_LOCK_TIMING, type LockTiming } from "./record-lock";
 
 /** The record format this code reads and writes. */
 export const RECORD_FORMAT = 1;
@@ -189,11 +190,17 @@ export class SyncStateStore {
   private batchRecords: Map<string, SyncRecord> | undefined;
   private batchDepth = 0;
 
-  /** A store over `files` (relative to the state folder); warnings go to `logger`; fixes in `words`. */
-  constructor(options: { files: StateFiles; logger: Logger; words?: Words }) {
+  private readonly locks: RecordLocks;
+
+  /**
+   * A store over `files` (relative to the state folder); warnings go to `logger`; fixes in
+   * `words`; `timing` paces the waits for a record lock (real time unless given).
+   */
+  constructor(options: { files: StateFiles; logger: Logger; words?: Words; timing?: LockTiming; stateFolder?: string }) {
     this.files = options.files;
     this.logger = options.logger;
     this.words = options.words ?? TOOL_WORDS;
+    this.locks = new RecordLocks(options.files, options.timing ?? REAL_LOCK_TIMING, options.logger, options.stateFolder ?? "the sync state folder");
   }
 
   /** The hint file of a local path: `by-path/<sha256 hex of the path>`. */
@@ -331,6 +338,10 @@ export class SyncStateStore {
    */
   async save(options: SaveRecordOptions): Promise<KeyedRecord> {
     const key = recordKey(options.teamPath, options.noteId);
+    return this.locks.hold(key, () => this.saveLocked(key, options));
+  }
+
+  private async saveLocked(key: string, options: SaveRecordOptions): Promise<KeyedRecord> {
     const previous = await this.readRecord(key);
     if (options.expect !== undefined && !matchesExpectation(previous, options.expect)) throw new RecordChangedError(options.localPath);
     for (const other of await this.displacedBy(key, options.localPath)) await this.removeDisplaced(other);
@@ -354,11 +365,13 @@ export class SyncStateStore {
 
   /** Replaces only the record's `remote_snapshot_hash` (TOOLS.md §14.7); the baseline is untouched. */
   async setSnapshotHash(found: KeyedRecord, hash: string): Promise<KeyedRecord> {
-    await this.expectRecord(found.key, expectationOf(found.record));
-    const record: SyncRecord = { ...found.record, remote_snapshot_hash: hash };
-    await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
-    this.batchRecords?.set(found.key, record);
-    return { key: found.key, record };
+    return this.locks.hold(found.key, async () => {
+      await this.expectRecord(found.key, expectationOf(found.record));
+      const record: SyncRecord = { ...found.record, remote_snapshot_hash: hash };
+      await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
+      this.batchRecords?.set(found.key, record);
+      return { key: found.key, record };
+    });
   }
 
   /**
@@ -367,6 +380,10 @@ export class SyncStateStore {
    * snapshot hash is dropped (the snapshot sat beside the old file), and the baseline is untouched.
    */
   async move(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
+    return this.locks.hold(found.key, () => this.moveLocked(found, localPath));
+  }
+
+  private async moveLocked(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
     await this.expectRecord(found.key, expectationOf(found.record));
     for (const other of await this.displacedBy(found.key, localPath)) await this.removeDisplaced(other);
     const before = found.record;
@@ -379,9 +396,10 @@ export class SyncStateStore {
       last_observed_remote_timestamp: before.last_observed_remote_timestamp,
     };
     await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
-    // Another process's save (baseline, then record) may have landed between the check above and
-    // this write, and this record then names a baseline it does not match. Put back a record that
-    // matches the baseline at the path that save most likely used, and report the move as not made.
+    // A process that does not take the record lock (an older version) may have saved (baseline,
+    // then record) between the check above and this write, and this record then names a baseline
+    // it does not match. Put back a record that matches the baseline at the path that save most
+    // likely used, and report the move as not made.
     const baseline = await this.files.read(baselineFile(found.key), { maxBytes: BASELINE_MAX_BYTES });
     const actual = baseline === undefined ? undefined : `sha256:${await sha256Hex(baseline.bytes)}`;
     if (actual !== undefined && actual !== record.baseline_body_hash) {
@@ -399,11 +417,17 @@ export class SyncStateStore {
   /**
    * Removes a note's record, its baseline and its hint (the hint only when it names this key).
    * Returns the record's local path (`""` when the record was damaged), or undefined when none.
+   * With `expect`, a record that is no longer as expected is `RecordChangedError`, nothing removed.
    */
-  async remove(teamPath: string | null, noteId: string): Promise<{ localPath: string } | undefined> {
+  async remove(teamPath: string | null, noteId: string, expect?: RecordExpectation): Promise<{ localPath: string } | undefined> {
     const key = recordKey(teamPath, noteId);
+    return this.locks.hold(key, () => this.removeLocked(key, expect));
+  }
+
+  private async removeLocked(key: string, expect: RecordExpectation | undefined): Promise<{ localPath: string } | undefined> {
     const record = await this.readRecord(key);
     if (record === undefined) return undefined;
+    if (expect !== undefined && !matchesExpectation(record, expect)) throw new RecordChangedError(typeof record === "object" ? record.local_path : key);
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
     this.batchRecords?.delete(key);

@@ -307,6 +307,11 @@ describe("VaultLocalFiles with a desktop port (TOOLS.md §12.2 desktop)", () => 
       const real = out.join("/");
       return adapter.entries.has(real) ? real : undefined;
     },
+    createExclusive: async (path, data) => {
+      if (adapter.entries.has(path)) return false;
+      await adapter.write(path, data);
+      return true;
+    },
   });
 
   it("resolves parent symlinks into the canonical path and refuses ones that leave the vault", async () => {
@@ -331,6 +336,30 @@ describe("VaultLocalFiles with a desktop port (TOOLS.md §12.2 desktop)", () => 
 });
 
 describe("VaultLocalFiles.state: the sync state files over the adapter (TOOLS.md §13.7)", () => {
+  it("creates a lock file only when none is there: through the desktop port when there is one, else over the adapter", async () => {
+    const mobile = await setup();
+    expect(await mobile.files.state.create("locks/k.lock", "a 1\n")).toBe(true);
+    expect(await mobile.files.state.create("locks/k.lock", "b 2\n")).toBe(false);
+    expect(mobile.disk(`${STATE}/locks/k.lock`)).toBe("a 1\n");
+    const created: string[] = [];
+    const desktop = await setup({
+      desktop: (adapter) => ({
+        basePath: "/v",
+        relativeOf: () => undefined,
+        realRelative: async (path) => path,
+        createExclusive: async (path, data) => {
+          created.push(path);
+          if (adapter.entries.has(path)) return false;
+          await adapter.write(path, data);
+          return true;
+        },
+      }),
+    });
+    expect(await desktop.files.state.create("locks/k.lock", "a 1\n")).toBe(true);
+    expect(await desktop.files.state.create("locks/k.lock", "b 2\n")).toBe(false);
+    expect(created).toEqual([`${STATE}/locks/k.lock`, `${STATE}/locks/k.lock`]);
+  });
+
   it("round-trips bytes exactly in the config folder, outside the vault index; creating writes nothing", async () => {
     const { app, adapter, files, disk } = await setup();
     expect(await files.state.list("")).toEqual([]);

@@ -148,6 +148,7 @@ function countingFiles(inner: LocalFiles, log: { reads: string[]; stateReads: st
       write: (path, data) => inner.state.write(path, data),
       remove: (path) => inner.state.remove(path),
       list: (folder) => inner.state.list(folder),
+      create: (path, data) => inner.state.create(path, data),
     },
     resolve: (input, purpose) => inner.resolve(input, purpose),
     stat: (input) => inner.stat(input),

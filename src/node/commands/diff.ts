@@ -27,7 +27,7 @@ export async function runDiff(args: DiffArgs, context: CommandContext): Promise<
   const deps = core.deps;
   const resolved = await deps.files.resolve(args.path, "read");
   // The plugin's and the engine's records, read the way the sync check reads them.
-  const store = new SyncStateStore({ files: deps.files.state, logger: deps.logger, words: CLI_WORDS });
+  const store = new SyncStateStore({ files: deps.files.state, logger: deps.logger, words: CLI_WORDS, stateFolder: deps.files.root.stateFolder });
   const found = await store.findByPath(resolved.path);
   if (found === undefined) {
     throw new BridgeError("not_tracked", `${resolved.path} is not tracked, so it has no baseline or note to compare with; pull a note to it first with \`hackmd-bridge pull <note_ref> ${resolved.path}\`.`);

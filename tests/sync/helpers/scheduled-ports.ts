@@ -227,6 +227,7 @@ export class GatedFiles implements LocalFiles {
       write: (path, data) => gates.io(`state write ${path}`, () => state.write(path, data)),
       remove: (path) => gates.io(`state remove ${path}`, () => state.remove(path)),
       list: (folder) => gates.io(`state list ${folder}`, () => state.list(folder)),
+      create: (path, data) => gates.io(`state create ${path}`, () => state.create(path, data)),
     };
   }
 
