@@ -3,10 +3,13 @@
  * files, is renamed or moved inside the vault, the records point at the new path — provided it
  * would be a valid pull destination (ends in `.md`, passes the write policy of §12.2–12.4).
  * Otherwise (moved into `.trash/`, renamed away from `.md`, into a protected folder) the record
- * keeps its old path. Deletions leave records alone. Updates run one at a time.
+ * keeps its old path. When another process pulled the note to the old path while the file moved,
+ * the record stays with that new file and a notice says so. Deletions leave records alone.
+ * Updates run one at a time.
  */
 import { TFile, TFolder, type TAbstractFile } from "obsidian";
 import { isInsideFolder } from "../core/paths";
+import { showInfo } from "./notices";
 import type { PluginServices } from "./plugin-services";
 
 /** Moves sync records after renames in the vault. */
@@ -43,7 +46,14 @@ export class RenameTracker {
 
   /** Moves one record through the sync engine, so the move is serialised with pull, push and untrack. */
   private async moveRecord(from: string, to: string): Promise<void> {
-    if (!(await this.services.deps.sync.followRename({ from, to }))) return;
+    const outcome = await this.services.deps.sync.followRename({ from, to });
+    if (outcome === "recreated") {
+      // Another process (the command) pulled the note to the old path while the file moved.
+      showInfo(`${to} is no longer tracked: the note was pulled to ${from} again while you renamed it. Your text in ${to} is kept; copy any changes into ${from}.`);
+      this.services.status.forget(from);
+      return;
+    }
+    if (outcome !== "followed") return;
     this.services.hashCache.forget(from);
     this.services.status.forget(from);
     this.services.logger.debug("tracking_followed_rename", {});

@@ -5,7 +5,7 @@
  */
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash, isBodyHash, sha256Hex, utf8Length } from "../core/hash";
-import type { FileStamp, LocalFiles } from "../core/local-files";
+import { sameStamp, type FileStamp, type LocalFiles } from "../core/local-files";
 import { isMarkdownPath, parentPath, remoteSnapshotPath } from "../core/paths";
 import type { Clock, Logger, Sleep } from "../core/ports";
 import { TOOL_WORDS, type Words } from "../core/wording";
@@ -22,7 +22,7 @@ import { threeWayMerge } from "./merge";
 import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
-import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
+import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, FollowRenameOutcome, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
 
 const MIB = 1_048_576;
 /** Bodies and files above this need `confirm_large_file` (our policy, TOOLS.md §19.7). */
@@ -346,7 +346,7 @@ export class SyncService implements SyncTools {
   }
 
   /** Follows a rename inside the ROOT (TOOLS.md §13.9), in the same queue as pull, push and untrack. */
-  async followRename(options: { from: string; to: string }): Promise<boolean> {
+  async followRename(options: { from: string; to: string }): Promise<FollowRenameOutcome> {
     // Marked before the first await: a pull that finds `from` missing from now on knows it moved.
     this.movingAway.set(options.from, (this.movingAway.get(options.from) ?? 0) + 1);
     try {
@@ -358,27 +358,38 @@ export class SyncService implements SyncTools {
     }
   }
 
-  private async followRenameMarked(options: { from: string; to: string }): Promise<boolean> {
+  private async followRenameMarked(options: { from: string; to: string }): Promise<FollowRenameOutcome> {
     // The record as it was when the file moved: only that record belongs to the moved text.
     const found = await this.store.findByPath(options.from);
-    if (!found || !isMarkdownPath(options.to)) return false;
+    if (!found || !isMarkdownPath(options.to)) return "unchanged";
     try {
       await this.files.resolve(options.to, "write");
     } catch {
-      return false; // into .trash/, a protected folder or outside: the record keeps its old path
+      return "unchanged"; // into .trash/, a protected folder or outside: the record keeps its old path
     }
     return this.queue.run([noteQueueKey(found.key), pathQueueKey(options.from), pathQueueKey(options.to)], async () => {
       const current = await this.store.findByPath(options.from);
       // A pull that ran meanwhile wrote a new file (and baseline) at the old path: the record stays with it.
-      if (current?.key !== found.key || current.record.baseline_body_hash !== found.record.baseline_body_hash) return false;
+      if (current?.key !== found.key || current.record.baseline_body_hash !== found.record.baseline_body_hash) return "unchanged";
+      // A file at the old path that is not the renamed one (a case-only rename shows the same
+      // file under both names) was written since the rename: another process pulled the note
+      // there, with the same body, and said so to its caller. The record stays with that file.
+      if (await this.recreatedAt(options.from, options.to)) return "recreated";
       try {
         await this.store.move(current, options.to);
       } catch (error) {
-        if (error instanceof RecordChangedError) return false;
+        if (error instanceof RecordChangedError) return "unchanged";
         throw error;
       }
-      return true;
+      return "followed";
     });
+  }
+
+  /** Whether a file other than the one now at `to` stands at `from`. */
+  private async recreatedAt(from: string, to: string): Promise<boolean> {
+    const [atFrom, atTo] = await Promise.all([this.files.stat(from).catch(() => undefined), this.files.stat(to).catch(() => undefined)]);
+    if (atFrom?.kind !== "file" || atFrom.stamp === undefined) return false;
+    return atTo?.stamp === undefined || !sameStamp(atFrom.stamp, atTo.stamp);
   }
 
   /** Untrack (TOOLS.md §9.14): removes record, baseline and hint; the file and the note stay. */

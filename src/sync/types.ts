@@ -121,10 +121,16 @@ export interface SyncTools {
   untrack(request: UntrackRequest): Promise<UntrackOutput>;
   /**
    * Points the record of a renamed file at its new path (TOOLS.md §13.9), serialised with pull,
-   * push and untrack; false (record unchanged) when the file was not tracked or the new path is
-   * no valid pull destination.
+   * push and untrack: `followed`; `unchanged` when the file was not tracked, the new path is no
+   * valid pull destination, or a pull of this process saved the note anew meanwhile; `recreated`
+   * when a new file stands at the old path since the rename (another process pulled the note
+   * there): the record stays with that file, and the renamed file is no longer tracked — the
+   * host tells the user.
    */
-  followRename(options: { from: string; to: string }): Promise<boolean>;
+  followRename(options: { from: string; to: string }): Promise<FollowRenameOutcome>;
   /** Runs many operations (a sync-all) with one scan of the sync records instead of one per save. */
   batch<T>(run: () => Promise<T>): Promise<T>;
 }
+
+/** What `followRename` did with the record. */
+export type FollowRenameOutcome = "followed" | "unchanged" | "recreated";

@@ -6,7 +6,7 @@
  * the MCP tools driven through the SDK's client and two cores over one ROOT where a second
  * process is the point.
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { link, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -115,7 +115,7 @@ describe("overlapping operations lose nothing (issue 8)", () => {
     await rename(local(FILE), local("renamed.md"));
     const follow = bridge.core.deps.sync.followRename({ from: FILE, to: "renamed.md" });
     expect(errorKind(await pull)).toBe("conflict");
-    expect(await follow).toBe(true);
+    expect(await follow).toBe("followed");
     const pushed = ok(await bridge.call("hackmd_push_note", { local_path: "renamed.md" }));
     expect(pushed.status).toBe("remote_changed");
     expect(remote()).toContain("collaborator line");
@@ -181,10 +181,31 @@ describe("overlapping operations lose nothing (issue 8)", () => {
     const refused = await pull;
     expect(["conflict", "unpushed_changes"]).toContain(errorKind(refused));
     expect(held.hits).toBeLessThanOrEqual(1);
-    expect(await follow).toBe(true);
+    expect(await follow).toBe("followed");
     const pushed = ok(await bridge.call("hackmd_push_note", { local_path: "moved.md" }));
     expect(pushed.status).toBe("pushed");
     expect(remote()).toContain("typed before the rename");
+  });
+
+  it("3: a rename whose old path another process pulled the note to meanwhile leaves the record with that pull, and says so", async () => {
+    const other = await secondCore(bridge);
+    try {
+      await rename(local(FILE), local("moved.md"));
+      // The command, in its own process, saw the file missing and pulled the note back to it.
+      ok(await other.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE }));
+      expect(await bridge.core.deps.sync.followRename({ from: FILE, to: "moved.md" })).toBe("recreated");
+      const record = JSON.parse(await readFile(local(`${STATE}/${recordKey(null, NOTE)}.json`), "utf8")) as { local_path: string };
+      expect(record.local_path).toBe(FILE);
+      expect((await bridge.core.deps.sync.check({ localPath: FILE, call: new CallContext() })).status).toBe("in_sync");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("3: the same file under both names (a case-only rename on a case-insensitive disk) is followed", async () => {
+    await rename(local(FILE), local("moved.md"));
+    await link(local("moved.md"), local(FILE));
+    expect(await bridge.core.deps.sync.followRename({ from: FILE, to: "moved.md" })).toBe("followed");
   });
 
   it("views agree after a pull that saw a write's new timestamp before its body (an unconfirmed agent write)", async () => {

@@ -204,15 +204,12 @@ export class ConcurrentWorld implements TransportObserver {
   readonly gates: Gates;
   readonly violations: Violation[] = [];
   readonly inherent: InherentLoss[] = [];
-  /** Pulls in flight per `core:note`, and notes whose rename is being followed on core A. */
-  private readonly pullsInFlight = new Map<string, number>();
-  private readonly renaming = new Map<string, string>();
   /**
-   * Rename targets whose rename overlapped a pull of the same note on the other core: the two
-   * processes rewrote one record at once, a window the record's compare-and-swap cannot close
-   * without a cross-process lock (docs/adr/0004-one-queue.md). Counted apart, like HackMD's.
+   * Rename targets the plugin told the user about: the other core pulled the note to the old path
+   * while the file moved (followRename answered `recreated`, and the plugin shows a notice that
+   * the renamed file is no longer tracked). An edit kept only there is reported, not lost.
    */
-  private readonly racedRenames = new Set<string>();
+  private readonly reportedRenames = new Set<string>();
   readonly trace: string[] = [];
   /** Edits that were made: marker → what it is. */
   private readonly markers = new Map<string, Marker>();
@@ -501,20 +498,7 @@ export class ConcurrentWorld implements TransportObserver {
   }
 
   private pull(core: CoreName, note: NoteSpec, path: string): Promise<string> {
-    return this.countingPull(core, note, () => this.pullCounted(core, note, path));
-  }
-
-  /** Runs a pull of `note` on `core`, noting whether it overlapped a rename followed on the other core. */
-  private async countingPull<T>(core: CoreName, note: NoteSpec, run: () => Promise<T>): Promise<T> {
-    const key = `${core}:${note.id}`;
-    this.pullsInFlight.set(key, (this.pullsInFlight.get(key) ?? 0) + 1);
-    const target = this.renaming.get(note.id);
-    if (core === "B" && target !== undefined) this.racedRenames.add(target);
-    try {
-      return await run();
-    } finally {
-      this.pullsInFlight.set(key, (this.pullsInFlight.get(key) ?? 1) - 1);
-    }
+    return this.pullCounted(core, note, path);
   }
 
   private async pullCounted(core: CoreName, note: NoteSpec, path: string): Promise<string> {
@@ -617,16 +601,7 @@ export class ConcurrentWorld implements TransportObserver {
   private async renameDuringPull(note: NoteSpec, pullCore: CoreName, op: string): Promise<string> {
     const from = this.pathOf(note);
     const to = from.replace(/\.md$/, `-${op}.md`);
-    const renaming = actorContext.run({ op, core: "A", label: `rename ${from} → ${to}` }, async () => {
-      this.renaming.set(note.id, to);
-      if ((this.pullsInFlight.get(`B:${note.id}`) ?? 0) > 0) this.racedRenames.add(to);
-      try {
-        return await this.renameAndFollow(note, from, to);
-      } finally {
-        if ((this.pullsInFlight.get(`B:${note.id}`) ?? 0) > 0) this.racedRenames.add(to);
-        this.renaming.delete(note.id);
-      }
-    });
+    const renaming = actorContext.run({ op, core: "A", label: `rename ${from} → ${to}` }, () => this.renameAndFollow(note, from, to));
     const pulling = actorContext.run({ op: `${op}p`, core: pullCore, label: `pull ${from} during the rename` }, async () => {
       try {
         return await this.pull(pullCore, note, from);
@@ -654,7 +629,8 @@ export class ConcurrentWorld implements TransportObserver {
       this.userPath.set(note.name, to);
       this.trace.push(`  renamed ${from} → ${to}`);
       const followed = await this.core("A").deps.sync.followRename({ from, to });
-      return followed ? "record followed" : "record NOT followed";
+      if (followed === "recreated") this.reportedRenames.add(to);
+      return followed === "followed" ? "record followed" : `record NOT followed (${followed})`;
     }
   }
 
@@ -671,8 +647,7 @@ export class ConcurrentWorld implements TransportObserver {
   }
 
   private async agentCall(core: CoreName, name: string, args: Record<string, unknown>, note: NoteSpec): Promise<string> {
-    const call = (): Promise<CallResult> => this.call(core, name, args);
-    const result = name === "hackmd_pull_note" ? await this.countingPull(core, note, call) : await call();
+    const result = await this.call(core, name, args);
     if (result.isError && kindOf(result) === "internal") this.violate("error", `${name} on ${core} answered internal: ${result.content[0]?.text ?? ""}`);
     const out = result.structuredContent ?? {};
     if (!result.isError && name === "hackmd_pull_note" && typeof out.local_path === "string") this.followPull(note, out.local_path);
@@ -814,10 +789,8 @@ export class ConcurrentWorld implements TransportObserver {
         }
         continue;
       }
-      const raced = where.length > 0 && where.every((path) => this.racedRenames.has(path));
-      const cause = raced
-        ? { inherent: true, why: "stranded by a rename on A that overlapped a pull on B (cross-process record race, open: docs/adr/0004-one-queue.md)" }
-        : this.lossCause(marker, note);
+      const reported = where.length > 0 && where.every((path) => this.reportedRenames.has(path));
+      const cause = reported ? { inherent: true, why: "kept in a renamed file the plugin said is no longer tracked (B pulled the note to the old path meanwhile)" } : this.lossCause(marker, note);
       if (cause.inherent) {
         if (!this.inherent.some((loss) => loss.marker === marker)) this.inherent.push({ marker, why: cause.why });
         continue;
