@@ -173,6 +173,31 @@ export function contextFromDependencies(dependencies: ConversionDependencies, ba
   return { enabled: dependencies.enabled, linkFormat: dependencies.linkFormat, answers };
 }
 
+/**
+ * A context that answers as recorded where `dependencies` recorded the question, and as `current`
+ * answers otherwise. A text nobody edited converts exactly as it did (the recorded answers), so it
+ * never churns when a linked note is tracked or untracked since; what an edit adds is converted
+ * with what is true now. The engine compares and pushes in this context.
+ */
+export function preferRecorded(dependencies: ConversionDependencies, current: ConversionContext): ConversionContext {
+  if (!dependencies.enabled || !current.enabled) return contextFromDependencies(dependencies, current);
+  const recorded = new Map(dependencies.answers);
+  const pick = (question: string, now: () => string | null): string | null => (recorded.has(question) ? (recorded.get(question) ?? null) : now());
+  const c = current.answers;
+  const answers: Answers = {
+    target: (kind, linkpath) => pick(`target:${kind}:${linkpath}`, () => c.target(kind, linkpath)),
+    noteUrl: (path) => pick(`note-url:${path}`, () => c.noteUrl(path)),
+    noteId: (path) => pick(`note-id:${path}`, () => c.noteId(path)),
+    imageUrl: (path) => pick(`image-url:${path}`, () => c.imageUrl(path)),
+    noteByUrl: (url) => pick(`note-by-url:${url}`, () => c.noteByUrl(url)),
+    noteById: (id) => pick(`note-by-id:${id}`, () => c.noteById(id)),
+    imageByUrl: (url) => pick(`image-by-url:${url}`, () => c.imageByUrl(url)),
+    comment: (id) => pick(`comment:${id}`, () => c.comment(id)),
+    commentId: (source) => pick(`comment-id:${source}`, () => c.commentId(source)) ?? c.commentId(source),
+  };
+  return { enabled: dependencies.enabled, linkFormat: dependencies.linkFormat, answers };
+}
+
 /** Every answer one conversion got, by kind of question (`target:note`, `note-url`, …) and argument. */
 export type AnswerRecord = Map<string, Map<string, string | null>>;
 

@@ -21,6 +21,7 @@ export {
   commentIdOf,
   contextFromDependencies,
   dependenciesHold,
+  preferRecorded,
   type ConversionContext,
   type ConversionDependencies,
   type ConversionInput,

@@ -170,6 +170,12 @@ export interface LocalFiles {
   createFolders(input: string): Promise<CreateFoldersResult>;
   /** Removes a file (or a symlink) under the write policy; false when there was none. */
   remove(input: string, options?: RemoveOptions): Promise<boolean>;
+  /**
+   * Every file path under the ROOT outside hidden (dot) folders, at most `limit` of them: what a
+   * link resolves against (issue 11). Optional: a host without it resolves links to tracked notes
+   * and known images only.
+   */
+  listAllFiles?(limit: number): Promise<string[]>;
   /** Lists a folder (read rules); empty when it does not exist. */
   list(input: string): Promise<ListEntry[]>;
 }

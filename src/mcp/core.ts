@@ -2,7 +2,7 @@
  * One core instance (TOOLS.md §1.3): the HackMD client, its caches and the tool deps, built from
  * the ports a host supplies. Both hosts (the standalone command and the plugin) call this.
  */
-import type { ImageFetcher } from "../core/image";
+import { hackmdSiteOrigins, type ImageFetcher } from "../core/image";
 import type { LocalFiles } from "../core/local-files";
 import type { Clock, HttpTransport, Logger, Random, SecretSource, Sleep } from "../core/ports";
 import { AccountCache, NoteListCache } from "../hackmd/cache";
@@ -34,6 +34,11 @@ export interface BridgeCoreOptions {
   cacheTtlMs?: number;
   /** The vocabulary of the fixes the sync engine's messages name (default: the tools' words). */
   words?: Words;
+  /**
+   * Whether pulls write notes in Obsidian's syntax (issue 11) unless a pull says otherwise, read at
+   * each pull. Default: off (every note byte for byte).
+   */
+  convertByDefault?: () => boolean;
 }
 
 /** A running core: the deps tools use, and a factory for MCP hosts over them. */
@@ -45,6 +50,12 @@ export interface BridgeCore {
 }
 
 /** Rough size of a cached list for the cache's size cap. */
+/** HackMD's site origin for an API origin: `https://api.hackmd.io` → `https://hackmd.io`; others as they are. */
+function noteSiteOrigin(apiOrigin: string): string {
+  const sites = hackmdSiteOrigins(apiOrigin);
+  return sites[sites.length - 1] ?? apiOrigin;
+}
+
 function estimateListBytes(list: readonly NoteSummary[]): number {
   let bytes = 0;
   for (const note of list) bytes += 200 + 2 * (note.title.length + (note.description?.length ?? 0) + note.tags.join("").length);
@@ -85,6 +96,11 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
     pending,
     queue,
     ...(options.words === undefined ? {} : { words: options.words }),
+    conversion: {
+      enabled: options.convertByDefault ?? (() => false),
+      // Links to tracked notes carry the note's page on HackMD's site (the API origin without `api.`).
+      noteUrl: (_teamPath, noteId) => `${noteSiteOrigin(options.config.api.origin)}/${noteId}`,
+    },
   });
   const deps: ToolDeps = {
     client,

@@ -217,6 +217,29 @@ export class NodeLocalFiles implements LocalFiles {
     return this.removeAt(located, options.expect);
   }
 
+  /** Every file under the ROOT outside hidden folders (a bounded breadth-first walk; symlinks not followed). */
+  async listAllFiles(limit: number): Promise<string[]> {
+    await this.checkRoot();
+    const out: string[] = [];
+    const folders = [""];
+    while (folders.length > 0 && out.length < limit) {
+      const folder = folders.shift() ?? "";
+      let entries: Dirent[];
+      try {
+        entries = await fsp.readdir(folder === "" ? this.rootReal : nodePath.join(this.rootReal, ...folder.split("/")), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        if (entry.name.startsWith(".")) continue;
+        const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
+        if (entry.isDirectory()) folders.push(path);
+        else if (entry.isFile() && out.length < limit) out.push(path);
+      }
+    }
+    return out;
+  }
+
   async list(input: string): Promise<ListEntry[]> {
     await this.checkRoot();
     return this.listAt(await this.locate(this.givenRelative(input), "read"));

@@ -93,5 +93,7 @@ export async function createNodeCore(settings: NodeSettings, logger: Logger, opt
     random: systemRandom,
     logger,
     ...(options.words === undefined ? {} : { words: options.words }),
+    // In an Obsidian vault, notes are written in Obsidian's syntax (issue 11); any other folder byte for byte.
+    convertByDefault: () => files.root.isVault,
   });
 }

@@ -16,6 +16,7 @@ import type { CreateNoteRequest, Permission } from "../hackmd/types";
 import { accountTeamPaths, listWorkspace, resolveRef } from "../mcp/tools/shared";
 import { removeOwnedSnapshot, snapshotCleanupSentence } from "../sync/snapshots";
 import { syncAll, type SyncAllResult } from "../sync/sync-all";
+import type { KeyedRecord } from "../sync/store";
 import type { PushOutput } from "../sync/types";
 import type { DiffViewOptions } from "../ui/merge-editor-dom";
 import { showError, showInfo, showProgress, type NoticeOperation } from "./notices";
@@ -434,7 +435,8 @@ export class BridgeActions {
   }
 
   private sources() {
-    return { files: this.services.files, store: this.services.store, hashCache: this.services.hashCache, memory: this.services.status };
+    const services = this.services;
+    return { files: services.files, store: services.store, hashCache: services.hashCache, memory: services.status, remoteForm: (found: KeyedRecord, text: string) => services.deps.sync.remoteFormOf(found, text) };
   }
 
   private async guard(operation: NoticeOperation, work: () => Promise<void>): Promise<void> {
@@ -497,6 +499,19 @@ export class BridgeActions {
     await this.ui.openFile(out.local_path);
   }
 
+  /**
+   * The per-note conversion switch (issue 11): pulls the tracked file again, byte for byte
+   * (`convert` false) or in Obsidian's syntax, and the note keeps that choice. Unpushed edits are
+   * protected as by every pull.
+   */
+  async pullConverting(path: string, convert: boolean): Promise<void> {
+    await this.guard("pull", async () => {
+      const found = await this.requireTracked(path);
+      const out = await this.runPull(this.services.newCall(), { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true, convert });
+      showInfo(convert ? `${out.local_path} is written in Obsidian's syntax and converted when pushed.` : `${out.local_path} now syncs byte for byte, exactly as HackMD stores it.`);
+    });
+  }
+
   private async pullTracked(path: string, call: CallContext): Promise<void> {
     const found = await this.requireTracked(path);
     const out = await this.runPull(call, { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true });
@@ -504,7 +519,7 @@ export class BridgeActions {
   }
 
   /** One pull; a large note asks first. Records what both sides now hold for the status bar. */
-  private async runPull(call: CallContext, args: { path: string; teamPath: string | null; noteId: string; overwriteLocal: boolean }) {
+  private async runPull(call: CallContext, args: { path: string; teamPath: string | null; noteId: string; overwriteLocal: boolean; convert?: boolean }) {
     const pull = (confirmLargeFile: boolean) =>
       this.services.deps.sync.pull({
         localPath: args.path,
@@ -513,6 +528,7 @@ export class BridgeActions {
         discardLocalChanges: false,
         createParentDirs: true,
         confirmLargeFile,
+        ...(args.convert === undefined ? {} : { convert: args.convert }),
         call,
       });
     let result;

@@ -140,6 +140,7 @@ export class PluginServices {
         sleep: this.sleep,
         random: () => Math.random(),
         logger: this.logger,
+        convertByDefault: () => this.readSettings().convertObsidianSyntax,
       });
     }
     return this.built;

@@ -6,6 +6,7 @@
  */
 import type { Plugin, TAbstractFile } from "obsidian";
 import { STATUS_CLICK, StatusBarView } from "../ui/status-bar";
+import type { KeyedRecord } from "../sync/store";
 import type { BridgeActions } from "./actions";
 import type { PluginServices } from "./plugin-services";
 import { localSyncState } from "./sync-status";
@@ -115,6 +116,6 @@ export class StatusController {
 
   private sources() {
     const s = this.services;
-    return { files: s.files, store: s.store, hashCache: s.hashCache, memory: s.status };
+    return { files: s.files, store: s.store, hashCache: s.hashCache, memory: s.status, remoteForm: (found: KeyedRecord, text: string) => s.deps.sync.remoteFormOf(found, text) };
   }
 }

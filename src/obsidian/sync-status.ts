@@ -8,7 +8,7 @@ import { bodyHash } from "../core/hash";
 import type { LocalFiles } from "../core/local-files";
 import { normalizeLineEndings } from "../core/text";
 import type { LocalHashCache } from "../sync/local-hash-cache";
-import type { SyncStateStore } from "../sync/store";
+import type { KeyedRecord, SyncStateStore } from "../sync/store";
 import type { SyncCheck } from "../sync/types";
 
 /** What the status bar shows for the active file. */
@@ -94,6 +94,8 @@ export interface LocalStateSources {
   store: SyncStateStore;
   hashCache: LocalHashCache;
   memory: SyncStatusMemory;
+  /** The file's text in the baseline's form (issue 11: converted notes); default: as it is. */
+  remoteForm?: (found: KeyedRecord, text: string) => Promise<string>;
 }
 
 /** The state of `path` from local facts and remembered checks only: never a request. */
@@ -111,7 +113,7 @@ export async function localSyncState(sources: LocalStateSources, path: string): 
   const baseline = found.record.baseline_body_hash;
   let localHash: string;
   try {
-    localHash = await cachedLocalHash(sources, path);
+    localHash = await cachedLocalHash(sources, found);
   } catch {
     // Deleted, unreadable or not UTF-8: a sync would report why.
     return "error";
@@ -125,7 +127,8 @@ export async function localSyncState(sources: LocalStateSources, path: string): 
 }
 
 /** The body hash of a working file, from the cache when its stamp is unchanged. */
-async function cachedLocalHash(sources: LocalStateSources, path: string): Promise<string> {
+async function cachedLocalHash(sources: LocalStateSources, found: KeyedRecord): Promise<string> {
+  const path = found.record.local_path;
   const info = await sources.files.stat(path);
   if (info.kind !== "file" || info.stamp === undefined) throw new Error("not a readable file");
   const hit = sources.hashCache.lookup(path, info.stamp);
@@ -133,7 +136,8 @@ async function cachedLocalHash(sources: LocalStateSources, path: string): Promis
   const read = await sources.files.read(path, { maxBytes: 50 * 1_048_576 });
   if (read.truncated) throw new Error("too large");
   const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes);
-  const hash = await bodyHash(normalizeLineEndings(text));
+  const normal = normalizeLineEndings(text);
+  const hash = await bodyHash(sources.remoteForm ? await sources.remoteForm(found, normal) : normal);
   sources.hashCache.remember(path, read.stamp, hash);
   return hash;
 }

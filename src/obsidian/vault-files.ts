@@ -282,6 +282,11 @@ export class VaultLocalFiles implements LocalFiles {
   }
 
   /** Lists a folder (read rules); empty when it does not exist. */
+  /** The vault's own index of files (instant; hidden folders are not in it). */
+  listAllFiles(limit: number): Promise<string[]> {
+    return Promise.resolve(this.app.vault.getFiles().slice(0, limit).map((file) => file.path));
+  }
+
   async list(input: string): Promise<ListEntry[]> {
     const located = await this.locate(this.givenRelative(input));
     return this.listAt(located.path, located.target);

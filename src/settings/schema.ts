@@ -46,6 +46,12 @@ export interface Settings {
   backgroundCheckMinutes: number;
   /** Merge edits made on both sides when they do not overlap (Sync file, Sync all); off reports them as conflicts. */
   autoMerge: boolean;
+  /**
+   * Write pulled notes in Obsidian's syntax and convert them back on push (issue 11: images,
+   * wikilinks, embeds, callouts, comments; docs/conversion-rules.md). Off: byte for byte. A note
+   * pulled without conversion keeps that (the "Pull without conversion" command).
+   */
+  convertObsidianSyntax: boolean;
   /** Refuse to write files and folders coding agents load as instructions (TOOLS.md §12.4). */
   protectAgentFiles: boolean;
   /** Show the remaining HackMD API quota in the status bar when less than a fifth of it is left. */
@@ -72,6 +78,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   defaultWritePermission: "owner",
   backgroundCheckMinutes: 0,
   autoMerge: true,
+  convertObsidianSyntax: true,
   protectAgentFiles: true,
   showQuotaInStatusBar: true,
   showUntrackedInStatusBar: false,

@@ -18,6 +18,7 @@ import { pollUntil } from "../hackmd/readback";
 import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
+import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
 import { threeWayMerge } from "./merge";
 import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
@@ -48,7 +49,12 @@ export interface SyncServiceOptions {
   queue?: SyncQueue;
   /** The vocabulary of the fixes its messages name (default: the tools' words). */
   words?: Words;
+  /** Obsidian ↔ HackMD conversion (issue 11); default: none, every note byte for byte. */
+  conversion?: ConversionSettings;
 }
+
+/** No conversion: pulls write the body as it is. */
+const NO_CONVERSION: ConversionSettings = { enabled: () => false, noteUrl: (_team, noteId) => noteId };
 
 /** How long after a change its timestamp is not trusted to go with the body read: twice the 15 s HackMD's own tests wait for a write to show (HACKMD_API.md §1.8.1). */
 export const SETTLE_MS = 30_000;
@@ -80,6 +86,7 @@ export class SyncService implements SyncTools {
    */
   private readonly movingAway = new Map<string, number>();
   private readonly words: Words;
+  private readonly conversion: SyncConversion;
 
   /** Builds the service from one named-parameter object. */
   constructor(options: SyncServiceOptions) {
@@ -93,6 +100,18 @@ export class SyncService implements SyncTools {
     this.logger = options.logger;
     this.lists = options.lists;
     this.words = options.words ?? TOOL_WORDS;
+    this.conversion = new SyncConversion(options.store, options.files, options.conversion ?? NO_CONVERSION, options.logger);
+  }
+
+  /** A body in the tracked file's syntax (see SyncTools.localFormOf). */
+  async localFormOf(found: KeyedRecord, remoteText: string): Promise<string> {
+    const previous = await this.store.conversionOf(found);
+    return (await this.conversion.localForm(remoteText, { convert: previous?.enabled === true, previous })).text;
+  }
+
+  /** A tracked working file's text in the baseline's form (see SyncTools.remoteFormOf). */
+  async remoteFormOf(found: KeyedRecord, localText: string): Promise<string> {
+    return (await this.conversion.remoteForm(await this.store.conversionOf(found), localText)).text;
   }
 
   /** The sync records on disk as the tracked list reports them (no working file is read). */
@@ -110,7 +129,8 @@ export class SyncService implements SyncTools {
   async check(options: { localPath: string; call: CallContext }): Promise<SyncCheck> {
     const resolved = await this.files.resolve(options.localPath, "read");
     const loaded = await this.loadTracked(resolved.path);
-    const local = (await this.readLocalFile(resolved.path, { confirmLargeFile: true })).text;
+    const file = (await this.readLocalFile(resolved.path, { confirmLargeFile: true })).text;
+    const local = (await this.conversion.remoteForm(loaded.conversion, file)).text;
     const note = await this.getNote(options.call, loaded);
     const [localHash, remoteHash] = [await bodyHash(local), await bodyHash(note.content)];
     const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: localHash, remote: remoteHash });
@@ -144,7 +164,13 @@ export class SyncService implements SyncTools {
     return this.serialised(keysOf, async () => {
       const prior = await this.store.readRecord(key);
       const expect = expectationOf(prior);
-      if (typeof prior === "object" && prior.local_path !== path && !request.discardLocalChanges) await this.refuseStranding(prior, path);
+      const previous = typeof prior === "object" ? await this.store.conversionOf({ key, record: prior }) : undefined;
+      const leaving = typeof prior === "object" && prior.local_path !== path && !request.discardLocalChanges ? prior.local_path : undefined;
+      const leftAs = leaving !== undefined && typeof prior === "object" ? await this.refuseStranding({ key, record: prior }, previous, path) : undefined;
+      const strandingRefusal = (): BridgeError =>
+        new BridgeError("unpushed_changes", `${leaving ?? ""} changed while note ${target.noteId} was being pulled to ${path}; nothing was written. Push ${leaving ?? ""} first, or pull again.`, {
+          details: { local_path: leaving ?? "" },
+        });
       const before = await this.files.stat(path);
       const note = await this.client.getNote(request.call, { teamPath: target.teamPath, noteId: target.noteId });
       const body = requireBody(note, target.noteId);
@@ -155,6 +181,9 @@ export class SyncService implements SyncTools {
       if (size > LARGE_BODY_BYTES && !request.confirmLargeFile) {
         throw new BridgeError("confirmation_required", `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with ${this.words.flag("confirm_large_file")}.`);
       }
+      // What the file will hold: the body, or its Obsidian form (issue 11).
+      const form = await this.conversion.localForm(body, { convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault, previous, keepOff: request.convert === false });
+      const text = form.text;
       // The GET took time: the destination may have changed (an editor save, a new folder).
       const exists = await this.destinationChecks(path, request);
       if (!exists && (before.kind !== "missing" || this.movingAway.has(path))) {
@@ -182,8 +211,8 @@ export class SyncService implements SyncTools {
           if (info.stamp) stamp = info.stamp;
         }
       }
-      const same = usable !== undefined && usable === body;
-      const changes = exists && usable !== undefined && !same ? pullChanges(usable, body) : undefined;
+      const same = usable !== undefined && usable === text;
+      const changes = exists && usable !== undefined && !same ? pullChanges(usable, text) : undefined;
       if (exists && !same && !request.discardLocalChanges) await this.refuseUnlessBehind(path, usable);
       if (!exists && request.createParentDirs && parentPath(path) !== "") {
         const parent = await this.files.stat(parentPath(path));
@@ -191,11 +220,12 @@ export class SyncService implements SyncTools {
       }
       // Another process may have saved the record meanwhile: redo the decision before writing anything.
       await this.store.expectRecord(key, expect);
+      if (leaving !== undefined && leftAs !== undefined && !(await this.firstFileUnchanged(leaving, leftAs))) throw strandingRefusal();
       // An unchanged file is left alone (its mtime too); a CRLF copy of the body is rewritten.
-      if (oldRaw !== body) await this.files.write(path, body, { expect: stamp });
+      if (oldRaw !== text) await this.files.write(path, text, { expect: stamp });
       try {
         const timestamp = this.recordedTimestamp(target, note, body);
-        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp, expect });
+        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp, expect, ...(form.conversion ? { conversion: form.conversion } : {}) });
       } catch (error) {
         if (error instanceof RecordChangedError) {
           throw new BridgeError(
@@ -207,6 +237,14 @@ export class SyncService implements SyncTools {
         throw new BridgeError("local_io", `The note was written to ${path}, but its sync state could not be saved (${describe(error)}), so the file is not tracked; pull again to repair it.`, {
           cause: error,
         });
+      }
+      if (leaving !== undefined && leftAs !== undefined && !(await this.firstFileUnchanged(leaving, leftAs))) {
+        // Typed into after the last look: the record has moved, the text there is not lost, but say so.
+        throw new BridgeError(
+          "conflict",
+          `The note was pulled to ${path}, but ${leaving} was edited meanwhile and is no longer tracked; its text is kept there. Copy your edits from ${leaving} into ${path}, then push ${path}.`,
+          { details: { local_path: leaving } },
+        );
       }
       const drift = titleDrift(note.title, body);
       return {
@@ -248,7 +286,7 @@ export class SyncService implements SyncTools {
       // Read only now, holding the keys: a pull that ran meanwhile has already written this file.
       const loaded = await this.loadTracked(path);
       const file = await this.readLocalFile(path, { confirmLargeFile: request.confirmLargeFile });
-      const local = file.text;
+      let form = await this.conversion.remoteForm(loaded.conversion, file.text, { listVault: true });
       const { record } = loaded;
       const address = { teamPath: record.team_path, noteId: record.internal_id };
       if (request.crossCheck) {
@@ -262,7 +300,8 @@ export class SyncService implements SyncTools {
         }
       }
       const note = await this.getNote(request.call, loaded);
-      const localHash = await bodyHash(local);
+      let local = form.text;
+      let localHash = await bodyHash(local);
       const remoteHash = await bodyHash(note.content);
       const decision = decidePush({ strategy: request.strategy, baseline: record.baseline_body_hash, local: localHash, remote: remoteHash, expected });
       const base: PushOutput = {
@@ -272,6 +311,16 @@ export class SyncService implements SyncTools {
         local_path: record.local_path,
         baseline_path: this.baselinePath(loaded.key),
       };
+      const uploads = decision.effect === "patch" || decision.effect === "merge" ? await this.conversion.imagesToUpload(form) : [];
+      if (uploads.length > 0) {
+        // New or edited embedded images go up first (one request each), then the file converts with their links.
+        await this.store.expectRecord(loaded.key, expectationOf(record));
+        const links = await this.conversion.uploadImages({ call: request.call, client: this.client, teamPath: address.teamPath, noteId: address.noteId, paths: uploads });
+        form = await this.conversion.remoteForm(loaded.conversion, file.text, { extraImages: links, listVault: true });
+        local = form.text;
+        localHash = await bodyHash(local);
+      }
+      const conversion = conversionOption(form);
       switch (decision.effect) {
         case "none":
           if (decision.status === "remote_changed") {
@@ -286,25 +335,28 @@ export class SyncService implements SyncTools {
           }
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
         case "advance_baseline":
-          await this.saveAfter(path, { record, baseline: local, note, kind: "advance" });
+          await this.saveAfter(path, { record, baseline: local, note, kind: "advance", ...conversion });
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
         case "patch": {
           // An earlier unconfirmed write may still land on top of the body just read: wait for it.
           this.pending.assertClear(address, note.content);
           await this.store.expectRecord(loaded.key, expectationOf(record));
           const last = await this.writeNote(request.call, address, local);
-          await this.saveAfter(path, { record, baseline: local, note: last, kind: "push" });
+          await this.saveAfter(path, { record, baseline: local, note: last, kind: "push", ...conversion });
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) } };
         }
         case "merge": {
           const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
           if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
           const merged = merge.merged;
+          // The merged body in the file's form (issue 11), and the conversion that goes with it.
+          const mergedForm = await this.conversion.localForm(merged, { convert: form.conversion?.enabled === true, previous: form.conversion });
+          const mergedConversion = mergedForm.conversion ? { conversion: mergedForm.conversion } : {};
           // The file first, exactly as read (an edit made meanwhile wins); then HackMD; then the baseline.
-          if (merged !== file.raw) {
+          if (mergedForm.text !== file.raw) {
             await this.store.expectRecord(loaded.key, expectationOf(record));
             try {
-              await this.files.write(path, merged, { expect: file.stamp });
+              await this.files.write(path, mergedForm.text, { expect: file.stamp });
             } catch (error) {
               if (!isBridgeError(error, "conflict")) throw error;
               throw new BridgeError("conflict", `${path} changed while its edits were being merged with the note's; nothing was written or sent. Sync it again.`, { cause: error });
@@ -312,13 +364,13 @@ export class SyncService implements SyncTools {
           }
           const mergedHash = await bodyHash(merged);
           if (merged === note.content) {
-            await this.saveAfter(path, { record, baseline: merged, note, kind: "advance" });
+            await this.saveAfter(path, { record, baseline: merged, note, kind: "advance", ...mergedConversion });
             return { kind: "pushed", output: { ...base, status: "nothing_to_push", body_hash: mergedHash, merged: true, ...drift(note.title, merged) } };
           }
           this.pending.assertClear(address, note.content);
           await this.store.expectRecord(loaded.key, expectationOf(record));
           const last = await this.writeNote(request.call, address, merged);
-          await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push" });
+          await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push", ...mergedConversion });
           return { kind: "pushed", output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) } };
         }
         case "snapshot":
@@ -369,12 +421,13 @@ export class SyncService implements SyncTools {
     }
     return this.queue.run([noteQueueKey(found.key), pathQueueKey(options.from), pathQueueKey(options.to)], async () => {
       const current = await this.store.findByPath(options.from);
-      // A pull that ran meanwhile wrote a new file (and baseline) at the old path: the record stays with it.
-      if (current?.key !== found.key || current.record.baseline_body_hash !== found.record.baseline_body_hash) return "unchanged";
+      if (current === undefined) return "unchanged";
       // A file at the old path that is not the renamed one (a case-only rename shows the same
       // file under both names) was written since the rename: another process pulled the note
-      // there, with the same body, and said so to its caller. The record stays with that file.
+      // there and said so to its caller. The record stays with that file; the host tells the user.
       if (await this.recreatedAt(options.from, options.to)) return "recreated";
+      // Otherwise the record follows the file, even when another process saved it meanwhile: its
+      // pull wrote the file before it was renamed, so the renamed file is the one it describes.
       try {
         await this.store.move(current, options.to);
       } catch (error) {
@@ -441,23 +494,38 @@ export class SyncService implements SyncTools {
    * Pulling a tracked note to a second path moves its record there; the first file must not keep
    * edits that then belong to nothing. Refuses unless that file is missing or equals its baseline.
    */
-  private async refuseStranding(prior: LoadedRecord["record"], path: string): Promise<void> {
+  private async refuseStranding(found: KeyedRecord, conversion: LoadedRecord["conversion"], path: string): Promise<FileStamp | "missing"> {
+    const prior = found.record;
     const first = prior.local_path;
     let text: string | undefined;
+    let stamp: FileStamp | undefined;
     try {
       const info = await this.files.stat(first);
-      if (info.kind === "missing") return;
+      if (info.kind === "missing") return "missing";
       const read = await this.files.read(first, { maxBytes: MAX_BODY_BYTES });
       text = read.truncated ? undefined : decodeUtf8(read.bytes);
+      stamp = read.stamp;
     } catch {
       text = undefined;
     }
-    if (text !== undefined && (await bodyHash(normalizeLineEndings(text))) === prior.baseline_body_hash) return;
+    if (text !== undefined && stamp !== undefined && (await bodyHash((await this.conversion.remoteForm(conversion, normalizeLineEndings(text))).text)) === prior.baseline_body_hash) return stamp;
     throw new BridgeError(
       "unpushed_changes",
       `Note ${prior.internal_id} is tracked at ${first}, which has edits that were never pushed; pulling it to ${path} would leave them untracked. Push ${first} first, or retry with ${this.words.flag("discard_local_changes")} to drop them.`,
       { details: { local_path: first } },
     );
+  }
+
+  /**
+   * Whether the file a pull moves the record away from still is as `refuseStranding` found it.
+   * Typing does not wait in the queue, so the pull looks again right before and right after it
+   * moves the record.
+   */
+  private async firstFileUnchanged(first: string, seen: FileStamp | "missing"): Promise<boolean> {
+    const info = await this.files.stat(first).catch(() => undefined);
+    if (info === undefined) return false;
+    if (seen === "missing") return info.kind === "missing";
+    return info.stamp !== undefined && sameStamp(info.stamp, seen);
   }
 
   /** The ROOT-relative path of a record's baseline. */
@@ -536,7 +604,7 @@ export class SyncService implements SyncTools {
         if (!isBridgeError(error, "sync_state")) throw error;
       }
       if (loaded) {
-        if (usable !== undefined && (await bodyHash(usable)) === loaded.record.baseline_body_hash) return;
+        if (usable !== undefined && (await bodyHash((await this.conversion.remoteForm(loaded.conversion, usable)).text)) === loaded.record.baseline_body_hash) return;
         throw new BridgeError(
           "unpushed_changes",
           `${path} has edits that were never pushed; push them first (${this.words.step({ action: "push", path })}), or retry with ${this.words.flag("discard_local_changes")} to drop them.`,
@@ -590,7 +658,10 @@ export class SyncService implements SyncTools {
   }
 
   /** Saves the record after a confirmed push (failure → `partial_write`) or a baseline advance. */
-  private async saveAfter(path: string, options: { record: LoadedRecord["record"]; baseline: string; note: NoteDetail; kind: "push" | "advance" }): Promise<void> {
+  private async saveAfter(
+    path: string,
+    options: { record: LoadedRecord["record"]; baseline: string; note: NoteDetail; kind: "push" | "advance"; conversion?: LoadedRecord["conversion"] },
+  ): Promise<void> {
     try {
       await this.store.save({
         teamPath: options.record.team_path,
@@ -599,6 +670,7 @@ export class SyncService implements SyncTools {
         baseline: options.baseline,
         timestamp: this.recordedTimestamp({ teamPath: options.record.team_path, noteId: options.record.internal_id }, options.note, options.baseline),
         expect: expectationOf(options.record),
+        ...(options.conversion ? { conversion: options.conversion } : {}),
       });
     } catch (error) {
       if (options.kind === "advance") throw error;
@@ -618,7 +690,9 @@ export class SyncService implements SyncTools {
   }
 
   /** Writes the `.remote.md` snapshot under the ownership rule of §14.7; never throws. */
-  private async writeSnapshot(loaded: LoadedRecord, remote: string): Promise<{ snapshot_path: string } | { snapshot_error: string }> {
+  private async writeSnapshot(loaded: LoadedRecord, remoteBody: string): Promise<{ snapshot_path: string } | { snapshot_error: string }> {
+    // In the syntax the user writes (issue 11), so a conflict is resolved in that syntax.
+    const remote = (await this.conversion.localForm(remoteBody, { convert: loaded.conversion?.enabled === true, previous: loaded.conversion })).text;
     let target: string;
     try {
       target = (await this.files.resolve(remoteSnapshotPath(loaded.record.local_path), "write")).path;
@@ -696,4 +770,9 @@ function conflictInstructions(options: { path: string; remoteHash: string; snaps
 /** A short description of a failure for messages. */
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The conversion to save with a push's baseline, as an optional field. */
+function conversionOption(form: RemoteForm): { conversion?: RemoteForm["conversion"] } {
+  return form.conversion === undefined ? {} : { conversion: form.conversion };
 }

@@ -9,6 +9,7 @@ import type { StateFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import { TOOL_WORDS, type Words } from "../core/wording";
 import { compareCodePoints } from "../hackmd/client";
+import type { ConversionDependencies } from "../convert";
 import { RecordLocks, REAL_LOCK_TIMING, type LockTiming } from "./record-lock";
 
 /** The record format this code reads and writes. */
@@ -22,6 +23,10 @@ const BASELINE_MAX_BYTES = 50 * 1_048_576;
 
 const TRACKED = "tracked";
 const BY_PATH = "by-path";
+/** Per record, how its working file converts (issue 11): `convert/<key>.json`. */
+export const CONVERT = "convert";
+/** Largest conversion file read (answers and kept comments of one note). */
+const CONVERSION_MAX_BYTES = 8 * 1_048_576;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -45,6 +50,16 @@ export interface KeyedRecord {
 /** A record whose baseline was read and verified against `baseline_body_hash`. */
 export interface LoadedRecord extends KeyedRecord {
   baseline: string;
+  /**
+   * How the working file converts to the baseline's form (issue 11): the dependencies of the
+   * conversion saved with this baseline; undefined when the note is synced byte for byte.
+   */
+  conversion?: ConversionDependencies;
+}
+
+/** The conversion file of a key. */
+export function conversionFile(key: string): string {
+  return `${CONVERT}/${key}.json`;
 }
 
 /**
@@ -171,6 +186,8 @@ export interface SaveRecordOptions {
   baseline: string;
   /** `lastChangedAt` in ms as decimal digits, or `""`. */
   timestamp: string;
+  /** How the working file converts to `baseline` (issue 11); undefined: byte for byte. */
+  conversion?: ConversionDependencies;
   /**
    * The note's record as the operation read it; a mismatch is `RecordChangedError` and nothing is
    * written. Every engine save passes it; only fixtures that lay out state directly omit it.
@@ -201,6 +218,11 @@ export class SyncStateStore {
     this.logger = options.logger;
     this.words = options.words ?? TOOL_WORDS;
     this.locks = new RecordLocks(options.files, options.timing ?? REAL_LOCK_TIMING, options.logger, options.stateFolder ?? "the sync state folder");
+  }
+
+  /** Runs `run` holding the cross-process lock `name` (a record key, or a store-wide name such as `images`). */
+  withLock<T>(name: string, run: () => Promise<T>): Promise<T> {
+    return this.locks.hold(name, run);
   }
 
   /** The hint file of a local path: `by-path/<sha256 hex of the path>`. */
@@ -268,6 +290,7 @@ export class SyncStateStore {
   private async removeDisplaced(key: string): Promise<void> {
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
+    await this.files.remove(conversionFile(key));
     this.batchRecords?.delete(key);
   }
 
@@ -328,7 +351,24 @@ export class SyncStateStore {
     if (text === undefined || hash !== record.baseline_body_hash) {
       throw new BridgeError("sync_state", `The baseline of ${record.local_path} does not match its recorded hash; ${repair}.`);
     }
-    return { ...found, baseline: text };
+    const conversion = await this.conversionOf(found);
+    return { ...found, baseline: text, ...(conversion === undefined ? {} : { conversion }) };
+  }
+
+  /**
+   * The conversion saved with a record's baseline, or undefined (byte for byte). A conversion file
+   * written for another baseline (a save cut short) or unreadable counts as none, with a warning:
+   * the file is then compared byte for byte, which can only report an edit, never hide one.
+   */
+  async conversionOf(found: KeyedRecord): Promise<ConversionDependencies | undefined> {
+    const read = await this.files.read(conversionFile(found.key), { maxBytes: CONVERSION_MAX_BYTES });
+    if (read === undefined) return undefined;
+    const parsed = read.truncated ? undefined : parseConversion(safeDecode(read.bytes));
+    if (parsed === undefined || parsed.baseline_body_hash !== found.record.baseline_body_hash) {
+      this.logger.warn("sync_conversion_skipped", { key: found.key, reason: parsed === undefined ? "unreadable" : "written for another baseline" });
+      return undefined;
+    }
+    return parsed.dependencies;
   }
 
   /**
@@ -356,6 +396,10 @@ export class SyncStateStore {
       last_observed_remote_timestamp: options.timestamp,
       ...(before?.local_path === options.localPath && before.remote_snapshot_hash !== undefined ? { remote_snapshot_hash: before.remote_snapshot_hash } : {}),
     };
+    if (options.conversion !== undefined) {
+      const stored = { baseline_body_hash: record.baseline_body_hash, dependencies: options.conversion };
+      await this.files.write(conversionFile(key), `${JSON.stringify(stored)}\n`);
+    } else if (previous !== undefined) await this.files.remove(conversionFile(key));
     await this.files.write(baselineFile(key), options.baseline);
     await this.files.write(`${TRACKED}/${key}.json`, serialise(record));
     this.batchRecords?.set(key, record);
@@ -430,6 +474,7 @@ export class SyncStateStore {
     if (expect !== undefined && !matchesExpectation(record, expect)) throw new RecordChangedError(typeof record === "object" ? record.local_path : key);
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
+    await this.files.remove(conversionFile(key));
     this.batchRecords?.delete(key);
     if (typeof record === "object") {
       await this.removeHintIfNames(record.local_path, key);
@@ -473,6 +518,20 @@ export class SyncStateStore {
     const file = await this.hintFile(localPath);
     const read = await this.files.read(file, { maxBytes: 1024 });
     if (read && safeDecode(read.bytes)?.trim() === key) await this.files.remove(file);
+  }
+}
+
+/** A conversion file's content, or undefined when it is not one. */
+function parseConversion(text: string | undefined): { baseline_body_hash: string; dependencies: ConversionDependencies } | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const json = JSON.parse(text) as { baseline_body_hash?: unknown; dependencies?: Partial<ConversionDependencies> };
+    const d = json.dependencies;
+    if (typeof json.baseline_body_hash !== "string" || typeof d !== "object" || d === null) return undefined;
+    if (typeof d.enabled !== "boolean" || (d.linkFormat !== "shortest" && d.linkFormat !== "absolute") || !Array.isArray(d.answers) || !Array.isArray(d.comments)) return undefined;
+    return { baseline_body_hash: json.baseline_body_hash, dependencies: d as ConversionDependencies };
+  } catch {
+    return undefined;
   }
 }
 

@@ -507,7 +507,7 @@ class SyncAllRun {
       const damaged = entry.damaged ?? { error_kind: "sync_state" as const, message: "The sync record is unreadable." };
       return { record: "damaged", ...damaged };
     }
-    const local = await this.localFact(record.local_path);
+    const local = await this.localFact({ key: entry.key, record });
     const facts: SyncAllFacts = { record: "ok", baseline: record.baseline_body_hash, local };
     if (local.kind !== "hashed") return facts;
     const listing = listings.get(record.team_path);
@@ -536,7 +536,7 @@ class SyncAllRun {
       const baseText = base === undefined || base.truncated ? undefined : decodeUtf8(base.bytes);
       const local = file.truncated ? undefined : decodeUtf8(file.bytes);
       if (baseText === undefined || local === undefined) return false;
-      return threeWayMerge({ base: baseText, local: normalizeLineEndings(local), remote }).clean;
+      return threeWayMerge({ base: baseText, local: await this.sync.remoteFormOf({ key, record }, normalizeLineEndings(local)), remote }).clean;
     } catch {
       return false;
     }
@@ -558,8 +558,9 @@ class SyncAllRun {
     }
   }
 
-  /** The working file's body hash (normalised line endings), through the hash cache. */
-  private async localFact(path: string): Promise<LocalFact> {
+  /** The working file's body hash (normalised line endings, in the baseline's form), through the hash cache. */
+  private async localFact(found: { key: string; record: SyncRecord }): Promise<LocalFact> {
+    const path = found.record.local_path;
     try {
       const info = await this.files.stat(path);
       if (info.kind === "missing") return { kind: "missing" };
@@ -578,7 +579,7 @@ class SyncAllRun {
         this.cache.forget(path);
         return { kind: "unreadable", error_kind: "invalid_input", message: `${path} is not valid UTF-8; save it as UTF-8 text and sync again.` };
       }
-      const hash = await bodyHash(normalizeLineEndings(text));
+      const hash = await bodyHash(await this.sync.remoteFormOf(found, normalizeLineEndings(text)));
       this.cache.remember(path, read.stamp, hash);
       return { kind: "hashed", hash };
     } catch (error) {

@@ -1,6 +1,7 @@
 /** Requests and results of the sync engine's operations (TOOLS.md §9.12–§9.14, §14). */
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
+import type { KeyedRecord } from "./store";
 
 /** A reference that did not resolve to exactly one note (§3.3). */
 export type UnresolvedTarget = Exclude<Resolution, { status: "resolved" }>;
@@ -16,6 +17,11 @@ export interface PullRequest {
   createParentDirs: boolean;
   confirmLargeFile: boolean;
   call: CallContext;
+  /**
+   * Whether the file is written in Obsidian's syntax (issue 11, docs/conversion-rules.md): true
+   * converts, false syncs this note byte for byte from now on; default: the host's setting.
+   */
+  convert?: boolean;
 }
 
 /** The output of a pull (TOOLS.md §9.12). */
@@ -117,6 +123,13 @@ export interface SyncTools {
   pull(request: PullRequest): Promise<PullResult>;
   /** Push of TOOLS.md §14.3–14.4: read, load, one GET, decide, then write or snapshot. */
   push(request: PushRequest): Promise<PushResult>;
+  /**
+   * A tracked working file's text in the baseline's form (issue 11): converted under the record's
+   * saved conversion, or unchanged for a note synced byte for byte. What sync-all hashes.
+   */
+  remoteFormOf(found: KeyedRecord, localText: string): Promise<string>;
+  /** A body in the syntax the tracked file is written in (issue 11): what a conflict shows. */
+  localFormOf(found: KeyedRecord, remoteText: string): Promise<string>;
   /** Untrack of TOOLS.md §9.14: forgets a record; local only. */
   untrack(request: UntrackRequest): Promise<UntrackOutput>;
   /**

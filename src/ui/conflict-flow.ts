@@ -45,7 +45,7 @@ export type KeptSide = "mine" | "theirs" | "merged";
 /** What the conflict flow needs; the plugin adapts its PluginServices to it. */
 export interface ConflictFlowServices {
   /** The sync engine (push and pull only). */
-  sync: Pick<SyncTools, "push" | "pull">;
+  sync: Pick<SyncTools, "push" | "pull" | "remoteFormOf" | "localFormOf">;
   /** The HackMD client, for the one GET of the current remote body. */
   client: Pick<HackmdClient, "getNote">;
   /** The vault (or any ROOT) as LocalFiles. */
@@ -137,9 +137,11 @@ async function readRound(services: ConflictFlowServices, localPath: string): Pro
   const local = normalizeLineEndings(raw);
   const remote = await readRemote(services, loaded);
   const remoteHash = await bodyHash(remote);
-  const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: await bodyHash(local), remote: remoteHash });
+  const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: await bodyHash(await services.sync.remoteFormOf(found, local)), remote: remoteHash });
   if (decision.status !== "conflict") return { path, status: decision.status };
-  const viewModel = buildConflictViewModel({ base: loaded.baseline, local, remote, remoteHash, localPath: path, noteId: loaded.record.internal_id });
+  // Shown in the syntax the file is written in (issue 11); the hash stays HackMD's own.
+  const [base, theirs] = [await services.sync.localFormOf(found, loaded.baseline), await services.sync.localFormOf(found, remote)];
+  const viewModel = buildConflictViewModel({ base, local, remote: theirs, remoteHash, localPath: path, noteId: loaded.record.internal_id });
   return { path, loaded, raw, stamp, viewModel };
 }
 

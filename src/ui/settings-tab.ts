@@ -191,7 +191,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     return [
       { heading: "HackMD account", rows: [this.tokenRow(), this.testConnectionRow(), this.apiUrlRow()] },
       { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
-      { heading: "Sync", rows: [this.autoMergeRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
+      { heading: "Sync", rows: [this.autoMergeRow(), this.convertRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
     ];
   }
@@ -381,6 +381,19 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
         void setting.addToggle((toggle) =>
           toggle.setValue(this.services.getSettings().showUntrackedInStatusBar).onChange(async (value) => {
             await this.services.saveSettings({ showUntrackedInStatusBar: value });
+          }),
+        ),
+    };
+  }
+
+  private convertRow(): Row {
+    return {
+      name: "Convert Obsidian syntax",
+      desc: "Pulled notes are written with wikilinks, embeds, callouts and %%comments%%, and pushed as HackMD shows them: links to the notes' pages, :::containers, uploaded images, no readable comments. Off: notes are synced byte for byte.",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings().convertObsidianSyntax).onChange(async (value) => {
+            await this.services.saveSettings({ convertObsidianSyntax: value });
           }),
         ),
     };

@@ -496,6 +496,9 @@ export class Vault extends Events {
   getName(): string {
     return "Vault";
   }
+  getFiles(): TFile[] {
+    return [...this.index.values()].filter((entry): entry is TFile => entry instanceof TFile);
+  }
   getRoot(): TFolder {
     const root = this.getFolderByPath("/");
     if (!root) throw new Error("the root folder is always indexed");

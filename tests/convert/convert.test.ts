@@ -3,6 +3,7 @@ import {
   buildConversionContext,
   contextFromDependencies,
   dependenciesHold,
+  preferRecorded,
   toLocal,
   toRemote,
   type ConversionDependencies,
@@ -28,6 +29,27 @@ const ISSUE_NOTE = [
   "%%",
   "",
 ].join("\n");
+
+describe("preferRecorded: what the engine compares and pushes in", () => {
+  const other = { url: "https://hackmd.io/OTHER", id: "OTHER" };
+  const third = { url: "https://hackmd.io/THIRD", id: "THIRD" };
+  it("converts an unedited text as it was converted, whatever changed; converts what an edit added as things are now", () => {
+    const then = buildConversionContext({ notes: new Map([["Other note.md", other]]) });
+    const text = "See [[Other note]].\n";
+    const pushed = toRemote(text, then);
+    expect(pushed.text).toBe("See [Other note](https://hackmd.io/OTHER).\n");
+    // Other note untracked since, Third note tracked since.
+    const now = buildConversionContext({ notes: new Map([["Third note.md", third]]) });
+    expect(toRemote(text, now).text).toBe(text);
+    expect(toRemote(text, preferRecorded(pushed.dependencies, now)).text).toBe(pushed.text);
+    expect(toRemote(`${text}And [[Third note]].\n`, preferRecorded(pushed.dependencies, now)).text).toBe(`${pushed.text}And [Third note](https://hackmd.io/THIRD).\n`);
+  });
+  it("is byte for byte when the saved conversion was switched off", () => {
+    const off: ConversionDependencies = { enabled: false, linkFormat: "shortest", answers: [], comments: [] };
+    const now = buildConversionContext({ notes: new Map([["Other note.md", other]]) });
+    expect(toRemote("See [[Other note]].\n", preferRecorded(off, now)).text).toBe("See [[Other note]].\n");
+  });
+});
 
 describe("toRemote / toLocal", () => {
   it("carries the issue's example note to HackMD and back byte for byte", () => {

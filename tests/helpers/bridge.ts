@@ -45,7 +45,7 @@ export const seenTokens = new Set<string>();
 
 /** Starts emulator + core + MCP client. */
 export async function startBridge(
-  options: { emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock } = {},
+  options: { emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock; convertByDefault?: () => boolean } = {},
 ): Promise<TestBridge> {
   const emu = await createEmulatorFree({ seed: "demo", ...options.emulator });
   // A given ROOT is shared with another bridge and left for its owner to remove.
@@ -64,6 +64,7 @@ export async function startBridge(
     random: () => 0,
     logger: silentLogger,
     ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),
+    ...(options.convertByDefault === undefined ? {} : { convertByDefault: options.convertByDefault }),
   });
   const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [token] }));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

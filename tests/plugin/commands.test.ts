@@ -12,6 +12,8 @@ const FILE_COMMAND_IDS = [
   "copy-link",
   "show-status",
   "untrack-file",
+  "pull-without-conversion",
+  "pull-with-conversion",
   "resolve-conflict",
   "show-changes-since-sync",
   "compare-with-hackmd",
@@ -193,6 +195,22 @@ describe("sync current file", () => {
     expect(await h.run("resolve-conflict")).toBe(`Pushed ${path} to HackMD. Removed ${snapshot}, the copy of HackMD's version it no longer needs.`);
     expect(asked).toEqual(["Push the merged file?"]);
     expect(await h.app.vault.adapter.exists(snapshot)).toBe(false);
+  });
+
+  it("writes a collaborator's :::info container as a callout, pushes it back as one, and the per-note switch turns that off and on", async () => {
+    h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${base}\n:::info\nFrom HackMD.\n:::\n` }, { as: "ada" });
+    expect(await h.run("sync-file")).toBe(`Pulled the latest version of ${path} from HackMD.`);
+    const converted = await h.read(path);
+    expect(converted).toContain("> [!info]\n> From HackMD.\n");
+    expect(await h.run("show-status")).toBe(`${path}: in sync.`);
+    expect(await h.run("pull-without-conversion")).toBe(`${path} now syncs byte for byte, exactly as HackMD stores it.`);
+    expect(await h.read(path)).toContain(":::info\nFrom HackMD.\n:::\n");
+    expect(await h.run("show-status")).toBe(`${path}: in sync.`);
+    expect(await h.run("pull-with-conversion")).toBe(`${path} is written in Obsidian's syntax and converted when pushed.`);
+    expect(await h.read(path)).toBe(converted);
+    await h.write(path, `${converted}\nTyped in Obsidian.\n`);
+    expect(await h.run("push-file")).toMatch(/^Pushed /);
+    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(`${base}\n:::info\nFrom HackMD.\n:::\n\nTyped in Obsidian.\n`);
   });
 
   it("untracks after confirmation, keeping the file", async () => {

@@ -61,6 +61,7 @@ describe("migrateSettings", () => {
         defaultWritePermission: "guest",
         backgroundCheckMinutes: 2.4,
         autoMerge: false,
+        convertObsidianSyntax: false,
         protectAgentFiles: false,
         showQuotaInStatusBar: false,
         activityLogSize: 5000,
@@ -75,6 +76,7 @@ describe("migrateSettings", () => {
       defaultWritePermission: "signed_in",
       backgroundCheckMinutes: 5,
       autoMerge: false,
+      convertObsidianSyntax: false,
       protectAgentFiles: false,
       showQuotaInStatusBar: false,
       showUntrackedInStatusBar: false,
@@ -89,6 +91,7 @@ describe("migrateSettings", () => {
     // A version-1 object saved before autoMerge existed gets the default; a wrong type is repaired.
     expect(migrateSettings({ version: 1 }).autoMerge).toBe(true);
     expect(migrateSettings({ version: 1, autoMerge: "yes" }).autoMerge).toBe(true);
+    expect(migrateSettings({ version: 1 }).convertObsidianSyntax).toBe(true);
     expect(migrateSettings({ version: 1, backgroundCheckMinutes: -3, defaultPullFolder: "/", defaultWorkspace: "" })).toMatchObject({
       backgroundCheckMinutes: 0,
       defaultPullFolder: "",

@@ -43,6 +43,8 @@ describe("conflict flow (emulator, real sync engine)", () => {
     return {
       sync: {
         pull: (request) => deps.sync.pull(request),
+        remoteFormOf: (found, text) => deps.sync.remoteFormOf(found, text),
+        localFormOf: (found, text) => deps.sync.localFormOf(found, text),
         push: (request) => {
           pushes.push(request);
           return deps.sync.push(request);

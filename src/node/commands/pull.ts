@@ -16,6 +16,8 @@ export interface PullArgs {
   discardLocalChanges: boolean;
   createParentDirs: boolean;
   confirmLargeFile: boolean;
+  /** `--convert` / `--no-convert` (issue 11); undefined: the note's setting, else on in a vault. */
+  convert: boolean | undefined;
   json: boolean;
 }
 
@@ -30,6 +32,7 @@ export async function runPull(args: PullArgs, context: CommandContext): Promise<
     discardLocalChanges: args.discardLocalChanges,
     createParentDirs: args.createParentDirs,
     confirmLargeFile: args.confirmLargeFile,
+    ...(args.convert === undefined ? {} : { convert: args.convert }),
     call,
   });
   if (result.kind === "unresolved") return reportUnresolved({ resolution: result.resolution, io, json: args.json });
@@ -70,6 +73,9 @@ export const pullCommand: HumanCommand = {
     "(https://hackmd.io/<id> or https://hackmd.io/@<owner>/<permalink>). <path> is a .md file",
     "inside the root. A file that exists is replaced only with --overwrite, and never when it has",
     "edits that were not pushed (unless --discard-local-changes).",
+    "In an Obsidian vault the file is written in Obsidian's syntax (wikilinks, embeds, callouts,",
+    "%%comments%%; docs/conversion-rules.md) and converted back on push; --no-convert syncs this",
+    "note byte for byte from now on, --convert turns that back on.",
   ].join("\n"),
   positionals: { required: ["note_ref", "path"] },
   options: {
@@ -78,6 +84,8 @@ export const pullCommand: HumanCommand = {
     "discard-local-changes": { type: "boolean", help: "replace the file even if it has edits that were never pushed" },
     "create-parent-dirs": { type: "boolean", help: "create the file's folder when it does not exist" },
     "confirm-large-file": { type: "boolean", help: "allow a note above 5 MiB" },
+    convert: { type: "boolean", help: "write the note in Obsidian's syntax (the default in a vault)" },
+    "no-convert": { type: "boolean", help: "sync this note byte for byte, without Obsidian conversion" },
   },
   shared: ["root", "json"],
   exitCodes: {
@@ -96,6 +104,7 @@ export const pullCommand: HumanCommand = {
     } catch {
       throw new UsageError("--team is blank or contains a control character; pass a team path");
     }
+    if (flag(values, "convert") && flag(values, "no-convert")) throw new UsageError("--convert and --no-convert contradict each other; give one of them");
     const args: PullArgs = {
       noteRef,
       path,
@@ -104,6 +113,7 @@ export const pullCommand: HumanCommand = {
       discardLocalChanges: flag(values, "discard-local-changes"),
       createParentDirs: flag(values, "create-parent-dirs"),
       confirmLargeFile: flag(values, "confirm-large-file"),
+      convert: flag(values, "no-convert") ? false : flag(values, "convert") ? true : undefined,
       json: flag(values, "json"),
     };
     return { json: args.json, run: (context) => runPull(args, context) };

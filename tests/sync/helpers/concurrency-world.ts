@@ -205,11 +205,17 @@ export class ConcurrentWorld implements TransportObserver {
   readonly violations: Violation[] = [];
   readonly inherent: InherentLoss[] = [];
   /**
-   * Rename targets the plugin told the user about: the other core pulled the note to the old path
-   * while the file moved (followRename answered `recreated`, and the plugin shows a notice that
-   * the renamed file is no longer tracked). An edit kept only there is reported, not lost.
+   * Files the product told the user are no longer tracked, with their text kept: a rename target
+   * when the other core pulled the note to the old path meanwhile (followRename answered
+   * `recreated`; the plugin shows a notice), or the file a pull moved the record away from while
+   * the user typed into it (the pull's error says so). An edit kept only there is reported, not lost.
    */
   private readonly reportedRenames = new Set<string>();
+
+  /** Remembers the file an error names as "no longer tracked". */
+  private noteReported(message: string): void {
+    for (const match of message.matchAll(/(\S+\.md) (?:was edited meanwhile and )?is no longer tracked/g)) if (match[1] !== undefined) this.reportedRenames.add(match[1]);
+  }
   readonly trace: string[] = [];
   /** Edits that were made: marker → what it is. */
   private readonly markers = new Map<string, Marker>();
@@ -406,6 +412,7 @@ export class ConcurrentWorld implements TransportObserver {
             outcome = await this.perform(spec, op);
           } catch (error) {
             outcome = describeError(error);
+            this.noteReported(error instanceof Error ? error.message : "");
             if (!isBridgeError(error) || error.kind === "internal") this.violate("error", `#${op} ${label} ${outcome}`);
           }
           this.trace.push(`#${op} ${label}: ${outcome}`);
@@ -606,6 +613,7 @@ export class ConcurrentWorld implements TransportObserver {
       try {
         return await this.pull(pullCore, note, from);
       } catch (error) {
+        this.noteReported(error instanceof Error ? error.message : "");
         if (!isBridgeError(error) || error.kind === "internal") this.violate("error", `#${op}p pull during the rename ${describeError(error)}`);
         return describeError(error);
       }
@@ -648,6 +656,7 @@ export class ConcurrentWorld implements TransportObserver {
 
   private async agentCall(core: CoreName, name: string, args: Record<string, unknown>, note: NoteSpec): Promise<string> {
     const result = await this.call(core, name, args);
+    if (result.isError) this.noteReported(result.content[0]?.text ?? "");
     if (result.isError && kindOf(result) === "internal") this.violate("error", `${name} on ${core} answered internal: ${result.content[0]?.text ?? ""}`);
     const out = result.structuredContent ?? {};
     if (!result.isError && name === "hackmd_pull_note" && typeof out.local_path === "string") this.followPull(note, out.local_path);

@@ -1,0 +1,227 @@
+/**
+ * The sync engine's side of the Obsidian ↔ HackMD conversion (issue 11; the rules are
+ * docs/conversion-rules.md, the pure module is src/convert/). Baselines stay in the remote form
+ * (what collaborators see); a working file is compared, merged and pushed as `toRemote(file)`,
+ * and a pull writes `toLocal(body)`.
+ *
+ * Stability: each save keeps what its conversion consulted (`convert/<key>.json` beside the
+ * record, SyncStateStore), and the file is compared in a context that answers as recorded
+ * (`preferRecorded`), so a file nobody edited never churns when a linked note becomes tracked or
+ * untracked or an image is uploaded for another note.
+ *
+ * State, in the sync state folder: `convert/salt` (a random string per vault for comment
+ * placeholder ids, created once, exclusively) and `convert/images.json` (uploaded images: vault
+ * path → content hash and HackMD link, per workspace; rewritten under the `images` lock).
+ */
+import { BridgeError } from "../core/errors";
+import { sha256Hex } from "../core/hash";
+import { IMAGE_MAX_BYTES, sniffImageType, uploadNameFromPath } from "../core/image";
+import type { LocalFiles } from "../core/local-files";
+import type { Logger } from "../core/ports";
+import {
+  buildConversionContext,
+  preferRecorded,
+  toLocal,
+  toRemote,
+  type ConversionContext,
+  type ConversionDependencies,
+  type TrackedNote,
+} from "../convert";
+import type { CallContext } from "../hackmd/call-context";
+import type { HackmdClient } from "../hackmd/client";
+import { CONVERT, type SyncStateStore } from "./store";
+
+const SALT_FILE = `${CONVERT}/salt`;
+const IMAGES_FILE = `${CONVERT}/images.json`;
+const IMAGES_MAX_BYTES = 4 * 1_048_576;
+/** At most this many vault paths are listed to resolve new links. */
+const VAULT_PATHS_MAX = 200_000;
+const decoder = new TextDecoder("utf-8", { fatal: false });
+
+/** The saved conversion of a note switched off (the per-file switch): synced byte for byte. */
+export const CONVERSION_OFF: ConversionDependencies = { enabled: false, linkFormat: "shortest", answers: [], comments: [] };
+
+/** What the host decides about conversion. */
+export interface ConversionSettings {
+  /** Whether a pull converts when it does not say (the vault-wide setting; the command: on in a vault). */
+  enabled(): boolean;
+  /** The HackMD URL a link to a tracked note carries. */
+  noteUrl(teamPath: string | null, noteId: string): string;
+}
+
+/** One uploaded image as kept in `convert/images.json`. */
+interface ImageEntry {
+  /** `personal` or `team:<path>`: an upload is reused within its workspace only. */
+  workspace: string;
+  path: string;
+  hash: string;
+  url: string;
+}
+
+/** A working file in remote form. */
+export interface RemoteForm {
+  text: string;
+  /** What the conversion consulted; undefined when the note is synced byte for byte. */
+  conversion?: ConversionDependencies;
+  /** Vault paths of embedded images that have no HackMD link yet (uploaded by a push). */
+  missingImages: string[];
+  /** Vault paths of every image the text embeds where a conversion applies. */
+  images: string[];
+}
+
+/** The engine's conversion helper (one per SyncService). */
+export class SyncConversion {
+  private salt: Promise<string> | undefined;
+
+  constructor(
+    private readonly store: SyncStateStore,
+    private readonly files: LocalFiles,
+    private readonly settings: ConversionSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Whether a pull that does not say converts. */
+  get enabledByDefault(): boolean {
+    return this.settings.enabled();
+  }
+
+  /**
+   * The working file's text in the baseline's form, under the record's saved conversion (answers
+   * as recorded, what is new as now). Byte for byte when the record has no conversion.
+   */
+  async remoteForm(
+    conversion: ConversionDependencies | undefined,
+    local: string,
+    options: { extraImages?: ReadonlyMap<string, string>; listVault?: boolean } = {},
+  ): Promise<RemoteForm> {
+    if (conversion === undefined) return { text: local, missingImages: [], images: [] };
+    if (!conversion.enabled) return { text: local, conversion, missingImages: [], images: [] };
+    // A push resolves links the file did not have at its last sync against every file in the
+    // vault, as Obsidian does; the sync check and the status bar answer from the record only.
+    const vaultPaths = options.listVault === true && local.includes("[[") ? await this.vaultPaths() : undefined;
+    // Images just uploaded replace the links kept for them.
+    const fresh = options.extraImages;
+    const kept = fresh === undefined ? conversion : { ...conversion, answers: conversion.answers.filter(([question]) => !(question.startsWith("image-url:") && fresh.has(question.slice("image-url:".length)))) };
+    const context = preferRecorded(kept, await this.current({ comments: conversion, extraImages: fresh, vaultPaths }));
+    const result = toRemote(local, context);
+    const missingImages = result.images.filter((path) => context.answers.imageUrl(path) === null);
+    return { text: result.text, conversion: result.dependencies, missingImages, images: [...result.images] };
+  }
+
+  /**
+   * The embedded images a push must upload: those without a link, and those whose file no longer
+   * has the content hash their link was uploaded with (edited since).
+   */
+  async imagesToUpload(form: RemoteForm): Promise<string[]> {
+    const known = new Map((await this.readImages()).map((entry) => [entry.path, entry.hash]));
+    const out = [...form.missingImages];
+    for (const path of form.images) {
+      if (out.includes(path)) continue;
+      const recorded = known.get(path);
+      if (recorded === undefined) continue; // linked by an answer kept with the baseline: left as it was
+      const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 }).catch(() => undefined);
+      if (read !== undefined && !read.truncated && `sha256:${await sha256Hex(read.bytes)}` !== recorded) out.push(path);
+    }
+    return out;
+  }
+
+  /**
+   * A pulled body in local form, and the conversion to save with it; byte for byte when `convert`
+   * is false. A body whose local form would not convert back exactly (it cannot happen with the
+   * module's rules; checked all the same) is written byte for byte, with a warning.
+   */
+  async localForm(remote: string, options: { convert: boolean; previous?: ConversionDependencies | undefined; keepOff?: boolean }): Promise<{ text: string; conversion?: ConversionDependencies }> {
+    // A note switched off stays off: its record keeps saying so.
+    if (!options.convert) return options.keepOff === true || options.previous?.enabled === false ? { text: remote, conversion: CONVERSION_OFF } : { text: remote };
+    const context = await this.current({ comments: options.previous });
+    const local = toLocal(remote, context);
+    const back = toRemote(local.text, context);
+    if (back.text !== remote) {
+      this.logger.warn("sync_conversion_not_reversible", {});
+      return { text: remote };
+    }
+    return { text: local.text, conversion: back.dependencies };
+  }
+
+  /**
+   * Uploads the images a push embeds that HackMD has no link for (once per content hash per
+   * workspace; an image already uploaded under another path is reused) and returns vault path →
+   * link for them. One request per new image.
+   */
+  async uploadImages(options: { call: CallContext; client: HackmdClient; teamPath: string | null; noteId: string; paths: readonly string[] }): Promise<Map<string, string>> {
+    const links = new Map<string, string>();
+    if (options.paths.length === 0) return links;
+    const workspace = options.teamPath === null ? "personal" : `team:${options.teamPath}`;
+    for (const path of options.paths) {
+      const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 });
+      if (read.truncated) throw new BridgeError("too_large", `The image ${path} is larger than ${IMAGE_MAX_BYTES / 1_048_576} MiB, more than HackMD accepts; shrink it, or link it instead of embedding it.`);
+      const type = sniffImageType(read.bytes.subarray(0, 12));
+      if (type === undefined) continue; // not an image HackMD takes: the embed stays as written
+      const hash = `sha256:${await sha256Hex(read.bytes)}`;
+      const known = (await this.readImages()).find((entry) => entry.workspace === workspace && entry.hash === hash);
+      const url = known?.url ?? (await options.client.uploadImage(options.call, { noteId: options.noteId, image: { bytes: read.bytes, filename: uploadNameFromPath(path), contentType: type } })).link;
+      await this.rememberImage({ workspace, path, hash, url });
+      links.set(path, url);
+    }
+    return links;
+  }
+
+  /** The context of now: tracked notes, uploaded images, the vault's salt and the comments `comments` kept. */
+  private async current(options: { comments?: ConversionDependencies | undefined; extraImages?: ReadonlyMap<string, string> | undefined; vaultPaths?: string[] | undefined }): Promise<ConversionContext> {
+    const notes = new Map<string, TrackedNote>();
+    for (const { record } of await this.store.list()) notes.set(record.local_path, { url: this.settings.noteUrl(record.team_path, record.internal_id), id: record.internal_id });
+    const images = new Map<string, string>();
+    for (const entry of await this.readImages()) images.set(entry.path, entry.url);
+    for (const [path, url] of options.extraImages ?? []) images.set(path, url);
+    return buildConversionContext({
+      notes,
+      images,
+      comments: new Map(options.comments?.comments ?? []),
+      commentSalt: await this.commentSalt(),
+      ...(options.vaultPaths === undefined ? {} : { vaultPaths: options.vaultPaths }),
+    });
+  }
+
+  /** Every file in the ROOT outside hidden folders (Obsidian's index skips them), up to a bound. */
+  private async vaultPaths(): Promise<string[] | undefined> {
+    return this.files.listAllFiles?.(VAULT_PATHS_MAX);
+  }
+
+  /** The vault's comment salt, created once (exclusively, so two processes agree). */
+  private commentSalt(): Promise<string> {
+    this.salt ??= (async () => {
+      const existing = await this.files.state.read(SALT_FILE, { maxBytes: 256 });
+      if (existing !== undefined) return decoder.decode(existing.bytes).trim();
+      const fresh = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+      if (await this.files.state.create(SALT_FILE, `${fresh}\n`)) return fresh;
+      const raced = await this.files.state.read(SALT_FILE, { maxBytes: 256 });
+      return raced === undefined ? fresh : decoder.decode(raced.bytes).trim();
+    })();
+    return this.salt;
+  }
+
+  private async readImages(): Promise<ImageEntry[]> {
+    const read = await this.files.state.read(IMAGES_FILE, { maxBytes: IMAGES_MAX_BYTES });
+    if (read === undefined || read.truncated) return [];
+    try {
+      const json = JSON.parse(decoder.decode(read.bytes)) as { images?: unknown };
+      if (!Array.isArray(json.images)) return [];
+      return json.images.filter(
+        (entry): entry is ImageEntry =>
+          typeof entry === "object" && entry !== null && ["workspace", "path", "hash", "url"].every((field) => typeof (entry as Record<string, unknown>)[field] === "string"),
+      );
+    } catch {
+      this.logger.warn("sync_images_unreadable", {});
+      return [];
+    }
+  }
+
+  /** Adds or replaces the entry of a path (under the `images` lock: two processes may upload at once). */
+  private async rememberImage(entry: ImageEntry): Promise<void> {
+    await this.store.withLock("images", async () => {
+      const kept = (await this.readImages()).filter((other) => !(other.path === entry.path && other.workspace === entry.workspace));
+      kept.push(entry);
+      await this.files.state.write(IMAGES_FILE, `${JSON.stringify({ format: 1, images: kept }, null, 1)}\n`);
+    });
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Issue 11 end to end: a vault file in Obsidian's syntax goes to HackMD through the real MCP
+ * tools, the client and the emulator over loopback, and comes back byte for byte. The rules are
+ * docs/conversion-rules.md; this checks the engine's side (compare in one form, uploads once,
+ * records what a conversion consulted, the per-note switch).
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DEMO_NOTE_IDS } from "../../src/emulator";
+import { CallContext } from "../../src/hackmd/call-context";
+import { syncAll } from "../../src/sync/sync-all";
+import { ok, startBridge, type TestBridge } from "../helpers/bridge";
+
+const MAIN = DEMO_NOTE_IDS.readingList;
+const OTHER = DEMO_NOTE_IDS.cs101;
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5, 6, 7, 8]);
+const UPLOAD = "POST /notes/:noteId/images";
+
+const OBSIDIAN_PART = [
+  "",
+  "![[pic.png]]",
+  "",
+  "See [[Other note]] for the details, and here it is in full:",
+  "",
+  "![[Other note]]",
+  "",
+  "> [!warning] Careful",
+  "> The oven is hot.",
+  "",
+  "%%remember to ask Sam about the budget%%",
+  "",
+].join("\n");
+
+describe("Obsidian content survives the trip to HackMD and back (issue 11)", () => {
+  let bridge: TestBridge;
+  const local = (path: string): string => join(bridge.root, path);
+  const remote = (id = MAIN): string => bridge.emu.inspect().notes.find((note) => note.id === id)?.content ?? "";
+  const uploads = (): number => bridge.requestsSinceMark().filter((route) => route === UPLOAD).length;
+  const check = async (path: string): Promise<string> => (await bridge.core.deps.sync.check({ localPath: path, call: new CallContext() })).status;
+
+  beforeEach(async () => {
+    bridge = await startBridge({ convertByDefault: () => true });
+    await mkdir(local(".obsidian"), { recursive: true });
+    await mkdir(local("attachments"), { recursive: true });
+    await writeFile(local("attachments/pic.png"), PNG);
+    ok(await bridge.call("hackmd_pull_note", { note_ref: OTHER, local_path: "Other note.md" }));
+    ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md" }));
+  });
+  afterEach(async () => {
+    await bridge.close();
+  });
+
+  it("pushes the image link, the note's URL, the embed, a :::warning container and no readable comment; pulls back byte for byte; uploads once", async () => {
+    const written = `${await readFile(local("Main.md"), "utf8")}${OBSIDIAN_PART}`;
+    await writeFile(local("Main.md"), written);
+    expect(await check("Main.md")).toBe("local_changed");
+
+    bridge.mark();
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("pushed");
+    expect(uploads()).toBe(1);
+    const body = remote();
+    const origin = new URL(bridge.emu.url).origin;
+    expect(body).toMatch(new RegExp(`!\\[[^\\]]*\\]\\(${origin.replace(/[.:/]/g, "\\$&")}/_uploads/[^)]+\\)`));
+    expect(body).toContain(`(${origin}/${OTHER})`);
+    expect(body).toContain(`{%hackmd ${OTHER} %}`);
+    expect(body).toContain(":::warning");
+    expect(body).not.toContain("remember to ask Sam");
+    expect(body).not.toContain("[[");
+    // The file is left as the user wrote it, and it is in sync with what HackMD now holds.
+    expect(await readFile(local("Main.md"), "utf8")).toBe(written);
+    expect(await check("Main.md")).toBe("in_sync");
+
+    ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md", overwrite_local: true }));
+    expect(await readFile(local("Main.md"), "utf8")).toBe(written);
+    expect(await check("Main.md")).toBe("in_sync");
+
+    bridge.mark();
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("nothing_to_push");
+    await writeFile(local("Main.md"), `${written}One more line.\n`);
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("pushed");
+    expect(uploads()).toBe(0);
+    expect(remote()).toContain("One more line.");
+
+    // The image itself was edited: the next push of the note uploads it again, under a new link.
+    const before = remote().match(/\/_uploads\/[^)]+/)?.[0];
+    await writeFile(local("attachments/pic.png"), Uint8Array.from([...PNG, 9, 9]));
+    await writeFile(local("Main.md"), `${written}One more line.\nAnd another.\n`);
+    bridge.mark();
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("pushed");
+    expect(uploads()).toBe(1);
+    expect(remote().match(/\/_uploads\/[^)]+/)?.[0]).not.toBe(before);
+  });
+
+  it("a file nobody edited stays in sync when the note it links to is untracked, and Sync all agrees", async () => {
+    await writeFile(local("Main.md"), `${await readFile(local("Main.md"), "utf8")}${OBSIDIAN_PART}`);
+    ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" }));
+    ok(await bridge.call("hackmd_untrack_note", { note_id: OTHER, confirm: true }));
+    expect(await check("Main.md")).toBe("in_sync");
+    const plan = await syncAll(bridge.core.deps, { dryRun: true });
+    expect(plan.items.find((item) => item.note_id === MAIN)).toMatchObject({ plan: "in_sync" });
+  });
+
+  it("a collaborator's :::info container arrives as a callout; an edit around it goes back as a container", async () => {
+    bridge.emu.collaboratorEdit(MAIN, { content: `${remote()}\n:::info\nFrom HackMD.\n:::\n` });
+    ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md", overwrite_local: true }));
+    const text = await readFile(local("Main.md"), "utf8");
+    expect(text).toContain("> [!info]\n> From HackMD.");
+    // After a blank line: a line right after a callout would continue it (Markdown's lazy quote).
+    await writeFile(local("Main.md"), `${text}\nAdded in Obsidian.\n`);
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("pushed");
+    expect(remote()).toContain(":::info\nFrom HackMD.\n:::\n");
+    expect(remote()).toContain("Added in Obsidian.");
+  });
+
+  it("a conflict's .remote.md snapshot is written in the file's syntax", async () => {
+    await writeFile(local("Main.md"), `${await readFile(local("Main.md"), "utf8")}${OBSIDIAN_PART}`);
+    ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" }));
+    const mine = await readFile(local("Main.md"), "utf8");
+    await writeFile(local("Main.md"), mine.replace("The oven is hot.", "The oven is very hot."));
+    bridge.emu.collaboratorEdit(MAIN, { content: remote().replace("The oven is hot.", "The oven is off.") });
+    const pushed = ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" }));
+    expect(pushed.status).toBe("conflict");
+    const snapshot = await readFile(local("Main.remote.md"), "utf8");
+    expect(snapshot).toContain("> [!warning] Careful\n> The oven is off.");
+    expect(snapshot).toContain("[[Other note]]");
+  });
+
+  it("--no-convert (convert: false) syncs that note byte for byte from then on", async () => {
+    bridge.emu.collaboratorEdit(MAIN, { content: `${remote()}\n:::info\nRaw.\n:::\n` });
+    const pulled = await bridge.core.deps.sync.pull({
+      localPath: "Main.md",
+      resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: null, noteId: MAIN }),
+      overwriteLocal: true,
+      discardLocalChanges: false,
+      createParentDirs: false,
+      confirmLargeFile: false,
+      convert: false,
+      call: new CallContext(),
+    });
+    expect(pulled.kind).toBe("pulled");
+    expect(await readFile(local("Main.md"), "utf8")).toBe(remote());
+    // A later pull without the switch keeps the note byte for byte.
+    bridge.emu.collaboratorEdit(MAIN, { content: `${remote()}:::warning\nStill raw.\n:::\n` });
+    ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md", overwrite_local: true }));
+    expect(await readFile(local("Main.md"), "utf8")).toBe(remote());
+    expect(await check("Main.md")).toBe("in_sync");
+  });
+});
