@@ -228,6 +228,11 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
 }
 
 if (require.main === module) {
+  // `hackmd-bridge status | head`: a reader that stops early is not an error (as for cat or git).
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -307,14 +307,16 @@ export class BridgeActions {
       const found = await this.requireTracked(path);
       const loaded = await this.services.store.load(found);
       const local = await this.readText(path);
-      if (local === loaded.baseline) {
+      // In the syntax the file is written in (issue 11).
+      const baseline = await this.services.deps.sync.localFormOf(found, loaded.baseline);
+      if (local === baseline) {
         showInfo(`${path} has not changed since the last sync.`);
         return;
       }
       await this.showDiff(path, {
         title: `Changes in ${baseName(path)} since the last sync`,
         description: "What this file changed since it last matched HackMD.",
-        original: loaded.baseline,
+        original: baseline,
         modified: local,
         originalLabel: "Only at the last sync",
         modifiedLabel: "Only in this file now",
@@ -328,10 +330,10 @@ export class BridgeActions {
       const found = await this.requireTracked(path);
       const note = await this.services.deps.client.getNote(this.services.newCall(), { teamPath: found.record.team_path, noteId: found.record.internal_id });
       if (note.content === undefined) throw new BridgeError("upstream", `HackMD sent note ${found.record.internal_id} without its body.`);
-      const remote = note.content;
       const local = await this.readText(path);
       // What HackMD holds is now known: the status bar can show it without another request.
-      this.services.status.observe(path, { baseline_body_hash: found.record.baseline_body_hash, remote_body_hash: await bodyHash(remote) });
+      this.services.status.observe(path, { baseline_body_hash: found.record.baseline_body_hash, remote_body_hash: await bodyHash(note.content) });
+      const remote = await this.services.deps.sync.localFormOf(found, note.content);
       if (local === remote) {
         showInfo(`${path} matches its note on HackMD.`);
         return;

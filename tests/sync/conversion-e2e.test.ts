@@ -73,6 +73,11 @@ describe("Obsidian content survives the trip to HackMD and back (issue 11)", () 
     ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md", overwrite_local: true }));
     expect(await readFile(local("Main.md"), "utf8")).toBe(written);
     expect(await check("Main.md")).toBe("in_sync");
+    // What `diff` and "Compare with HackMD" show against: the body in the file's syntax.
+    const found = (await bridge.core.deps.sync.listTracked()).find((entry) => entry.note_id === MAIN);
+    expect(found).toBeDefined();
+    const keyed = { key: `personal--${MAIN}`, record: { format: 1, internal_id: MAIN, team_path: null, local_path: "Main.md", baseline_body_hash: found?.baseline_hash ?? "", last_observed_remote_timestamp: "" } };
+    expect(await bridge.core.deps.sync.localFormOf(keyed, remote())).toBe(written);
 
     bridge.mark();
     expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("nothing_to_push");
