@@ -2,7 +2,7 @@
  * One core instance (TOOLS.md §1.3): the HackMD client, its caches and the tool deps, built from
  * the ports a host supplies. Both hosts (the standalone command and the plugin) call this.
  */
-import { hackmdSiteOrigins, type ImageFetcher } from "../core/image";
+import { hackmdSiteOrigins, IMAGE_MAX_BYTES, isHackmdSiteLink, type ImageFetcher } from "../core/image";
 import type { LocalFiles } from "../core/local-files";
 import type { Clock, HttpTransport, Logger, Random, SecretSource, Sleep } from "../core/ports";
 import { AccountCache, NoteListCache } from "../hackmd/cache";
@@ -39,6 +39,8 @@ export interface BridgeCoreOptions {
    * each pull. Default: off (every note byte for byte).
    */
   convertByDefault?: () => boolean;
+  /** Whether a converting pull downloads collaborators' HackMD-hosted images into the vault (default: on). */
+  downloadImages?: () => boolean;
 }
 
 /** A running core: the deps tools use, and a factory for MCP hosts over them. */
@@ -50,6 +52,47 @@ export interface BridgeCore {
 }
 
 /** Rough size of a cached list for the cache's size cap. */
+/**
+ * An image on HackMD's own site (the API origin, or it without `api.`), read signed out, as the
+ * readability probe reads it (TOOLS.md §16.8); anything else is not fetched. Undefined when the
+ * answer is not a 200 with a body.
+ */
+async function fetchSiteImage(transport: HttpTransport, apiOrigin: string, url: string): Promise<Uint8Array | undefined> {
+  if (!isHackmdSiteLink({ link: url, apiUrl: apiOrigin })) return undefined;
+  const response = await transport.request({
+    method: "GET",
+    url,
+    headers: {},
+    timeouts: { connectMs: 10_000, headersMs: 30_000, idleMs: 30_000, totalMs: 60_000 },
+    maxResponseBytes: IMAGE_MAX_BYTES,
+  });
+  return response.status === 200 && response.body.byteLength > 0 ? response.body : undefined;
+}
+
+/**
+ * Where Obsidian puts a new attachment for a note (`attachmentFolderPath` in the vault's
+ * `app.json`): `/` or unset is the vault's top folder, `./` the note's folder, `./sub` a folder
+ * under it, anything else a vault path.
+ */
+async function attachmentFolder(files: LocalFiles, notePath: string): Promise<string> {
+  let setting = "/";
+  if (files.root.isVault) {
+    try {
+      const read = await files.read(`${files.root.configDir}/app.json`, { maxBytes: 1_048_576 });
+      const value = (JSON.parse(new TextDecoder().decode(read.bytes)) as { attachmentFolderPath?: unknown }).attachmentFolderPath;
+      if (typeof value === "string") setting = value;
+    } catch {
+      setting = "/";
+    }
+  }
+  const noteFolder = notePath.includes("/") ? notePath.slice(0, notePath.lastIndexOf("/")) : "";
+  const trimmed = setting.replace(/\/+$/, "");
+  if (trimmed === "" || trimmed === "/") return "";
+  if (trimmed === ".") return noteFolder;
+  if (trimmed.startsWith("./")) return [noteFolder, trimmed.slice(2)].filter((part) => part !== "").join("/");
+  return trimmed.replace(/^\/+/, "");
+}
+
 /** HackMD's site origin for an API origin: `https://api.hackmd.io` → `https://hackmd.io`; others as they are. */
 function noteSiteOrigin(apiOrigin: string): string {
   const sites = hackmdSiteOrigins(apiOrigin);
@@ -100,6 +143,11 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
       enabled: options.convertByDefault ?? (() => false),
       // Links to tracked notes carry the note's page on HackMD's site (the API origin without `api.`).
       noteUrl: (_teamPath, noteId) => `${noteSiteOrigin(options.config.api.origin)}/${noteId}`,
+      downloads: {
+        enabled: options.downloadImages ?? (() => true),
+        fetch: (url) => fetchSiteImage(options.transport, options.config.api.origin, url),
+        folder: (notePath) => attachmentFolder(options.files, notePath),
+      },
     },
   });
   const deps: ToolDeps = {

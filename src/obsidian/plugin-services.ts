@@ -141,6 +141,7 @@ export class PluginServices {
         random: () => Math.random(),
         logger: this.logger,
         convertByDefault: () => this.readSettings().convertObsidianSyntax,
+        downloadImages: () => this.readSettings().downloadImages,
       });
     }
     return this.built;

@@ -82,6 +82,7 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     // Added within version 1: a saved object without it gets the default (on).
     autoMerge: pick("autoMerge", booleanOf(fields.autoMerge), DEFAULT_SETTINGS.autoMerge),
     convertObsidianSyntax: pick("convertObsidianSyntax", booleanOf(fields.convertObsidianSyntax), DEFAULT_SETTINGS.convertObsidianSyntax),
+    downloadImages: pick("downloadImages", booleanOf(fields.downloadImages), DEFAULT_SETTINGS.downloadImages),
     protectAgentFiles: pick("protectAgentFiles", booleanOf(fields.protectAgentFiles), DEFAULT_SETTINGS.protectAgentFiles),
     showQuotaInStatusBar: pick("showQuotaInStatusBar", booleanOf(fields.showQuotaInStatusBar), DEFAULT_SETTINGS.showQuotaInStatusBar),
     // Added within version 1: absent means the defaults (untracked files quiet; the token's old id).

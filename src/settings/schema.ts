@@ -52,6 +52,8 @@ export interface Settings {
    * pulled without conversion keeps that (the "Pull without conversion" command).
    */
   convertObsidianSyntax: boolean;
+  /** With conversion: bring images a collaborator added on HackMD into the attachment folder. */
+  downloadImages: boolean;
   /** Refuse to write files and folders coding agents load as instructions (TOOLS.md §12.4). */
   protectAgentFiles: boolean;
   /** Show the remaining HackMD API quota in the status bar when less than a fifth of it is left. */
@@ -79,6 +81,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   backgroundCheckMinutes: 0,
   autoMerge: true,
   convertObsidianSyntax: true,
+  downloadImages: true,
   protectAgentFiles: true,
   showQuotaInStatusBar: true,
   showUntrackedInStatusBar: false,

@@ -15,7 +15,7 @@
  */
 import { BridgeError } from "../core/errors";
 import { sha256Hex } from "../core/hash";
-import { IMAGE_MAX_BYTES, sniffImageType, uploadNameFromPath } from "../core/image";
+import { IMAGE_MAX_BYTES, sniffImageType, uploadNameFromPath, uploadNameFromUrl } from "../core/image";
 import type { LocalFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import {
@@ -47,6 +47,17 @@ export interface ConversionSettings {
   enabled(): boolean;
   /** The HackMD URL a link to a tracked note carries. */
   noteUrl(teamPath: string | null, noteId: string): string;
+  /**
+   * Downloads of images a collaborator put in a note, into the vault (the host's setting, on by
+   * default): `fetch` reads an image from HackMD's own site only; `folder` is where it goes for a
+   * note at a vault path (Obsidian's attachment setting). Absent: such images stay links.
+   */
+  downloads?: {
+    enabled(): boolean;
+    /** The image's bytes, or undefined when the URL is not on HackMD's site or cannot be read. */
+    fetch(url: string): Promise<Uint8Array | undefined>;
+    folder(notePath: string): Promise<string>;
+  };
 }
 
 /** One uploaded image as kept in `convert/images.json`. */
@@ -130,11 +141,18 @@ export class SyncConversion {
    * is false. A body whose local form would not convert back exactly (it cannot happen with the
    * module's rules; checked all the same) is written byte for byte, with a warning.
    */
-  async localForm(remote: string, options: { convert: boolean; previous?: ConversionDependencies | undefined; keepOff?: boolean }): Promise<{ text: string; conversion?: ConversionDependencies }> {
+  async localForm(
+    remote: string,
+    options: { convert: boolean; previous?: ConversionDependencies | undefined; keepOff?: boolean; download?: { notePath: string; teamPath: string | null } },
+  ): Promise<{ text: string; conversion?: ConversionDependencies }> {
     // A note switched off stays off: its record keeps saying so.
     if (!options.convert) return options.keepOff === true || options.previous?.enabled === false ? { text: remote, conversion: CONVERSION_OFF } : { text: remote };
-    const context = await this.current({ comments: options.previous });
-    const local = toLocal(remote, context);
+    let context = await this.current({ comments: options.previous });
+    let local = toLocal(remote, context);
+    if (options.download !== undefined && (await this.downloadImages(local.imageUrls, context, options.download)) > 0) {
+      context = await this.current({ comments: options.previous });
+      local = toLocal(remote, context);
+    }
     const back = toRemote(local.text, context);
     if (back.text !== remote) {
       this.logger.warn("sync_conversion_not_reversible", {});
@@ -164,6 +182,55 @@ export class SyncConversion {
       links.set(path, url);
     }
     return links;
+  }
+
+  /**
+   * Brings HackMD-hosted images the vault has no file for into the attachment folder, and remembers
+   * them as uploaded (so they convert to embeds, and a push sends the same link back). Returns how
+   * many it added. A failure leaves that image a link, with a warning; the pull goes on.
+   */
+  private async downloadImages(urls: readonly string[], context: ConversionContext, target: { notePath: string; teamPath: string | null }): Promise<number> {
+    const downloads = this.settings.downloads;
+    if (downloads === undefined || !downloads.enabled()) return 0;
+    const unknown = urls.filter((url) => context.answers.imageByUrl(url) === null);
+    if (unknown.length === 0) return 0;
+    const workspace = target.teamPath === null ? "personal" : `team:${target.teamPath}`;
+    let added = 0;
+    for (const url of unknown) {
+      try {
+        const bytes = await downloads.fetch(url);
+        const type = bytes === undefined ? undefined : sniffImageType(bytes.subarray(0, 12));
+        if (bytes === undefined || type === undefined) continue;
+        const folder = await downloads.folder(target.notePath);
+        const path = await this.freeImagePath(folder, uploadNameFromUrl(url, type), bytes);
+        await this.rememberImage({ workspace, path, hash: `sha256:${await sha256Hex(bytes)}`, url });
+        added += 1;
+      } catch (error) {
+        this.logger.warn("sync_image_download_failed", { reason: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return added;
+  }
+
+  /** Writes the image at the first free name in `folder` (`name`, `name 1`, …), or reuses a file with the same bytes. */
+  private async freeImagePath(folder: string, name: string, bytes: Uint8Array): Promise<string> {
+    const dot = name.lastIndexOf(".");
+    const [stem, extension] = [name.slice(0, dot), name.slice(dot)];
+    if (folder !== "" && (await this.files.stat(folder)).kind === "missing") await this.files.createFolders(folder);
+    const hash = await sha256Hex(bytes);
+    for (let n = 0; n < 100; n += 1) {
+      const path = `${folder === "" ? "" : `${folder}/`}${n === 0 ? stem : `${stem} ${n}`}${extension}`;
+      const info = await this.files.stat(path);
+      if (info.kind === "missing") {
+        await this.files.write(path, bytes, { expect: "absent" });
+        return path;
+      }
+      if (info.kind === "file") {
+        const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 });
+        if (!read.truncated && (await sha256Hex(read.bytes)) === hash) return path;
+      }
+    }
+    throw new BridgeError("local_io", `No free name for the image ${name} in ${folder === "" ? "the vault's top folder" : folder}; tidy that folder.`);
   }
 
   /** The context of now: tracked notes, uploaded images, the vault's salt and the comments `comments` kept. */

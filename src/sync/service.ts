@@ -182,7 +182,12 @@ export class SyncService implements SyncTools {
         throw new BridgeError("confirmation_required", `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with ${this.words.flag("confirm_large_file")}.`);
       }
       // What the file will hold: the body, or its Obsidian form (issue 11).
-      const form = await this.conversion.localForm(body, { convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault, previous, keepOff: request.convert === false });
+      const form = await this.conversion.localForm(body, {
+        convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault,
+        previous,
+        keepOff: request.convert === false,
+        download: { notePath: path, teamPath: target.teamPath },
+      });
       const text = form.text;
       // The GET took time: the destination may have changed (an editor save, a new folder).
       const exists = await this.destinationChecks(path, request);

@@ -191,7 +191,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     return [
       { heading: "HackMD account", rows: [this.tokenRow(), this.testConnectionRow(), this.apiUrlRow()] },
       { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
-      { heading: "Sync", rows: [this.autoMergeRow(), this.convertRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
+      { heading: "Sync", rows: [this.autoMergeRow(), this.convertRow(), this.downloadImagesRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
     ];
   }
@@ -394,6 +394,19 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
         void setting.addToggle((toggle) =>
           toggle.setValue(this.services.getSettings().convertObsidianSyntax).onChange(async (value) => {
             await this.services.saveSettings({ convertObsidianSyntax: value });
+          }),
+        ),
+    };
+  }
+
+  private downloadImagesRow(): Row {
+    return {
+      name: "Download images from HackMD",
+      desc: "With syntax conversion on, images a collaborator added on HackMD are saved in the attachment folder and embedded. Off: they stay links.",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings().downloadImages).onChange(async (value) => {
+            await this.services.saveSettings({ downloadImages: value });
           }),
         ),
     };

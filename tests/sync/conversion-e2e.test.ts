@@ -4,7 +4,8 @@
  * docs/conversion-rules.md; this checks the engine's side (compare in one form, uploads once,
  * records what a conversion consulted, the per-note switch).
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
@@ -38,9 +39,12 @@ describe("Obsidian content survives the trip to HackMD and back (issue 11)", () 
   const uploads = (): number => bridge.requestsSinceMark().filter((route) => route === UPLOAD).length;
   const check = async (path: string): Promise<string> => (await bridge.core.deps.sync.check({ localPath: path, call: new CallContext() })).status;
 
+  let root: string;
   beforeEach(async () => {
-    bridge = await startBridge({ convertByDefault: () => true });
-    await mkdir(local(".obsidian"), { recursive: true });
+    // A vault: the state folder and the attachment setting live in its .obsidian folder.
+    root = await mkdtemp(join(tmpdir(), "hb-convert-"));
+    await mkdir(join(root, ".obsidian"));
+    bridge = await startBridge({ root, convertByDefault: () => true });
     await mkdir(local("attachments"), { recursive: true });
     await writeFile(local("attachments/pic.png"), PNG);
     ok(await bridge.call("hackmd_pull_note", { note_ref: OTHER, local_path: "Other note.md" }));
@@ -48,6 +52,7 @@ describe("Obsidian content survives the trip to HackMD and back (issue 11)", () 
   });
   afterEach(async () => {
     await bridge.close();
+    await rm(root, { recursive: true, force: true });
   });
 
   it("pushes the image link, the note's URL, the embed, a :::warning container and no readable comment; pulls back byte for byte; uploads once", async () => {
@@ -115,6 +120,28 @@ describe("Obsidian content survives the trip to HackMD and back (issue 11)", () 
     expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("pushed");
     expect(remote()).toContain(":::info\nFrom HackMD.\n:::\n");
     expect(remote()).toContain("Added in Obsidian.");
+  });
+
+  it("an image a collaborator added on HackMD is saved in the attachment folder and embedded; nothing churns", async () => {
+    await writeFile(local(".obsidian/app.json"), JSON.stringify({ attachmentFolderPath: "./assets" }));
+    await mkdir(local("incoming"), { recursive: true });
+    await writeFile(local("incoming/photo.png"), Uint8Array.from([...PNG, 42]));
+    const { link } = ok(await bridge.call("hackmd_upload_note_image", { note_ref: MAIN, image_path: "incoming/photo.png" })) as { link: string };
+    bridge.emu.collaboratorEdit(MAIN, { content: `${remote()}\n![a photo](${link})\n` });
+    ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md", overwrite_local: true }));
+    const text = await readFile(local("Main.md"), "utf8");
+    // Obsidian's attachment setting is "./assets": the note's folder (the top), then assets/; the
+    // embed names it the shortest way Obsidian would (its name alone, being the only such file).
+    const name = text.match(/!\[a photo\]\(([^)/]+\.png)\)/)?.[1];
+    expect(name).toBeDefined();
+    expect([...(await readFile(local(`assets/${decodeURIComponent(name ?? "")}`)))]).toEqual([...PNG, 42]);
+    expect(await check("Main.md")).toBe("in_sync");
+    bridge.mark();
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("nothing_to_push");
+    await writeFile(local("Main.md"), `${text}\nA caption.\n`);
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("pushed");
+    expect(uploads()).toBe(0);
+    expect(remote()).toContain(`![a photo](${link})`);
   });
 
   it("a conflict's .remote.md snapshot is written in the file's syntax", async () => {
