@@ -227,12 +227,19 @@ export class SyncService implements SyncTools {
       await this.store.expectRecord(key, expect);
       if (leaving !== undefined && leftAs !== undefined && !(await this.firstFileUnchanged(leaving, leftAs))) throw strandingRefusal();
       // An unchanged file is left alone (its mtime too); a CRLF copy of the body is rewritten.
-      if (oldRaw !== text) await this.files.write(path, text, { expect: stamp });
+      const written = oldRaw !== text ? await this.files.write(path, text, { expect: stamp }) : undefined;
       try {
         const timestamp = this.recordedTimestamp(target, note, body);
         await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp, expect, ...(form.conversion ? { conversion: form.conversion } : {}) });
       } catch (error) {
         if (error instanceof RecordChangedError) {
+          // A file this pull created holds only the note's body (HackMD has it): take it back, unless
+          // it changed since, so no copy that nothing tracks is left behind.
+          if (stamp === "absent" && written !== undefined && (await this.files.remove(path, { expect: written.stamp }).catch(() => false))) {
+            throw new BridgeError("conflict", `Another window or process changed the sync record of note ${target.noteId} while it was being pulled to ${path}; nothing was kept. Check where the note is tracked now, then pull again.`, {
+              cause: error,
+            });
+          }
           throw new BridgeError(
             "conflict",
             `${path} now holds the note's body, but another window or process changed its sync record while it was written, so the record was left as that process saved it. Check the file's status, then pull again.`,
