@@ -30,7 +30,9 @@
  * A loss that two writers' overlapping read→write windows on DIFFERENT cores (or a collaborator
  * inside a core's window) explain is inherent — HackMD has no conditional write and TOOLS.md
  * §13.8 has no cross-process lock — and is counted apart, not as a failure. The same core must
- * serialise its own writes, so an overlap within one core counts as a loss.
+ * serialise its own writes, so an overlap within one core counts as a loss. So is an edit kept in
+ * a file the product told the user is no longer tracked (a rename while the other core pulled the
+ * note to the old path; a file typed into while a pull moved its record away): reported, not lost.
  *
  * Runs: CI uses a fixed seed and HB_CONCURRENCY_RUNS (default 200). On demand:
  *   HB_CONCURRENCY_RUNS=2000 npx jest tests/sync/concurrency
