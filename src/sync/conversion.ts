@@ -20,6 +20,7 @@ import type { LocalFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import {
   buildConversionContext,
+  contextFromDependencies,
   preferRecorded,
   toLocal,
   toRemote,
@@ -97,8 +98,21 @@ export class SyncConversion {
   }
 
   /**
+   * The working file's text as the baseline's conversion reads it, to tell whether it was edited:
+   * answers only as recorded, so a file nobody edited gives its baseline exactly, and any edit
+   * gives something else (every rule is one-to-one). No record scan, no listing: cheap enough for
+   * the status bar and for every note of a sync-all. What a push sends comes from `remoteForm`.
+   */
+  async compareForm(conversion: ConversionDependencies | undefined, local: string): Promise<string> {
+    if (conversion === undefined || !conversion.enabled) return local;
+    const salted = buildConversionContext({ commentSalt: await this.commentSalt() });
+    return toRemote(local, contextFromDependencies(conversion, salted)).text;
+  }
+
+  /**
    * The working file's text in the baseline's form, under the record's saved conversion (answers
-   * as recorded, what is new as now). Byte for byte when the record has no conversion.
+   * as recorded, what is new as now), as a push sends it. Byte for byte when the record has no
+   * conversion.
    */
   async remoteForm(
     conversion: ConversionDependencies | undefined,

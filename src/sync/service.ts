@@ -111,7 +111,7 @@ export class SyncService implements SyncTools {
 
   /** A tracked working file's text in the baseline's form (see SyncTools.remoteFormOf). */
   async remoteFormOf(found: KeyedRecord, localText: string): Promise<string> {
-    return (await this.conversion.remoteForm(await this.store.conversionOf(found), localText)).text;
+    return this.conversion.compareForm(await this.store.conversionOf(found), localText);
   }
 
   /** The sync records on disk as the tracked list reports them (no working file is read). */
@@ -130,7 +130,7 @@ export class SyncService implements SyncTools {
     const resolved = await this.files.resolve(options.localPath, "read");
     const loaded = await this.loadTracked(resolved.path);
     const file = (await this.readLocalFile(resolved.path, { confirmLargeFile: true })).text;
-    const local = (await this.conversion.remoteForm(loaded.conversion, file)).text;
+    const local = await this.conversion.compareForm(loaded.conversion, file);
     const note = await this.getNote(options.call, loaded);
     const [localHash, remoteHash] = [await bodyHash(local), await bodyHash(note.content)];
     const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: localHash, remote: remoteHash });
@@ -520,7 +520,7 @@ export class SyncService implements SyncTools {
     } catch {
       text = undefined;
     }
-    if (text !== undefined && stamp !== undefined && (await bodyHash((await this.conversion.remoteForm(conversion, normalizeLineEndings(text))).text)) === prior.baseline_body_hash) return stamp;
+    if (text !== undefined && stamp !== undefined && (await bodyHash(await this.conversion.compareForm(conversion, normalizeLineEndings(text)))) === prior.baseline_body_hash) return stamp;
     throw new BridgeError(
       "unpushed_changes",
       `Note ${prior.internal_id} is tracked at ${first}, which has edits that were never pushed; pulling it to ${path} would leave them untracked. Push ${first} first, or retry with ${this.words.flag("discard_local_changes")} to drop them.`,
@@ -616,7 +616,7 @@ export class SyncService implements SyncTools {
         if (!isBridgeError(error, "sync_state")) throw error;
       }
       if (loaded) {
-        if (usable !== undefined && (await bodyHash((await this.conversion.remoteForm(loaded.conversion, usable)).text)) === loaded.record.baseline_body_hash) return;
+        if (usable !== undefined && (await bodyHash(await this.conversion.compareForm(loaded.conversion, usable))) === loaded.record.baseline_body_hash) return;
         throw new BridgeError(
           "unpushed_changes",
           `${path} has edits that were never pushed; push them first (${this.words.step({ action: "push", path })}), or retry with ${this.words.flag("discard_local_changes")} to drop them.`,

@@ -124,8 +124,10 @@ export interface SyncTools {
   /** Push of TOOLS.md §14.3–14.4: read, load, one GET, decide, then write or snapshot. */
   push(request: PushRequest): Promise<PushResult>;
   /**
-   * A tracked working file's text in the baseline's form (issue 11): converted under the record's
-   * saved conversion, or unchanged for a note synced byte for byte. What sync-all hashes.
+   * A tracked working file's text in the baseline's form (issue 11), to tell whether it was
+   * edited: converted with the answers saved with the baseline only (equal to the baseline exactly
+   * when nobody edited the file), or unchanged for a note synced byte for byte. What sync-all,
+   * the sync check and the status bar hash.
    */
   remoteFormOf(found: KeyedRecord, localText: string): Promise<string>;
   /** A body in the syntax the tracked file is written in (issue 11): what a conflict shows. */
