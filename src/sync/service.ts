@@ -3,6 +3,7 @@
  * the HackMD client, the LocalFiles port and the sync state store. Host-neutral. Decisions come
  * from the pure tables of decide.ts; pull, push and untrack are serialised per note and per path.
  */
+import type { ProposedChange } from "../core/approval";
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash, isBodyHash, sha256Hex, utf8Length } from "../core/hash";
 import type { FileStamp, LocalFiles } from "../core/local-files";
@@ -185,6 +186,13 @@ export class SyncService implements SyncTools {
       const same = usable !== undefined && usable === body;
       const changes = exists && usable !== undefined && !same ? pullChanges(usable, body) : undefined;
       if (exists && !same && !request.discardLocalChanges) await this.refuseUnlessBehind(path, usable);
+      // The one point before anything is written: the host may ask the user about exactly this change.
+      await request.call.beforeChange({
+        action: "pull_note",
+        note: { teamPath: target.teamPath, noteId: target.noteId, title: note.title },
+        localPath: path,
+        body: { where: "file", before: usable ?? "", after: body },
+      });
       if (!exists && request.createParentDirs && parentPath(path) !== "") {
         const parent = await this.files.stat(parentPath(path));
         if (parent.kind === "missing") await this.files.createFolders(parentPath(path));
@@ -291,6 +299,7 @@ export class SyncService implements SyncTools {
         case "patch": {
           // An earlier unconfirmed write may still land on top of the body just read: wait for it.
           this.pending.assertClear(address, note.content);
+          await request.call.beforeChange(pushChange(address, note, record.local_path, local));
           await this.store.expectRecord(loaded.key, expectationOf(record));
           const last = await this.writeNote(request.call, address, local);
           await this.saveAfter(path, { record, baseline: local, note: last, kind: "push" });
@@ -300,6 +309,11 @@ export class SyncService implements SyncTools {
           const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
           if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
           const merged = merge.merged;
+          // Ask once, about what changes: the note's body, or (when HackMD already holds the merge) only the file.
+          if (merged !== note.content) await request.call.beforeChange(pushChange(address, note, record.local_path, merged));
+          else if (merged !== file.raw) {
+            await request.call.beforeChange({ action: "push_note", note: { ...address, title: note.title }, localPath: record.local_path, body: { where: "file", before: local, after: merged } });
+          }
           // The file first, exactly as read (an edit made meanwhile wins); then HackMD; then the baseline.
           if (merged !== file.raw) {
             await this.store.expectRecord(loaded.key, expectationOf(record));
@@ -685,4 +699,9 @@ function conflictInstructions(options: { path: string; remoteHash: string; snaps
 /** A short description of a failure for messages. */
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The change a push is about to make: the note's body becomes the file's (or the merged) text. */
+function pushChange(address: { teamPath: string | null; noteId: string }, note: NoteWithBody, localPath: string, after: string): ProposedChange {
+  return { action: "push_note", note: { ...address, title: note.title }, localPath, body: { where: "note", before: note.content, after } };
 }
