@@ -92,7 +92,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
     host.logger.info("tool_call_started", { request_id: requestId, tool: entry.tool.name });
     let result: ToolResult;
     try {
-      const args = decodeArguments(entry.tool.decodeInput ?? entry.tool.input, entry.tool.aliases, request.params.rawArguments) as never;
+      // The policy comes first: a denied tool is refused whatever its arguments.
       const success = await runGated({
         gate: host.gate,
         tool: entry.tool.name,
@@ -103,6 +103,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
           made = change;
         },
         run: (guard) => {
+          const args = decodeArguments(entry.tool.decodeInput ?? entry.tool.input, entry.tool.aliases, request.params.rawArguments) as never;
           call = host.newCall(guard);
           return entry.run(args, call);
         },
