@@ -6,6 +6,8 @@
 
 /** What kind of change a call is about to make. */
 export type ChangeAction =
+  /** Not a change: a tool that reads only, set to "ask"; `fields` holds its arguments. */
+  | "read"
   | "edit_note"
   | "update_note"
   | "create_note"

@@ -85,6 +85,8 @@ export async function runGated<T>(options: {
   readsOnly: boolean;
   client: string;
   sessionAllowed: Set<string>;
+  /** The call's arguments as they arrived; shown when a tool that reads only is asked about. */
+  rawArguments?: unknown;
   run: (guard: ChangeGuard) => Promise<T>;
   /** Receives the change the call is about to make, once known (also when the call then fails). */
   onChange: (made: MadeChange) => void;
@@ -98,6 +100,11 @@ export async function runGated<T>(options: {
   if (!asking) return options.run(recordingGuard(gate, options.onChange, undefined));
   const approver = gate.approver;
   if (approver === undefined) throw new BridgeError("tool_denied", gate.words.cannotAsk(tool));
+  if (options.readsOnly) {
+    // A read changes nothing, so there is no change point to stop at: the question comes first.
+    await decide(gate, approver, options, { action: "read", fields: argumentFields(options.rawArguments) });
+    return options.run(recordingGuard(gate, options.onChange, undefined));
+  }
   let approved: ProposedChange | undefined;
   for (let question = 1; ; question += 1) {
     try {
@@ -109,15 +116,33 @@ export async function runGated<T>(options: {
       if (question > MAX_QUESTIONS) {
         throw new BridgeError("conflict", `The note kept changing while the user was asked to approve ${tool}; nothing was changed. Read it again and retry.`);
       }
-      const decision = await ask(gate, approver, { client: options.client, tool, change: error.change });
-      if (decision === "timeout") {
-        throw new BridgeError("approval_timeout", `The user did not answer the request to approve ${tool} within ${Math.round(gate.timeoutMs() / 1000)} s; nothing was changed. Ask the user before calling it again.`);
-      }
-      if (decision === "deny") throw new BridgeError("approval_denied", `The user denied ${tool}; nothing was changed. Do not retry it unless the user asks you to.`);
-      if (decision === "allow_session") options.sessionAllowed.add(tool);
+      await decide(gate, approver, options, error.change);
       approved = error.change;
     }
   }
+}
+
+/** Asks about one change; returns on approval, throws `approval_denied` or `approval_timeout` otherwise. */
+async function decide(gate: ToolGate, approver: Approver, options: { tool: string; client: string; sessionAllowed: Set<string> }, change: ProposedChange): Promise<void> {
+  const { tool } = options;
+  const decision = await ask(gate, approver, { client: options.client, tool, change });
+  if (decision === "timeout") {
+    throw new BridgeError("approval_timeout", `The user did not answer the request to approve ${tool} within ${Math.round(gate.timeoutMs() / 1000)} s; nothing was changed. Ask the user before calling it again.`);
+  }
+  if (decision === "deny") throw new BridgeError("approval_denied", `The user denied ${tool}; nothing was changed. Do not retry it unless the user asks you to.`);
+  if (decision === "allow_session") options.sessionAllowed.add(tool);
+}
+
+/** The plain top-level arguments, as text (each cut at 200 characters), for a question about a read. */
+function argumentFields(raw: unknown): Record<string, string> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") continue;
+    const text = String(value);
+    fields[name] = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  }
+  return fields;
 }
 
 /** The guard of one run: fills in what a question or the history needs, records, then checks. */

@@ -99,6 +99,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
         readsOnly: entry.tool.annotations.readOnlyHint,
         client,
         sessionAllowed,
+        rawArguments: request.params.rawArguments,
         onChange: (change) => {
           made = change;
         },

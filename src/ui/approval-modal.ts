@@ -34,6 +34,7 @@ export interface ApprovalViewModel {
 const DIFF_CONTEXT = 3;
 
 const ACTION_TITLES: Readonly<Record<ProposedChange["action"], string>> = {
+  read: "Allow the agent to read this?",
   edit_note: "Allow the agent to edit this note?",
   update_note: "Allow the agent to change this note?",
   create_note: "Allow the agent to create a note?",
@@ -134,7 +135,7 @@ export class ApprovalModal extends Modal {
       facts.createEl("dt", { text: fact.label });
       facts.createEl("dd", { text: fact.value });
     }
-    if (this.model.warning !== undefined) contentEl.createEl("p", { cls: "hackmd-bridge-approval-warning mod-warning", text: this.model.warning });
+    if (this.model.warning !== undefined) contentEl.createEl("p", { cls: ["hackmd-bridge-approval-warning", "mod-warning"], text: this.model.warning });
     if (this.model.fields.length > 0) {
       const list = contentEl.createEl("ul", { cls: "hackmd-bridge-approval-fields" });
       for (const field of this.model.fields) list.createEl("li", { text: `${field.label}: ${field.value}` });
