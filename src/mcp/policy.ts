@@ -1,5 +1,5 @@
 /**
- * The per-tool policy (issue 14, docs/agent-approval.md): each tool is allowed, asked about or
+ * The per-tool policy (issue 14, docs/adr/0005-ask-by-rerun.md): each tool is allowed, asked about or
  * denied. Plain data, so the settings schema and the command line can use it without loading the
  * tool definitions; a test checks the lists against the tools' `readOnlyHint`.
  */
