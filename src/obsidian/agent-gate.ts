@@ -29,16 +29,18 @@ const WORDS: ToolGate["words"] = {
   cannotAsk: (tool) => `${tool} needs the user's approval, but Obsidian cannot ask right now; nothing was changed. Try again later.`,
 };
 
-/** Builds the plugin's gate. */
-export function pluginGate(options: PluginGateOptions): ToolGate {
+/** The plugin's gate, and `closeQuestions` to withdraw open questions when the plugin unloads. */
+export function pluginGate(options: PluginGateOptions): ToolGate & { closeQuestions(): void } {
+  const open = new Set<ApprovalModal>();
   const ask: Approver = async (request, signal) => {
     const name = await options.noteName(request.change).catch(() => undefined);
     if (signal.aborted) return "deny";
     const modal = new ApprovalModal(options.app, approvalViewModel(request, name));
     // The time is up: the question is withdrawn (the call has already failed with approval_timeout).
     signal.addEventListener("abort", () => modal.close(), { once: true });
+    open.add(modal);
     modal.open();
-    return modal.result;
+    return modal.result.finally(() => open.delete(modal));
   };
   return {
     policies: () => options.settings().agentToolPolicies,
@@ -53,5 +55,9 @@ export function pluginGate(options: PluginGateOptions): ToolGate {
     // The activity history keeps the text before each note write, for Undo.
     recordsBefore: true,
     words: WORDS,
+    // Closing a question answers it with deny, so the waiting call fails and writes nothing.
+    closeQuestions: () => {
+      for (const modal of [...open]) modal.close();
+    },
   };
 }

@@ -75,6 +75,7 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
     gate,
     version: VERSION,
   });
+  plugin.register(() => gate.closeQuestions());
   plugin.register(() => void endpoint.stop());
   registerEndpointCommands({ plugin, endpoint, device, secrets, openActivityLog });
   plugin.app.workspace.onLayoutReady(() => void endpoint.startIfEnabled());

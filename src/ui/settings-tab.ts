@@ -15,7 +15,6 @@ import type { ActivityLog } from "../obsidian/activity-log";
 import { isValidPort, type DeviceSettings } from "../obsidian/device-settings";
 import { describeEndpointStatus, type EndpointStatus, type McpEndpointController } from "../obsidian/mcp-endpoint";
 import type { PluginSecrets } from "../obsidian/secrets";
-import { TOOL_WORDS } from "./activity-view";
 import { confirm, type ConfirmOptions } from "./confirm-modal";
 
 /** The result of "Test connection": who the token belongs to, or why it failed. */
@@ -84,6 +83,24 @@ const PERMISSION_LABELS: Record<Permission, string> = {
   owner: "Only me",
   signed_in: "Signed-in users",
   guest: "Everyone with the link",
+};
+
+/** What each tool lets an agent do, as a setting's name. */
+const TOOL_SETTING_NAMES: Readonly<Record<string, string>> = {
+  hackmd_get_me: "Read your HackMD profile",
+  hackmd_list_notes: "List notes",
+  hackmd_get_note: "Read a note",
+  hackmd_list_folders: "List folders",
+  hackmd_create_note: "Create a note",
+  hackmd_update_note: "Change a note",
+  hackmd_delete_note: "Delete or restore a note",
+  hackmd_upload_note_image: "Upload an image",
+  hackmd_create_folder: "Create a folder",
+  hackmd_update_folder: "Change a folder",
+  hackmd_delete_folder: "Delete a folder",
+  hackmd_pull_note: "Pull a note into the vault",
+  hackmd_push_note: "Push a file to HackMD",
+  hackmd_untrack_note: "Untrack a note",
 };
 
 /** Labels of the tool policies. */
@@ -455,7 +472,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
   /** One tool's choice: allow, ask first, or deny. */
   private toolPolicyRow(tool: string): Row {
     return {
-      name: TOOL_WORDS[tool] ?? tool,
+      name: TOOL_SETTING_NAMES[tool] ?? tool,
       desc: `${tool}${isWriteTool(tool) ? "" : " (reads only)"}`,
       render: (setting) =>
         void setting.addDropdown((dropdown) => {

@@ -155,7 +155,10 @@ function questions(): ApprovalModal[] {
 /** Waits for the (one) open question and returns it. */
 async function question(pending?: Promise<ToolResult>): Promise<ApprovalModal> {
   let settled: ToolResult | undefined;
-  void pending?.then((result) => (settled = result));
+  void pending?.then(
+    (result) => (settled = result),
+    () => undefined,
+  );
   await waitFor(() => {
     if (settled !== undefined) throw new Error(`the call ended without a question: ${JSON.stringify(settled)}`);
     return questions().length > 0;
@@ -457,6 +460,7 @@ describe("the plugin with its default settings", () => {
       },
     });
     const agent = new Client({ name: "claude-desktop", version: "1" });
+    let closed = false;
     try {
       const url = `http://127.0.0.1:${port}/mcp`;
       await waitFor(() => fetch(url).then(() => true, () => false));
@@ -508,9 +512,19 @@ describe("the plugin with its default settings", () => {
       expect(saved).toContain("claude-desktop");
       expect(saved).not.toContain(h.emu.token);
       expect(saved).not.toContain(token);
+
+      // Unloading the plugin withdraws an open question (the waiting call is denied, nothing written).
+      const atUnload = call(agent, "hackmd_update_note", edit);
+      // (The SDK client keeps a call whose stream broke pending while it tries to reconnect; closing it ends the call.)
+      atUnload.catch(() => undefined);
+      await question(atUnload);
+      await h.close();
+      closed = true;
+      expect(questions()).toHaveLength(0);
+      expect(body()).toBe(original);
     } finally {
       await agent.close().catch(() => undefined);
-      await h.close();
+      if (!closed) await h.close();
     }
   });
 });

@@ -110,10 +110,11 @@ describe("settings tab", () => {
     const select = (name: string): HTMLSelectElement => row(name).querySelector("select")!;
     expect(select("Read a note").value).toBe("allow");
     expect(row("Read a note").textContent).toContain("hackmd_get_note (reads only)");
-    expect(select("Changed a note").value).toBe("ask");
-    expect(select("Deleted or restored a note").value).toBe("ask");
-    expect([...select("Changed a note").options].map((option) => option.textContent)).toEqual(["Allow", "Ask me first", "Deny"]);
-    const del = select("Deleted or restored a note");
+    expect(select("Change a note").value).toBe("ask");
+    expect(select("Delete or restore a note").value).toBe("ask");
+    expect(select("Untrack a note").value).toBe("ask");
+    expect([...select("Change a note").options].map((option) => option.textContent)).toEqual(["Allow", "Ask me first", "Deny"]);
+    const del = select("Delete or restore a note");
     del.value = "deny";
     del.dispatchEvent(new Event("change"));
     await flush();
