@@ -20,7 +20,7 @@ const ObsidianEnvironment = loaded.default ?? loaded;
 // Obsidian's renderer is a browser with Node beside it: it has TextEncoder, WebCrypto's subtle,
 // fetch and Node's timers, which jsdom lacks. The plugin tests that render real DOM against the
 // emulator need them; they are taken from this Node process, as Electron would supply them.
-const nodeGlobals = ["TextEncoder", "TextDecoder", "fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "ReadableStream", "setImmediate", "clearImmediate", "structuredClone", "Blob"];
+const nodeGlobals = ["TextEncoder", "TextDecoder", "fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "ReadableStream", "WritableStream", "TransformStream", "TextDecoderStream", "TextEncoderStream", "setImmediate", "clearImmediate", "structuredClone", "Blob"];
 
 class DomEnvironment extends ObsidianEnvironment {
   constructor(config, context) {

@@ -27,6 +27,10 @@ export const ERROR_KINDS = [
   "not_tracked",
   "sync_state",
   "internal",
+  // Issue 14 (docs/tool-contract-extensions.md): the tool policy and the user's approval.
+  "tool_denied",
+  "approval_denied",
+  "approval_timeout",
 ] as const;
 
 /** One stable error kind of TOOLS.md §4.1. */

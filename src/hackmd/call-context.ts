@@ -2,6 +2,7 @@
  * The per-call context (TOOLS.md §4.3): one per tool call or plugin command, passed to every
  * request that call makes, so concurrent calls never mix their retry counters.
  */
+import type { ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
 
 /** Counters of one call; create one with `new CallContext()` at the start of each call. */
@@ -11,6 +12,20 @@ export class CallContext {
   private rateLimited = false;
   private readbackAttempts = 0;
   private readbackElapsedMs = 0;
+  private readonly guard: ChangeGuard | undefined;
+
+  /** `guard` sees every change the call is about to make (the tool policy, issue 14); none lets all through. */
+  constructor(options: { guard?: ChangeGuard } = {}) {
+    this.guard = options.guard;
+  }
+
+  /**
+   * Called just before the call changes something, with the change; resolves to go on, throws to
+   * stop with nothing written. Call it inside the hold the write is decided under.
+   */
+  beforeChange(change: ProposedChange): Promise<void> {
+    return this.guard === undefined ? Promise.resolve() : this.guard(change);
+  }
 
   /** Records one retry of any request of this call and the wait before it. */
   recordRetry(waitMs: number, causedBy429: boolean): void {

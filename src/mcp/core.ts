@@ -15,7 +15,8 @@ import { SyncQueue } from "../sync/queue";
 import { SyncService } from "../sync/service";
 import { SyncStateStore } from "../sync/store";
 import type { ToolDeps } from "./deps";
-import type { McpHost, ToolCallEvent } from "./server";
+import type { ToolGate } from "./gate";
+import type { McpHost } from "./server";
 import { TOOLS } from "./tools";
 import type { Words } from "../core/wording";
 
@@ -48,7 +49,9 @@ export interface BridgeCore {
   deps: ToolDeps;
   /** An MCP host over this core; each MCP session gets a server built from it. */
   mcpHost(options: { name: string; version: string; /** Every secret to scrub from results: the HackMD token and, over HTTP, the endpoint token. */
-    secrets: () => ReadonlyArray<string | undefined>; onCallCompleted?: (event: ToolCallEvent) => void }): McpHost<ToolDeps, CallContext>;
+    secrets: () => ReadonlyArray<string | undefined>; onCallCompleted?: McpHost<ToolDeps, CallContext>["onCallCompleted"];
+    /** The per-tool policy and approver (issue 14); absent: every tool allowed. */
+    gate?: ToolGate }): McpHost<ToolDeps, CallContext>;
 }
 
 /** Rough size of a cached list for the cache's size cap. */
@@ -179,12 +182,13 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
       version: host.version,
       tools: TOOLS,
       deps,
-      newCall: () => new CallContext(),
+      newCall: (guard) => new CallContext({ guard }),
       retryMeta: (call) => retryMetaForResult(call),
       secrets: () => host.secrets().filter((secret): secret is string => typeof secret === "string" && secret.trim() !== ""),
       logger: options.logger,
       nextRequestId: () => `req-${++requests}`,
       ...(host.onCallCompleted ? { onCallCompleted: host.onCallCompleted } : {}),
+      ...(host.gate ? { gate: host.gate } : {}),
     }),
   };
 }

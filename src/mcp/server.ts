@@ -1,11 +1,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/v4";
+import type { ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
 import type { Logger } from "../core/ports";
 import { decodeArguments, describeTool, type ToolDefinition } from "./define-tool";
 import { BridgeError } from "../core/errors";
 import { scrubSecrets } from "../core/secrets";
+import { runGated, type MadeChange, type ToolGate } from "./gate";
 import { errorResult, successResult, type ToolResult } from "./result";
 
 /** What the MCP server needs from its host: the tools, their deps, and per-call bookkeeping. */
@@ -15,8 +17,8 @@ export interface McpHost<Deps, Call> {
   version: string;
   tools: ReadonlyArray<ToolDefinition<Deps, Call, never>>;
   deps: Deps;
-  /** A fresh per-call context (retry counters live here, never in module state). */
-  newCall(): Call;
+  /** A fresh per-call context (retry counters live here, never in module state) carrying the gate's guard. */
+  newCall(guard: ChangeGuard): Call;
   /** The call's `_meta.retry`, or undefined when nothing was retried or read back. */
   retryMeta(call: Call): RetryMeta | undefined;
   /** Secrets that must never leave in a result (the HackMD token). */
@@ -24,8 +26,10 @@ export interface McpHost<Deps, Call> {
   logger: Logger;
   /** Process-unique request ids for log lines. */
   nextRequestId(): string;
-  /** Observes every completed call (the plugin's activity log). */
-  onCallCompleted?(event: ToolCallEvent): void;
+  /** Observes every completed call (the plugin's activity log); `change` holds the text before a write (never logged). */
+  onCallCompleted?(event: ToolCallEvent, change?: ProposedChange): void;
+  /** The per-tool policy and the user's approval (issue 14); absent: every tool allowed. */
+  gate?: ToolGate;
 }
 
 /** One completed tool call, as logged and shown in the activity log (never bodies or tokens). */
@@ -36,6 +40,15 @@ export interface ToolCallEvent {
   error_kind?: string;
   duration_ms: number;
   note_id?: string;
+  /** The MCP client's name from its initialize request. */
+  client?: string;
+  /** The workspace of the note, when the call was about to change one. */
+  team_path?: string | null;
+  /** The ROOT-relative file the call was about to change, when there was one. */
+  local_path?: string;
+  /** `body_hash` of the text before and after a text change (a note body or a working file). */
+  body_hash_before?: string;
+  body_hash_after?: string;
 }
 
 /**
@@ -64,6 +77,8 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
   const server = mcp.server;
   const listing = host.tools.map((tool) => describeTool(tool));
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
+  // "Allow this tool for this session": one MCP server serves one session.
+  const sessionAllowed = new Set<string>();
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(RawCallToolRequestSchema, async (request): Promise<ToolResult> => {
@@ -71,12 +86,30 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}; call tools/list for the available tools.`);
     const requestId = host.nextRequestId();
     const started = Date.now();
-    const call = host.newCall();
+    const client = server.getClientVersion()?.name ?? "unknown client";
+    let call = host.newCall(() => Promise.resolve());
+    let made: MadeChange | undefined;
     host.logger.info("tool_call_started", { request_id: requestId, tool: entry.tool.name });
     let result: ToolResult;
     try {
-      const args = decodeArguments(entry.tool.decodeInput ?? entry.tool.input, entry.tool.aliases, request.params.rawArguments) as never;
-      result = successResult(await entry.run(args, call), host.retryMeta(call));
+      // The policy comes first: a denied tool is refused whatever its arguments.
+      const success = await runGated({
+        gate: host.gate,
+        tool: entry.tool.name,
+        readsOnly: entry.tool.annotations.readOnlyHint,
+        client,
+        sessionAllowed,
+        rawArguments: request.params.rawArguments,
+        onChange: (change) => {
+          made = change;
+        },
+        run: (guard) => {
+          const args = decodeArguments(entry.tool.decodeInput ?? entry.tool.input, entry.tool.aliases, request.params.rawArguments) as never;
+          call = host.newCall(guard);
+          return entry.run(args, call);
+        },
+      });
+      result = successResult(success, host.retryMeta(call));
     } catch (error) {
       result = errorResult(error, host.retryMeta(call), host.secrets());
       if (!(error instanceof BridgeError)) {
@@ -90,15 +123,27 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
       tool: entry.tool.name,
       ok: !result.isError,
       duration_ms: Date.now() - started,
+      client,
     };
     if (result._meta?.error_kind) event.error_kind = result._meta.error_kind;
-    const noteId = noteIdOf(result.structuredContent);
+    const noteId = noteIdOf(result.structuredContent) ?? made?.change.note?.noteId;
     if (noteId) event.note_id = noteId;
+    addChange(event, made);
     host.logger.info("tool_call_completed", { ...event });
-    host.onCallCompleted?.(event);
+    host.onCallCompleted?.(event, made?.change);
     return result;
   });
   return mcp;
+}
+
+/** What the event says about the change a call made or was about to make (hashes only, never text). */
+function addChange(event: ToolCallEvent, made: MadeChange | undefined): void {
+  if (made === undefined) return;
+  const { change } = made;
+  if (change.note !== undefined) event.team_path = change.note.teamPath;
+  if (change.localPath !== undefined) event.local_path = change.localPath;
+  if (made.hashBefore !== undefined) event.body_hash_before = made.hashBefore;
+  if (made.hashAfter !== undefined) event.body_hash_after = made.hashAfter;
 }
 
 function noteIdOf(output: Record<string, unknown> | undefined): string | undefined {

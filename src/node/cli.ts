@@ -20,6 +20,7 @@ import { readSettings, type NodeSettings } from "./runtime";
 import { runSandbox, SANDBOX_FOLDER } from "./sandbox";
 import { withSandbox } from "./sandbox-state";
 import { DEFAULT_MCP_PORT, newEndpointToken, runServe, runStdio } from "./serve";
+import { commandGate, parsePolicyFlags, type PolicyFlags } from "./tool-policy-flags";
 
 /** The protocol and setup subcommands, in the order help lists them. */
 const PROTOCOL_SPECS: readonly CommandSpec[] = [mcpSpec, serveSpec, sandboxSpec, doctorSpec, emulatorSpec];
@@ -165,8 +166,10 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
   const human = HUMAN_COMMANDS.get(spec.name);
   let flags: ReturnType<typeof sharedFlags>;
   let run: ReturnType<NonNullable<typeof human>["parse"]> | undefined;
+  let policy: PolicyFlags = { readOnly: false, policies: {} };
   try {
     flags = sharedFlags(line);
+    if (spec === mcpSpec || spec === serveSpec) policy = parsePolicyFlags(line.values);
     run = human?.parse({ values: line.values, positionals: line.positionals });
   } catch (error) {
     if (error instanceof UsageError) return usageFailure(io, spec, error.message);
@@ -203,7 +206,7 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
         return report.ok ? 0 : 1;
       }
       case "mcp":
-        return await runStdio(settings, logger);
+        return await runStdio(settings, logger, commandGate(policy));
       case "serve": {
         const envToken = env.HACKMD_BRIDGE_MCP_TOKEN?.trim() || undefined;
         const token = envToken ?? newEndpointToken();
@@ -211,6 +214,7 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
         // The token goes to stdout only (the JSON line, and the snippets on a terminal).
         return await runServe({
           settings,
+          gate: commandGate(policy),
           port: flags.port ?? DEFAULT_MCP_PORT,
           token,
           logger,

@@ -5,6 +5,7 @@ import type { Logger } from "../core/ports";
 import { VERSION } from "../core/version";
 import { connectionHelpText } from "../mcp/client-configs";
 import type { BridgeCore } from "../mcp/core";
+import type { ToolGate } from "../mcp/gate";
 import { startMcpListener, type McpListener } from "../mcp/http/listener";
 import { createMcpServer } from "../mcp/server";
 import { createNodeCore, type NodeSettings } from "./runtime";
@@ -26,7 +27,7 @@ export interface ServeIo {
 }
 
 /** Starts the listener over a core. */
-export function serveCore(options: { core: BridgeCore; port: number; token: string; apiToken: () => string | undefined; logger: Logger }): Promise<McpListener> {
+export function serveCore(options: { core: BridgeCore; port: number; token: string; apiToken: () => string | undefined; logger: Logger; gate?: ToolGate }): Promise<McpListener> {
   return startMcpListener({
     port: options.port,
     token: options.token,
@@ -38,6 +39,7 @@ export function serveCore(options: { core: BridgeCore; port: number; token: stri
           version: VERSION,
           // Both secrets are scrubbed from every result as a last line of defence.
           secrets: () => [options.apiToken(), options.token],
+          ...(options.gate === undefined ? {} : { gate: options.gate }),
         }),
       ),
   });
@@ -76,9 +78,9 @@ export function untilSignal(): Promise<void> {
 }
 
 /** `mcp`: the tools over stdio until the client goes away or a signal arrives. */
-export async function runStdio(settings: NodeSettings, logger: Logger): Promise<number> {
+export async function runStdio(settings: NodeSettings, logger: Logger, gate?: ToolGate): Promise<number> {
   const core = await createNodeCore(settings, logger);
-  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: VERSION, secrets: () => [settings.token] }));
+  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: VERSION, secrets: () => [settings.token], ...(gate === undefined ? {} : { gate }) }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -93,6 +95,8 @@ export async function runStdio(settings: NodeSettings, logger: Logger): Promise<
 /** What `serve` prints about the token besides the JSON line, and what runs when it stops. */
 export interface ServeOptions {
   settings: NodeSettings;
+  /** The tool policy from the flags (issue 14); absent: every tool allowed. */
+  gate?: ToolGate;
   port: number;
   token: string;
   logger: Logger;
@@ -113,7 +117,7 @@ export interface ServeOptions {
 export async function runServe(options: ServeOptions): Promise<number> {
   const { settings, logger, io } = options;
   const core = await createNodeCore(settings, logger);
-  const listener = await serveCore({ core, port: options.port, token: options.token, apiToken: () => settings.token, logger });
+  const listener = await serveCore({ core, port: options.port, token: options.token, apiToken: () => settings.token, logger, ...(options.gate === undefined ? {} : { gate: options.gate }) });
   try {
     await options.onListening?.(listener);
     io.out(`${JSON.stringify({ url: listener.url, token: options.token, ...options.extra })}\n`);

@@ -5,16 +5,20 @@
  * device switch is on, once the workspace layout is ready.
  */
 import { VERSION } from "../core/version";
-import type { Plugin } from "obsidian";
+import { normalizePath, type Plugin } from "obsidian";
 import { isBridgeError } from "../core/errors";
 import type { Settings } from "../settings/schema";
 import { registerActivityView } from "../ui/activity-view";
 import { HackmdBridgeSettingTab, type ConnectionTestResult } from "../ui/settings-tab";
-import { ActivityLog } from "./activity-log";
+import { ConfirmModal } from "../ui/confirm-modal";
+import { ActivityLog, type ActivityEntry } from "./activity-log";
+import { vaultActivityStore } from "./activity-store";
+import { undoAgentWrite } from "./activity-undo";
+import { pluginGate } from "./agent-gate";
 import { DeviceSettings } from "./device-settings";
 import { registerEndpointCommands } from "./endpoint-commands";
 import { McpEndpointController } from "./mcp-endpoint";
-import { errorNoticeText } from "./notices";
+import { errorNoticeText, showInfo } from "./notices";
 import type { PluginServices } from "./plugin-services";
 import type { PluginSecrets } from "./secrets";
 
@@ -30,11 +34,36 @@ export interface EndpointWiringOptions {
 /** Registers the settings tab, the activity view and the endpoint (stopped on unload). */
 export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activityLog: ActivityLog } {
   const { plugin, services, secrets } = options;
-  const activityLog = new ActivityLog({ capacity: services.settings.activityLogSize });
-  const openActivityLog = registerActivityView(plugin, activityLog, async (noteId) => {
-    // The tracked file is the name the user knows the note by (no request is made).
-    const tracked = (await services.deps.sync.listTracked()).find((entry) => entry.note_id === noteId);
-    return tracked === undefined ? undefined : tracked.local_path;
+  const { app } = plugin;
+  // The history lives in the plugin's own folder, bounded (activity-log.ts).
+  const pluginFolder = plugin.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${plugin.manifest.id}`);
+  const activityLog = new ActivityLog({ capacity: services.settings.activityLogSize, store: vaultActivityStore(app.vault.adapter, pluginFolder) });
+  void activityLog.load();
+  // The tracked file is the name the user knows the note by (no request is made).
+  const trackedName = async (noteId: string): Promise<string | undefined> => (await services.deps.sync.listTracked()).find((entry) => entry.note_id === noteId)?.local_path;
+  const confirmUndo = (entry: ActivityEntry): Promise<boolean> => {
+    const modal = new ConfirmModal(app, {
+      title: "Undo the agent's change?",
+      paragraphs: [
+        `The note gets back its text from before the call at ${new Date(entry.at).toLocaleTimeString()}.`,
+        "If anyone changed the note after the agent, nothing is changed.",
+      ],
+      confirmText: "Undo",
+      warning: true,
+    });
+    modal.open();
+    return modal.result;
+  };
+  const undo = async (entry: ActivityEntry): Promise<void> => {
+    const outcome = await undoAgentWrite({ log: activityLog, deps: services.deps, newCall: () => services.newCall(), confirm: confirmUndo }, entry);
+    showInfo(outcome.message);
+  };
+  const openActivityLog = registerActivityView(plugin, activityLog, trackedName, undo);
+  const gate = pluginGate({
+    app,
+    settings: () => services.settings,
+    timers: window,
+    noteName: async (change) => (change.localPath ?? (change.note === undefined ? undefined : await trackedName(change.note.noteId))),
   });
   const device = new DeviceSettings({ app: plugin.app });
   const endpoint = new McpEndpointController({
@@ -42,9 +71,11 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
     secrets,
     device,
     logger: services.logger,
-    onActivity: (event) => activityLog.record(event),
+    onActivity: (event, change) => activityLog.record(event, change),
+    gate,
     version: VERSION,
   });
+  plugin.register(() => gate.closeQuestions());
   plugin.register(() => void endpoint.stop());
   registerEndpointCommands({ plugin, endpoint, device, secrets, openActivityLog });
   plugin.app.workspace.onLayoutReady(() => void endpoint.startIfEnabled());

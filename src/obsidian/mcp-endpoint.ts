@@ -11,6 +11,8 @@ import { Notice, Platform } from "obsidian";
 import type { Logger } from "../core/ports";
 import type { BridgeCore } from "../mcp/core";
 import type { McpListener, McpListenerOptions } from "../mcp/http/listener";
+import type { ProposedChange } from "../core/approval";
+import type { ToolGate } from "../mcp/gate";
 import type { ToolCallEvent } from "../mcp/server";
 import type { DeviceSettings } from "./device-settings";
 import type { PluginSecrets } from "./secrets";
@@ -39,8 +41,10 @@ export interface McpEndpointOptions {
   /** The device-local switch and port. */
   device: Pick<DeviceSettings, "get">;
   logger: Logger;
-  /** Observes every completed agent call (the activity log). */
-  onActivity: (event: ToolCallEvent) => void;
+  /** Observes every completed agent call (the activity log); `change` may carry the text before a write. */
+  onActivity: (event: ToolCallEvent, change?: ProposedChange) => void;
+  /** The tool policy and the approval modal (issue 14); absent: every tool allowed. */
+  gate?: ToolGate;
   /** Server version reported at initialize. */
   version?: string;
   /** Shows a message to the user; defaults to an Obsidian notice. */
@@ -133,7 +137,8 @@ export class McpEndpointController {
         name: "hackmd-bridge",
         version: this.options.version ?? "0.0.0",
         secrets: () => [this.options.secrets.hackmdToken.getToken(), token],
-        onCallCompleted: (event) => this.options.onActivity(event),
+        onCallCompleted: (event, change) => this.options.onActivity(event, change),
+        ...(this.options.gate === undefined ? {} : { gate: this.options.gate }),
       });
       // The MCP server (SDK, ajv) is only needed here, so it loads lazily too and keeps onload light.
       const { createMcpServer } = await import("../mcp/server");

@@ -34,6 +34,9 @@ export const ERROR_NOTICES: Readonly<Record<ErrorKind, string>> = {
   not_tracked: "This file is not linked to a HackMD note. Pull or publish it first.",
   sync_state: "The sync record of this file is damaged. Pull the note again, or untrack the file.",
   internal: "HackMD Bridge could not talk to HackMD. Check the API URL in the settings.",
+  tool_denied: "This agent tool is switched off in HackMD Bridge settings. Nothing was changed.",
+  approval_denied: "You denied this change. Nothing was changed.",
+  approval_timeout: "Nobody answered the approval request in time. Nothing was changed.",
 };
 
 /** Kinds whose advice depends on the operation. */

@@ -12,9 +12,12 @@ import { isValidApiUrl } from "../hackmd/config";
 import type { Permission } from "../hackmd/types";
 import { parseRootRelative } from "../core/paths";
 import { silentLogger, type Logger } from "../core/ports";
+import { DEFAULT_TOOL_POLICIES, isToolPolicy, type ToolPolicy } from "../mcp/policy";
 import {
   DEFAULT_SETTINGS,
   MAX_ACTIVITY_LOG_ENTRIES,
+  MAX_APPROVAL_TIMEOUT_SECONDS,
+  MIN_APPROVAL_TIMEOUT_SECONDS,
   MAX_BACKGROUND_CHECK_MINUTES,
   MIN_BACKGROUND_CHECK_MINUTES,
   PERMISSIONS,
@@ -89,6 +92,10 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     showUntrackedInStatusBar: pick("showUntrackedInStatusBar", booleanOf(fields.showUntrackedInStatusBar), DEFAULT_SETTINGS.showUntrackedInStatusBar),
     apiTokenSecret: pick("apiTokenSecret", secretIdOf(fields.apiTokenSecret), DEFAULT_SETTINGS.apiTokenSecret),
     activityLogSize: pick("activityLogSize", logSizeOf(fields.activityLogSize), DEFAULT_SETTINGS.activityLogSize),
+    // Added within version 1 (issue 14): absent means the cautious defaults.
+    agentToolPolicies: pick("agentToolPolicies", policiesOf(fields.agentToolPolicies), { ...DEFAULT_TOOL_POLICIES }),
+    agentsReadOnly: pick("agentsReadOnly", booleanOf(fields.agentsReadOnly), DEFAULT_SETTINGS.agentsReadOnly),
+    approvalTimeoutSeconds: pick("approvalTimeoutSeconds", approvalTimeoutOf(fields.approvalTimeoutSeconds), DEFAULT_SETTINGS.approvalTimeoutSeconds),
   };
   if (repaired.length > 0) logger.warn("settings_repaired", { fields: repaired });
   return settings;
@@ -147,6 +154,25 @@ function intervalOf(value: unknown): number | undefined {
   const minutes = Math.round(value);
   if (minutes <= 0) return 0;
   return Math.min(MAX_BACKGROUND_CHECK_MINUTES, Math.max(MIN_BACKGROUND_CHECK_MINUTES, minutes));
+}
+
+/**
+ * The defaults overlaid with every stored policy of a tool-shaped name (a tool this version does
+ * not know keeps its choice for the version that does); undefined when not an object.
+ */
+function policiesOf(value: unknown): Record<string, ToolPolicy> | undefined {
+  if (!isRecord(value)) return undefined;
+  const policies: Record<string, ToolPolicy> = { ...DEFAULT_TOOL_POLICIES };
+  for (const [name, policy] of Object.entries(value)) {
+    if (/^hackmd_[a-z_]+$/.test(name) && isToolPolicy(policy)) policies[name] = policy;
+  }
+  return policies;
+}
+
+/** Whole seconds clamped to [MIN, MAX]; undefined when not a finite number. */
+function approvalTimeoutOf(value: unknown): number | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+  return Math.min(MAX_APPROVAL_TIMEOUT_SECONDS, Math.max(MIN_APPROVAL_TIMEOUT_SECONDS, Math.round(value)));
 }
 
 /** Whole entries clamped to [0, MAX]; undefined when not a finite number. */

@@ -6,6 +6,7 @@
  */
 import type { Permission } from "../hackmd/types";
 import { DEFAULT_API_URL, parseApiUrl } from "../hackmd/config";
+import { DEFAULT_TOOL_POLICIES, type ToolPolicy } from "../mcp/policy";
 
 /** The current settings version; `migrateSettings` turns every older shape into this one. */
 export const SETTINGS_VERSION = 1;
@@ -27,6 +28,10 @@ export const SECRET_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Largest activity log size in entries. */
 export const MAX_ACTIVITY_LOG_ENTRIES = 1000;
+
+/** Shortest and longest wait for an answer to an agent's approval request, in seconds. */
+export const MIN_APPROVAL_TIMEOUT_SECONDS = 5;
+export const MAX_APPROVAL_TIMEOUT_SECONDS = 120;
 
 /** The plugin settings, version 1. */
 export interface Settings {
@@ -68,6 +73,12 @@ export interface Settings {
   apiTokenSecret: string;
   /** How many entries the activity log keeps (0 keeps none). */
   activityLogSize: number;
+  /** What an agent's call of each tool does: allow, ask the user first, or deny (issue 14); missing tools: reads allow, writes ask. */
+  agentToolPolicies: Record<string, ToolPolicy>;
+  /** "Read-only for agents": every tool that may change something is denied, whatever its policy. */
+  agentsReadOnly: boolean;
+  /** Seconds an approval request waits for an answer before the call fails with approval_timeout (5 to 120). */
+  approvalTimeoutSeconds: number;
 }
 
 /** The defaults of every field. */
@@ -87,6 +98,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   showUntrackedInStatusBar: false,
   apiTokenSecret: DEFAULT_API_TOKEN_SECRET,
   activityLogSize: 200,
+  agentToolPolicies: { ...DEFAULT_TOOL_POLICIES },
+  agentsReadOnly: false,
+  // Well under the 60 s most MCP clients wait for a tool call.
+  approvalTimeoutSeconds: 45,
 });
 
 /**

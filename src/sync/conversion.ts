@@ -158,7 +158,7 @@ export class SyncConversion {
   async localForm(
     remote: string,
     options: { convert: boolean; previous?: ConversionDependencies | undefined; keepOff?: boolean; download?: { notePath: string; teamPath: string | null } },
-  ): Promise<{ text: string; conversion?: ConversionDependencies }> {
+  ): Promise<{ text: string; conversion?: ConversionDependencies; unknownImages?: boolean }> {
     // A note switched off stays off: its record keeps saying so.
     if (!options.convert) return options.keepOff === true || options.previous?.enabled === false ? { text: remote, conversion: CONVERSION_OFF } : { text: remote };
     let context = await this.current({ comments: options.previous });
@@ -172,7 +172,8 @@ export class SyncConversion {
       this.logger.warn("sync_conversion_not_reversible", {});
       return { text: remote };
     }
-    return { text: local.text, conversion: back.dependencies };
+    const unknownImages = this.settings.downloads?.enabled() === true && local.imageUrls.some((url) => context.answers.imageByUrl(url) === null);
+    return { text: local.text, conversion: back.dependencies, ...(unknownImages ? { unknownImages } : {}) };
   }
 
   /**

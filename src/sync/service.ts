@@ -3,6 +3,7 @@
  * the HackMD client, the LocalFiles port and the sync state store. Host-neutral. Decisions come
  * from the pure tables of decide.ts; pull, push and untrack are serialised per note and per path.
  */
+import type { ProposedChange } from "../core/approval";
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash, isBodyHash, sha256Hex, utf8Length } from "../core/hash";
 import { sameStamp, type FileStamp, type LocalFiles } from "../core/local-files";
@@ -182,12 +183,8 @@ export class SyncService implements SyncTools {
         throw new BridgeError("confirmation_required", `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with ${this.words.flag("confirm_large_file")}.`);
       }
       // What the file will hold: the body, or its Obsidian form (issue 11).
-      const form = await this.conversion.localForm(body, {
-        convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault,
-        previous,
-        keepOff: request.convert === false,
-        download: { notePath: path, teamPath: target.teamPath },
-      });
+      const formOptions = { convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault, previous, keepOff: request.convert === false };
+      let form = await this.conversion.localForm(body, formOptions);
       const text = form.text;
       // The GET took time: the destination may have changed (an editor save, a new folder).
       const exists = await this.destinationChecks(path, request);
@@ -219,6 +216,15 @@ export class SyncService implements SyncTools {
       const same = usable !== undefined && usable === text;
       const changes = exists && usable !== undefined && !same ? pullChanges(usable, text) : undefined;
       if (exists && !same && !request.discardLocalChanges) await this.refuseUnlessBehind(path, usable);
+      // The one point before anything is written: the host may ask the user about exactly this change.
+      await request.call.beforeChange({
+        action: "pull_note",
+        note: { teamPath: target.teamPath, noteId: target.noteId, title: note.title },
+        localPath: path,
+        body: { where: "file", before: usable ?? "", after: text },
+      });
+      // Collaborators' images come into the vault only now, after the host agreed to the change.
+      if (form.unknownImages === true) form = await this.conversion.localForm(body, { ...formOptions, download: { notePath: path, teamPath: target.teamPath } });
       if (!exists && request.createParentDirs && parentPath(path) !== "") {
         const parent = await this.files.stat(parentPath(path));
         if (parent.kind === "missing") await this.files.createFolders(parentPath(path));
@@ -227,7 +233,7 @@ export class SyncService implements SyncTools {
       await this.store.expectRecord(key, expect);
       if (leaving !== undefined && leftAs !== undefined && !(await this.firstFileUnchanged(leaving, leftAs))) throw strandingRefusal();
       // An unchanged file is left alone (its mtime too); a CRLF copy of the body is rewritten.
-      const written = oldRaw !== text ? await this.files.write(path, text, { expect: stamp }) : undefined;
+      const written = oldRaw !== form.text ? await this.files.write(path, form.text, { expect: stamp }) : undefined;
       try {
         const timestamp = this.recordedTimestamp(target, note, body);
         await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp, expect, ...(form.conversion ? { conversion: form.conversion } : {}) });
@@ -352,6 +358,7 @@ export class SyncService implements SyncTools {
         case "patch": {
           // An earlier unconfirmed write may still land on top of the body just read: wait for it.
           this.pending.assertClear(address, note.content);
+          await request.call.beforeChange(pushChange(address, note, record.local_path, local));
           await this.store.expectRecord(loaded.key, expectationOf(record));
           const last = await this.writeNote(request.call, address, local);
           await this.saveAfter(path, { record, baseline: local, note: last, kind: "push", ...conversion });
@@ -364,6 +371,11 @@ export class SyncService implements SyncTools {
           // The merged body in the file's form (issue 11), and the conversion that goes with it.
           const mergedForm = await this.conversion.localForm(merged, { convert: form.conversion?.enabled === true, previous: form.conversion });
           const mergedConversion = mergedForm.conversion ? { conversion: mergedForm.conversion } : {};
+          // Ask once, about what changes: the note's body, or (when HackMD already holds the merge) only the file.
+          if (merged !== note.content) await request.call.beforeChange(pushChange(address, note, record.local_path, merged));
+          else if (mergedForm.text !== file.raw) {
+            await request.call.beforeChange({ action: "push_note", note: { ...address, title: note.title }, localPath: record.local_path, body: { where: "file", before: file.text, after: mergedForm.text } });
+          }
           // The file first, exactly as read (an edit made meanwhile wins); then HackMD; then the baseline.
           if (mergedForm.text !== file.raw) {
             await this.store.expectRecord(loaded.key, expectationOf(record));
@@ -787,4 +799,9 @@ function describe(error: unknown): string {
 /** The conversion to save with a push's baseline, as an optional field. */
 function conversionOption(form: RemoteForm): { conversion?: RemoteForm["conversion"] } {
   return form.conversion === undefined ? {} : { conversion: form.conversion };
+}
+
+/** The change a push is about to make: the note's body becomes the file's (or the merged) text. */
+function pushChange(address: { teamPath: string | null; noteId: string }, note: NoteWithBody, localPath: string, after: string): ProposedChange {
+  return { action: "push_note", note: { ...address, title: note.title }, localPath, body: { where: "note", before: note.content, after } };
 }

@@ -1,11 +1,11 @@
 /**
- * The activity log view: a side-panel list of agent calls, newest first, refreshed as calls
- * complete. Each entry reads as a sentence a person understands — what the agent did ("Pushed a
+ * The activity log view: a side-panel history of agent calls, newest first, refreshed as calls
+ * complete, filtered by note and by client, with Undo on each note write that can be undone. Each entry reads as a sentence a person understands — what the agent did ("Pushed a
  * file to HackMD"), to which note (the tracked file's name when there is one), and how it ended
  * in words ("Done", "Refused: both sides changed") — with the tool name kept only as a tooltip.
  * Dumb UI over `ActivityLog` (STYLE.md rule 15); note names come from an injected lookup.
  */
-import { ItemView, type Plugin, type WorkspaceLeaf } from "obsidian";
+import { ButtonComponent, DropdownComponent, ItemView, type Plugin, type WorkspaceLeaf } from "obsidian";
 import type { ErrorKind } from "../core/errors";
 import type { ActivityEntry, ActivityLog } from "../obsidian/activity-log";
 import { ERROR_NOTICES } from "../obsidian/notices";
@@ -45,16 +45,31 @@ export function outcomeWords(entry: Pick<ActivityEntry, "ok" | "errorKind">): st
   return `Failed: ${first.startsWith("HackMD") ? first : `${first.charAt(0).toLowerCase()}${first.slice(1)}`}`;
 }
 
+/** Undoes one entry's change (asks, writes, tells the user); the view only offers it. */
+export type UndoEntry = (entry: ActivityEntry) => Promise<void>;
+
+/** Filter value meaning "every note" or "every client". */
+const ALL = "";
+
 /** An ItemView listing the activity log. */
 export class ActivityView extends ItemView {
   private readonly names = new Map<string, string | null>();
+  /** The note id and the client shown; `ALL` shows every one. */
+  private filter = { note: ALL, client: ALL };
 
   constructor(
     leaf: WorkspaceLeaf,
     private readonly log: ActivityLog,
     private readonly describeNote?: DescribeNote,
+    private readonly undo?: UndoEntry,
   ) {
     super(leaf);
+  }
+
+  /** Shows only the calls about this note and from this client (`""`: all). */
+  setFilter(filter: { note?: string; client?: string }): void {
+    this.filter = { ...this.filter, ...filter };
+    this.render();
   }
 
   override getViewType(): string {
@@ -80,13 +95,34 @@ export class ActivityView extends ItemView {
     const root = this.contentEl;
     root.empty();
     root.addClass("hackmd-bridge-activity");
-    const entries = this.log.list().reverse();
+    const all = this.log.list().reverse();
+    if (all.length === 0) {
+      root.createEl("p", { cls: "hackmd-bridge-muted", text: "No agent calls yet. Calls from AI agents appear here." });
+      return;
+    }
+    this.renderFilters(root, all);
+    const entries = all.filter((entry) => (this.filter.note === ALL || entry.noteId === this.filter.note) && (this.filter.client === ALL || entry.client === this.filter.client));
     if (entries.length === 0) {
-      root.createEl("p", { cls: "hackmd-bridge-muted", text: "No agent calls yet. Calls from AI agents appear here while Obsidian runs." });
+      root.createEl("p", { cls: "hackmd-bridge-muted", text: "No calls match these filters." });
       return;
     }
     const list = root.createEl("ul", { cls: "hackmd-bridge-activity-list" });
     for (const entry of entries) this.renderEntry(list, entry);
+  }
+
+  /** The note and client dropdowns, listing what the history holds. */
+  private renderFilters(root: HTMLElement, entries: readonly ActivityEntry[]): void {
+    const bar = root.createDiv({ cls: "hackmd-bridge-activity-filters" });
+    const notes = [...new Set(entries.flatMap((entry) => (entry.noteId === undefined ? [] : [entry.noteId])))];
+    const clients = [...new Set(entries.flatMap((entry) => (entry.client === undefined ? [] : [entry.client])))];
+    const note = new DropdownComponent(bar).addOption(ALL, "All notes");
+    for (const id of notes) note.addOption(id, this.names.get(id) ?? `Note ${shortId(id)}`);
+    note.selectEl.addClass("hackmd-bridge-activity-note-filter");
+    note.setValue(this.filter.note).onChange((value) => this.setFilter({ note: value }));
+    const client = new DropdownComponent(bar).addOption(ALL, "All clients");
+    for (const name of clients) client.addOption(name, name);
+    client.selectEl.addClass("hackmd-bridge-activity-client-filter");
+    client.setValue(this.filter.client).onChange((value) => this.setFilter({ client: value }));
   }
 
   private renderEntry(list: HTMLElement, entry: ActivityEntry): void {
@@ -94,6 +130,7 @@ export class ActivityView extends ItemView {
     const head = item.createDiv({ cls: "hackmd-bridge-activity-head" });
     head.createSpan({ cls: "hackmd-bridge-activity-time", text: new Date(entry.at).toLocaleTimeString() });
     head.createSpan({ cls: "hackmd-bridge-activity-tool", text: TOOL_WORDS[entry.tool] ?? entry.tool, attr: { "aria-label": entry.tool } });
+    if (entry.client !== undefined) head.createSpan({ cls: "hackmd-bridge-activity-client", text: entry.client });
     if (entry.noteId) {
       const note = item.createDiv({ cls: "hackmd-bridge-activity-note" });
       this.showNoteName(note, entry.noteId);
@@ -101,6 +138,18 @@ export class ActivityView extends ItemView {
     const detail = item.createDiv({ cls: "hackmd-bridge-activity-detail" });
     detail.createSpan({ cls: "hackmd-bridge-activity-outcome", text: outcomeWords(entry) });
     detail.createSpan({ text: ` · ${formatDuration(entry.durationMs)}` });
+    if (entry.hashBefore !== undefined && entry.hashAfter !== undefined && entry.hashBefore !== entry.hashAfter) {
+      item.createDiv({ cls: "hackmd-bridge-activity-hashes", text: `Text ${shortHash(entry.hashBefore)} → ${shortHash(entry.hashAfter)}` });
+    }
+    if (entry.undoneAt !== undefined) item.createDiv({ cls: "hackmd-bridge-activity-undone", text: "Undone" });
+    else if (this.undo !== undefined && this.log.canUndo(entry)) {
+      const undo = this.undo;
+      new ButtonComponent(item)
+        .setButtonText("Undo")
+        .setTooltip("Restore the note's text from before this call")
+        .setClass("hackmd-bridge-activity-undo")
+        .onClick(() => void undo(entry));
+    }
   }
 
   /** The tracked file's name when known, else a short form of the id (looked up once per id). */
@@ -119,6 +168,11 @@ export class ActivityView extends ItemView {
   }
 }
 
+/** The first hex digits of a body hash, enough to tell versions apart. */
+function shortHash(hash: string): string {
+  return hash.replace(/^sha256:/, "").slice(0, 8);
+}
+
 /** "120 ms" or "2.4 s". */
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -133,8 +187,8 @@ function shortId(id: string): string {
 export type OpenActivityView = () => Promise<void>;
 
 /** Registers the activity view on the plugin and returns a function that opens it (one line in main.ts). */
-export function registerActivityView(plugin: Plugin, log: ActivityLog, describeNote?: DescribeNote): OpenActivityView {
-  plugin.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, log, describeNote));
+export function registerActivityView(plugin: Plugin, log: ActivityLog, describeNote?: DescribeNote, undo?: UndoEntry): OpenActivityView {
+  plugin.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, log, describeNote, undo));
   return async () => {
     const { workspace } = plugin.app;
     let leaf = workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE)[0] ?? null;

@@ -8,6 +8,7 @@
  */
 import { normalizePath, Platform, PluginSettingTab, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import { clientConfigs } from "../mcp/client-configs";
+import { ALL_TOOL_NAMES, DEFAULT_TOOL_POLICIES, isToolPolicy, isWriteTool, type ToolPolicy } from "../mcp/policy";
 import type { Permission } from "../hackmd/types";
 import { apiUrlForSaving, MAX_BACKGROUND_CHECK_MINUTES, MIN_BACKGROUND_CHECK_MINUTES, PERMISSIONS, type Settings } from "../settings/schema";
 import type { ActivityLog } from "../obsidian/activity-log";
@@ -83,6 +84,30 @@ const PERMISSION_LABELS: Record<Permission, string> = {
   signed_in: "Signed-in users",
   guest: "Everyone with the link",
 };
+
+/** What each tool lets an agent do, as a setting's name. */
+const TOOL_SETTING_NAMES: Readonly<Record<string, string>> = {
+  hackmd_get_me: "Read your HackMD profile",
+  hackmd_list_notes: "List notes",
+  hackmd_get_note: "Read a note",
+  hackmd_list_folders: "List folders",
+  hackmd_create_note: "Create a note",
+  hackmd_update_note: "Change a note",
+  hackmd_delete_note: "Delete or restore a note",
+  hackmd_upload_note_image: "Upload an image",
+  hackmd_create_folder: "Create a folder",
+  hackmd_update_folder: "Change a folder",
+  hackmd_delete_folder: "Delete a folder",
+  hackmd_pull_note: "Pull a note into the vault",
+  hackmd_push_note: "Push a file to HackMD",
+  hackmd_untrack_note: "Untrack a note",
+};
+
+/** Labels of the tool policies. */
+const POLICY_LABELS: Record<ToolPolicy, string> = { allow: "Allow", ask: "Ask me first", deny: "Deny" };
+
+/** Choices of the approval timeout, in seconds (all under the 60 s most MCP clients wait). */
+const APPROVAL_TIMEOUTS = [15, 30, 45, 55];
 
 /** Choices of the background check interval, in minutes (0 is off). */
 const CHECK_INTERVALS = [0, 5, 15, 30, 60, 240, 1440];
@@ -193,6 +218,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
       { heading: "Sync", rows: [this.autoMergeRow(), this.convertRow(), this.downloadImagesRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
+      { heading: "Agent permissions", rows: [this.readOnlyRow(), this.approvalTimeoutRow(), ...ALL_TOOL_NAMES.map((tool) => this.toolPolicyRow(tool))] },
     ];
   }
 
@@ -440,6 +466,52 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     };
   }
 
+  private readOnlyRow(): Row {
+    return {
+      name: "Read-only for agents",
+      desc: "Agents can only read: every tool that changes a note, a folder, an image, a file or a sync record is refused, whatever its choice below.",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings().agentsReadOnly).onChange(async (value) => {
+            await this.services.saveSettings({ agentsReadOnly: value });
+          }),
+        ),
+    };
+  }
+
+  private approvalTimeoutRow(): Row {
+    return {
+      name: "Approval timeout",
+      desc: "How long a question waits for your answer. Unanswered, the agent's call fails and nothing is changed.",
+      render: (setting) =>
+        void setting.addDropdown((dropdown) => {
+          const current = this.services.getSettings().approvalTimeoutSeconds;
+          const choices = APPROVAL_TIMEOUTS.includes(current) ? APPROVAL_TIMEOUTS : [...APPROVAL_TIMEOUTS, current].sort((a, b) => a - b);
+          for (const seconds of choices) dropdown.addOption(String(seconds), `${seconds} seconds`);
+          dropdown.setValue(String(current)).onChange(async (value) => {
+            await this.services.saveSettings({ approvalTimeoutSeconds: Number(value) });
+          });
+        }),
+    };
+  }
+
+  /** One tool's choice: allow, ask first, or deny. */
+  private toolPolicyRow(tool: string): Row {
+    return {
+      name: TOOL_SETTING_NAMES[tool] ?? tool,
+      desc: `${tool}${isWriteTool(tool) ? "" : " (reads only)"}`,
+      render: (setting) =>
+        void setting.addDropdown((dropdown) => {
+          for (const [policy, label] of Object.entries(POLICY_LABELS)) dropdown.addOption(policy, label);
+          const current = this.services.getSettings().agentToolPolicies[tool] ?? DEFAULT_TOOL_POLICIES[tool] ?? "ask";
+          dropdown.setValue(current).onChange(async (value) => {
+            if (!isToolPolicy(value)) return;
+            await this.services.saveSettings({ agentToolPolicies: { ...this.services.getSettings().agentToolPolicies, [tool]: value } });
+          });
+        }),
+    };
+  }
+
   private endpointRows(): Row[] {
     if (!Platform.isDesktopApp) {
       return [{ name: "MCP endpoint", desc: "The MCP endpoint runs only in Obsidian on desktop. Sync works on this device.", render: () => undefined }];
@@ -592,7 +664,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
   private activityRow(): Row {
     return {
       name: "Activity log",
-      desc: "Every agent call since Obsidian started: time, tool, note, outcome and duration.",
+      desc: "Every agent call: time, client, tool, note and outcome, kept in the plugin's folder. Note changes can be undone there.",
       render: (setting) =>
         void setting.addButton((button) =>
           button.setButtonText("Open activity log").onClick(async () => {

@@ -248,3 +248,73 @@ describe("hackmd-bridge", () => {
     }
   });
 });
+describe("hackmd-bridge serve: the tool policy flags (issue 14)", () => {
+  const WRITE_TOOLS = [
+    "hackmd_create_note",
+    "hackmd_update_note",
+    "hackmd_delete_note",
+    "hackmd_upload_note_image",
+    "hackmd_create_folder",
+    "hackmd_update_folder",
+    "hackmd_delete_folder",
+    "hackmd_pull_note",
+    "hackmd_push_note",
+    "hackmd_untrack_note",
+  ];
+
+  it("refuses bad policy flags with a usage error naming the fix", () => {
+    const root = work;
+    const typo = run(["serve", "--root", root, "--deny", "hackmd_updte_note"]);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toContain("did you mean hackmd_update_note?");
+    const both = run(["serve", "--root", root, "--read-only", "--allow", "hackmd_delete_note"]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain("--read-only refuses hackmd_delete_note");
+    const twice = run(["mcp", "--root", root, "--allow", "hackmd_pull_note", "--deny", "hackmd_pull_note"]);
+    expect(twice.status).toBe(2);
+    expect(twice.stderr).toContain("hackmd_pull_note is given to both --deny and --allow");
+  });
+
+  it("serve --read-only refuses every write tool with tool_denied and still reads; --ask refuses with the reason", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0", "--read-only", "--ask", "hackmd_list_folders"], {
+      env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+        if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
+      });
+      child.once("exit", () => reject(new Error(`serve exited early: ${stderr}`)));
+    });
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    try {
+      const { url, token } = JSON.parse(line) as { url: string; token: string };
+      const client = new Client({ name: "cli-test", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const before = emu.requests().length;
+      for (const name of WRITE_TOOLS) {
+        // Arguments do not matter: the policy is decided before they are read.
+        const result = await client.callTool({ name, arguments: { note_ref: "x" } });
+        expect(result.isError).toBe(true);
+        expect((result._meta as { error_kind?: string }).error_kind).toBe("tool_denied");
+        expect((result.content as Array<{ text: string }>)[0]?.text).toContain(`runs with --read-only, so ${name} is refused; nothing was changed`);
+      }
+      // Nothing reached HackMD for the refused calls.
+      expect(emu.requests().length).toBe(before);
+      const listed = await client.callTool({ name: "hackmd_list_notes", arguments: {} });
+      expect(listed.isError).toBeFalsy();
+      const folders = await client.callTool({ name: "hackmd_list_folders", arguments: {} });
+      expect((folders._meta as { error_kind?: string }).error_kind).toBe("tool_denied");
+      expect((folders.content as Array<{ text: string }>)[0]?.text).toContain("hackmd-bridge has no one to ask, so it is refused");
+      expect((folders.content as Array<{ text: string }>)[0]?.text).toContain("--allow hackmd_list_folders");
+      await client.close();
+    } finally {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+    }
+  });
+});

@@ -1,4 +1,5 @@
 /** The settings schema and its pure migration (STYLE.md rule 14). */
+import { DEFAULT_TOOL_POLICIES } from "../../src/mcp/policy";
 import fc from "fast-check";
 import { silentLogger, type Logger } from "../../src/core/ports";
 import { apiUrlForSaving, DEFAULT_SETTINGS, SETTINGS_VERSION, type Settings } from "../../src/settings/schema";
@@ -84,6 +85,9 @@ describe("migrateSettings", () => {
       showUntrackedInStatusBar: false,
       apiTokenSecret: "hackmd-bridge-api-token",
       activityLogSize: 1000,
+      agentToolPolicies: { ...DEFAULT_TOOL_POLICIES },
+      agentsReadOnly: false,
+      approvalTimeoutSeconds: 45,
     } satisfies Settings);
     // The secret picker's id: a valid id or "" (none picked) is kept; anything else is the default.
     expect(migrateSettings({ version: 1, apiTokenSecret: "team-token" }).apiTokenSecret).toBe("team-token");
@@ -99,6 +103,22 @@ describe("migrateSettings", () => {
       defaultPullFolder: "",
       defaultWorkspace: null,
     });
+  });
+
+  it("keeps valid tool policies over the cautious defaults, repairs the rest, and clamps the approval timeout", () => {
+    expect(DEFAULT_TOOL_POLICIES).toMatchObject({ hackmd_get_note: "allow", hackmd_update_note: "ask", hackmd_delete_note: "ask", hackmd_untrack_note: "ask", hackmd_create_folder: "ask" });
+    const migrated = migrateSettings({
+      version: 1,
+      agentToolPolicies: { hackmd_delete_note: "deny", hackmd_update_note: "maybe", hackmd_list_versions: "allow", "not a tool": "allow" },
+      agentsReadOnly: true,
+      approvalTimeoutSeconds: 1,
+    });
+    expect(migrated.agentToolPolicies).toEqual({ ...DEFAULT_TOOL_POLICIES, hackmd_delete_note: "deny", hackmd_list_versions: "allow" });
+    expect(migrated.agentsReadOnly).toBe(true);
+    expect(migrated.approvalTimeoutSeconds).toBe(5);
+    expect(migrateSettings({ version: 1, approvalTimeoutSeconds: 900 }).approvalTimeoutSeconds).toBe(120);
+    expect(migrateSettings({ version: 1, agentToolPolicies: "all" }).agentToolPolicies).toEqual(DEFAULT_TOOL_POLICIES);
+    expect(migrateSettings(migrated)).toEqual(migrated);
   });
 
   it("migrates the unversioned v0 shape and never carries its token over", () => {

@@ -90,7 +90,7 @@ describe("settings tab", () => {
   it("renders sentence-case headings with Setting.setHeading, and the same groups declaratively", () => {
     const { tab } = setup();
     const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((el) => el.textContent);
-    expect(headings).toEqual(["HackMD account", "New notes", "Sync", "Agents"]);
+    expect(headings).toEqual(["HackMD account", "New notes", "Sync", "Agents", "Agent permissions"]);
     expect(tab.containerEl.querySelector("h1, h2, h3, h4, h5, h6")).toBeNull();
     const groups = tab.getSettingDefinitions() as Array<{ heading: string; items: Array<{ name: string }> }>;
     expect(groups.map((group) => group.heading)).toEqual(headings);
@@ -103,6 +103,31 @@ describe("settings tab", () => {
       ...clientConfigs("", "").map((config) => config.label),
       "Activity log",
     ]);
+  });
+
+  it("offers allow, ask or deny per tool with the cautious defaults, the read-only switch and the approval timeout", async () => {
+    const { row, saved, settings } = setup();
+    const select = (name: string): HTMLSelectElement => row(name).querySelector("select")!;
+    expect(select("Read a note").value).toBe("allow");
+    expect(row("Read a note").textContent).toContain("hackmd_get_note (reads only)");
+    expect(select("Change a note").value).toBe("ask");
+    expect(select("Delete or restore a note").value).toBe("ask");
+    expect(select("Untrack a note").value).toBe("ask");
+    expect([...select("Change a note").options].map((option) => option.textContent)).toEqual(["Allow", "Ask me first", "Deny"]);
+    const del = select("Delete or restore a note");
+    del.value = "deny";
+    del.dispatchEvent(new Event("change"));
+    await flush();
+    expect(settings().agentToolPolicies).toMatchObject({ hackmd_delete_note: "deny", hackmd_update_note: "ask" });
+    row("Read-only for agents").querySelector<HTMLElement>(".checkbox-container")?.click();
+    await flush();
+    expect(saved.at(-1)).toEqual({ agentsReadOnly: true });
+    const timeout = select("Approval timeout");
+    expect(timeout.value).toBe("45");
+    timeout.value = "30";
+    timeout.dispatchEvent(new Event("change"));
+    await flush();
+    expect(settings().approvalTimeoutSeconds).toBe(30);
   });
 
   it("picks the HackMD token's secret from the keychain, keeps only its id in the settings, and tests the connection", async () => {

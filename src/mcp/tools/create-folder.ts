@@ -26,6 +26,11 @@ export const createFolderTool = tool({
     if (args.name.trim() === "") throw invalidInput("name is blank; give the folder a name.");
     const teamPath = workspaceArg(args.team_path);
     await ensureTeamMember(deps, call, teamPath);
+    await call.beforeChange({
+      action: "create_folder",
+      folder: { teamPath, name: args.name },
+      fields: defined({ description: args.description, icon: args.icon, color: args.color, parent_folder_id: args.parent_folder_id ?? undefined }),
+    });
     const folder = await deps.client.createFolder(call, {
       teamPath,
       body: defined({

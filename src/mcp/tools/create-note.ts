@@ -57,6 +57,20 @@ export const createNoteTool = tool({
       noteFeatures: args.note_features,
       origin: args.origin,
     }) as CreateNoteRequest;
+    await call.beforeChange({
+      action: "create_note",
+      body: { where: "note", before: "", after: content ?? "" },
+      fields: defined({
+        workspace: workspaceName(teamPath),
+        title: args.title,
+        tags: args.tags?.join(", "),
+        description: args.description,
+        read_permission: args.read_permission,
+        write_permission: args.write_permission,
+        permalink: args.permalink,
+        parent_folder_id: args.parent_folder_id,
+      }),
+    });
     const created = await deps.lists.aroundWrite(() => deps.client.createNote(call, { teamPath, body }));
     let latest: NoteDetail = created.note;
     let confirmed = false;

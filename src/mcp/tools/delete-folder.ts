@@ -34,6 +34,12 @@ export const deleteFolderTool = tool({
         output: { ...base, deleted: false, confirmation_required: true },
       };
     }
+    const name = folders.find((folder) => folder.id === args.folder_id)?.name;
+    await call.beforeChange({
+      action: "delete_folder",
+      folder: { teamPath, folderId: args.folder_id, ...(name === undefined ? {} : { name }) },
+      fields: { child_folders: String(childCount) },
+    });
     await deps.lists.aroundWrite(() => deps.client.deleteFolder(call, { teamPath, folderId: args.folder_id }));
     return { summary: `Deleted folder ${args.folder_id}.`, output: { ...base, deleted: true, confirmation_required: false } };
   },

@@ -24,6 +24,7 @@ export const deleteNoteTool = tool({
       if (ref.kind !== "direct") {
         throw invalidInput("Restoring needs the internal note id, not a scoped URL; take it from hackmd_list_notes with source \"trash\".");
       }
+      await call.beforeChange({ action: "restore_note", note: { teamPath: null, noteId: ref.id } });
       await deps.lists.aroundWrite(() => deps.client.restoreNote(call, { noteId: ref.id }));
       return { summary: `Restored note ${ref.id} from the trash.`, output: { team_path: null, note_id: ref.id, restored: true } };
     }
@@ -31,7 +32,10 @@ export const deleteNoteTool = tool({
     if (resolution.status !== "resolved") return unresolved(resolution);
     const address = { teamPath: resolution.teamPath, noteId: resolution.noteId };
     // Not in the middle of a push or an agent's write of the same note.
-    await underNote(deps, address, () => deps.lists.aroundWrite(() => deps.client.deleteNote(call, address)));
+    await underNote(deps, address, async () => {
+      await call.beforeChange({ action: "delete_note", note: { ...address, readTitle: async () => (await deps.client.getNote(call, address)).title } });
+      await deps.lists.aroundWrite(() => deps.client.deleteNote(call, address));
+    });
     return {
       summary: `Deleted note ${resolution.noteId}${resolution.teamPath === null ? " (moved to the trash)" : ""}.`,
       output: { team_path: resolution.teamPath, note_id: resolution.noteId, restored: false },

@@ -50,6 +50,17 @@ export const updateFolderTool = tool({
       if (args.parent_folder_id !== undefined) throw invalidInput("Folder moves are refused: HackMD accepts parent_folder_id but ignores it. Move the folder in HackMD's web interface.");
     }
 
+    await call.beforeChange({
+      action: "update_folder",
+      folder: defined({ teamPath, folderId: args.folder_id }) as { teamPath: string | null; folderId?: string },
+      fields: defined({
+        name: args.name,
+        description: args.description === null ? "(cleared)" : args.description,
+        icon: args.icon === null ? "(cleared)" : args.icon,
+        color: args.color === null ? "(cleared)" : args.color,
+        child_order: order?.join(", "),
+      }),
+    });
     const output: Record<string, unknown> = { team_path: teamPath };
     if (hasFields && args.folder_id !== undefined && teamPath !== null) {
       const address = { teamPath, folderId: args.folder_id };

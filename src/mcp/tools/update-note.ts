@@ -71,8 +71,11 @@ export const updateNoteTool = tool({
         const note = await readBody(deps, call, address, expected);
         // Cooperative: a large patch yields between slices, so other sessions are not stalled meanwhile.
         const result = await applyPatchAsync({ body: note.content, patch: args.patch, patchPath: note.patch_path, pause: () => deps.sleep(0) });
-        if (result.changed) deps.pending.assertClear(address, note.content);
-        if (result.changed) await writeBody(deps, call, address, result.body, {});
+        if (result.changed) {
+          deps.pending.assertClear(address, note.content);
+          await call.beforeChange({ action: "edit_note", note: { ...address, title: note.title }, body: { where: "note", before: note.content, after: result.body } });
+          await writeBody(deps, call, address, result.body, {});
+        }
         return {
           summary: result.changed ? `Edited note ${address.noteId}.` : `Note ${address.noteId} is unchanged (the patch changes nothing).`,
           output: {
@@ -89,11 +92,12 @@ export const updateNoteTool = tool({
       const replacement = args.content === undefined ? undefined : normalizeLineEndings(args.content);
       // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
       let content: string;
+      let current: (NoteDetail & { content: string }) | undefined;
       if (replacement !== undefined && expected === undefined) {
         deps.pending.assertClear(address, undefined);
         content = replacement;
       } else {
-        const current = await readBody(deps, call, address, expected);
+        current = await readBody(deps, call, address, expected);
         deps.pending.assertClear(address, current.content);
         content = replacement ?? current.content;
       }
@@ -108,6 +112,14 @@ export const updateNoteTool = tool({
         parentFolderId: args.parent_folder_id,
       });
       const placement = args.parent_folder_id;
+      // The text before is read only when the host needs it (a question, the activity history).
+      const readCurrent = async (): Promise<NoteDetail & { content: string }> => current ?? (current = await readBody(deps, call, address, undefined));
+      await call.beforeChange({
+        action: "update_note",
+        note: { ...address, ...(current === undefined ? { readTitle: async () => (await readCurrent()).title } : { title: current.title }) },
+        ...(replacement === undefined ? {} : { body: { where: "note" as const, ...(current === undefined ? { readBefore: async () => (await readCurrent()).content } : { before: current.content }), after: replacement } }),
+        fields: changedFields(args),
+      });
       const last = await writeBody(deps, call, address, content, fields, {
         metadata,
         checkBody: replacement !== undefined,
@@ -126,6 +138,27 @@ export const updateNoteTool = tool({
 });
 
 type Address = { teamPath: string | null; noteId: string };
+
+/** The metadata an update sets, as the user is shown it (the body is shown as a diff). */
+function changedFields(args: {
+  title?: string | undefined;
+  tags?: string[] | undefined;
+  description?: string | undefined;
+  permalink?: string | undefined;
+  read_permission?: string | undefined;
+  write_permission?: string | undefined;
+  parent_folder_id?: string | null | undefined;
+}): Record<string, string> {
+  return defined({
+    title: args.title,
+    tags: args.tags?.join(", "),
+    description: args.description,
+    permalink: args.permalink,
+    read_permission: args.read_permission,
+    write_permission: args.write_permission,
+    parent_folder_id: args.parent_folder_id === null ? "(the workspace root)" : args.parent_folder_id,
+  });
+}
 
 /** GETs the note, requires its body, and compares `expected_hash` (nothing written on mismatch). */
 async function readBody(deps: ToolDeps, call: CallContext, address: Address, expected: string | undefined): Promise<NoteDetail & { content: string }> {

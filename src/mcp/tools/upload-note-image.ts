@@ -66,6 +66,11 @@ export const uploadNoteImageTool = tool({
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath, refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const image = await loadImage();
+    await call.beforeChange({
+      action: "upload_image",
+      note: { teamPath: resolution.teamPath, noteId: resolution.noteId },
+      fields: { image: args.image_path ?? args.image_url ?? "", bytes: String(image.bytes.byteLength) },
+    });
     // Every non-folder write clears the list cache around it (TOOLS.md §6.5), uploads included.
     const { link } = await deps.lists.aroundWrite(() => deps.client.uploadImage(call, { noteId: resolution.noteId, image }));
     const readable = classifyPubliclyReadable({ link, apiUrl: deps.apiOrigin, answer: await probe(deps, link) });

@@ -1,4 +1,5 @@
 /** The specs of the subcommands that serve or inspect rather than sync: mcp, serve, doctor, emulator, sandbox, help. */
+import { POLICY_OPTIONS } from "../tool-policy-flags";
 import type { CommandSpec } from "./args";
 
 const PORT = { type: "string", value: "<N>", help: "the port on 127.0.0.1 (0 lets the system pick a free one)" } as const;
@@ -8,9 +9,9 @@ export const mcpSpec: CommandSpec = {
   name: "mcp",
   summary: "serve the MCP tools over stdio (for clients that start the server themselves)",
   synopsis: "--root <dir> [options]",
-  description: "stdout carries only MCP JSON-RPC messages; logs are JSON lines on stderr.",
+  description: "stdout carries only MCP JSON-RPC messages; logs are JSON lines on stderr. Every tool is allowed unless --read-only, --deny or --ask says otherwise.",
   positionals: { required: [] },
-  options: {},
+  options: { ...POLICY_OPTIONS },
   shared: ["root"],
   exitCodes: { 0: "the client closed the connection, or Ctrl+C", 2: "usage error, or it could not start (no root folder, an unusable HACKMD_API_URL)" },
   examples: ["HACKMD_API_TOKEN=… hackmd-bridge mcp --root ~/notes"],
@@ -24,13 +25,14 @@ export const serveSpec: CommandSpec = {
   description: [
     "Prints one JSON line {\"url\", \"token\"} on stdout, then how to connect clients. The bearer",
     "token is HACKMD_BRIDGE_MCP_TOKEN when set (set it to keep clients connected across",
-    "restarts), else a new random one.",
+    "restarts), else a new random one. Every tool is allowed unless --read-only, --deny or",
+    "--ask says otherwise; a refused tool answers with the error kind tool_denied.",
   ].join("\n"),
   positionals: { required: [] },
-  options: { port: { ...PORT, help: "the port on 127.0.0.1 (default 27183; 0 lets the system pick a free one)" } },
+  options: { port: { ...PORT, help: "the port on 127.0.0.1 (default 27183; 0 lets the system pick a free one)" }, ...POLICY_OPTIONS },
   shared: ["root"],
   exitCodes: { 0: "stopped with Ctrl+C or SIGTERM", 2: "usage error, or it could not start (no root folder, port in use, an unusable HACKMD_API_URL)" },
-  examples: ["HACKMD_API_TOKEN=… hackmd-bridge serve --root ~/notes --port 27183"],
+  examples: ["HACKMD_API_TOKEN=… hackmd-bridge serve --root ~/notes --port 27183", "hackmd-bridge serve --root ~/notes --read-only", "hackmd-bridge serve --root ~/notes --deny hackmd_delete_note,hackmd_delete_folder"],
 };
 
 /** `hackmd-bridge doctor`. */

@@ -1,0 +1,65 @@
+/**
+ * The tool policy of `hackmd-bridge mcp` and `serve` (issue 14): `--read-only`, `--deny`, `--allow`
+ * and `--ask` turn into the gate the MCP server applies. Every tool is allowed unless a flag says
+ * otherwise. The command has no one to ask, so a tool set to `ask` is refused with a message that
+ * says so and names the flag that allows it.
+ */
+import type { ToolGate } from "../mcp/gate";
+import { ALL_TOOL_NAMES, isWriteTool, type ToolPolicy } from "../mcp/policy";
+import { closest } from "./commands/args";
+import { UsageError } from "./commands/output";
+
+/** The option group of the tool policy flags. */
+export const POLICY_OPTIONS = {
+  "read-only": { type: "boolean", help: "refuse every tool that may change something (agents can only read)" },
+  deny: { type: "string", value: "<tool,…>", help: "refuse these tools (comma-separated tool names)" },
+  allow: { type: "string", value: "<tool,…>", help: "allow these tools (the default for every tool)" },
+  ask: { type: "string", value: "<tool,…>", help: "tools that need approval; the command has no one to ask, so they are refused" },
+} as const;
+
+/** The policy the flags give. */
+export interface PolicyFlags {
+  readOnly: boolean;
+  policies: Record<string, ToolPolicy>;
+}
+
+/** Checks the policy flags: known tool names, no tool named twice, no write allowed under --read-only. */
+export function parsePolicyFlags(values: Readonly<Record<string, string | boolean | undefined>>): PolicyFlags {
+  const readOnly = values["read-only"] === true;
+  const policies: Record<string, ToolPolicy> = {};
+  for (const policy of ["deny", "allow", "ask"] as const) {
+    const raw = values[policy];
+    if (typeof raw !== "string") continue;
+    for (const name of raw.split(",").map((part) => part.trim())) {
+      if (name === "") throw new UsageError(`--${policy} takes tool names separated by commas, e.g. --${policy} hackmd_delete_note,hackmd_delete_folder`);
+      if (!ALL_TOOL_NAMES.includes(name)) {
+        const guess = closest(name, ALL_TOOL_NAMES);
+        throw new UsageError(`--${policy}: there is no tool ${JSON.stringify(name)}${guess === undefined ? `; the tools are ${ALL_TOOL_NAMES.join(", ")}` : `; did you mean ${guess}?`}`);
+      }
+      const earlier = policies[name];
+      if (earlier !== undefined && earlier !== policy) throw new UsageError(`${name} is given to both --${earlier} and --${policy}; name it once`);
+      if (readOnly && policy !== "deny" && isWriteTool(name)) throw new UsageError(`--read-only refuses ${name}; drop --read-only or drop ${name} from --${policy}`);
+      policies[name] = policy;
+    }
+  }
+  return { readOnly, policies };
+}
+
+/** The gate of the command: the flags' policy, no one to ask, refusals naming the flags. */
+export function commandGate(flags: PolicyFlags): ToolGate {
+  return {
+    policies: () => flags.policies,
+    readOnly: () => flags.readOnly,
+    timeoutMs: () => 0,
+    wait: () => new Promise<void>(() => undefined),
+    recordsBefore: false,
+    words: {
+      denied: (tool, reason) =>
+        reason === "read_only"
+          ? `This hackmd-bridge server runs with --read-only, so ${tool} is refused; nothing was changed. Use the read tools, or ask the user to restart hackmd-bridge without --read-only.`
+          : `This hackmd-bridge server refuses ${tool} (--deny); nothing was changed. Ask the user to restart hackmd-bridge with --allow ${tool} if it should be allowed.`,
+      cannotAsk: (tool) =>
+        `${tool} needs the user's approval (--ask), but hackmd-bridge has no one to ask, so it is refused; nothing was changed. Ask the user to restart hackmd-bridge with --allow ${tool}, or to use the Obsidian plugin's endpoint, which asks.`,
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Undo of an agent's note write from the activity history (issue 14). The note gets back its text
+ * from before the call through the same safe write the agent's tool uses — `hackmd_update_note`
+ * with the whole text and `expected_hash` set to the hash the agent's write left — so it runs under
+ * the note's queue key, waits for unconfirmed writes and is confirmed by read-back, and it never
+ * lands on a later change: if anyone edited the note after the agent, nothing is written.
+ */
+import { isBridgeError } from "../core/errors";
+import type { CallContext } from "../hackmd/call-context";
+import { decodeArguments } from "../mcp/define-tool";
+import type { ToolDeps } from "../mcp/deps";
+import { updateNoteTool } from "../mcp/tools/update-note";
+import type { ActivityEntry, ActivityLog } from "./activity-log";
+import { errorNoticeText } from "./notices";
+
+/**
+ * Restores from a named version where a versions API exists (being built elsewhere): resolves
+ * true when it restored the note, false to fall back to the kept text. Not wired yet.
+ */
+export type RestoreFromVersion = (entry: ActivityEntry) => Promise<boolean>;
+
+/** What Undo needs. */
+export interface UndoOptions {
+  log: ActivityLog;
+  deps: ToolDeps;
+  newCall: () => CallContext;
+  /** Asks the user to confirm; resolves true to go ahead. */
+  confirm: (entry: ActivityEntry) => Promise<boolean>;
+  restoreFromVersion?: RestoreFromVersion;
+}
+
+/** How an Undo ended, as a sentence for a notice. */
+export type UndoOutcome = { undone: boolean; message: string };
+
+/** Undoes one entry's change, or says why not; changes nothing unless the note is still as the agent left it. */
+export async function undoAgentWrite(options: UndoOptions, entry: ActivityEntry): Promise<UndoOutcome> {
+  const { log } = options;
+  if (!log.canUndo(entry) || entry.noteId === undefined || entry.hashAfter === undefined) {
+    return { undone: false, message: "This call cannot be undone." };
+  }
+  if (!(await options.confirm(entry))) return { undone: false, message: "Undo cancelled. Nothing was changed." };
+  if (options.restoreFromVersion !== undefined && (await options.restoreFromVersion(entry))) {
+    log.markUndone(entry.id);
+    return { undone: true, message: "Restored the note from its earlier version." };
+  }
+  const text = await log.textBefore(entry);
+  if (text === undefined) return { undone: false, message: "The text from before this change is no longer kept, so it cannot be undone." };
+  const args = decodeArguments(updateNoteTool.input, undefined, {
+    note_ref: entry.noteId,
+    team_path: entry.teamPath ?? null,
+    content: text,
+    expected_hash: entry.hashAfter,
+  });
+  try {
+    await updateNoteTool.create(options.deps)(args as never, options.newCall());
+  } catch (error) {
+    if (isBridgeError(error, "conflict")) {
+      return { undone: false, message: "The note changed after the agent's write, so Undo changed nothing. Open the note and compare before changing it." };
+    }
+    return { undone: false, message: errorNoticeText(error) };
+  }
+  log.markUndone(entry.id);
+  return { undone: true, message: "Restored the note's text from before the agent's change." };
+}
