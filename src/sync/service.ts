@@ -444,21 +444,25 @@ export class SyncService implements SyncTools {
       return "unchanged"; // into .trash/, a protected folder or outside: the record keeps its old path
     }
     return this.queue.run([noteQueueKey(found.key), pathQueueKey(options.from), pathQueueKey(options.to)], async () => {
-      const current = await this.store.findByPath(options.from);
-      if (current === undefined) return "unchanged";
-      // A file at the old path that is not the renamed one (a case-only rename shows the same
-      // file under both names) was written since the rename: another process pulled the note
-      // there and said so to its caller. The record stays with that file; the host tells the user.
-      if (await this.recreatedAt(options.from, options.to)) return "recreated";
-      // Otherwise the record follows the file, even when another process saved it meanwhile: its
-      // pull wrote the file before it was renamed, so the renamed file is the one it describes.
-      try {
-        await this.store.move(current, options.to);
-      } catch (error) {
-        if (error instanceof RecordChangedError) return "unchanged";
-        throw error;
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const current = await this.store.findByPath(options.from);
+        // Gone, or another note's record now (its keys are not held): left alone.
+        if (current?.key !== found.key) return "unchanged";
+        // A file at the old path that is not the renamed one (a case-only rename shows the same
+        // file under both names) was written since the rename: another process pulled the note
+        // there and said so to its caller. The record stays with that file; the host tells the user.
+        if (await this.recreatedAt(options.from, options.to)) return "recreated";
+        // Otherwise the record follows the file, even when another process saved it meanwhile: its
+        // pull wrote the file before it was renamed, so the renamed file is the one it describes.
+        // A save landing between this read and the move is read again, not left behind.
+        try {
+          await this.store.move(current, options.to);
+          return "followed";
+        } catch (error) {
+          if (!(error instanceof RecordChangedError)) throw error;
+        }
       }
-      return "followed";
+      return "unchanged";
     });
   }
 
