@@ -342,6 +342,23 @@ export class SyncStateStore {
 
   /** Reads and verifies a record's baseline (TOOLS.md §13.5): missing or mismatching → `sync_state`. */
   async load(found: KeyedRecord): Promise<LoadedRecord> {
+    // Another process saving this note (baseline, then record) between the record read and the
+    // baseline read looks like damage for a moment: judge the baseline by the newer record.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      try {
+        return await this.loadOnce(found);
+      } catch (error) {
+        const again = await this.readRecord(found.key).catch(() => undefined);
+        if (!(error instanceof BridgeError) || typeof again !== "object" || again.baseline_body_hash === found.record.baseline_body_hash) throw error;
+        // Saved for another file meanwhile: the caller's decision is stale, it redoes it.
+        if (again.local_path !== found.record.local_path) throw new RecordChangedError(found.record.local_path);
+        found = { key: found.key, record: again };
+      }
+    }
+    return this.loadOnce(found);
+  }
+
+  private async loadOnce(found: KeyedRecord): Promise<LoadedRecord> {
     const { record } = found;
     const repair = `pull note ${record.internal_id} from ${workspaceWords(record.team_path)} to ${record.local_path} again`;
     const read = await this.files.read(baselineFile(found.key), { maxBytes: BASELINE_MAX_BYTES });

@@ -419,8 +419,16 @@ class SyncAllRun {
         });
         return;
       }
+      let baseline = names.has(baselineFile(key).slice(TRACKED.length + 1)) ? await this.baselineProblem(key, record) : "is missing";
+      // Another process saving this note (baseline, then record) between the two reads looks like
+      // damage for a moment: read the record again, and judge the baseline by the newer record.
+      for (let attempt = 0; baseline !== undefined && attempt < 3; attempt += 1) {
+        const again = await this.store.readRecord(key).catch(() => undefined);
+        if (typeof again !== "object" || again.baseline_body_hash === record.baseline_body_hash) break;
+        record = again;
+        baseline = await this.baselineProblem(key, record);
+      }
       const entry: Entry = { key, noteId: record.internal_id, teamPath: record.team_path, localPath: record.local_path, record };
-      const baseline = names.has(baselineFile(key).slice(TRACKED.length + 1)) ? await this.baselineProblem(key, record) : "is missing";
       if (baseline !== undefined) {
         // Worded as the sync check words it, so every view reports a damaged record the same way.
         entry.damaged = {

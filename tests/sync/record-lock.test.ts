@@ -130,6 +130,24 @@ describe("the record lock (issue 8: one record rewrite at a time across processe
     await expect(stat(join(root, STATE, "tracked"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
+  it("loading a record another process saved again since it was read gives the newer record, not a false 'damaged'", async () => {
+    const store = await storeOver();
+    const first = await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" });
+    const other = await storeOver();
+    await other.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "two\n", timestamp: "", expect: { local_path: "a.md", baseline_body_hash: first.record.baseline_body_hash } });
+    const loaded = await store.load(first);
+    expect(loaded.baseline).toBe("two\n");
+    expect(loaded.record.baseline_body_hash).not.toBe(first.record.baseline_body_hash);
+    // Saved for another file meanwhile: the caller is told its view is stale.
+    const moved = await other.move(loaded, "b.md");
+    await other.save({ teamPath: null, noteId: "n1", localPath: "b.md", baseline: "three\n", timestamp: "", expect: { local_path: "b.md", baseline_body_hash: moved.record.baseline_body_hash } });
+    await expect(store.load(loaded)).rejects.toBeInstanceOf(RecordChangedError);
+    // A baseline really damaged stays reported.
+    await writeFile(join(root, STATE, baselineFile(KEY)), "garbage\n");
+    const current = await store.findByNote(null, "n1");
+    await expect(store.load(current!)).rejects.toMatchObject({ kind: "sync_state" });
+  });
+
   it("untrack with an expectation refuses a record another process changed, and removes nothing", async () => {
     const store = await storeOver();
     const saved = await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" });
