@@ -702,6 +702,8 @@ export class SyncService implements SyncTools {
       });
     } catch (error) {
       if (options.kind === "advance") throw error;
+      // Another process pushed the same text and saved it first: the baseline is where this push would put it.
+      if (error instanceof RecordChangedError && (await this.savedAlready(options.record, path, options.baseline))) return;
       if (error instanceof RecordChangedError) {
         throw new BridgeError(
           "partial_write",
@@ -715,6 +717,12 @@ export class SyncService implements SyncTools {
         { cause: error, details: { note_id: options.record.internal_id } },
       );
     }
+  }
+
+  /** Whether the note's record now names `path` with `baseline` as its baseline (saved by another process). */
+  private async savedAlready(record: LoadedRecord["record"], path: string, baseline: string): Promise<boolean> {
+    const current = await this.store.readRecord(recordKey(record.team_path, record.internal_id)).catch(() => undefined);
+    return typeof current === "object" && current.local_path === path && current.baseline_body_hash === (await bodyHash(baseline));
   }
 
   /** Writes the `.remote.md` snapshot under the ownership rule of §14.7; never throws. */

@@ -348,8 +348,13 @@ export class SyncStateStore {
       try {
         return await this.loadOnce(found);
       } catch (error) {
-        const again = await this.readRecord(found.key).catch(() => undefined);
-        if (!(error instanceof BridgeError) || typeof again !== "object" || again.baseline_body_hash === found.record.baseline_body_hash) throw error;
+        if (!(error instanceof BridgeError)) throw error;
+        // A save in flight holds the record's lock: wait for it, then read the record it left.
+        const again = await this.locks.hold(found.key, () => this.readRecord(found.key)).catch(() => undefined);
+        if (typeof again !== "object" || again.baseline_body_hash === found.record.baseline_body_hash) {
+          if (attempt === 0 && typeof again === "object") continue; // the writer finished: look once more
+          throw error;
+        }
         // Saved for another file meanwhile: the caller's decision is stale, it redoes it.
         if (again.local_path !== found.record.local_path) throw new RecordChangedError(found.record.local_path);
         found = { key: found.key, record: again };

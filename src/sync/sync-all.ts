@@ -423,10 +423,13 @@ class SyncAllRun {
       // Another process saving this note (baseline, then record) between the two reads looks like
       // damage for a moment: read the record again, and judge the baseline by the newer record.
       for (let attempt = 0; baseline !== undefined && attempt < 3; attempt += 1) {
-        const again = await this.store.readRecord(key).catch(() => undefined);
-        if (typeof again !== "object" || again.baseline_body_hash === record.baseline_body_hash) break;
+        // A save in flight holds the record's lock: wait for it, then judge by what it left.
+        const current: SyncRecord = record;
+        const again = await this.store.withLock(key, () => this.store.readRecord(key)).catch(() => undefined);
+        if (typeof again !== "object") break;
+        if (again.baseline_body_hash === current.baseline_body_hash && attempt > 0) break;
         record = again;
-        baseline = await this.baselineProblem(key, record);
+        baseline = await this.baselineProblem(key, again);
       }
       const entry: Entry = { key, noteId: record.internal_id, teamPath: record.team_path, localPath: record.local_path, record };
       if (baseline !== undefined) {

@@ -202,6 +202,22 @@ describe("overlapping operations lose nothing (issue 8)", () => {
     }
   });
 
+  it("two processes pushing the same edit at once both succeed: the later save finds the baseline already where it would put it", async () => {
+    const other = await secondCore(bridge);
+    try {
+      await writeFile(local(FILE), `${await readFile(local(FILE), "utf8")}same edit\n`);
+      const held = holdNext("PATCH /notes/:noteId");
+      const first = bridge.call("hackmd_push_note", { local_path: FILE });
+      await caught(held);
+      expect(ok(await other.call("hackmd_push_note", { local_path: FILE })).status).toBe("pushed");
+      // Without the check this push reported partial_write although its baseline was saved by the other.
+      expect(ok(await first).status).toBe("pushed");
+      expect((await bridge.core.deps.sync.check({ localPath: FILE, call: new CallContext() })).status).toBe("in_sync");
+    } finally {
+      await other.close();
+    }
+  });
+
   it("3: the same file under both names (a case-only rename on a case-insensitive disk) is followed", async () => {
     await rename(local(FILE), local("moved.md"));
     await link(local("moved.md"), local(FILE));
