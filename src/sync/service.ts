@@ -3,6 +3,7 @@
  * the HackMD client, the LocalFiles port and the sync state store. Host-neutral. Decisions come
  * from the pure tables of decide.ts; pull, push and untrack are serialised per note and per path.
  */
+import type { OverwrittenVersion, SafetyVersion, SafetyVersions } from "../hackmd/safety-version";
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash, isBodyHash, sha256Hex, utf8Length } from "../core/hash";
 import type { FileStamp, LocalFiles } from "../core/local-files";
@@ -22,7 +23,7 @@ import { threeWayMerge } from "./merge";
 import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
-import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
+import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, PushSafety, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
 
 const MIB = 1_048_576;
 /** Bodies and files above this need `confirm_large_file` (our policy, TOOLS.md §19.7). */
@@ -48,6 +49,8 @@ export interface SyncServiceOptions {
   queue?: SyncQueue;
   /** The vocabulary of the fixes its messages name (default: the tools' words). */
   words?: Words;
+  /** Named versions before deliberate overwrites and the race check after pushes (absent: neither). */
+  safety?: SafetyVersions;
 }
 
 /** How long after a change its timestamp is not trusted to go with the body read: twice the 15 s HackMD's own tests wait for a write to show (HACKMD_API.md §1.8.1). */
@@ -80,6 +83,7 @@ export class SyncService implements SyncTools {
    */
   private readonly movingAway = new Map<string, number>();
   private readonly words: Words;
+  private readonly safety: SafetyVersions | undefined;
 
   /** Builds the service from one named-parameter object. */
   constructor(options: SyncServiceOptions) {
@@ -93,6 +97,7 @@ export class SyncService implements SyncTools {
     this.logger = options.logger;
     this.lists = options.lists;
     this.words = options.words ?? TOOL_WORDS;
+    this.safety = options.safety;
   }
 
   /** The sync records on disk as the tracked list reports them (no working file is read). */
@@ -292,9 +297,12 @@ export class SyncService implements SyncTools {
           // An earlier unconfirmed write may still land on top of the body just read: wait for it.
           this.pending.assertClear(address, note.content);
           await this.store.expectRecord(loaded.key, expectationOf(record));
+          // A deliberate overwrite of HackMD's text first names that text as a version (one request).
+          const version = OVERWRITE_BRANCHES.has(decision.branch) ? await this.safety?.before(request.call, address.noteId, request.purpose ?? "push") : undefined;
           const last = await this.writeNote(request.call, address, local);
           await this.saveAfter(path, { record, baseline: local, note: last, kind: "push" });
-          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) } };
+          const overwritten = version === undefined ? await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at) : undefined;
+          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) }, ...pushSafety(version, overwritten) };
         }
         case "merge": {
           const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
@@ -653,6 +661,15 @@ function requireBody(note: NoteDetail, noteId: string): string {
 /** `lastChangedAt` in ms as decimal digits, or `""` when HackMD sent none. */
 function timestampOf(note: NoteDetail): string {
   return note.last_changed_at === null ? "" : String(note.last_changed_at);
+}
+
+/** Push branches that replace text HackMD holds beyond the baseline, or on purpose (TOOLS.md §14.4). */
+const OVERWRITE_BRANCHES: ReadonlySet<string> = new Set(["O3", "S6", "G6"]);
+
+/** The safety report of a push that wrote, when there is anything to report. */
+function pushSafety(version: SafetyVersion | undefined, overwritten: OverwrittenVersion[] | undefined): { safety?: PushSafety } {
+  if (version === undefined && (overwritten === undefined || overwritten.length === 0)) return {};
+  return { safety: { ...(version === undefined ? {} : { version }), ...(overwritten && overwritten.length > 0 ? { overwritten } : {}) } };
 }
 
 /** Strict UTF-8 decoding that keeps a byte order mark; undefined when the bytes are not UTF-8. */

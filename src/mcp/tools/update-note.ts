@@ -4,12 +4,14 @@ import { bodyHash, utf8Length } from "../../core/hash";
 import { normalizeLineEndings } from "../../core/text";
 import type { CallContext } from "../../hackmd/call-context";
 import { pollUntil } from "../../hackmd/readback";
+import type { SafetyVersion } from "../../hackmd/safety-version";
 import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
 import { applyPatchAsync } from "../../patch";
 import type { ToolDeps } from "../deps";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { checkPermissions, defined, hashArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
+import { safetyReport } from "./safety";
 import { tool } from "./tool";
 
 const CHANGING_FIELDS = ["title", "content", "tags", "description", "permalink", "read_permission", "write_permission", "parent_folder_id"] as const;
@@ -89,9 +91,12 @@ export const updateNoteTool = tool({
       const replacement = args.content === undefined ? undefined : normalizeLineEndings(args.content);
       // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
       let content: string;
+      let version: SafetyVersion | undefined;
       if (replacement !== undefined && expected === undefined) {
         deps.pending.assertClear(address, undefined);
         content = replacement;
+        // A body this call has not read is replaced blind: name HackMD's text first (one request).
+        version = await deps.safety.before(call, address.noteId, "agent update");
       } else {
         const current = await readBody(deps, call, address, expected);
         deps.pending.assertClear(address, current.content);
@@ -113,13 +118,15 @@ export const updateNoteTool = tool({
         checkBody: replacement !== undefined,
         placement,
       });
+      const report = safetyReport(version);
       return {
-        summary: `Updated note ${address.noteId}.`,
+        summary: `Updated note ${address.noteId}.${report.sentence}`,
         output: {
           mode: "updated",
           note: withoutContent(last),
           folder_placement_confirmed: placement === undefined ? null : showsPlacement(last, placement),
         },
+        ...(report.meta ? { meta: report.meta } : {}),
       };
     });
   },
