@@ -87,6 +87,8 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     showUntrackedInStatusBar: pick("showUntrackedInStatusBar", booleanOf(fields.showUntrackedInStatusBar), DEFAULT_SETTINGS.showUntrackedInStatusBar),
     apiTokenSecret: pick("apiTokenSecret", secretIdOf(fields.apiTokenSecret), DEFAULT_SETTINGS.apiTokenSecret),
     activityLogSize: pick("activityLogSize", logSizeOf(fields.activityLogSize), DEFAULT_SETTINGS.activityLogSize),
+    // Added within version 1 (issue 12): absent means off.
+    requireVersionBeforeOverwrite: pick("requireVersionBeforeOverwrite", booleanOf(fields.requireVersionBeforeOverwrite), DEFAULT_SETTINGS.requireVersionBeforeOverwrite),
   };
   if (repaired.length > 0) logger.warn("settings_repaired", { fields: repaired });
   return settings;

@@ -60,6 +60,8 @@ export interface Settings {
   apiTokenSecret: string;
   /** How many entries the activity log keeps (0 keeps none). */
   activityLogSize: number;
+  /** Refuse an overwrite of HackMD's text (keep mine, restore) when it could not be saved as a version first; off: go ahead and say so. */
+  requireVersionBeforeOverwrite: boolean;
 }
 
 /** The defaults of every field. */
@@ -77,6 +79,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   showUntrackedInStatusBar: false,
   apiTokenSecret: DEFAULT_API_TOKEN_SECRET,
   activityLogSize: 200,
+  requireVersionBeforeOverwrite: false,
 });
 
 /**
