@@ -137,5 +137,5 @@ export function safetySentence(outcome: SafetyVersion): string {
 export function overwrittenSentence(found: readonly OverwrittenVersion[]): string {
   const first = found[0];
   if (first === undefined) return "";
-  return `An edit by ${first.by} landed between the read and this write and was replaced; their text is in version ${first.version_id} (${first.created_at}). Compare or restore it from the note's history.`;
+  return `An edit by ${first.by} landed between the read and this write and was replaced; their text is in version ${first.version_id} (${first.created_at}).`;
 }

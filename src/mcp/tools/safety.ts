@@ -11,7 +11,7 @@ export function safetyReport(version: SafetyVersion | undefined, overwritten: re
     if (!version.made) meta.safety_version_missing = version.why;
   }
   if (overwritten.length > 0) {
-    parts.push(overwrittenSentence(overwritten));
+    parts.push(`${overwrittenSentence(overwritten)} Read it with hackmd_get_version and fold it back in with hackmd_update_note.`);
     meta.overwritten_versions = overwritten;
   }
   return parts.length === 0 ? { sentence: "" } : { sentence: ` ${parts.join(" ")}`, meta };
