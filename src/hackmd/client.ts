@@ -329,13 +329,13 @@ export class HackmdClient {
       parts: versionParts(args.noteId),
       mode: "read",
       query: [
-        ["named_only", args.namedOnly === undefined ? undefined : String(args.namedOnly)],
+        ["named_only", text(args.namedOnly)],
         ["q", args.q],
         ["created_by", args.createdBy],
         ["created_after", args.createdAfter],
         ["created_before", args.createdBefore],
-        ["page", args.page === undefined ? undefined : String(args.page)],
-        ["limit", args.limit === undefined ? undefined : String(args.limit)],
+        ["page", text(args.page)],
+        ["limit", text(args.limit)],
       ],
       statusTexts: { notFound: VERSIONS_NOT_FOUND },
     });
@@ -430,8 +430,8 @@ export class HackmdClient {
       parts: commentParts(args.noteId),
       mode: "read",
       query: [
-        ["page", args.page === undefined ? undefined : String(args.page)],
-        ["limit", args.limit === undefined ? undefined : String(args.limit)],
+        ["page", text(args.page)],
+        ["limit", text(args.limit)],
         ["sort", args.sort],
         ["threadId", args.threadId],
         ["commentStatus", args.commentStatus],
@@ -490,6 +490,11 @@ export class HackmdClient {
 /** What a 404 from the versions routes means once the note is known to exist. */
 const VERSIONS_NOT_FOUND = "the note does not exist, or this HackMD has no versions API (older deployments answer 404); check the note id";
 const COMMENTS_NOT_FOUND = "the note does not exist, or this HackMD has no comments API (older deployments answer 404); check the note id";
+
+/** A query value as text; undefined stays out of the query. */
+function text(value: number | boolean | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
 
 /** Versions and comments have only the personal route; it serves team notes as well (HackMD's document). */
 function versionParts(noteId: string): PathPart[] {

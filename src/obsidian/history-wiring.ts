@@ -6,6 +6,7 @@
 import type { Plugin } from "obsidian";
 import { COMMENTS_VIEW_TYPE, CommentsView } from "../ui/comments-view";
 import { HISTORY_VIEW_TYPE, NoteHistoryView } from "../ui/history-view";
+import { TrackedFileView } from "../ui/tracked-file-view";
 import { keepCopyInTrash } from "./keep-copy";
 import { NoteHistory } from "./note-history";
 import type { ObsidianUi } from "./obsidian-ui";
@@ -28,7 +29,7 @@ export function wireNoteHistory(options: { plugin: Plugin; services: PluginServi
     if (leaf) {
       // Opening again means "show the active file now".
       const view = leaf.view;
-      if (view instanceof NoteHistoryView || view instanceof CommentsView) await view.show();
+      if (view instanceof TrackedFileView) await view.show();
     } else {
       leaf = workspace.getRightLeaf(false);
       if (!leaf) return;

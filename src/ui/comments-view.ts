@@ -1,25 +1,30 @@
 /**
  * The "Comments" view: the comment threads of a tracked file's note on HackMD — who wrote what,
  * on which text (the excerpt), how many replies — with resolve / reopen and a link to the note in
- * HackMD. It fetches only when opened or asked (Refresh, "Show resolved", or "Show comments of
- * <file>" after switching files), and records the open threads for the status bar.
+ * HackMD. It fetches only when opened or asked (TrackedFileView; "Show resolved" asks too), and
+ * records the open threads for the status bar.
  */
-import { ItemView, type WorkspaceLeaf } from "obsidian";
+import type { WorkspaceLeaf } from "obsidian";
 import { isOpenThread, type NoteComment } from "../hackmd/versions-comments";
 import type { NoteHistory } from "../obsidian/note-history";
 import { showError, showInfo } from "../obsidian/notices";
+import { TrackedFileView } from "./tracked-file-view";
 
 /** The view type id of the comments. */
 export const COMMENTS_VIEW_TYPE = "hackmd-bridge-comments";
 
 /** A side-panel list of a tracked file's comment threads. */
-export class CommentsView extends ItemView {
-  private path: string | undefined;
+export class CommentsView extends TrackedFileView {
+  protected readonly words = {
+    what: "comments",
+    noFile: "Open a file that is linked to a HackMD note to see its comments.",
+    loading: "Loading the comments from HackMD…",
+    failed: "The comments could not be loaded. Refresh to try again.",
+  };
   private noteId: string | undefined;
   private threads: NoteComment[] = [];
   private more = false;
   private includeResolved = false;
-  private state: "idle" | "loading" | "loaded" | "failed" = "idle";
 
   constructor(leaf: WorkspaceLeaf, private readonly history: NoteHistory) {
     super(leaf);
@@ -37,85 +42,44 @@ export class CommentsView extends ItemView {
     return "message-square";
   }
 
-  override async onOpen(): Promise<void> {
-    this.registerEvent(this.app.workspace.on("file-open", () => this.render()));
-    await this.show(this.activePath());
+  protected isTracked(path: string): Promise<boolean> {
+    return this.history.isTracked(path);
   }
 
-  /** Fetches and shows the threads of `path` (the active file by default). */
-  async show(path = this.activePath()): Promise<void> {
-    this.path = path;
+  protected async fetch(path: string): Promise<void> {
+    const found = await this.history.threads(path, this.includeResolved);
+    this.noteId = found.noteId;
+    this.threads = found.threads;
+    this.more = found.more;
+  }
+
+  protected clear(): void {
     this.threads = [];
-    if (path === undefined || !(await this.history.isTracked(path))) {
-      this.state = "idle";
-      this.render();
-      return;
-    }
-    this.state = "loading";
-    this.render();
-    try {
-      const found = await this.history.threads(path, this.includeResolved);
-      this.noteId = found.noteId;
-      this.threads = found.threads;
-      this.more = found.more;
-      this.state = "loaded";
-    } catch (error) {
-      this.state = "failed";
-      showError(error, { operation: "check" });
-    }
-    this.render();
   }
 
-  /** Redraws the panel from what was fetched (no request). */
-  render(): void {
-    const root = this.contentEl;
-    root.empty();
-    root.addClass("hackmd-bridge-comments");
-    const active = this.activePath();
-    const head = root.createDiv({ cls: "hackmd-bridge-comments-head" });
-    if (this.path === undefined) {
-      head.createEl("p", { cls: "hackmd-bridge-muted", text: "Open a file that is linked to a HackMD note to see its comments." });
-      return;
-    }
-    head.createEl("h4", { text: this.path });
-    const buttons = head.createDiv({ cls: "hackmd-bridge-comments-buttons" });
-    buttons.createEl("button", { text: "Refresh" }).addEventListener("click", () => void this.show(this.path));
+  protected headerButtons(buttons: HTMLElement): void {
     const toggle = buttons.createEl("button", { text: this.includeResolved ? "Hide resolved" : "Show resolved" });
     toggle.dataset.action = "toggle-resolved";
     toggle.addEventListener("click", () => {
       this.includeResolved = !this.includeResolved;
       void this.show(this.path);
     });
-    if (this.noteId !== undefined && this.state === "loaded") {
-      const noteId = this.noteId;
+    const noteId = this.noteId;
+    if (noteId !== undefined && this.state === "loaded") {
       buttons.createEl("button", { text: "Open in HackMD" }).addEventListener("click", () => {
         if (!this.history.openInHackmd(noteId)) showInfo("Links need the default HackMD API URL; open the note from your HackMD server instead.");
       });
     }
-    if (active !== undefined && active !== this.path) {
-      buttons.createEl("button", { text: `Show comments of ${active}` }).addEventListener("click", () => void this.show(active));
-    }
-    if (this.state === "idle") {
-      root.createEl("p", { cls: "hackmd-bridge-muted", text: `${this.path} is not linked to a HackMD note, so it has no comments there.` });
-      return;
-    }
-    if (this.state === "loading") {
-      root.createEl("p", { cls: "hackmd-bridge-muted", text: "Loading the comments from HackMD…" });
-      return;
-    }
-    if (this.state === "failed") {
-      root.createEl("p", { cls: "hackmd-bridge-muted", text: "The comments could not be loaded. Refresh to try again." });
-      return;
-    }
+  }
+
+  protected renderLoaded(root: HTMLElement, path: string): void {
     const open = this.threads.filter(isOpenThread).length;
     root.createEl("p", { cls: "hackmd-bridge-comments-count", text: open === 0 ? "No open threads." : `${open} open ${open === 1 ? "thread" : "threads"}${this.more ? " (more in HackMD)" : ""}.` });
     const list = root.createEl("ul", { cls: "hackmd-bridge-comments-list" });
-    for (const thread of this.threads) this.renderThread(list, thread);
+    for (const thread of this.threads) this.renderThread(list, path, thread);
   }
 
-  private renderThread(list: HTMLElement, thread: NoteComment): void {
-    const path = this.path;
-    if (path === undefined) return;
+  private renderThread(list: HTMLElement, path: string, thread: NoteComment): void {
     const open = isOpenThread(thread);
     const item = list.createEl("li", { cls: open ? "hackmd-bridge-comment-open" : "hackmd-bridge-comment-resolved" });
     item.dataset.commentId = thread.id;
@@ -134,10 +98,5 @@ export class CommentsView extends ItemView {
         .then(() => this.show(path))
         .catch((error: unknown) => showError(error, { operation: "check" }));
     });
-  }
-
-  private activePath(): string | undefined {
-    const file = this.app.workspace.getActiveFile();
-    return file !== null && file.extension === "md" ? file.path : undefined;
   }
 }

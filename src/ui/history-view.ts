@@ -2,23 +2,26 @@
  * The "Note history" view: the saved versions of a tracked file's note on HackMD, newest first,
  * each with its name, time and author, and four actions — view it, compare it with the file,
  * compare it with the next newer version (both in the merge editor's diff tab), restore it into
- * the file as an unpushed change. It fetches only when opened or when the user asks (Refresh, or
- * "Show history of <file>" after switching files): no request at load, none per keystroke.
+ * the file as an unpushed change. It fetches only when opened or asked (TrackedFileView).
  */
-import { ItemView, type WorkspaceLeaf } from "obsidian";
+import type { WorkspaceLeaf } from "obsidian";
 import type { HistoryEntry, NoteHistory } from "../obsidian/note-history";
 import { showError, showInfo } from "../obsidian/notices";
+import { TrackedFileView } from "./tracked-file-view";
 
 /** The view type id of the note history. */
 export const HISTORY_VIEW_TYPE = "hackmd-bridge-history";
 
 /** A side-panel list of a tracked file's versions. */
-export class NoteHistoryView extends ItemView {
-  /** The file whose history is shown (or was asked for last). */
-  private path: string | undefined;
+export class NoteHistoryView extends TrackedFileView {
+  protected readonly words = {
+    what: "history",
+    noFile: "Open a file that is linked to a HackMD note to see its saved versions.",
+    loading: "Loading the versions from HackMD…",
+    failed: "The versions could not be loaded. Refresh to try again.",
+  };
   private entries: HistoryEntry[] = [];
   private total = 0;
-  private state: "idle" | "loading" | "loaded" | "failed" = "idle";
 
   constructor(leaf: WorkspaceLeaf, private readonly history: NoteHistory) {
     super(leaf);
@@ -36,76 +39,35 @@ export class NoteHistoryView extends ItemView {
     return "history";
   }
 
-  override async onOpen(): Promise<void> {
-    // Another file becoming active only offers its history; fetching waits for the user.
-    this.registerEvent(this.app.workspace.on("file-open", () => this.render()));
-    await this.show(this.activePath());
+  protected isTracked(path: string): Promise<boolean> {
+    return this.history.isTracked(path);
   }
 
-  /** Fetches and shows the history of `path` (the active file by default). */
-  async show(path = this.activePath()): Promise<void> {
-    this.path = path;
+  protected async fetch(path: string): Promise<void> {
+    const found = await this.history.versions(path);
+    this.entries = found.entries;
+    this.total = found.total;
+  }
+
+  protected clear(): void {
     this.entries = [];
-    if (path === undefined || !(await this.history.isTracked(path))) {
-      this.state = "idle";
-      this.render();
-      return;
-    }
-    this.state = "loading";
-    this.render();
-    try {
-      const found = await this.history.versions(path);
-      this.entries = found.entries;
-      this.total = found.total;
-      this.state = "loaded";
-    } catch (error) {
-      this.state = "failed";
-      showError(error, { operation: "check" });
-    }
-    this.render();
   }
 
-  /** Redraws the panel from what was fetched (no request). */
-  render(): void {
-    const root = this.contentEl;
-    root.empty();
-    root.addClass("hackmd-bridge-history");
-    const active = this.activePath();
-    const head = root.createDiv({ cls: "hackmd-bridge-history-head" });
-    if (this.path === undefined) {
-      head.createEl("p", { cls: "hackmd-bridge-muted", text: "Open a file that is linked to a HackMD note to see its saved versions." });
-      return;
-    }
-    head.createEl("h4", { text: this.path });
-    const buttons = head.createDiv({ cls: "hackmd-bridge-history-buttons" });
-    buttons.createEl("button", { text: "Refresh" }).addEventListener("click", () => void this.show(this.path));
-    if (active !== undefined && active !== this.path) {
-      buttons.createEl("button", { text: `Show history of ${active}` }).addEventListener("click", () => void this.show(active));
-    }
-    if (this.state === "idle") {
-      root.createEl("p", { cls: "hackmd-bridge-muted", text: `${this.path} is not linked to a HackMD note, so it has no history there.` });
-      return;
-    }
-    if (this.state === "loading") {
-      root.createEl("p", { cls: "hackmd-bridge-muted", text: "Loading the versions from HackMD…" });
-      return;
-    }
-    if (this.state === "failed") {
-      root.createEl("p", { cls: "hackmd-bridge-muted", text: "The versions could not be loaded. Refresh to try again." });
-      return;
-    }
+  protected headerButtons(): void {
+    // Refresh is all the history needs.
+  }
+
+  protected renderLoaded(root: HTMLElement, path: string): void {
     if (this.entries.length === 0) {
       root.createEl("p", { cls: "hackmd-bridge-muted", text: "HackMD has no saved versions of this note yet." });
       return;
     }
     if (this.total > this.entries.length) root.createEl("p", { cls: "hackmd-bridge-muted", text: `The newest ${this.entries.length} of ${this.total} versions.` });
     const list = root.createEl("ul", { cls: "hackmd-bridge-history-list" });
-    this.entries.forEach((entry, index) => this.renderEntry(list, entry, this.entries[index - 1]));
+    this.entries.forEach((entry, index) => this.renderEntry(list, path, entry, this.entries[index - 1]));
   }
 
-  private renderEntry(list: HTMLElement, entry: HistoryEntry, newer: HistoryEntry | undefined): void {
-    const path = this.path;
-    if (path === undefined) return;
+  private renderEntry(list: HTMLElement, path: string, entry: HistoryEntry, newer: HistoryEntry | undefined): void {
     const item = list.createEl("li", { cls: entry.version.name_source === "user" ? "hackmd-bridge-history-named" : "hackmd-bridge-history-system" });
     item.dataset.versionId = entry.version.id;
     item.createDiv({ cls: "hackmd-bridge-history-name", text: entry.label });
@@ -123,10 +85,5 @@ export class NoteHistoryView extends ItemView {
       const done = await this.history.restore(path, entry);
       if (done.message !== "") showInfo(done.message);
     });
-  }
-
-  private activePath(): string | undefined {
-    const file = this.app.workspace.getActiveFile();
-    return file !== null && file.extension === "md" ? file.path : undefined;
   }
 }
