@@ -4,6 +4,7 @@ import { BridgeActions } from "./obsidian/actions";
 import { wireMergeEditor } from "./obsidian/conflict-wiring";
 import { desktopImageFetcher, loadDesktopPaths } from "./obsidian/desktop-loaders";
 import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
+import { wireNoteHistory } from "./obsidian/history-wiring";
 import { ObsidianUi } from "./obsidian/obsidian-ui";
 import { PluginServices } from "./obsidian/plugin-services";
 import { RenameTracker } from "./obsidian/rename-tracking";
@@ -46,6 +47,7 @@ export default class HackmdBridgePlugin extends Plugin {
     registerMergeCommands(this, editors);
     registerRibbon(this, this.actions);
     registerFileMenu(this, this.actions);
+    wireNoteHistory({ plugin: this, services: this.services, ui: this.ui });
 
     const statusItem = this.addStatusBarItem();
     this.status = new StatusController({ plugin: this, services: this.services, actions: this.actions, view: new StatusBarView(statusItem), item: statusItem });

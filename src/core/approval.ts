@@ -19,7 +19,9 @@ export type ChangeAction =
   | "delete_folder"
   | "pull_note"
   | "push_note"
-  | "untrack_note";
+  | "untrack_note"
+  | "create_version"
+  | "resolve_comment";
 
 /** A change of text: a note's body (on HackMD) or a working file's content (in the ROOT). */
 export interface BodyChange {

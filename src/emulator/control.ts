@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorCore } from "./core";
 import { isObject, type Reply } from "./http";
 import { sendReply } from "./server";
-import type { FaultSpec } from "./types";
+import type { FaultSpec, SeedThread } from "./types";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -43,6 +43,14 @@ function route(core: EmulatorCore, method: string, path: string, query: URLSearc
       const { as, ...change } = isObject(body) ? body : {};
       core.collaboratorEdit(noteId, change, typeof as === "string" ? { as } : {});
     }
+    return { status: 204 };
+  }
+  const comments = /^notes\/([^/]+)\/comments$/.exec(path);
+  if (comments && method === "PUT") {
+    const noteId = decodeURIComponent(comments[1] ?? "");
+    if (!core.store.notes.has(noteId)) return { status: 404, json: { error: "Note not found" } };
+    if (!isObject(body) || !Array.isArray(body.threads)) return bad("the body must be {\"threads\": [...]}");
+    core.setComments(noteId, body.threads as SeedThread[]);
     return { status: 204 };
   }
   const faultId = /^faults\/([^/]+)$/.exec(path);

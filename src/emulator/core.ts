@@ -4,13 +4,14 @@ import { IdSource } from "./ids";
 import { RequestLog } from "./log";
 import { copyQuirks, defaultQuirks, mergeQuirks } from "./quirks";
 import { RateLimiter } from "./rate-limit";
+import { setThreads } from "./routes/comments";
 import { applySeed } from "./seed/apply";
 import { demoSeed } from "./seed/demo";
 import { emptySeed } from "./seed/empty";
 import { Store } from "./store";
 import { normalizeEol } from "./text";
 import type {
-  CollaboratorChange, EmulatorClock, EmulatorRandom, NoteState, Quirks, QuirksPatch, SeedData, SeedName, SeedResult,
+  CollaboratorChange, EmulatorClock, EmulatorRandom, NoteState, Quirks, QuirksPatch, SeedData, SeedName, SeedResult, SeedThread,
 } from "./types";
 
 /** Construction parameters of the core. */
@@ -96,7 +97,16 @@ export class EmulatorCore {
       if (JSON.stringify(change.tags) !== JSON.stringify(note.tags)) changes.tagsUpdatedAt = now;
     }
     if (change.description !== undefined) changes.description = change.description;
-    this.store.writeNote(entry, changes, now, { delayMs: 0, scope: "all" });
+    const written = this.store.writeNote(entry, changes, now, { delayMs: 0, scope: "all" });
+    if (written && changes.content !== undefined && this.quirks.autoVersions === "per-write") {
+      this.store.addSystemVersion(noteId, changes.content, author.id, now);
+    }
+  }
+
+  /** Replaces the comment threads of a note (authors by userPath). */
+  setComments(noteId: string, threads: SeedThread[]): void {
+    if (!this.store.notes.has(noteId)) throw new Error(`emulator: unknown note ${noteId}`);
+    setThreads(this.store, noteId, threads, this.now());
   }
 
   /** A deletion in the web UI: the note goes to its workspace's trash at once. */

@@ -1,4 +1,5 @@
 /** Id generation from the injected random source (§2.2), and the default seeded PRNG. */
+import { createHash } from "node:crypto";
 import type { EmulatorRandom } from "./types";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -67,4 +68,14 @@ export class IdSource {
       if (!taken(id)) return id;
     }
   }
+}
+
+/**
+ * A UUID-shaped id derived from a text (versions and comments): deterministic, and it leaves the
+ * random source alone, so adding versions does not shift the ids of notes and folders made later.
+ */
+export function derivedUuid(text: string): string {
+  const hex = createHash("sha256").update(text).digest("hex");
+  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

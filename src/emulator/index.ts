@@ -15,7 +15,7 @@ import type { Emulator, EmulatorClock, EmulatorOptions } from "./types";
 
 export type * from "./types";
 export { defaultQuirks } from "./quirks";
-export { DEMO_NOTE_IDS } from "./seed/demo";
+export { DEMO_COMMENT_IDS, DEMO_NOTE_IDS } from "./seed/demo";
 export { SANDBOX_TEAM_ID, SANDBOX_USER_ID } from "./seed/empty";
 export { EmulatorStateError } from "./persist";
 
@@ -115,6 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clearRequests: () => core.log.clear(),
     collaboratorEdit: changing((noteId: string, change: Parameters<Emulator["collaboratorEdit"]>[1], opts?: { as?: string }) => core.collaboratorEdit(noteId, change, opts)),
     collaboratorDelete: changing((noteId: string) => core.collaboratorDelete(noteId)),
+    setComments: changing((noteId: string, threads: Parameters<Emulator["setComments"]>[1]) => core.setComments(noteId, threads)),
     flushPending: () => core.store.flushAll(),
     inspect: () => core.store.snapshot(),
     close: () => {

@@ -1,13 +1,13 @@
 /**
  * Keeping an emulator's data in a file (the sandbox's state that survives a restart): the
- * committed state of every user, token, team, note, folder, folder order, visit and image, as
+ * committed state of every user, token, team, note, folder, folder order, visit, image, version and comment, as
  * one JSON document. Visibility delays, faults, quirks, the request log and rate-limit counts are
  * run-time state and are not kept. Writes replace the file atomically (temporary file + rename)
  * with mode 0600, because the file holds the emulator's API tokens.
  */
 import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Store } from "./store";
-import type { FolderState, NoteState, TeamRecord, UserRecord } from "./types";
+import type { CommentRecord, FolderState, NoteState, TeamRecord, UserRecord, VersionRecord } from "./types";
 
 /** The format this code reads and writes. */
 export const STATE_FORMAT = 1;
@@ -23,6 +23,10 @@ interface StateDocument {
   folderOrders: Record<string, Record<string, string[]>>;
   history: Record<string, Array<[string, number]>>;
   images: Array<{ name: string; contentType: string; noteId: string; base64: string }>;
+  /** Added after format 1 shipped; absent in older files (read as none). */
+  versions?: VersionRecord[];
+  comments?: CommentRecord[];
+  versionSerial?: number;
 }
 
 /** A state file that cannot be used; the message says which file and why, never its content. */
@@ -42,6 +46,9 @@ export function storeToDocument(store: Store): StateDocument {
     folderOrders: Object.fromEntries([...store.folderOrders].map(([key, order]) => [key, structuredClone(order)])),
     history: Object.fromEntries([...store.history].map(([user, visits]) => [user, [...visits]])),
     images: [...store.images.values()].map((image) => ({ name: image.name, contentType: image.contentType, noteId: image.noteId, base64: image.bytes.toString("base64") })),
+    versions: [...store.versions.values()].flatMap((list) => list.map((version) => structuredClone(version))),
+    comments: [...store.comments.values()].flatMap((list) => list.map((comment) => structuredClone(comment))),
+    versionSerial: store.versionSerial,
   };
 }
 
@@ -77,6 +84,13 @@ export function storeFromDocument(value: unknown): Store {
   for (const image of doc.images) {
     store.images.set(image.name, { name: image.name, contentType: image.contentType, noteId: image.noteId, bytes: Buffer.from(image.base64, "base64") });
   }
+  for (const version of doc.versions ?? []) store.versionsOf(version.noteId).push(version);
+  for (const comment of doc.comments ?? []) {
+    const list = store.comments.get(comment.noteId) ?? [];
+    list.push(comment);
+    store.comments.set(comment.noteId, list);
+  }
+  store.versionSerial = typeof doc.versionSerial === "number" ? doc.versionSerial : 0;
   return store;
 }
 

@@ -41,6 +41,7 @@ export function defaultQuirks(): Quirks {
     maxRequestBytes: 64 * MIB,
     webOrigin: "https://hackmd.io",
     imageOrigin: null,
+    autoVersions: "per-write",
   };
 }
 

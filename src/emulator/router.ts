@@ -1,10 +1,12 @@
 /** Matches a path below the base path against the route templates. */
 import type { RouteDef } from "./http";
 import { accountRoutes } from "./routes/account";
+import { commentRoutes } from "./routes/comments";
 import { folderRoutes } from "./routes/folders";
 import { imageRoutes } from "./routes/images";
 import { noteRoutes } from "./routes/notes";
 import { trashRoutes } from "./routes/trash";
+import { versionRoutes } from "./routes/versions";
 
 /** A matched route: its definition, log template and decoded parameters. */
 export interface RouteMatch {
@@ -14,7 +16,9 @@ export interface RouteMatch {
 }
 
 /** Every implemented route; literal segments win over parameters (`folder-order`). */
-const ROUTES: RouteDef[] = [...accountRoutes, ...noteRoutes, ...imageRoutes, ...folderRoutes, ...trashRoutes];
+const ROUTES: RouteDef[] = [
+  ...accountRoutes, ...noteRoutes, ...imageRoutes, ...folderRoutes, ...trashRoutes, ...versionRoutes, ...commentRoutes,
+];
 
 function decode(segment: string): string {
   try {

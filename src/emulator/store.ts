@@ -4,14 +4,17 @@
  * visible in commit order; visibility is computed lazily from the clock, so no timers run.
  */
 import type {
+  CommentRecord,
   EmulatorSnapshot,
   FolderState,
   ImageRecord,
   NoteState,
   TeamRecord,
   UserRecord,
+  VersionRecord,
   Workspace,
 } from "./types";
+import { derivedUuid } from "./ids";
 
 interface Pending<T> {
   visibleAt: number;
@@ -60,6 +63,37 @@ export class Store {
   readonly folderOrders = new Map<string, Record<string, string[]>>();
   readonly history = new Map<string, Map<string, number>>();
   readonly images = new Map<string, ImageRecord>();
+  /** Saved versions per note id, oldest first. */
+  readonly versions = new Map<string, VersionRecord[]>();
+  /** Comments per note id, in creation order. */
+  readonly comments = new Map<string, CommentRecord[]>();
+  /** Counts versions made, for their derived ids. */
+  versionSerial = 0;
+
+  /** The versions of a note, oldest first (created empty on first use). */
+  versionsOf(noteId: string): VersionRecord[] {
+    let list = this.versions.get(noteId);
+    if (!list) {
+      list = [];
+      this.versions.set(noteId, list);
+    }
+    return list;
+  }
+
+  /** A fresh version id for a note (derived, so the random source is not consumed). */
+  nextVersionId(noteId: string): string {
+    this.versionSerial += 1;
+    return derivedUuid(`version:${noteId}:${this.versionSerial}`);
+  }
+
+  /** Adds a system version holding a note's body after a write (the `autoVersions: "per-write"` switch). */
+  addSystemVersion(noteId: string, content: string, createdBy: string | null, now: number): VersionRecord {
+    const version: VersionRecord = {
+      id: this.nextVersionId(noteId), noteId, name: new Date(now).toISOString(), nameSource: "system", description: null, createdAt: now, createdBy, content,
+    };
+    this.versionsOf(noteId).push(version);
+    return version;
+  }
 
   /** The user a token names, if any. */
   userByToken(token: string): UserRecord | undefined {
@@ -232,6 +266,8 @@ export class Store {
         noteId: i.noteId,
         bytes: i.bytes.byteLength,
       })),
+      versions: [...this.versions.values()].flatMap((list) => list.map((v) => clone(v))),
+      comments: [...this.comments.values()].flatMap((list) => list.map((c) => clone(c))),
       pending: { notes: pendingNotes, folders: pendingFolders },
     };
   }

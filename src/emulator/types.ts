@@ -97,6 +97,57 @@ export interface ImageRecord {
   noteId: string;
 }
 
+/** A saved version of a note (versions API): named by a user, or made by the system on a write. */
+export interface VersionRecord {
+  id: string;
+  noteId: string;
+  name: string;
+  nameSource: "user" | "system";
+  description: string | null;
+  createdAt: number;
+  /** Record id of the user whose write or request made it; null when unknown. */
+  createdBy: string | null;
+  content: string;
+}
+
+/** A resolution state of a comment or a thread. */
+export interface CommentStateRecord {
+  status: "open" | "hidden";
+  reason: "resolved" | "spam" | "abuse" | "off_topic" | null;
+  actedBy: string | null;
+  actedAt: number | null;
+}
+
+/** One comment of a note: a thread head (with the thread's state) or a reply. */
+export interface CommentRecord {
+  id: string;
+  noteId: string;
+  threadId: string;
+  authorId: string;
+  body: string;
+  createdAt: number;
+  updatedAt: number;
+  isPinned: boolean;
+  anchor: { offset: number; length: number } | null;
+  excerpt: string | null;
+  commentState: CommentStateRecord;
+  /** Set on thread heads only. */
+  threadState: CommentStateRecord | null;
+}
+
+/** A comment thread as seed data and the control interface write it. */
+export interface SeedThread {
+  id?: string;
+  /** userPath of the author. */
+  author: string;
+  body: string;
+  excerpt?: string | null;
+  anchor?: { offset: number; length: number } | null;
+  resolved?: boolean;
+  createdAt?: number;
+  replies?: Array<{ id?: string; author: string; body: string; createdAt?: number }>;
+}
+
 /** Rate-limiting switches (§2.9). */
 export interface RateLimitQuirks {
   enabled: boolean;
@@ -113,7 +164,7 @@ export interface RateLimitQuirks {
 }
 
 /** Route families that `hiddenRouteFamilies` can hide. */
-export type RouteFamily = "me" | "teams" | "history" | "notes" | "images" | "folders" | "trash";
+export type RouteFamily = "me" | "teams" | "history" | "notes" | "images" | "folders" | "trash" | "versions" | "comments";
 
 /** Every quirk switch of HACKMD_API.md §2.9. */
 export interface Quirks {
@@ -143,6 +194,8 @@ export interface Quirks {
   webOrigin: string;
   /** Base of image links; `null` means the emulator's own origin. */
   imageOrigin: string | null;
+  /** `"per-write"`: every body change makes a system version; `"none"`: only named versions exist. */
+  autoVersions: "per-write" | "none";
 }
 
 /** A partial update of the quirks; `rateLimit` merges field by field. */
@@ -279,6 +332,8 @@ export interface SeedData {
     /** userPath of the creator; defaults to the workspace user or the team owner. */
     creator?: string;
     trashedAt?: number | null;
+    /** Comment threads of the note (replaces none: a new note has none). */
+    comments?: SeedThread[];
   }>;
 }
 
@@ -327,6 +382,8 @@ export interface EmulatorSnapshot {
   folderOrders: Record<string, Record<string, string[]>>;
   history: Record<string, Record<string, number>>;
   images: Array<{ name: string; contentType: string; noteId: string; bytes: number }>;
+  versions: VersionRecord[];
+  comments: CommentRecord[];
   pending: { notes: number; folders: number };
 }
 
@@ -350,6 +407,8 @@ export interface Emulator {
   clearRequests(): void;
   collaboratorEdit(noteId: string, change: CollaboratorChange, options?: { as?: string }): void;
   collaboratorDelete(noteId: string): void;
+  /** Replaces the comment threads of a note. */
+  setComments(noteId: string, threads: SeedThread[]): void;
   flushPending(): void;
   inspect(): EmulatorSnapshot;
   close(): Promise<void>;

@@ -29,6 +29,7 @@ import {
   workspaceParts,
   type ApiRequestSpec,
   type ApiResponse,
+  type PathPart,
   type RequestDeps,
 } from "./request";
 import type {
@@ -45,6 +46,23 @@ import type {
   UpdateFolderRequest,
   UpdateNoteRequest,
 } from "./types";
+import {
+  readComment,
+  readCommentPage,
+  readResolution,
+  readUnifiedDiff,
+  readVersion,
+  readVersionPage,
+  readVersionWithContent,
+  type CommentPage,
+  type CommentQuery,
+  type CommentResolution,
+  type NoteComment,
+  type NoteVersion,
+  type NoteVersionWithContent,
+  type VersionPage,
+  type VersionQuery,
+} from "./versions-comments";
 
 /** The ports and configuration of a client: what a request needs, minus the client's own hook. */
 export type HackmdClientOptions = Omit<RequestDeps, "onResponse">;
@@ -304,6 +322,162 @@ export class HackmdClient {
     });
   }
 
+  /** `GET /notes/{id}/versions` (personal route for team notes too): one page, newest first. */
+  async listVersions(context: CallContext, args: { noteId: string } & VersionQuery): Promise<VersionPage> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: versionParts(args.noteId),
+      mode: "read",
+      query: [
+        ["named_only", text(args.namedOnly)],
+        ["q", args.q],
+        ["created_by", args.createdBy],
+        ["created_after", args.createdAfter],
+        ["created_before", args.createdBefore],
+        ["page", text(args.page)],
+        ["limit", text(args.limit)],
+      ],
+      statusTexts: { notFound: VERSIONS_NOT_FOUND },
+    });
+    return readVersionPage(parseJsonReply(reply), reply.where);
+  }
+
+  /** `GET /notes/{id}/versions/{versionId}`: one version with its body. */
+  async getVersion(context: CallContext, args: { noteId: string; versionId: string }): Promise<NoteVersionWithContent> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: [...versionParts(args.noteId), segment("version id", args.versionId)],
+      mode: "read",
+      statusTexts: { notFound: "check the note id and the version id (hackmd_list_versions lists them)" },
+    });
+    return readVersionWithContent(parseJsonReply(reply), reply.where);
+  }
+
+  /**
+   * `POST /notes/{id}/versions` `{base, name}`: names the live body (or `version:<id>`). Never
+   * retried; a reply that cannot be read is `readback` (the version may exist). A 409
+   * `no_content_change` is an answer, not a failure: the latest named version already holds the
+   * body, and its id is returned with `reused: true`.
+   */
+  async createVersion(
+    context: CallContext,
+    args: { noteId: string; name: string; base?: string; description?: string },
+  ): Promise<{ version: NoteVersion | null; id: string; reused: boolean }> {
+    const reply = await this.send(context, {
+      method: "POST",
+      parts: versionParts(args.noteId),
+      mode: "plain_write",
+      body: { json: definedFields({ base: args.base ?? "note_content", name: args.name, description: args.description }, []) },
+      passStatuses: [409],
+      statusTexts: { notFound: VERSIONS_NOT_FOUND },
+    });
+    let json: unknown;
+    try {
+      json = parseJsonReply(reply);
+    } catch {
+      json = undefined;
+    }
+    if (reply.response.status === 409) {
+      const body = typeof json === "object" && json !== null ? (json as Record<string, unknown>) : {};
+      if (body.error_code === "no_content_change" && typeof body.latest_version_id === "string") {
+        return { version: null, id: body.latest_version_id, reused: true };
+      }
+      throw new BridgeError(
+        "conflict",
+        `${reply.where}: conflict (409): ${body.error_code === "version_already_named" ? "that version already has a name; rename it instead" : "HackMD refused the version"}; list the versions and try again.`,
+        { details: { status: 409 } },
+      );
+    }
+    try {
+      const version = readVersion(json, reply.where);
+      return { version, id: version.id, reused: false };
+    } catch {
+      throw new BridgeError(
+        "readback",
+        `${reply.where}: HackMD accepted the version (${reply.response.status}) but its reply could not be read; the version may exist. List the note's versions before creating it again.`,
+      );
+    }
+  }
+
+  /** `PATCH /notes/{id}/versions` `{base: "version:<id>", name}`: renames a named version; never retried. */
+  async renameVersion(context: CallContext, args: { noteId: string; versionId: string; name: string }): Promise<NoteVersion> {
+    const reply = await this.send(context, {
+      method: "PATCH",
+      parts: versionParts(args.noteId),
+      mode: "plain_write",
+      body: { json: { base: `version:${args.versionId}`, name: args.name } },
+      statusTexts: { notFound: "check the note id and the version id (hackmd_list_versions lists them)" },
+    });
+    return readVersion(parseJsonReply(reply), reply.where);
+  }
+
+  /** `GET /notes/{id}/versions/compare?base=…&target=…` (`note_content` or `version:<id>`): a unified diff. */
+  async compareVersions(context: CallContext, args: { noteId: string; base: string; target: string }): Promise<string> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: [...versionParts(args.noteId), "compare"],
+      mode: "read",
+      query: [["base", args.base], ["target", args.target]],
+      statusTexts: { notFound: "check the note id and the version ids (hackmd_list_versions lists them)" },
+    });
+    return readUnifiedDiff(parseJsonReply(reply), reply.where);
+  }
+
+  /** `GET /notes/{id}/comments` (personal route for team notes too): one page. */
+  async listComments(context: CallContext, args: { noteId: string } & CommentQuery): Promise<CommentPage> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: commentParts(args.noteId),
+      mode: "read",
+      query: [
+        ["page", text(args.page)],
+        ["limit", text(args.limit)],
+        ["sort", args.sort],
+        ["threadId", args.threadId],
+        ["commentStatus", args.commentStatus],
+        ["threadStatus", args.threadStatus],
+        ["isThreadHead", args.threadHeadsOnly === true ? "true" : undefined],
+      ],
+      statusTexts: { notFound: COMMENTS_NOT_FOUND },
+    });
+    return readCommentPage(parseJsonReply(reply), reply.where);
+  }
+
+  /** `GET /notes/{id}/comments/{commentId}`: one comment or reply. */
+  async getComment(context: CallContext, args: { noteId: string; commentId: string }): Promise<NoteComment> {
+    const reply = await this.send(context, {
+      method: "GET",
+      parts: [...commentParts(args.noteId), segment("comment id", args.commentId)],
+      mode: "read",
+      statusTexts: { notFound: "check the note id and the comment id (hackmd_list_comments lists them)" },
+    });
+    return readComment(parseJsonReply(reply), reply.where);
+  }
+
+  /**
+   * `PUT` (resolve) or `DELETE` (reopen) `/notes/{id}/comments/{commentId}/resolution`. Never
+   * retried; 409 `resolution_conflict` (already in that state) → `conflict`.
+   */
+  async setCommentResolved(context: CallContext, args: { noteId: string; commentId: string; resolved: boolean }): Promise<CommentResolution> {
+    const reply = await this.send(context, {
+      method: args.resolved ? "PUT" : "DELETE",
+      parts: [...commentParts(args.noteId), segment("comment id", args.commentId), "resolution"],
+      mode: "plain_write",
+      statusTexts: {
+        notFound: "check the note id and the comment id (hackmd_list_comments lists them)",
+        conflict: args.resolved ? "the comment is already resolved" : "the comment is not resolved, so there is nothing to reopen",
+      },
+    });
+    try {
+      return readResolution(parseJsonReply(reply), reply.where);
+    } catch {
+      throw new BridgeError(
+        "readback",
+        `${reply.where}: HackMD accepted the change (${reply.response.status}) but its reply could not be read; list the note's comments to see the thread's state.`,
+      );
+    }
+  }
+
   private send(context: CallContext, spec: ApiRequestSpec): Promise<ApiResponse> {
     return sendApiRequest(this.deps, context, spec);
   }
@@ -311,6 +485,24 @@ export class HackmdClient {
   private readContext(reply: ApiResponse, teamPath: string | null): ReadContext {
     return { where: reply.where, teamPath, isDefaultApiUrl: this.deps.config.api.isDefault };
   }
+}
+
+/** What a 404 from the versions routes means once the note is known to exist. */
+const VERSIONS_NOT_FOUND = "the note does not exist, or this HackMD has no versions API (older deployments answer 404); check the note id";
+const COMMENTS_NOT_FOUND = "the note does not exist, or this HackMD has no comments API (older deployments answer 404); check the note id";
+
+/** A query value as text; undefined stays out of the query. */
+function text(value: number | boolean | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
+
+/** Versions and comments have only the personal route; it serves team notes as well (HackMD's document). */
+function versionParts(noteId: string): PathPart[] {
+  return ["notes", segment("note id", noteId), "versions"];
+}
+
+function commentParts(noteId: string): PathPart[] {
+  return ["notes", segment("note id", noteId), "comments"];
 }
 
 function notePartsOf(args: NoteAddress): ReturnType<typeof workspaceParts> {

@@ -27,7 +27,7 @@ import { quotaFragment } from "./quota";
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a caller-supplied path segment is, for messages. */
-export type SegmentLabel = "note id" | "team path" | "folder id";
+export type SegmentLabel = "note id" | "team path" | "folder id" | "version id" | "comment id";
 
 /** A caller-supplied path segment; literal segments are plain strings. */
 export interface CallerSegment {
@@ -158,6 +158,12 @@ export interface ApiRequestSpec {
   isImageUpload?: boolean;
   /** Epoch ms by which the request must have completed, retries included (read-back). */
   deadlineAt?: number;
+  /** Query parameters, appended in this order (undefined values are left out). */
+  query?: ReadonlyArray<readonly [string, string | undefined]>;
+  /** Non-2xx statuses returned like a success, for routes whose error body carries an answer. */
+  passStatuses?: readonly number[];
+  /** Replaces the generic 404 and 409 texts of routes where they would mislead. */
+  statusTexts?: { notFound?: string; conflict?: string };
 }
 
 /** Ports and settings a request needs. */
@@ -189,7 +195,7 @@ const encoder = new TextEncoder();
  */
 export async function sendApiRequest(deps: RequestDeps, context: CallContext, spec: ApiRequestSpec): Promise<ApiResponse> {
   const { config, clock, logger } = deps;
-  const target = buildTarget(config.api, spec.parts);
+  const target = withQuery(buildTarget(config.api, spec.parts), spec.query);
   const where = `${spec.method} ${target.path}`;
   const { bytes: body, contentType } = serialiseBody(spec.body, where);
   const token = await readToken(deps.secrets);
@@ -209,6 +215,7 @@ export async function sendApiRequest(deps: RequestDeps, context: CallContext, sp
     token,
     config,
     isImageUpload: spec.isImageUpload === true,
+    statusTexts: spec.statusTexts ?? {},
   };
 
   for (let retries = 0; ; retries += 1) {
@@ -243,7 +250,9 @@ export async function sendApiRequest(deps: RequestDeps, context: CallContext, sp
       });
       const reset = response.headers["x-ratelimit-userreset"];
       if (reset !== undefined && response.status >= 400) logger.debug("hackmd.ratelimit_reset", { raw: reset });
-      if (response.status >= 200 && response.status <= 299) return { response, where, segments: target.segments };
+      if ((response.status >= 200 && response.status <= 299) || spec.passStatuses?.includes(response.status)) {
+        return { response, where, segments: target.segments };
+      }
     } catch (error) {
       failure =
         error instanceof TransportError
@@ -288,6 +297,7 @@ interface ErrorFacts {
   token: string;
   config: ClientConfig;
   isImageUpload: boolean;
+  statusTexts: { notFound?: string; conflict?: string };
 }
 
 function isRead(method: ApiMethod): boolean {
@@ -326,9 +336,10 @@ function statusError(facts: ErrorFacts, response: HttpResponse, now: number): Br
         `not found (404): nothing at ${facts.config.api.base} answers like the HackMD API, so the API URL is probably wrong (HackMD's is ${DEFAULT_API_URL}; it ends in /v1); ${facts.config.apiUrlHint ?? "fix the API URL setting"}. ${said}`,
       );
     }
-    return error("not_found", `not found (404): check the note or folder id and the team_path. ${said}`);
+    return error("not_found", `not found (404): ${facts.statusTexts.notFound ?? "check the note or folder id and the team_path"}. ${said}`);
   }
   if (status === 409) {
+    if (facts.statusTexts.conflict !== undefined) return error("conflict", `conflict (409): ${facts.statusTexts.conflict}. ${said}`);
     return isNoteRoute(facts.segments)
       ? error(
           "conflict",
@@ -425,6 +436,15 @@ export function parseJsonReply(
   } catch {
     throw fail();
   }
+}
+
+/** The target with a query string; the path (and so every message) shows it too. */
+function withQuery(target: RequestTarget, query: ApiRequestSpec["query"]): RequestTarget {
+  const params = new URLSearchParams();
+  for (const [key, value] of query ?? []) if (value !== undefined) params.append(key, value);
+  const search = params.toString();
+  if (search === "") return target;
+  return { ...target, url: `${target.url}?${search}`, path: `${target.path}?${search}` };
 }
 
 function serialiseBody(body: ApiBody | undefined, where: string): { bytes?: Uint8Array; contentType?: string } {

@@ -10,6 +10,7 @@ import { CallContext, retryMetaForResult } from "../hackmd/call-context";
 import { HackmdClient } from "../hackmd/client";
 import type { ClientConfig } from "../hackmd/config";
 import { PendingWrites } from "../hackmd/pending-writes";
+import { SafetyVersions } from "../hackmd/safety-version";
 import type { NoteSummary, Team } from "../hackmd/types";
 import { SyncQueue } from "../sync/queue";
 import { SyncService } from "../sync/service";
@@ -42,6 +43,12 @@ export interface BridgeCoreOptions {
   convertByDefault?: () => boolean;
   /** Whether a converting pull downloads collaborators' HackMD-hosted images into the vault (default: on). */
   downloadImages?: () => boolean;
+  /** Who overwrites, in the names of versions made before overwrites (default "hackmd-bridge"). */
+  hostLabel?: string;
+  /** Whether an overwrite stops when no version could be made first (read at each use; default never). */
+  requireVersion?: () => boolean;
+  /** How to turn that requirement off, in the host's words. */
+  requireVersionHint?: string;
 }
 
 /** A running core: the deps tools use, and a factory for MCP hosts over them. */
@@ -122,6 +129,13 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
   const ttl = options.cacheTtlMs;
   const lists = new NoteListCache<NoteSummary>({ clock: options.clock, estimate: estimateListBytes, ...(ttl === undefined ? {} : { ttlMs: ttl }) });
   const pending = new PendingWrites(options.clock);
+  const safety = new SafetyVersions({
+    client,
+    clock: options.clock,
+    host: options.hostLabel ?? "hackmd-bridge",
+    requireVersion: options.requireVersion ?? (() => false),
+    requireHint: options.requireVersionHint ?? "unset HACKMD_BRIDGE_REQUIRE_VERSION",
+  });
   // One queue per core: the sync engine and every tool that writes a note body wait in it.
   const queue = new SyncQueue();
   // Every host has LocalFiles, so every core carries the sync engine over its own client and cache.
@@ -141,6 +155,7 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
     lists,
     pending,
     queue,
+    safety,
     ...(options.words === undefined ? {} : { words: options.words }),
     conversion: {
       enabled: options.convertByDefault ?? (() => false),
@@ -170,6 +185,7 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
     pending,
     queue,
     sync,
+    safety,
     clock: options.clock,
     sleep: options.sleep,
     logger: options.logger,

@@ -14,6 +14,8 @@ export interface ToolAnnotations {
 export interface ToolSuccess {
   summary: string;
   output: Record<string, unknown>;
+  /** Facts outside the output schema, sent in the result's `_meta` (docs/tool-contract-extensions.md). */
+  meta?: Record<string, unknown>;
 }
 
 /** Hidden parameter aliases (TOOLS.md §3.1): alias name → canonical name. */

@@ -5,6 +5,7 @@ import type { Clock, HttpTransport, Logger, Sleep } from "../core/ports";
 import type { AccountCache, NoteListCache } from "../hackmd/cache";
 import type { HackmdClient } from "../hackmd/client";
 import type { PendingWrites } from "../hackmd/pending-writes";
+import type { SafetyVersions } from "../hackmd/safety-version";
 import type { NoteSummary, Team } from "../hackmd/types";
 import type { SyncQueue } from "../sync/queue";
 import type { SyncTools } from "../sync/types";
@@ -31,6 +32,8 @@ export interface ToolDeps {
   queue: SyncQueue;
   /** The sync engine (pull, push, check, untrack, the tracked list). */
   sync: SyncTools;
+  /** Named versions before deliberate overwrites (docs/versions-and-comments.md). */
+  safety: SafetyVersions;
   clock: Clock;
   sleep: Sleep;
   logger: Logger;

@@ -11,7 +11,16 @@ export type ToolPolicy = "allow" | "ask" | "deny";
 export const TOOL_POLICIES: readonly ToolPolicy[] = ["allow", "ask", "deny"];
 
 /** Tools that read only (`readOnlyHint: true`), in the order of TOOLS.md §9.0. */
-export const READ_TOOL_NAMES = ["hackmd_get_me", "hackmd_list_notes", "hackmd_get_note", "hackmd_list_folders"] as const;
+export const READ_TOOL_NAMES = [
+  "hackmd_get_me",
+  "hackmd_list_notes",
+  "hackmd_get_note",
+  "hackmd_list_folders",
+  // Issue 12, after the 14:
+  "hackmd_list_versions",
+  "hackmd_get_version",
+  "hackmd_list_comments",
+] as const;
 
 /** Tools that may change a note, a folder, an image, a file or a sync record, in the order of TOOLS.md §9.0. */
 export const WRITE_TOOL_NAMES = [
@@ -25,6 +34,9 @@ export const WRITE_TOOL_NAMES = [
   "hackmd_pull_note",
   "hackmd_push_note",
   "hackmd_untrack_note",
+  // Issue 12, after the 14:
+  "hackmd_create_version",
+  "hackmd_resolve_comment",
 ] as const;
 
 /** Every tool name, reads first. */

@@ -8,7 +8,7 @@ export interface ToolResult {
   content: Array<{ type: "text"; text: string }>;
   structuredContent?: Record<string, unknown>;
   isError: boolean;
-  _meta?: { error_kind?: ErrorKind; retry?: RetryMeta };
+  _meta?: { error_kind?: ErrorKind; retry?: RetryMeta; [key: string]: unknown };
 }
 
 /** A success result: summary block, JSON block, the same object as structuredContent. */
@@ -21,7 +21,7 @@ export function successResult(success: ToolSuccess, retry: RetryMeta | undefined
     structuredContent: success.output,
     isError: false,
   };
-  if (retry) result._meta = { retry };
+  if (retry || success.meta) result._meta = { ...success.meta, ...(retry ? { retry } : {}) };
   return result;
 }
 

@@ -23,6 +23,8 @@ export interface NodeSettings {
   root: string | undefined;
   configDir: string | undefined;
   protectAgentFiles: boolean;
+  /** HACKMD_BRIDGE_REQUIRE_VERSION=1: refuse an overwrite when no version of HackMD's text could be saved first. */
+  requireVersion?: boolean;
 }
 
 /** Reads the environment (once, at start); a blank token counts as missing. */
@@ -34,6 +36,7 @@ export function readSettings(env: NodeJS.ProcessEnv, flags: { root?: string | un
       root: flags.root ?? (env.HACKMD_BRIDGE_ROOT?.trim() ? env.HACKMD_BRIDGE_ROOT : undefined),
       configDir: flags.configDir,
       protectAgentFiles: flags.protectAgentFiles ?? true,
+      requireVersion: env.HACKMD_BRIDGE_REQUIRE_VERSION?.trim() === "1",
     },
     token,
   );
@@ -41,7 +44,10 @@ export function readSettings(env: NodeJS.ProcessEnv, flags: { root?: string | un
 
 /** Settings with the token attached as a non-enumerable property. */
 export function makeSettings(fields: Omit<NodeSettings, "token">, token: string | undefined): NodeSettings {
-  const settings = { apiUrl: fields.apiUrl, root: fields.root, configDir: fields.configDir, protectAgentFiles: fields.protectAgentFiles };
+  const settings = {
+    apiUrl: fields.apiUrl, root: fields.root, configDir: fields.configDir, protectAgentFiles: fields.protectAgentFiles,
+    ...(fields.requireVersion === undefined ? {} : { requireVersion: fields.requireVersion }),
+  };
   Object.defineProperty(settings, "token", { value: token, enumerable: false, writable: false });
   return settings as NodeSettings;
 }
@@ -95,5 +101,8 @@ export async function createNodeCore(settings: NodeSettings, logger: Logger, opt
     ...(options.words === undefined ? {} : { words: options.words }),
     // In an Obsidian vault, notes are written in Obsidian's syntax (issue 11); any other folder byte for byte.
     convertByDefault: () => files.root.isVault,
+    hostLabel: "hackmd-bridge",
+    requireVersion: () => settings.requireVersion === true,
+    requireVersionHint: "unset HACKMD_BRIDGE_REQUIRE_VERSION (or set it to 0)",
   });
 }

@@ -109,7 +109,7 @@ export async function withSandbox(settings: NodeSettings, env: NodeJS.ProcessEnv
   if (connection?.api_url === undefined || connection.api_token === undefined) return { settings };
   return {
     settings: makeSettings(
-      { apiUrl: connection.api_url, root: settings.root, configDir: settings.configDir, protectAgentFiles: settings.protectAgentFiles },
+      { apiUrl: connection.api_url, root: settings.root, configDir: settings.configDir, protectAgentFiles: settings.protectAgentFiles, requireVersion: settings.requireVersion },
       connection.api_token,
     ),
     sandbox: { root: settings.root, apiUrl: connection.api_url, apiToken: connection.api_token },

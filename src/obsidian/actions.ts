@@ -12,6 +12,7 @@ import { bodyTitle, normalizeLineEndings } from "../core/text";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
 import { pollUntil } from "../hackmd/readback";
+import { overwrittenSentence } from "../hackmd/safety-version";
 import type { CreateNoteRequest, Permission } from "../hackmd/types";
 import { accountTeamPaths, listWorkspace, resolveRef } from "../mcp/tools/shared";
 import { removeOwnedSnapshot, snapshotCleanupSentence } from "../sync/snapshots";
@@ -562,6 +563,9 @@ export class BridgeActions {
       result = await push(true);
     }
     if (result.kind !== "pushed") throw new BridgeError("internal", "A push without a note reference did not resolve.");
+    // A collaborator's edit replaced in the read-to-write window: say which version holds it (issue 12).
+    const overwritten = result.safety?.overwritten ?? [];
+    if (overwritten.length > 0) showInfo(`${path}: ${overwrittenSentence(overwritten)} Open note history to compare or restore it.`);
     return result.output;
   }
 

@@ -23,6 +23,7 @@ import type { Settings } from "../settings/schema";
 import { LocalHashCache } from "../sync/local-hash-cache";
 import { SyncStateStore } from "../sync/store";
 import { RequestUrlTransport, type TransportTimers } from "./request-url-transport";
+import { OpenThreadCounts } from "./open-threads";
 import { SyncStatusMemory } from "./sync-status";
 import { VaultLocalFiles, type DesktopPaths } from "./vault-files";
 
@@ -85,6 +86,8 @@ export class PluginServices {
   readonly hashCache = new LocalHashCache({ maxEntries: 10_000 });
   /** What the last checks found, per path, for the status bar. */
   readonly status = new SyncStatusMemory();
+  /** Open comment threads per path, as the comments view last saw them (for the status bar). */
+  readonly openThreads = new OpenThreadCounts();
   private readonly readSettings: () => Settings;
   private readonly images: ImageFetcher;
   private readonly transport: HttpTransport;
@@ -142,6 +145,9 @@ export class PluginServices {
         logger: this.logger,
         convertByDefault: () => this.readSettings().convertObsidianSyntax,
         downloadImages: () => this.readSettings().downloadImages,
+        hostLabel: "Obsidian",
+        requireVersion: () => this.readSettings().requireVersionBeforeOverwrite,
+        requireVersionHint: "turn off \"Require a version before overwriting\" in the plugin settings",
       });
     }
     return this.built;

@@ -51,6 +51,7 @@ export class StatusController {
       }),
     );
     this.plugin.register(this.services.status.subscribe(() => void this.refresh()));
+    this.plugin.register(this.services.openThreads.subscribe(() => void this.refresh()));
     this.plugin.registerDomEvent(this.item, "click", () => void this.clicked());
     this.plugin.register(() => this.stopInterval());
     this.applySettings();
@@ -75,7 +76,8 @@ export class StatusController {
     if (generation !== this.generation) return;
     const settings = this.services.settings;
     const quota = settings.showQuotaInStatusBar ? this.services.deps.client.lastQuota : null;
-    this.view.render({ state, quota, showUntracked: settings.showUntrackedInStatusBar });
+    const openThreads = path === undefined ? undefined : this.services.openThreads.get(path);
+    this.view.render({ state, quota, showUntracked: settings.showUntrackedInStatusBar, openThreads });
   }
 
   /** The item was clicked: run what the active file's state suggests. */

@@ -96,6 +96,8 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     agentToolPolicies: pick("agentToolPolicies", policiesOf(fields.agentToolPolicies), { ...DEFAULT_TOOL_POLICIES }),
     agentsReadOnly: pick("agentsReadOnly", booleanOf(fields.agentsReadOnly), DEFAULT_SETTINGS.agentsReadOnly),
     approvalTimeoutSeconds: pick("approvalTimeoutSeconds", approvalTimeoutOf(fields.approvalTimeoutSeconds), DEFAULT_SETTINGS.approvalTimeoutSeconds),
+    // Added within version 1 (issue 12): absent means off.
+    requireVersionBeforeOverwrite: pick("requireVersionBeforeOverwrite", booleanOf(fields.requireVersionBeforeOverwrite), DEFAULT_SETTINGS.requireVersionBeforeOverwrite),
   };
   if (repaired.length > 0) logger.warn("settings_repaired", { fields: repaired });
   return settings;

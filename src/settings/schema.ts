@@ -79,6 +79,8 @@ export interface Settings {
   agentsReadOnly: boolean;
   /** Seconds an approval request waits for an answer before the call fails with approval_timeout (5 to 120). */
   approvalTimeoutSeconds: number;
+  /** Refuse an overwrite of HackMD's text (keep mine, restore) when it could not be saved as a version first; off: go ahead and say so. */
+  requireVersionBeforeOverwrite: boolean;
 }
 
 /** The defaults of every field. */
@@ -102,6 +104,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   agentsReadOnly: false,
   // Well under the 60 s most MCP clients wait for a tool call.
   approvalTimeoutSeconds: 45,
+  requireVersionBeforeOverwrite: false,
 });
 
 /**

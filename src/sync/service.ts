@@ -4,6 +4,7 @@
  * from the pure tables of decide.ts; pull, push and untrack are serialised per note and per path.
  */
 import type { ProposedChange } from "../core/approval";
+import type { OverwrittenVersion, SafetyVersion, SafetyVersions } from "../hackmd/safety-version";
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash, isBodyHash, sha256Hex, utf8Length } from "../core/hash";
 import { sameStamp, type FileStamp, type LocalFiles } from "../core/local-files";
@@ -24,7 +25,7 @@ import { threeWayMerge } from "./merge";
 import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
-import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, FollowRenameOutcome, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
+import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, PushSafety, FollowRenameOutcome, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
 
 const MIB = 1_048_576;
 /** Bodies and files above this need `confirm_large_file` (our policy, TOOLS.md §19.7). */
@@ -52,6 +53,8 @@ export interface SyncServiceOptions {
   words?: Words;
   /** Obsidian ↔ HackMD conversion (issue 11); default: none, every note byte for byte. */
   conversion?: ConversionSettings;
+  /** Named versions before deliberate overwrites and the race check after pushes (absent: neither). */
+  safety?: SafetyVersions;
 }
 
 /** No conversion: pulls write the body as it is. */
@@ -88,6 +91,7 @@ export class SyncService implements SyncTools {
   private readonly movingAway = new Map<string, number>();
   private readonly words: Words;
   private readonly conversion: SyncConversion;
+  private readonly safety: SafetyVersions | undefined;
 
   /** Builds the service from one named-parameter object. */
   constructor(options: SyncServiceOptions) {
@@ -101,6 +105,7 @@ export class SyncService implements SyncTools {
     this.logger = options.logger;
     this.lists = options.lists;
     this.words = options.words ?? TOOL_WORDS;
+    this.safety = options.safety;
     this.conversion = new SyncConversion(options.store, options.files, options.conversion ?? NO_CONVERSION, options.logger);
   }
 
@@ -360,9 +365,12 @@ export class SyncService implements SyncTools {
           this.pending.assertClear(address, note.content);
           await request.call.beforeChange(pushChange(address, note, record.local_path, local));
           await this.store.expectRecord(loaded.key, expectationOf(record));
+          // A deliberate overwrite of HackMD's text first names that text as a version (one request).
+          const version = OVERWRITE_BRANCHES.has(decision.branch) ? await this.safety?.before(request.call, address.noteId, request.purpose ?? "push") : undefined;
           const last = await this.writeNote(request.call, address, local);
           await this.saveAfter(path, { record, baseline: local, note: last, kind: "push", ...conversion });
-          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) } };
+          const overwritten = version === undefined ? await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at) : undefined;
+          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) }, ...pushSafety(version, overwritten) };
         }
         case "merge": {
           const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
@@ -774,6 +782,15 @@ function requireBody(note: NoteDetail, noteId: string): string {
 /** `lastChangedAt` in ms as decimal digits, or `""` when HackMD sent none. */
 function timestampOf(note: NoteDetail): string {
   return note.last_changed_at === null ? "" : String(note.last_changed_at);
+}
+
+/** Push branches that replace text HackMD holds beyond the baseline, or on purpose (TOOLS.md §14.4). */
+const OVERWRITE_BRANCHES: ReadonlySet<string> = new Set(["O3", "S6", "G6"]);
+
+/** The safety report of a push that wrote, when there is anything to report. */
+function pushSafety(version: SafetyVersion | undefined, overwritten: OverwrittenVersion[] | undefined): { safety?: PushSafety } {
+  if (version === undefined && (overwritten === undefined || overwritten.length === 0)) return {};
+  return { safety: { ...(version === undefined ? {} : { version }), ...(overwritten && overwritten.length > 0 ? { overwritten } : {}) } };
 }
 
 /** Strict UTF-8 decoding that keeps a byte order mark; undefined when the bytes are not UTF-8. */

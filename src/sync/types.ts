@@ -1,4 +1,5 @@
 /** Requests and results of the sync engine's operations (TOOLS.md §9.12–§9.14, §14). */
+import type { OverwriteAction, OverwrittenVersion, SafetyVersion } from "../hackmd/safety-version";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
 import type { KeyedRecord } from "./store";
@@ -52,6 +53,8 @@ export interface PushRequest {
   /** Resolves the optional `note_ref` cross-check, given the tracked note's workspace as default. */
   crossCheck?: ((trackedTeamPath: string | null) => Promise<Resolution>) | undefined;
   call: CallContext;
+  /** What the push is, in the name of a version made before it overwrites (default "push"). */
+  purpose?: OverwriteAction | undefined;
 }
 
 /** Statuses of a push (TOOLS.md §9.13). */
@@ -76,7 +79,15 @@ export type PushOutput = {
 };
 
 /** A push's outcome: done, or the cross-check reference did not resolve. */
-export type PushResult = { kind: "pushed"; output: PushOutput } | { kind: "unresolved"; resolution: UnresolvedTarget };
+export type PushResult = { kind: "pushed"; output: PushOutput; safety?: PushSafety } | { kind: "unresolved"; resolution: UnresolvedTarget };
+
+/** What a push that wrote did to keep HackMD's previous text (docs/versions-and-comments.md); outside PushOutput, whose shape is a contract. */
+export interface PushSafety {
+  /** The version made before a deliberate overwrite (strategy overwrite, or a push over a remote change with expected_remote_hash). */
+  version?: SafetyVersion;
+  /** Versions of someone else's edits that landed between the push's read and its write. */
+  overwritten?: OverwrittenVersion[];
+}
 
 /** What `untrack` needs (TOOLS.md §9.14). */
 export interface UntrackRequest {

@@ -29,6 +29,11 @@ export const TOOL_WORDS: Readonly<Record<string, string>> = {
   hackmd_pull_note: "Pulled a note into the vault",
   hackmd_push_note: "Pushed a file to HackMD",
   hackmd_untrack_note: "Untracked a note",
+  hackmd_list_versions: "Listed a note's versions",
+  hackmd_get_version: "Read a version of a note",
+  hackmd_create_version: "Saved a version of a note",
+  hackmd_list_comments: "Listed a note's comments",
+  hackmd_resolve_comment: "Resolved or reopened a comment",
 };
 
 /** Looks up a readable name for a note (its tracked file), or undefined. */

@@ -47,6 +47,8 @@ const ACTION_TITLES: Readonly<Record<ProposedChange["action"], string>> = {
   pull_note: "Allow the agent to write this note into your vault?",
   push_note: "Allow the agent to push this file to HackMD?",
   untrack_note: "Allow the agent to untrack this note?",
+  create_version: "Allow the agent to save a version of this note?",
+  resolve_comment: "Allow the agent to change this comment thread?",
 };
 
 /** Builds what the modal shows; `noteName` is how the user knows the note (its file, else its title). */

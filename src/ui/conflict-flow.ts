@@ -27,7 +27,8 @@ import { decideCheck } from "../sync/decide";
 import { MAX_BODY_BYTES } from "../sync/service";
 import type { KeyedRecord, LoadedRecord, SyncStateStore } from "../sync/store";
 import { snapshotCleanupSentence, type SnapshotCleanup } from "../sync/snapshots";
-import type { PullOutput, PushOutput, SyncCheck, SyncTools } from "../sync/types";
+import type { PullOutput, PushOutput, PushSafety, SyncCheck, SyncTools } from "../sync/types";
+import { safetySentence, type OverwriteAction, type SafetyVersion } from "../hackmd/safety-version";
 import { buildConflictViewModel, type ConflictChoice, type ConflictViewModel } from "./conflict-view-model";
 
 /** How many times the modal opens before the flow gives up on a note that keeps changing. */
@@ -75,8 +76,8 @@ export type ConflictOutcome =
   | { outcome: "no-conflict"; status: Exclude<SyncCheck["status"], "conflict"> }
   /** The merged text was written to the file and pushed (or HackMD already held it). */
   | { outcome: "merged"; push: PushOutput }
-  /** The file was pushed over exactly the remote version shown. */
-  | { outcome: "kept-mine"; push: PushOutput }
+  /** The file was pushed over exactly the remote version shown (named on HackMD first, when it could be). */
+  | { outcome: "kept-mine"; push: PushOutput; version?: SafetyVersion | undefined }
   /** The file was replaced by HackMD's version and the baseline moved to it. */
   | { outcome: "took-theirs"; pull: PullOutput }
   /** Both versions stay: the file untouched, HackMD's version in the `.remote.md` snapshot (or why not). */
@@ -183,11 +184,13 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       if (!(await fileUnchanged(services.files, round))) return fileMoved(services, path);
       // HackMD's version is what this choice overwrites: keep a copy first (a failure sends nothing).
       const kept = await keepCopy(services, path, viewModel.theirs, "theirs");
-      // E = the remote shown: HackMD is overwritten only if it still holds exactly that version.
-      const push = await pushFile(services, path, viewModel.remoteHash);
+      // E = the remote shown: HackMD is overwritten only if it still holds exactly that version;
+      // the push names that version on HackMD first (issue 12).
+      const { output: push, safety } = await pushResult(services, path, viewModel.remoteHash, "keep mine");
       if (push.status === "conflict") return remoteMoved(services, path);
-      services.notify(`Pushed ${path} to HackMD, replacing the version shown.${kept}${await snapshotWords(services, path)}`);
-      return { done: { outcome: "kept-mine", push } };
+      const version = safety?.version === undefined ? "" : ` ${safetySentence(safety.version)}`;
+      services.notify(`Pushed ${path} to HackMD, replacing the version shown.${version}${kept}${await snapshotWords(services, path)}`);
+      return { done: { outcome: "kept-mine", push, version: safety?.version } };
     }
     case "take-theirs": {
       if (!(await fileUnchanged(services.files, round))) return fileMoved(services, path);
@@ -230,6 +233,11 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
 
 /** A safe push of the file with an expected remote hash; an unresolved target cannot happen (no cross-check). */
 async function pushFile(services: ConflictFlowServices, path: string, expectedRemoteHash: string): Promise<PushOutput> {
+  return (await pushResult(services, path, expectedRemoteHash)).output;
+}
+
+/** `pushFile` with the push's safety report (the version made before an overwrite). */
+async function pushResult(services: ConflictFlowServices, path: string, expectedRemoteHash: string, purpose?: OverwriteAction): Promise<{ output: PushOutput; safety?: PushSafety | undefined }> {
   const result = await services.sync.push({
     localPath: path,
     strategy: "safe",
@@ -238,9 +246,10 @@ async function pushFile(services: ConflictFlowServices, path: string, expectedRe
     // The user has just seen this text and chosen to send it; size alone asks nothing more.
     confirmLargeFile: true,
     call: services.newCall(),
+    ...(purpose === undefined ? {} : { purpose }),
   });
   if (result.kind !== "pushed") throw new BridgeError("internal", `The push of ${path} did not address its tracked note; nothing was written.`);
-  return result.output;
+  return { output: result.output, safety: result.safety };
 }
 
 /** The sentence after a moved remote when the merged result was written into the file. */

@@ -216,7 +216,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     return [
       { heading: "HackMD account", rows: [this.tokenRow(), this.testConnectionRow(), this.apiUrlRow()] },
       { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
-      { heading: "Sync", rows: [this.autoMergeRow(), this.convertRow(), this.downloadImagesRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
+      { heading: "Sync", rows: [this.autoMergeRow(), this.convertRow(), this.downloadImagesRow(), this.requireVersionRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
       { heading: "Agent permissions", rows: [this.readOnlyRow(), this.approvalTimeoutRow(), ...ALL_TOOL_NAMES.map((tool) => this.toolPolicyRow(tool))] },
     ];
@@ -446,6 +446,19 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
         void setting.addToggle((toggle) =>
           toggle.setValue(this.services.getSettings().autoMerge).onChange(async (value) => {
             await this.services.saveSettings({ autoMerge: value });
+          }),
+        ),
+    };
+  }
+
+  private requireVersionRow(): Row {
+    return {
+      name: "Require a version before overwriting",
+      desc: "Before \"keep mine\", a restore or an agent's overwrite replaces the note's text, HackMD Bridge saves that text as a named version. When HackMD cannot save one, stop instead of going ahead.",
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings().requireVersionBeforeOverwrite).onChange(async (value) => {
+            await this.services.saveSettings({ requireVersionBeforeOverwrite: value });
           }),
         ),
     };

@@ -30,6 +30,8 @@ export interface StatusBarModel {
   quota: Quota | null;
   /** Whether an untracked file says so (the setting; off by default). */
   showUntracked: boolean;
+  /** Open comment threads of the active file, when the comments view has fetched them. */
+  openThreads?: number | undefined;
 }
 
 /** What a click on the item does, per state (undefined: nothing, the item is not clickable). */
@@ -57,6 +59,8 @@ export function quotaMatters(quota: Quota | null): quota is Quota & { remaining:
 export function statusBarText(model: StatusBarModel): string {
   const parts: string[] = [];
   if (model.state !== null && (model.state !== "untracked" || model.showUntracked)) parts.push(`HackMD: ${SYNC_STATE_LABELS[model.state]}`);
+  const threads = model.openThreads ?? 0;
+  if (threads > 0) parts.push(`${threads} open ${threads === 1 ? "thread" : "threads"}`);
   const quota = model.quota;
   if (quotaMatters(quota)) {
     const left = quota.limit !== null ? `${quota.remaining} of ${quota.limit}` : `${quota.remaining}`;

@@ -36,7 +36,7 @@ describe("basics", () => {
 
   test("unknown and unimplemented routes are 404 {error: Not found}", async () => {
     for (const [method, path] of [
-      ["GET", "/nope"], ["PUT", "/notes/abc"], ["PUT", "/trash/batch-restore"], ["GET", "/notes/abc/versions"],
+      ["GET", "/nope"], ["PUT", "/notes/abc"], ["PUT", "/trash/batch-restore"], ["GET", "/webhooks"], ["GET", "/teams/sandbox-team/notes/abc/versions"],
       ["POST", "/teams/sandbox-team/notes/abc/images"],
     ] as const) {
       const res = await api(emu, method, path, method === "GET" ? undefined : {});

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { unavailableImageFetcher, type ImageFetcher } from "../../src/core/image";
-import { silentLogger, systemClock, systemSleep, type Clock } from "../../src/core/ports";
+import { silentLogger, systemClock, systemSleep, type Clock, type HttpTransport } from "../../src/core/ports";
 import { createEmulatorFree } from "./emulator";
 import { createClientConfig } from "../../src/hackmd/config";
 import { createBridgeCore, type BridgeCore } from "../../src/mcp/core";
@@ -45,7 +45,13 @@ export const seenTokens = new Set<string>();
 
 /** Starts emulator + core + MCP client. */
 export async function startBridge(
-  options: { emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock; convertByDefault?: () => boolean } = {},
+  options: {
+    emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock;
+    /** Wraps the real transport (e.g. to act between two requests of one call). */
+    transport?: (inner: HttpTransport) => HttpTransport;
+    requireVersion?: () => boolean;
+    convertByDefault?: () => boolean;
+  } = {},
 ): Promise<TestBridge> {
   const emu = await createEmulatorFree({ seed: "demo", ...options.emulator });
   // A given ROOT is shared with another bridge and left for its owner to remove.
@@ -54,7 +60,7 @@ export async function startBridge(
   seenTokens.add(emu.token);
   const files = await NodeLocalFiles.open({ root });
   const core = createBridgeCore({
-    transport: new NodeHttpTransport(),
+    transport: options.transport ? options.transport(new NodeHttpTransport()) : new NodeHttpTransport(),
     config: createClientConfig({ apiUrl: emu.url, tokenHint: "set the HACKMD_API_TOKEN environment variable and restart hackmd-bridge" }),
     secrets: { getToken: () => token },
     files,
@@ -65,6 +71,7 @@ export async function startBridge(
     logger: silentLogger,
     ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),
     ...(options.convertByDefault === undefined ? {} : { convertByDefault: options.convertByDefault }),
+    ...(options.requireVersion === undefined ? {} : { requireVersion: options.requireVersion }),
   });
   const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [token] }));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -16,6 +16,12 @@ const SURFACE: Record<string, [string, boolean, boolean, boolean, boolean]> = {
   hackmd_pull_note: ["Pull HackMD Note", false, true, false, true],
   hackmd_push_note: ["Push HackMD Note", false, true, true, true],
   hackmd_untrack_note: ["Untrack HackMD Note", false, true, true, false],
+  // Added beside the 14 by issue 12 (docs/tool-contract-extensions.md).
+  hackmd_list_versions: ["List HackMD Note Versions", true, false, true, true],
+  hackmd_get_version: ["Get HackMD Note Version", true, false, true, true],
+  hackmd_create_version: ["Create HackMD Note Version", false, false, false, true],
+  hackmd_list_comments: ["List HackMD Note Comments", true, false, true, true],
+  hackmd_resolve_comment: ["Resolve HackMD Note Comment", false, false, true, true],
 };
 
 type Schema = { type?: unknown; properties?: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: unknown };

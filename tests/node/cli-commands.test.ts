@@ -189,3 +189,39 @@ describe("untrack", () => {
     for (const text of printed) expect(text).not.toContain(emu.token);
   });
 });
+
+describe("history and comments (issue 12)", () => {
+  it("history lists a tracked file's versions with one GET, and --show prints one version's text", async () => {
+    expect((await cmd(["pull", DEMO_NOTE_IDS.readingList, "reading.md"])).status).toBe(0);
+    const since = lastSeq();
+    const listed = await cmd(["history", "reading.md", "--json"]);
+    expect(listed.status).toBe(0);
+    expect(routesSince(since)).toEqual(["GET GET /notes/:noteId/versions"]);
+    const versions = (JSON.parse(listed.stdout) as { versions: Array<{ id: string; name_source: string }> }).versions;
+    expect(versions).toHaveLength(1);
+    const text = await cmd(["history", "reading.md"]);
+    expect(text.stdout).toMatch(/^time +by +version id +name\n/);
+    expect(text.stdout).toContain(versions[0]?.id ?? "?");
+    const shown = await cmd(["history", "reading.md", "--show", versions[0]?.id ?? ""]);
+    expect(shown.stdout).toBe(emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.readingList)?.content);
+    const missing = await cmd(["history", "loose.md"]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("loose.md is not tracked, so it has no note history");
+  }, 60_000);
+
+  it("comments lists the open threads, resolves one (one PUT) and reports a repeat as attention (1)", async () => {
+    const listed = await cmd(["comments", "weekly.md"]);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain('Ada Collaborator on "Draft the field-test checklist" (open, 1 reply)');
+    expect(listed.stdout).toContain("2 open threads on weekly.md.");
+    const thread = "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d03";
+    const since = lastSeq();
+    const resolved = await cmd(["comments", "weekly.md", "--resolve", thread]);
+    expect(resolved.status).toBe(0);
+    expect(routesSince(since)).toEqual(["PUT PUT /notes/:noteId/comments/:commentId/resolution"]);
+    expect((await cmd(["comments", "weekly.md", "--resolve", thread])).status).toBe(1);
+    expect((await cmd(["comments", "weekly.md", "--json"])).stdout).not.toContain(thread);
+    expect((await cmd(["comments", "weekly.md", "--reopen", thread])).status).toBe(0);
+    expect((await cmd(["comments", "weekly.md", "--resolve", "a", "--reopen", "b"])).status).toBe(2);
+  }, 60_000);
+});

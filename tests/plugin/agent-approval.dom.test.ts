@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { App, Modal, Notice } from "../__mocks__/obsidian";
 import { silentLogger } from "../../src/core/ports";
-import { DEMO_NOTE_IDS } from "../../src/emulator";
+import { DEMO_COMMENT_IDS, DEMO_NOTE_IDS } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
 import { ALL_TOOL_NAMES, READ_TOOL_NAMES, type ToolPolicy } from "../../src/mcp/policy";
 import { TOOLS } from "../../src/mcp/tools";
@@ -202,6 +202,9 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     expect(pulled.isError).toBeFalsy();
     await writeFile(join(h.bridge.root, trackedFile), `${h.body(WEEKLY)}\n- a local line\n`);
     await writeFile(join(h.bridge.root, "pixel.png"), PIXEL);
+    // A saved version for hackmd_get_version to read (issue 12's tools).
+    const saved = await call(agent, "hackmd_create_version", { note_ref: WEEKLY, name: "For the matrix" });
+    ARGS.hackmd_get_version = { note_ref: WEEKLY, version_id: (saved.structuredContent as { version_id: string }).version_id };
   });
   afterAll(async () => {
     await h.close();
@@ -223,6 +226,12 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     hackmd_pull_note: { note_ref: DEMO_NOTE_IDS.spec, team_path: "sandbox-team", local_path: "Matrix/spec.md", create_parent_dirs: true },
     hackmd_push_note: { local_path: trackedFile },
     hackmd_untrack_note: { note_id: WEEKLY, confirm: true },
+    // Issue 12's tools, beside the 14.
+    hackmd_list_versions: { note_ref: WEEKLY },
+    hackmd_get_version: { note_ref: WEEKLY, version_id: "set in beforeAll" },
+    hackmd_list_comments: { note_ref: WEEKLY },
+    hackmd_create_version: { note_ref: WEEKLY, name: "Matrix version" },
+    hackmd_resolve_comment: { note_ref: WEEKLY, comment_id: DEMO_COMMENT_IDS.checklist },
   };
 
   it("covers every tool the server lists, and the policy lists agree with the tools' readOnlyHint", () => {

@@ -47,6 +47,8 @@ describe("command registration", () => {
       ...FILE_COMMAND_IDS,
       "next-conflict",
       "previous-conflict",
+      "open-note-history",
+      "open-comments",
       "toggle-mcp-endpoint",
       "copy-mcp-client-config",
       "open-mcp-activity-log",

@@ -188,7 +188,7 @@ describe("the merge editor tab", () => {
     expect(modal.titleEl.textContent).toBe("Overwrite HackMD's version with yours?");
     expect(remote()).toBe(THEIRS);
     answer(modal, true);
-    expect(await notice("Pushed ")).toMatch(/^Pushed .* to HackMD, replacing the version shown\. A copy of HackMD's version is kept in the vault's \.trash folder as ".*\(HackMD version .*\)\.md"\.$/);
+    expect(await notice("Pushed ")).toMatch(/^Pushed .* to HackMD, replacing the version shown\. HackMD's previous text is kept as version "Before keep mine from Obsidian, \d{4}-\d{2}-\d{2} \d{2}:\d{2}" \([0-9a-f-]{36}\)\. A copy of HackMD's version is kept in the vault's \.trash folder as ".*\(HackMD version .*\)\.md"\.$/);
     expect(remote()).toBe(MINE);
     const kept = (await h.app.vault.adapter.list(".trash")).files;
     expect(await h.read(kept[0]!)).toBe(THEIRS);

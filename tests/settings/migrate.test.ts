@@ -88,7 +88,10 @@ describe("migrateSettings", () => {
       agentToolPolicies: { ...DEFAULT_TOOL_POLICIES },
       agentsReadOnly: false,
       approvalTimeoutSeconds: 45,
+      requireVersionBeforeOverwrite: false,
     } satisfies Settings);
+    expect(migrateSettings({ version: 1, requireVersionBeforeOverwrite: true }).requireVersionBeforeOverwrite).toBe(true);
+    expect(migrateSettings({ version: 1, requireVersionBeforeOverwrite: "yes" }).requireVersionBeforeOverwrite).toBe(false);
     // The secret picker's id: a valid id or "" (none picked) is kept; anything else is the default.
     expect(migrateSettings({ version: 1, apiTokenSecret: "team-token" }).apiTokenSecret).toBe("team-token");
     expect(migrateSettings({ version: 1, apiTokenSecret: "" }).apiTokenSecret).toBe("");

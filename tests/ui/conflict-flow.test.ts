@@ -318,7 +318,12 @@ describe("conflict flow (emulator, real sync engine)", () => {
     );
     expect(outcome.outcome).toBe("kept-mine");
     expect(kept).toEqual([`theirs:${theirs}`]);
-    expect(notices.at(-1)).toBe(`Pushed ${FILE} to HackMD, replacing the version shown. Kept.`);
+    // HackMD's text is also named as a version on HackMD before it is replaced (issue 12).
+    const version = outcome.outcome === "kept-mine" ? outcome.version : undefined;
+    expect(version).toMatchObject({ made: true, name: expect.stringMatching(/^Before keep mine from hackmd-bridge, \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) });
+    const id = version?.made === true ? version.id : "";
+    expect(bridge.emu.inspect().versions.find((v) => v.id === id)?.content).toBe(theirs);
+    expect(notices.at(-1)).toBe(`Pushed ${FILE} to HackMD, replacing the version shown. HackMD's previous text is kept as version "${version?.name ?? ""}" (${id}). Kept.`);
   });
 
   it("keep mine does not overwrite a newer remote: the push reports the conflict and the modal re-opens", async () => {

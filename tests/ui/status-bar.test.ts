@@ -23,6 +23,12 @@ describe("status bar text", () => {
     expect(statusBarText({ state: "untracked", quota: quota(3, 100), showUntracked: false })).toBe("HackMD quota: 3 of 100 left");
   });
 
+  it("counts the open comment threads the comments view saw, and says nothing of none", () => {
+    expect(statusBarText({ state: "in_sync", quota: null, showUntracked: false, openThreads: 2 })).toBe("HackMD: in sync · 2 open threads");
+    expect(statusBarText({ state: "local_changes", quota: null, showUntracked: false, openThreads: 1 })).toMatch(/ · 1 open thread$/);
+    expect(statusBarText({ state: "in_sync", quota: null, showUntracked: false, openThreads: 0 })).toBe("HackMD: in sync");
+  });
+
   it("is clickable exactly where a click does something, with the tooltip saying what", () => {
     const calls: Array<[string, unknown]> = [];
     const el = {

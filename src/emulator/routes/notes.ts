@@ -95,6 +95,7 @@ function createNote(ctx: RouteContext): Reply {
   };
   store.addNote(note, ctx.now, visibility(ctx));
   store.visit(ctx.user.id, note.id, ctx.now);
+  if (content !== "") autoVersion(ctx, note.id, content);
   const view = singleNote(ctx, note);
   if (ctx.quirks.tagsNullOnCreate) view.tags = null;
   if (placementFailed) return jsonReply(207, { note: view, error: "Failed to add note to folder" }, true);
@@ -183,8 +184,14 @@ function patchNote(ctx: RouteContext): Reply {
     changes.tagsUpdatedAt = ctx.now;
   }
   const committed = ctx.store.writeNote(entry, changes, ctx.now, visibility(ctx));
+  if (committed && changes.content !== undefined) autoVersion(ctx, note.id, changes.content);
   if (guestEdit && ctx.quirks.forbiddenButApplied) return { ...errorReply(403, "Forbidden"), committed };
   return emptyReply(202, committed);
+}
+
+/** A system version of a body just written, under `autoVersions: "per-write"`. */
+function autoVersion(ctx: RouteContext, noteId: string, content: string): void {
+  if (ctx.quirks.autoVersions === "per-write") ctx.store.addSystemVersion(noteId, content, ctx.user.id, ctx.now);
 }
 
 function deleteNote(ctx: RouteContext): Reply {

@@ -1,6 +1,7 @@
 /** Adds seed data (users, teams, folders, notes) to a store, resolving names to ids. */
 import type { IdSource } from "../ids";
 import { normalizeEol, deriveTitle } from "../text";
+import { setThreads } from "../routes/comments";
 import type { Store } from "../store";
 import type { SeedData, SeedResult, SeedWorkspace, Workspace } from "../types";
 
@@ -127,6 +128,9 @@ export function applySeed(store: Store, ids: IdSource, data: SeedData, now: numb
       now,
       { delayMs: 0, scope: "all" },
     );
+    // Every seeded body is its note's first saved version, by the last author of the body.
+    if (content !== "") store.addSystemVersion(id, content, lastChangeUserId, n.lastChangedAt ?? createdAt);
+    if (n.comments !== undefined) setThreads(store, id, n.comments, n.lastChangedAt ?? createdAt);
     result.noteIds.push(id);
   }
   return result;

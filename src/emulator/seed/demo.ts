@@ -1,4 +1,4 @@
-/** The `demo` seed (§2.13): a collaborator, folders and five realistic notes (one in the trash). */
+/** The `demo` seed (§2.13): a collaborator, folders and five realistic notes (one in the trash), comments on the weekly sync. */
 import type { SeedData } from "../types";
 import { emptySeed } from "./empty";
 
@@ -11,6 +11,14 @@ export const DEMO_NOTE_IDS = {
   spec: "c3BlYy1vZmZsaW5lLXN5bm",
   readingList: "cmVhZGluZy1saXN0LW5vdG",
   oldDraft: "b2xkLWRyYWZ0LXRyYXNoZW",
+} as const;
+
+/** Fixed ids of the demo note's comments (on the weekly sync): two open threads, one resolved. */
+export const DEMO_COMMENT_IDS = {
+  checklist: "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d01",
+  checklistReply: "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d02",
+  headings: "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d03",
+  lab: "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d04",
 } as const;
 
 const WEEKLY_SYNC = `# Weekly sync — Project Aurora
@@ -153,6 +161,24 @@ export function demoSeed(token: string, now: number): SeedData {
       {
         id: DEMO_NOTE_IDS.weeklySync, shortId: "BkWs7yncA", title: "Weekly sync — Project Aurora",
         content: WEEKLY_SYNC, tags: ["meeting"], folder: "meetings", createdAt: ago(30), lastChangedAt: ago(2),
+        comments: [
+          {
+            id: DEMO_COMMENT_IDS.checklist, author: "ada", createdAt: ago(2),
+            body: "Can we add the offline-first scenarios to the checklist before the pilot?",
+            excerpt: "Draft the field-test checklist", anchor: { offset: WEEKLY_SYNC.indexOf("Draft the field-test checklist"), length: 30 },
+            replies: [{ id: DEMO_COMMENT_IDS.checklistReply, author: "sandbox", body: "Yes, I will add them this week.", createdAt: ago(1) }],
+          },
+          {
+            id: DEMO_COMMENT_IDS.headings, author: "ada", createdAt: ago(2),
+            body: "Should automatic merging of headings come back after the pilot?",
+            excerpt: "drop automatic merging of headings", anchor: { offset: WEEKLY_SYNC.indexOf("drop automatic merging of headings"), length: 34 },
+          },
+          {
+            id: DEMO_COMMENT_IDS.lab, author: "ada", createdAt: ago(3), resolved: true,
+            body: "Is the usability lab booked for both days?", excerpt: "Book the usability lab",
+            anchor: { offset: WEEKLY_SYNC.indexOf("Book the usability lab"), length: 22 },
+          },
+        ],
       },
       {
         id: DEMO_NOTE_IDS.cs101, shortId: "SyCs101hA", title: "CS101 handout: sorting algorithms", content: CS101,

@@ -1,21 +1,26 @@
 /** The tool registry: every tool the MCP server lists, in the order of TOOLS.md §9.0. */
 import { createFolderTool } from "./create-folder";
 import { createNoteTool } from "./create-note";
+import { createVersionTool } from "./create-version";
 import { deleteFolderTool } from "./delete-folder";
 import { deleteNoteTool } from "./delete-note";
 import { getMeTool } from "./get-me";
 import { getNoteTool } from "./get-note";
+import { getVersionTool } from "./get-version";
+import { listCommentsTool } from "./list-comments";
 import { listFoldersTool } from "./list-folders";
 import { listNotesTool } from "./list-notes";
+import { listVersionsTool } from "./list-versions";
 import { pullNoteTool } from "./pull-note";
 import { pushNoteTool } from "./push-note";
+import { resolveCommentTool } from "./resolve-comment";
 import type { BridgeTool } from "./tool";
 import { updateFolderTool } from "./update-folder";
 import { untrackNoteTool } from "./untrack-note";
 import { updateNoteTool } from "./update-note";
 import { uploadNoteImageTool } from "./upload-note-image";
 
-/** All tools, in their documented order. */
+/** All tools, in their documented order: the 14 of TOOLS.md §9.0, then the additions of docs/tool-contract-extensions.md. */
 export const TOOLS: readonly BridgeTool[] = [
   getMeTool,
   listNotesTool,
@@ -31,4 +36,9 @@ export const TOOLS: readonly BridgeTool[] = [
   pullNoteTool,
   pushNoteTool,
   untrackNoteTool,
+  listVersionsTool,
+  getVersionTool,
+  createVersionTool,
+  listCommentsTool,
+  resolveCommentTool,
 ];

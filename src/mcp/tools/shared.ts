@@ -23,7 +23,7 @@ export function workspaceArg(value: string | null | undefined): string | null {
 }
 
 /** Checks a caller-given id before any request (TOOLS.md §5.5), with the client's own rule. */
-export function idArg(label: "folder id" | "note id", value: string): string {
+export function idArg(label: "folder id" | "note id" | "version id" | "comment id", value: string): string {
   checkSegment(segment(label, value));
   return value;
 }

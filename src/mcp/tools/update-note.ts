@@ -4,12 +4,14 @@ import { bodyHash, utf8Length } from "../../core/hash";
 import { normalizeLineEndings } from "../../core/text";
 import type { CallContext } from "../../hackmd/call-context";
 import { pollUntil } from "../../hackmd/readback";
+import type { SafetyVersion } from "../../hackmd/safety-version";
 import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
 import { applyPatchAsync } from "../../patch";
 import type { ToolDeps } from "../deps";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { checkPermissions, defined, hashArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
+import { safetyReport } from "./safety";
 import { tool } from "./tool";
 
 const CHANGING_FIELDS = ["title", "content", "tags", "description", "permalink", "read_permission", "write_permission", "parent_folder_id"] as const;
@@ -93,6 +95,7 @@ export const updateNoteTool = tool({
       // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
       let content: string;
       let current: (NoteDetail & { content: string }) | undefined;
+      let version: SafetyVersion | undefined;
       if (replacement !== undefined && expected === undefined) {
         deps.pending.assertClear(address, undefined);
         content = replacement;
@@ -120,18 +123,23 @@ export const updateNoteTool = tool({
         ...(replacement === undefined ? {} : { body: { where: "note" as const, ...(current === undefined ? { readBefore: async () => (await readCurrent()).content } : { before: current.content }), after: replacement } }),
         fields: changedFields(args),
       });
+      // A body this call has not read is replaced blind: name HackMD's text first (one request),
+      // once the host agreed to the change (nothing is written while it asks).
+      if (replacement !== undefined && expected === undefined) version = await deps.safety.before(call, address.noteId, "agent update");
       const last = await writeBody(deps, call, address, content, fields, {
         metadata,
         checkBody: replacement !== undefined,
         placement,
       });
+      const report = safetyReport(version);
       return {
-        summary: `Updated note ${address.noteId}.`,
+        summary: `Updated note ${address.noteId}.${report.sentence}`,
         output: {
           mode: "updated",
           note: withoutContent(last),
           folder_placement_confirmed: placement === undefined ? null : showsPlacement(last, placement),
         },
+        ...(report.meta ? { meta: report.meta } : {}),
       };
     });
   },

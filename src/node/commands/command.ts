@@ -1,4 +1,4 @@
-/** The shape of a human subcommand (pull, push, status, sync, list, diff, publish, untrack). */
+/** The shape of a human subcommand (pull, push, status, sync, list, diff, publish, untrack, history, comments). */
 import type { BridgeCore } from "../../mcp/core";
 import type { CommandSpec, ParsedValues } from "./args";
 import type { ExitCode } from "./exit-codes";

@@ -8,11 +8,10 @@ import { BridgeError } from "../../core/errors";
 import { normalizeLineEndings } from "../../core/text";
 import { CallContext } from "../../hackmd/call-context";
 import { MAX_BODY_BYTES } from "../../sync/service";
-import { SyncStateStore } from "../../sync/store";
 import { flag, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { writeJson } from "./output";
-import { CLI_WORDS } from "./words";
+import { trackedNote } from "./tracked-note";
 
 /** The checked arguments of `diff`. */
 export interface DiffArgs {
@@ -25,13 +24,8 @@ export interface DiffArgs {
 export async function runDiff(args: DiffArgs, context: CommandContext): Promise<ExitCode> {
   const { core, io } = context;
   const deps = core.deps;
-  const resolved = await deps.files.resolve(args.path, "read");
-  // The plugin's and the engine's records, read the way the sync check reads them.
-  const store = new SyncStateStore({ files: deps.files.state, logger: deps.logger, words: CLI_WORDS, stateFolder: deps.files.root.stateFolder });
-  const found = await store.findByPath(resolved.path);
-  if (found === undefined) {
-    throw new BridgeError("not_tracked", `${resolved.path} is not tracked, so it has no baseline or note to compare with; pull a note to it first with \`hackmd-bridge pull <note_ref> ${resolved.path}\`.`);
-  }
+  const { path, found, store } = await trackedNote(context, args.path, "baseline or note to compare with");
+  const resolved = { path };
   const local = await readText(context, resolved.path);
   let other: string;
   let label: string;

@@ -4,8 +4,10 @@ import type { Logger } from "../../core/ports";
 import { createNodeCore, type NodeSettings } from "../runtime";
 import type { FoundSandbox } from "../sandbox-state";
 import type { CommandRun, HumanCommand } from "./command";
+import { commentsCommand } from "./comments";
 import { diffCommand } from "./diff";
 import type { ExitCode } from "./exit-codes";
+import { historyCommand } from "./history";
 import { listCommand } from "./list";
 import { reportError, type CommandIo } from "./output";
 import { publishCommand } from "./publish";
@@ -26,6 +28,8 @@ export const HUMAN_COMMAND_LIST: readonly HumanCommand[] = [
   syncCommand,
   publishCommand,
   untrackCommand,
+  historyCommand,
+  commentsCommand,
 ];
 
 /** The human subcommands by name. */
