@@ -5,15 +5,10 @@
 import type { ImageFetcher } from "../core/image";
 import type { LocalFiles } from "../core/local-files";
 import type { Clock, HttpTransport, Logger, Random, SecretSource, Sleep } from "../core/ports";
-import { AccountCache, NoteListCache } from "../hackmd/cache";
 import { CallContext, retryMetaForResult } from "../hackmd/call-context";
-import { HackmdClient } from "../hackmd/client";
 import type { ClientConfig } from "../hackmd/config";
-import { PendingWrites } from "../hackmd/pending-writes";
-import type { NoteSummary, Team } from "../hackmd/types";
-import { SyncQueue } from "../sync/queue";
-import { SyncService } from "../sync/service";
-import { SyncStateStore } from "../sync/store";
+import { createCoreDeps } from "./core-deps";
+import type { SyncStateStore } from "../sync/store";
 import type { ToolDeps } from "./deps";
 import type { McpHost, ToolCallEvent } from "./server";
 import { TOOLS } from "./tools";
@@ -34,6 +29,8 @@ export interface BridgeCoreOptions {
   cacheTtlMs?: number;
   /** The vocabulary of the fixes the sync engine's messages name (default: the tools' words). */
   words?: Words;
+  /** The sync state store to use (the plugin shares its own, so one record index serves both). */
+  store?: SyncStateStore;
 }
 
 /** A running core: the deps tools use, and a factory for MCP hosts over them. */
@@ -44,69 +41,17 @@ export interface BridgeCore {
     secrets: () => ReadonlyArray<string | undefined>; onCallCompleted?: (event: ToolCallEvent) => void }): McpHost<ToolDeps, CallContext>;
 }
 
-/** Rough size of a cached list for the cache's size cap. */
-function estimateListBytes(list: readonly NoteSummary[]): number {
-  let bytes = 0;
-  for (const note of list) bytes += 200 + 2 * (note.title.length + (note.description?.length ?? 0) + note.tags.join("").length);
-  return bytes;
-}
-
 /** Builds a core instance. */
 export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
-  const client = new HackmdClient({
-    transport: options.transport,
-    config: options.config,
-    secrets: options.secrets,
-    clock: options.clock,
-    sleep: options.sleep,
-    random: options.random,
-    logger: options.logger,
-  });
-  const ttl = options.cacheTtlMs;
-  const lists = new NoteListCache<NoteSummary>({ clock: options.clock, estimate: estimateListBytes, ...(ttl === undefined ? {} : { ttlMs: ttl }) });
-  const pending = new PendingWrites(options.clock);
-  // One queue per core: the sync engine and every tool that writes a note body wait in it.
-  const queue = new SyncQueue();
-  // Every host has LocalFiles, so every core carries the sync engine over its own client and cache.
-  const sync = new SyncService({
-    client,
-    files: options.files,
-    store: new SyncStateStore({
-      files: options.files.state,
-      logger: options.logger,
-      timing: { now: () => options.clock.now(), sleep: options.sleep },
-      stateFolder: options.files.root.stateFolder,
-      ...(options.words === undefined ? {} : { words: options.words }),
-    }),
-    clock: options.clock,
-    sleep: options.sleep,
-    logger: options.logger,
-    lists,
-    pending,
-    queue,
-    ...(options.words === undefined ? {} : { words: options.words }),
-  });
-  const deps: ToolDeps = {
-    client,
-    lists,
-    account: new AccountCache<Team>(options.clock, ttl),
-    // Read at each use: a host's configuration may follow its settings (the plugin's API URL).
-    get isDefaultApiUrl() {
-      return options.config.api.isDefault;
-    },
-    get apiOrigin() {
-      return options.config.api.origin;
-    },
-    files: options.files,
-    transport: options.transport,
-    images: options.images,
-    pending,
-    queue,
-    sync,
-    clock: options.clock,
-    sleep: options.sleep,
-    logger: options.logger,
-  };
+  return bridgeCoreOver(createCoreDeps(options));
+}
+
+/**
+ * The MCP side of a core over deps built by `createCoreDeps`. A host that needs the deps before
+ * any MCP session (the plugin) builds them first and loads this module only when the endpoint
+ * starts, so the tool registry and its schemas are not evaluated at load.
+ */
+export function bridgeCoreOver(deps: ToolDeps): BridgeCore {
   let requests = 0;
   return {
     deps,
@@ -118,7 +63,7 @@ export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
       newCall: () => new CallContext(),
       retryMeta: (call) => retryMetaForResult(call),
       secrets: () => host.secrets().filter((secret): secret is string => typeof secret === "string" && secret.trim() !== ""),
-      logger: options.logger,
+      logger: deps.logger,
       nextRequestId: () => `req-${++requests}`,
       ...(host.onCallCompleted ? { onCallCompleted: host.onCallCompleted } : {}),
     }),

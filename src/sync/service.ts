@@ -18,7 +18,6 @@ import { pollUntil } from "../hackmd/readback";
 import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
-import { threeWayMerge } from "./merge";
 import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
@@ -297,6 +296,8 @@ export class SyncService implements SyncTools {
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) } };
         }
         case "merge": {
+          // The merge engine loads on first use (not with the plugin).
+          const { threeWayMerge } = await import("./merge");
           const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
           if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
           const merged = merge.merged;

@@ -44,7 +44,6 @@ import { CallContext } from "../hackmd/call-context";
 import { compareCodePoints, type HackmdClient } from "../hackmd/client";
 import type { NoteSummary } from "../hackmd/types";
 import { LocalHashCache } from "./local-hash-cache";
-import { threeWayMerge } from "./merge";
 import { MAX_BODY_BYTES } from "./service";
 import { baselineFile, SyncStateStore, type SyncRecord } from "./store";
 import type { PushOutput, SyncTools } from "./types";
@@ -536,6 +535,8 @@ class SyncAllRun {
       const baseText = base === undefined || base.truncated ? undefined : decodeUtf8(base.bytes);
       const local = file.truncated ? undefined : decodeUtf8(file.bytes);
       if (baseText === undefined || local === undefined) return false;
+      // The merge engine loads on first use (not with the plugin).
+      const { threeWayMerge } = await import("./merge");
       return threeWayMerge({ base: baseText, local: normalizeLineEndings(local), remote }).clean;
     } catch {
       return false;

@@ -28,7 +28,7 @@ import { MAX_BODY_BYTES } from "../sync/service";
 import type { KeyedRecord, LoadedRecord, SyncStateStore } from "../sync/store";
 import { snapshotCleanupSentence, type SnapshotCleanup } from "../sync/snapshots";
 import type { PullOutput, PushOutput, SyncCheck, SyncTools } from "../sync/types";
-import { buildConflictViewModel, type ConflictChoice, type ConflictViewModel } from "./conflict-view-model";
+import type { ConflictChoice, ConflictViewModel } from "./conflict-view-model";
 
 /** How many times the modal opens before the flow gives up on a note that keeps changing. */
 export const DEFAULT_CONFLICT_ROUNDS = 3;
@@ -139,6 +139,8 @@ async function readRound(services: ConflictFlowServices, localPath: string): Pro
   const remoteHash = await bodyHash(remote);
   const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: await bodyHash(local), remote: remoteHash });
   if (decision.status !== "conflict") return { path, status: decision.status };
+  // The view model runs the merge engine, which loads on first use (not with the plugin).
+  const { buildConflictViewModel } = await import("./conflict-view-model");
   const viewModel = buildConflictViewModel({ base: loaded.baseline, local, remote, remoteHash, localPath: path, noteId: loaded.record.internal_id });
   return { path, loaded, raw, stamp, viewModel };
 }
