@@ -65,7 +65,8 @@ type NoteWithBody = NoteDetail & { content: string };
 export class SyncService implements SyncTools {
   private readonly client: HackmdClient;
   private readonly files: LocalFiles;
-  private readonly store: SyncStateStore;
+  /** The sync state store; sync-all uses it too, so one record index serves both. */
+  readonly store: SyncStateStore;
   private readonly clock: Clock;
   private readonly sleep: Sleep;
   private readonly logger: Logger;

@@ -289,6 +289,12 @@ export class SyncStateStore {
     return run();
   }
 
+  /** Every record file by key as the index holds it (a string says why it is damaged), current with the disk. */
+  async indexedRecords(): Promise<ReadonlyMap<string, SyncRecord | string>> {
+    const index = await this.exclusive(() => this.currentIndex());
+    return new Map(index.records);
+  }
+
   /** Runs `work` alone among this store's uses of the index and its own writes (in process). */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     const next = this.indexTurn.then(work, work);
@@ -308,7 +314,12 @@ export class SyncStateStore {
     this.counters.indexBuilds += 1;
     const index: RecordIndex = { stamp, records: new Map(), byPath: new Map() };
     for (const key of await this.keys()) {
-      const record = await this.readRecord(key);
+      let record: SyncRecord | string | undefined;
+      try {
+        record = await this.readRecord(key);
+      } catch (error) {
+        record = `it cannot be read (${error instanceof Error ? error.message : String(error)})`;
+      }
       if (typeof record === "string") this.logger.warn("sync_record_skipped", { key, reason: record });
       if (record !== undefined) indexAdd(index, key, record);
     }

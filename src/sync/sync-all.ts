@@ -365,7 +365,7 @@ class SyncAllRun {
     this.sync = deps.sync;
     this.logger = deps.logger ?? silentLogger;
     this.words = deps.words ?? TOOL_WORDS;
-    this.store = deps.store ?? new SyncStateStore({ files: deps.files.state, logger: this.logger, words: this.words });
+    this.store = deps.store ?? deps.sync.store ?? new SyncStateStore({ files: deps.files.state, logger: this.logger, words: this.words });
     this.dryRun = options.dryRun ?? false;
     this.concurrency = concurrency;
     this.cache = options.hashCache ?? new LocalHashCache();
@@ -396,13 +396,18 @@ class SyncAllRun {
     const names = new Set(listed.filter((entry) => entry.kind === "file").map((entry) => entry.name));
     const keys = [...names].filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -".json".length));
     const entries: Entry[] = [];
+    // The store's record index: one scan per process, none while the state folder is unchanged.
+    const indexed = await this.store.indexedRecords();
     await forEachBounded(keys, Math.max(this.concurrency, 8), async (key) => {
       const decoded = decodeKey(key);
-      let record: SyncRecord | string | undefined;
-      try {
-        record = await this.store.readRecord(key);
-      } catch (error) {
-        record = `it cannot be read (${describe(error)})`;
+      let record: SyncRecord | string | undefined = indexed.get(key);
+      if (record === undefined) {
+        // Listed after the index was current: read it now.
+        try {
+          record = await this.store.readRecord(key);
+        } catch (error) {
+          record = `it cannot be read (${describe(error)})`;
+        }
       }
       if (record === undefined) return; // removed while listing
       if (typeof record === "string") {

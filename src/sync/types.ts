@@ -1,6 +1,7 @@
 /** Requests and results of the sync engine's operations (TOOLS.md §9.12–§9.14, §14). */
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
+import type { SyncStateStore } from "./store";
 
 /** A reference that did not resolve to exactly one note (§3.3). */
 export type UnresolvedTarget = Exclude<Resolution, { status: "resolved" }>;
@@ -130,6 +131,8 @@ export interface SyncTools {
   followRename(options: { from: string; to: string }): Promise<FollowRenameOutcome>;
   /** Runs many operations (a sync-all) with one scan of the sync records instead of one per save. */
   batch<T>(run: () => Promise<T>): Promise<T>;
+  /** The engine's state store, when it has one: sync-all plans over its record index. */
+  readonly store?: SyncStateStore;
 }
 
 /** What `followRename` did with the record. */
