@@ -30,6 +30,8 @@ const RECORD_MAX_BYTES = 65_536;
 const BASELINE_MAX_BYTES = 50 * 1_048_576;
 
 const TRACKED = "tracked";
+/** Record reads in flight while the index is built. */
+const INDEX_READS_IN_FLIGHT = 8;
 const BY_PATH = "by-path";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -313,7 +315,8 @@ export class SyncStateStore {
     if (this.index !== undefined && sameFolderStamp(this.index.stamp, stamp)) return this.index;
     this.counters.indexBuilds += 1;
     const index: RecordIndex = { stamp, records: new Map(), byPath: new Map() };
-    for (const key of await this.keys()) {
+    const keys = await this.keys();
+    const readOne = async (key: string): Promise<void> => {
       let record: SyncRecord | string | undefined;
       try {
         record = await this.readRecord(key);
@@ -322,7 +325,13 @@ export class SyncStateStore {
       }
       if (typeof record === "string") this.logger.warn("sync_record_skipped", { key, reason: record });
       if (record !== undefined) indexAdd(index, key, record);
-    }
+    };
+    // A few reads in flight: the scan waits on the disk, not the CPU.
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < keys.length) await readOne(keys[next++] as string);
+    };
+    await Promise.all(Array.from({ length: Math.min(INDEX_READS_IN_FLIGHT, keys.length) }, () => worker()));
     this.index = index;
     return index;
   }
