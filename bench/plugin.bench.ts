@@ -20,7 +20,7 @@ interface LoadedPlugin {
   unload(): void;
   data: unknown;
   statusBarItems: Array<{ text: string }>;
-  services: { files: { state: { write(path: string, data: string): Promise<unknown> } } };
+  services: { files: { state: { write(path: string, data: string): Promise<unknown> } }; store: { counters: { recordReads: number; indexBuilds: number } } };
   status: { refresh(): Promise<void> };
 }
 
@@ -115,10 +115,10 @@ async function main(): Promise<void> {
         await plugin.services.files.state.write(`by-path/${await sha256Hex(localPath)}`, key);
       }
     };
-    const timeOpens = async (count: number): Promise<number[]> => {
+    const timeOpens = async (count: number, untracked = false): Promise<number[]> => {
       const samples: number[] = [];
       for (let i = 0; i < opens; i++) {
-        const path = `notes/benchNote${String(i % count).padStart(6, "0")}.md`;
+        const path = untracked ? `notes/untracked${i % 10}.md` : `notes/benchNote${String(i % count).padStart(6, "0")}.md`;
         app.workspace.openPath(path);
         await new Promise((done) => setTimeout(done, 0));
         const started = performance.now();
@@ -133,7 +133,15 @@ async function main(): Promise<void> {
     const seedStarted = performance.now();
     await seed(1, noteCount);
     const seedMs = performance.now() - seedStarted;
+    // The first refresh after the seeding builds the record index (one scan); then none reads a record.
+    const counters = plugin.services.store.counters;
+    await timeOpens(noteCount);
+    const reads0 = counters.recordReads;
+    const builds0 = counters.indexBuilds;
     const many = summarize(await timeOpens(noteCount));
+    for (let i = 0; i < 10; i++) await app.vault.create(`notes/untracked${i}.md`, "Not tracked.\n");
+    const untracked = summarize(await timeOpens(noteCount, true));
+    const readsPerRefresh = (counters.recordReads - reads0) / (2 * opens);
     process.stdout.write(`status refresh of the active tracked file (${opens} opens each; seeding ${noteCount} records took ${(seedMs / 1000).toFixed(1)} s) — ${loadNow()}\n`);
     process.stdout.write(
       `${table(
@@ -141,11 +149,15 @@ async function main(): Promise<void> {
         [
           ["1", ms(one.p50), ms(one.p95), ms(one.mean), ms(one.min), ms(one.max), ratio(1)],
           [String(noteCount), ms(many.p50), ms(many.p95), ms(many.mean), ms(many.min), ms(many.max), ratio(many.p50 / one.p50)],
+          [`${noteCount}, untracked file`, ms(untracked.p50), ms(untracked.p95), ms(untracked.mean), ms(untracked.min), ms(untracked.max), ratio(untracked.p50 / one.p50)],
         ],
         [1, 2, 3, 4, 5, 6],
       )}\n`,
     );
     process.stdout.write(`status bar text for a tracked, unchanged file: ${JSON.stringify(text)}\n`);
+    process.stdout.write(
+      `record reads per refresh with ${noteCount} tracked notes, index warm (tracked and untracked files): ${readsPerRefresh.toFixed(2)}; index builds during the timed refreshes: ${counters.indexBuilds - builds0}\n`,
+    );
     plugin.unload();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,9 @@ import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
+import { silentLogger } from "../src/core/ports";
 import { CallContext } from "../src/hackmd/call-context";
+import { SyncStateStore } from "../src/sync/store";
 import { LocalHashCache, syncAll, type SyncAllProgress, type SyncAllResult } from "../src/sync/sync-all";
 import { startBenchBridge, type BenchBridge } from "./lib/bridge";
 import { loadNow, machineInfo, ratio, table } from "./lib/report";
@@ -35,9 +37,7 @@ const USAGE = `usage: npm run bench -- sync [--sizes 100,1000,10000] [--changed 
   --concurrency N  sync-all steps in flight, and the naive plan's GETs in flight (default 4)
   --note-bytes N   approximate size of each note body (default 3000)
   --naive-max N    largest size whose naive GETs are measured; larger ones are extrapolated (default 1000)
-  --real-max N     largest size synced for real; larger sizes run sync-all as a dry run (default 1000,
-                   because every pull and push saves its record through SyncStateStore.save, which
-                   rereads all N records: at 10,000 notes the 200 writes would take tens of minutes)`;
+  --real-max N     largest size synced for real; larger sizes run sync-all as a dry run (default 1000)`;
 
 interface Options {
   sizes: number[];
@@ -209,6 +209,13 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
     const warmExpected = dryRun ? expected.in_sync : n;
     if (warm.result.counts.in_sync !== warmExpected) throw new Error(`N=${n}: the warm run reported ${JSON.stringify(warm.result.counts)}`);
 
+    // ---- one pull and one push of a single note, the index warm (as in the plugin or `serve`) ----
+    const single = await singleOps(bridge, seeded[1] as SeededNote);
+    notes.push(
+      `N=${n}: single note, index warm: pull p50 ${single.pull.toFixed(1)} ms, push p50 ${single.push.toFixed(1)} ms (${SINGLE_REPS} each), ` +
+        `record reads per operation ${single.readsPerOp.toFixed(1)}, index builds ${single.builds}; the index build of this size (one scan, as a fresh process pays once) read ${single.scanReads} records`,
+    );
+
     // ---- the naive plan: one GET per tracked note, then the same writes ----
     const naiveRequests = n + 2 * local.length;
     let naiveGetsMs: number;
@@ -256,6 +263,32 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
   } finally {
     await bridge.close();
   }
+}
+
+const SINGLE_REPS = 7;
+
+/** p50 of one pull (overwrite of the unchanged file) and one push (of a one-line edit) of `note`, and the store's reads. */
+async function singleOps(bridge: BenchBridge, note: SeededNote): Promise<{ pull: number; push: number; readsPerOp: number; builds: number; scanReads: number }> {
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  const pulls: number[] = [];
+  const pushes: number[] = [];
+  const reads = bridge.store.counters.recordReads;
+  const builds = bridge.store.counters.indexBuilds;
+  for (let i = 0; i < SINGLE_REPS; i++) {
+    await appendFile(join(bridge.root, note.localPath), `\nEdit ${i}.\n`);
+    let started = performance.now();
+    const pushed = await bridge.call("hackmd_push_note", { local_path: note.localPath });
+    pushes.push(performance.now() - started);
+    if (pushed.isError) throw new Error(`single push failed: ${pushed.content[0]?.text ?? ""}`);
+    started = performance.now();
+    const pulled = await bridge.call("hackmd_pull_note", { note_ref: note.id, local_path: note.localPath, overwrite_local: true });
+    pulls.push(performance.now() - started);
+    if (pulled.isError) throw new Error(`single pull failed: ${pulled.content[0]?.text ?? ""}`);
+  }
+  const readsPerOp = (bridge.store.counters.recordReads - reads) / (2 * SINGLE_REPS);
+  const fresh = new SyncStateStore({ files: bridge.core.deps.files.state, logger: silentLogger });
+  await fresh.list();
+  return { pull: median(pulls), push: median(pushes), readsPerOp, builds: bridge.store.counters.indexBuilds - builds, scanReads: fresh.counters.recordReads };
 }
 
 async function main(): Promise<void> {

@@ -17,6 +17,7 @@ import { silentLogger, systemClock, systemSleep } from "../../src/core/ports";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { createClientConfig, STANDALONE_TOKEN_HINT } from "../../src/hackmd/config";
 import { createBridgeCore, type BridgeCore } from "../../src/mcp/core";
+import { SyncStateStore } from "../../src/sync/store";
 import { startMcpListener, type McpListener } from "../../src/mcp/http/listener";
 import { createMcpServer } from "../../src/mcp/server";
 import { NodeHttpTransport } from "../../src/node/http-transport";
@@ -42,6 +43,8 @@ export interface HttpEndpoint {
 export interface BenchBridge {
   emu: Emulator;
   core: BridgeCore;
+  /** The core's sync state store. */
+  store: SyncStateStore;
   /** The temporary ROOT of local files (removed on close). */
   root: string;
   /** MCP client connected through the in-memory transport pair. */
@@ -65,7 +68,10 @@ export async function startBenchBridge(options: { emulator?: EmulatorOptions } =
   const emu = await startEmulator({ port: 0, seed: "demo", ...options.emulator });
   const root = await mkdtemp(join(tmpdir(), "hb-bench-root-"));
   const files = await NodeLocalFiles.open({ root });
+  // The core's store, built here so benches can read its counters (record reads, index builds).
+  const store = new SyncStateStore({ files: files.state, logger: silentLogger, stateFolder: files.root.stateFolder });
   const core = createBridgeCore({
+    store,
     transport: new NodeHttpTransport(),
     config: createClientConfig({ apiUrl: emu.url, tokenHint: STANDALONE_TOKEN_HINT }),
     secrets: { getToken: () => emu.token },
@@ -88,6 +94,7 @@ export async function startBenchBridge(options: { emulator?: EmulatorOptions } =
   return {
     emu,
     core,
+    store,
     root,
     client,
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallResult,

@@ -133,6 +133,12 @@ export interface StateFiles {
   /** Lists a folder (`""` for the state folder itself); empty when it does not exist. */
   list(folder: string): Promise<ListEntry[]>;
   /**
+   * The stamp of a file or folder (`""` for the state folder itself); undefined when it does not
+   * exist. A folder's stamp changes whenever an entry in it is created, removed or renamed, so the
+   * store's record index can tell at the cost of one stat that another process saved a record.
+   */
+  stat(path: string): Promise<FileStamp | undefined>;
+  /**
    * Creates a file only when none exists, creating missing folders; false when one does. Where
    * another process can share the state folder (the Node host, the desktop plugin) the check and
    * the creation are one step (`O_EXCL`): this is what the record lock (`sync/record-lock.ts`)

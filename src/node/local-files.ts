@@ -126,6 +126,7 @@ export class NodeLocalFiles implements LocalFiles {
       remove: (path) => this.stateRemove(path),
       list: (folder) => this.stateList(folder),
       create: (path, data) => this.stateCreate(path, data),
+      stat: (path) => this.stateStat(path),
     };
   }
 
@@ -337,6 +338,24 @@ export class NodeLocalFiles implements LocalFiles {
     const located = await this.locate(given, "read");
     this.assertInState(located.path, located.target);
     return this.listAt(located);
+  }
+
+  private async stateStat(path: string): Promise<FileStamp | undefined> {
+    await this.checkRoot();
+    const given = path === "" ? this.root.stateFolder : this.stateGiven(path);
+    const located = await this.locate(given, "read");
+    this.assertInState(located.path, located.target);
+    let stats: BigIntStats;
+    try {
+      stats = await fsp.stat(located.targetAbs, { bigint: true });
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      throw ioError(error, "checking", located.path);
+    }
+    // The change time joins the identity: a folder's ctime moves with its entries as its mtime does.
+    const stamp = stampOf(stats);
+    return { ...stamp, id: `${stamp.id ?? ""}:${stats.ctimeNs}` };
   }
 
   private stateGiven(path: string): string {

@@ -67,7 +67,7 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
   });
   const device = new DeviceSettings({ app: plugin.app });
   const endpoint = new McpEndpointController({
-    getCore: () => services.core,
+    getCore: () => services.loadCore(),
     secrets,
     device,
     logger: services.logger,

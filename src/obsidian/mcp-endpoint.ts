@@ -34,8 +34,8 @@ export type ListenerLoader = () => Promise<{
 
 /** What the controller needs from the plugin. */
 export interface McpEndpointOptions {
-  /** The plugin's core (built lazily by the host); every session serves its full tool set. */
-  getCore: () => BridgeCore;
+  /** The plugin's core (built lazily by the host, its MCP side loaded on first start); every session serves its full tool set. */
+  getCore: () => BridgeCore | Promise<BridgeCore>;
   /** The endpoint token (generated on first start) and the HackMD token (scrubbed from results). */
   secrets: Pick<PluginSecrets, "ensureEndpointToken" | "hackmdToken">;
   /** The device-local switch and port. */
@@ -132,7 +132,7 @@ export class McpEndpointController {
     }
     try {
       const token = this.options.secrets.ensureEndpointToken();
-      const core = this.options.getCore();
+      const core = await this.options.getCore();
       const host = core.mcpHost({
         name: "hackmd-bridge",
         version: this.options.version ?? "0.0.0",

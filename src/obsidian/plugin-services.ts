@@ -17,7 +17,8 @@ import { CallContext } from "../hackmd/call-context";
 import { AccountCache } from "../hackmd/cache";
 import { createClientConfig, PLUGIN_TOKEN_HINT, type ClientConfig } from "../hackmd/config";
 import type { Team } from "../hackmd/types";
-import { createBridgeCore, type BridgeCore } from "../mcp/core";
+import type { BridgeCore } from "../mcp/core";
+import { createCoreDeps } from "../mcp/core-deps";
 import type { ToolDeps } from "../mcp/deps";
 import type { Settings } from "../settings/schema";
 import { LocalHashCache } from "../sync/local-hash-cache";
@@ -74,7 +75,7 @@ export class PluginServices {
   readonly app: App;
   /** The vault as the core's LocalFiles (user files and the sync state folder). */
   readonly files: VaultLocalFiles;
-  /** The sync records, read from disk at every use (stores keep no state). */
+  /** The sync records (one store, shared with the core, so one record index serves both). */
   readonly store: SyncStateStore;
   /** The HackMD token. */
   readonly token: SecretSource;
@@ -92,7 +93,8 @@ export class PluginServices {
   private readonly images: ImageFetcher;
   private readonly transport: HttpTransport;
   private readonly sleep: Sleep;
-  private built: BridgeCore | undefined;
+  private built: ToolDeps | undefined;
+  private core: Promise<BridgeCore> | undefined;
   /** The configuration of the API URL requests last used. */
   private current: { apiUrl: string; config: ClientConfig } | undefined;
 
@@ -122,8 +124,12 @@ export class PluginServices {
     return this.readSettings();
   }
 
-  /** The plugin's one core, built on first use; its requests follow the API URL setting. */
-  get core(): BridgeCore {
+  /**
+   * The plugin's one core's deps (client, caches, queue, sync engine), built on first use; its
+   * requests follow the API URL setting. Building them does not evaluate the MCP tool registry,
+   * its schemas or the SDK: those load with `loadCore()`, when the endpoint first starts.
+   */
+  get deps(): ToolDeps {
     if (this.built === undefined) {
       const config = (): ClientConfig => this.clientConfig();
       // The numbers are the same for every URL; `api` is looked up again at every request.
@@ -133,7 +139,7 @@ export class PluginServices {
           return config().api;
         },
       };
-      this.built = createBridgeCore({
+      this.built = createCoreDeps({
         transport: this.transport,
         config: live,
         secrets: this.token,
@@ -148,14 +154,16 @@ export class PluginServices {
         hostLabel: "Obsidian",
         requireVersion: () => this.readSettings().requireVersionBeforeOverwrite,
         requireVersionHint: "turn off \"Require a version before overwriting\" in the plugin settings",
+        store: this.store,
       });
     }
     return this.built;
   }
 
-  /** The core's tool dependencies (client, sync engine, caches). */
-  get deps(): ToolDeps {
-    return this.core.deps;
+  /** The plugin's one core with its MCP side, over the same deps; the MCP modules load here, once. */
+  async loadCore(): Promise<BridgeCore> {
+    this.core ??= import("../mcp/core").then(({ bridgeCoreOver }) => bridgeCoreOver(this.deps));
+    return this.core;
   }
 
   /** Call after the settings were saved: a changed API URL empties the old server's caches now. */
@@ -179,8 +187,8 @@ export class PluginServices {
     const changed = this.current !== undefined;
     this.current = { apiUrl, config };
     if (changed && this.built !== undefined) {
-      this.built.deps.lists.invalidate();
-      this.built.deps.account = new AccountCache<Team>(clock);
+      this.built.lists.invalidate();
+      this.built.account = new AccountCache<Team>(clock);
       this.status.clear();
     }
     return config;

@@ -101,14 +101,17 @@ export interface LocalStateSources {
 /** The state of `path` from local facts and remembered checks only: never a request. */
 export async function localSyncState(sources: LocalStateSources, path: string): Promise<FileSyncState> {
   if (sources.memory.isChecking(path)) return "checking";
+  // The record index alone (no record read): a status decides nothing, and every action reads
+  // the record again. Several records naming the file is an error any action would report.
   let found;
   try {
-    found = await sources.store.findByPath(path);
+    found = await sources.store.peekPath(path);
   } catch (error) {
     if (isBridgeError(error)) return "error";
     throw error;
   }
-  if (!found) return "untracked";
+  if (found.kind === "several" || found.kind === "damaged") return "error";
+  if (found.kind === "none") return "untracked";
   if (sources.memory.hasFailed(path)) return "error";
   const baseline = found.record.baseline_body_hash;
   let localHash: string;

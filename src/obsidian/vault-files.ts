@@ -139,6 +139,7 @@ export class VaultLocalFiles implements LocalFiles {
       remove: (path) => this.stateRemove(path),
       list: (folder) => this.stateList(folder),
       create: (path, data) => this.stateCreate(path, data),
+      stat: (path) => this.stateStat(path),
     };
   }
 
@@ -380,6 +381,13 @@ export class VaultLocalFiles implements LocalFiles {
     const located = await this.locate(folder === "" ? this.root.stateFolder : this.stateGiven(folder));
     this.assertInState(located);
     return this.listAt(located.path, located.target);
+  }
+
+  private async stateStat(path: string): Promise<FileStamp | undefined> {
+    const located = await this.locate(path === "" ? this.root.stateFolder : this.stateGiven(path));
+    this.assertInState(located);
+    const stat = await this.statOf(located.target);
+    return stat === null ? undefined : { ...stampOf(stat), id: `ctime:${stat.ctime}` };
   }
 
   private stateGiven(path: string): string {

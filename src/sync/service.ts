@@ -21,7 +21,6 @@ import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
 import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
-import { threeWayMerge } from "./merge";
 import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
@@ -76,7 +75,8 @@ type NoteWithBody = NoteDetail & { content: string };
 export class SyncService implements SyncTools {
   private readonly client: HackmdClient;
   private readonly files: LocalFiles;
-  private readonly store: SyncStateStore;
+  /** The sync state store; sync-all uses it too, so one record index serves both. */
+  readonly store: SyncStateStore;
   private readonly clock: Clock;
   private readonly sleep: Sleep;
   private readonly logger: Logger;
@@ -373,6 +373,8 @@ export class SyncService implements SyncTools {
           return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) }, ...pushSafety(version, overwritten) };
         }
         case "merge": {
+          // The merge engine loads on first use (not with the plugin).
+          const { threeWayMerge } = await import("./merge");
           const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
           if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
           const merged = merge.merged;

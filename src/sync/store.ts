@@ -1,11 +1,20 @@
 /**
  * The sync state store (TOOLS.md §13): one record and one baseline per tracked note, plus a
- * by-path hint per file, kept in the host's private state files. Host-neutral; every read goes
- * to disk, so records saved by another core instance on the same ROOT are seen at once.
+ * by-path hint per file, kept in the host's private state files. Host-neutral.
+ *
+ * Record index (issue 13): the records are held in memory by key and by path, built by one scan
+ * on first need and trusted only while the `tracked/` folder's change stamp is the one seen when
+ * the index last matched the disk. Every record and baseline is replaced by a rename in that
+ * folder, so a save by another process (or an older version) changes the stamp and the next use
+ * scans again; this store's own writes update the index and take the new stamp, serialised in
+ * process so no other use of the index sees them half done. The index answers "which records
+ * name this path" and lists; whatever the engine acts on is still read from disk first (the hint
+ * and the record by key, and every candidate the index names), and a candidate that no longer
+ * matches drops the index.
  */
 import { BridgeError } from "../core/errors";
 import { sha256Hex } from "../core/hash";
-import type { StateFiles } from "../core/local-files";
+import { sameStamp, type FileStamp, type StateFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import { TOOL_WORDS, type Words } from "../core/wording";
 import { compareCodePoints } from "../hackmd/client";
@@ -22,6 +31,8 @@ const RECORD_MAX_BYTES = 65_536;
 const BASELINE_MAX_BYTES = 50 * 1_048_576;
 
 const TRACKED = "tracked";
+/** Record reads in flight while the index is built. */
+const INDEX_READS_IN_FLIGHT = 8;
 const BY_PATH = "by-path";
 /** Per record, how its working file converts (issue 11): `convert/<key>.json`. */
 export const CONVERT = "convert";
@@ -93,6 +104,44 @@ export class RecordChangedError extends BridgeError {
   constructor(readonly localPath: string) {
     super("conflict", `The sync record of ${localPath} was changed by another window or process while this operation ran; nothing more was written. Run it again.`);
   }
+}
+
+/** The in-memory record index: every record file by key (a string: why it is damaged) and by path. */
+interface RecordIndex {
+  /** The `tracked/` folder's stamp when the index last matched the disk; null when it was missing. */
+  stamp: FileStamp | null;
+  records: Map<string, SyncRecord | string>;
+  byPath: Map<string, Set<string>>;
+}
+
+/** What the store has read and built, for the benches (and for tests that count reads). */
+export interface StoreCounters {
+  /** Record files read (`tracked/<key>.json`). */
+  recordReads: number;
+  /** Full scans that (re)built the record index. */
+  indexBuilds: number;
+}
+
+function sameFolderStamp(a: FileStamp | null, b: FileStamp | null): boolean {
+  return a === null || b === null ? a === b : sameStamp(a, b);
+}
+
+function indexAdd(index: RecordIndex, key: string, record: SyncRecord | string): void {
+  indexDelete(index, key);
+  index.records.set(key, record);
+  if (typeof record === "string") return;
+  let keys = index.byPath.get(record.local_path);
+  if (keys === undefined) index.byPath.set(record.local_path, (keys = new Set()));
+  keys.add(key);
+}
+
+function indexDelete(index: RecordIndex, key: string): void {
+  const before = index.records.get(key);
+  index.records.delete(key);
+  if (before === undefined || typeof before === "string") return;
+  const keys = index.byPath.get(before.local_path);
+  keys?.delete(key);
+  if (keys?.size === 0) index.byPath.delete(before.local_path);
 }
 
 /** What the store knows about one local path (TOOLS.md §13.4), before any refusal is chosen. */
@@ -200,12 +249,12 @@ export class SyncStateStore {
   private readonly files: StateFiles;
   private readonly logger: Logger;
   private readonly words: Words;
-  /**
-   * During a batch (a sync-all run): the records from one scan, kept current by this store's own
-   * writes, so each save need not re-read every record to find displaced ones (§13.6 step 1).
-   */
-  private batchRecords: Map<string, SyncRecord> | undefined;
-  private batchDepth = 0;
+  /** The record index (see the header); undefined until first needed, or after a doubt. */
+  private index: RecordIndex | undefined;
+  /** Serialises in process every use of the index with this store's own writes to `tracked/`. */
+  private indexTurn: Promise<unknown> = Promise.resolve();
+  /** Reads and scans so far. */
+  readonly counters: StoreCounters = { recordReads: 0, indexBuilds: 0 };
 
   private readonly locks: RecordLocks;
 
@@ -232,6 +281,7 @@ export class SyncStateStore {
 
   /** Reads one record by key: undefined when absent, a string when damaged. */
   async readRecord(key: string): Promise<SyncRecord | string | undefined> {
+    this.counters.recordReads += 1;
     const read = await this.files.read(`${TRACKED}/${key}.json`, { maxBytes: RECORD_MAX_BYTES });
     if (read === undefined) return undefined;
     if (read.truncated) return "it is larger than any record";
@@ -253,37 +303,80 @@ export class SyncStateStore {
     return entries.filter((entry) => entry.kind === "file" && entry.name.endsWith(".json")).map((entry) => entry.name.slice(0, -".json".length));
   }
 
-  /** Every readable record; damaged ones are skipped with a logged warning. */
-  async records(): Promise<KeyedRecord[]> {
-    const out: KeyedRecord[] = [];
-    for (const key of await this.keys()) {
-      const record = await this.readRecord(key);
+  /**
+   * Runs many operations (a sync-all run). The record index already spares each save the scan of
+   * every record (§13.6 step 1), and it sees records other processes write meanwhile, so this
+   * only warms the index first.
+   */
+  async batch<T>(run: () => Promise<T>): Promise<T> {
+    await this.exclusive(() => this.currentIndex());
+    return run();
+  }
+
+  /** Every record file by key as the index holds it (a string says why it is damaged), current with the disk. */
+  async indexedRecords(): Promise<ReadonlyMap<string, SyncRecord | string>> {
+    const index = await this.exclusive(() => this.currentIndex());
+    return new Map(index.records);
+  }
+
+  /** Runs `work` alone among this store's uses of the index and its own writes (in process). */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.indexTurn.then(work, work);
+    this.indexTurn = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The `tracked/` folder's stamp; null when it does not exist. */
+  private async folderStamp(): Promise<FileStamp | null> {
+    return (await this.files.stat(TRACKED)) ?? null;
+  }
+
+  /** The index, current with the disk: kept while the folder's stamp is unchanged, else rebuilt (call inside `exclusive`). */
+  private async currentIndex(): Promise<RecordIndex> {
+    const stamp = await this.folderStamp();
+    if (this.index !== undefined && sameFolderStamp(this.index.stamp, stamp)) return this.index;
+    this.counters.indexBuilds += 1;
+    const index: RecordIndex = { stamp, records: new Map(), byPath: new Map() };
+    const keys = await this.keys();
+    const readOne = async (key: string): Promise<void> => {
+      let record: SyncRecord | string | undefined;
+      try {
+        record = await this.readRecord(key);
+      } catch (error) {
+        record = `it cannot be read (${error instanceof Error ? error.message : String(error)})`;
+      }
       if (typeof record === "string") this.logger.warn("sync_record_skipped", { key, reason: record });
-      else if (record !== undefined) out.push({ key, record });
-    }
-    return out;
+      if (record !== undefined) indexAdd(index, key, record);
+    };
+    // A few reads in flight: the scan waits on the disk, not the CPU.
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < keys.length) await readOne(keys[next++] as string);
+    };
+    await Promise.all(Array.from({ length: Math.min(INDEX_READS_IN_FLIGHT, keys.length) }, () => worker()));
+    this.index = index;
+    return index;
   }
 
   /**
-   * Runs many operations with one scan of the records instead of one per save. Records another
-   * process writes meanwhile are not seen by the batch; the worst outcome is two records naming
-   * one file, which pushes and checks then refuse loudly (`sync_state`) rather than guess.
+   * After this store's own writes to `tracked/` (inside `exclusive`, with `index` current before
+   * them): applies them to the index and takes the folder's new stamp.
    */
-  async batch<T>(run: () => Promise<T>): Promise<T> {
-    if (this.batchDepth === 0) this.batchRecords = new Map((await this.records()).map((entry) => [entry.key, entry.record]));
-    this.batchDepth += 1;
-    try {
-      return await run();
-    } finally {
-      this.batchDepth -= 1;
-      if (this.batchDepth === 0) this.batchRecords = undefined;
-    }
+  private async wrote(index: RecordIndex, change: (index: RecordIndex) => void): Promise<void> {
+    if (this.index !== index) return;
+    change(index);
+    index.stamp = await this.folderStamp();
   }
 
-  /** Keys of other notes' records that name `localPath` (from the batch index when in a batch). */
-  private async displacedBy(key: string, localPath: string): Promise<string[]> {
-    const entries = this.batchRecords ? [...this.batchRecords].map(([k, record]) => ({ key: k, record })) : await this.records();
-    return entries.filter((other) => other.key !== key && other.record.local_path === localPath).map((other) => other.key);
+  /** Records of other notes that name `localPath`, each read again from disk (call inside `exclusive`). */
+  private async displacedBy(index: RecordIndex, key: string, localPath: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const other of index.byPath.get(localPath) ?? []) {
+      if (other === key) continue;
+      const record = await this.readRecord(other);
+      if (typeof record === "object" && record.local_path === localPath) out.push(other);
+    }
+    return out;
   }
 
   /** Deletes a displaced record and its baseline. */
@@ -291,7 +384,20 @@ export class SyncStateStore {
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
     await this.files.remove(conversionFile(key));
-    this.batchRecords?.delete(key);
+  }
+
+  /**
+   * What the index holds for a local path, without reading any record: for what is shown and
+   * decides nothing (the status bar). It may miss a change another process made within the same
+   * tick of the folder's clock as the last look (see docs/architecture.md §5).
+   */
+  async peekPath(localPath: string): Promise<PathState> {
+    const index = await this.exclusive(() => this.currentIndex());
+    const keys = [...(index.byPath.get(localPath) ?? [])];
+    if (keys.length > 1) return { kind: "several", keys: keys.sort(compareCodePoints) };
+    const [key] = keys;
+    const record = key === undefined ? undefined : index.records.get(key);
+    return key !== undefined && typeof record === "object" ? { kind: "one", key, record } : { kind: "none" };
   }
 
   /** What the store holds for a local path (TOOLS.md §13.4), without refusing anything. */
@@ -304,11 +410,30 @@ export class SyncStateStore {
       if (typeof record === "string") hintDamaged = record;
       else if (record?.local_path === localPath) return { kind: "one", key: hinted, record };
     }
-    const found = (await this.records()).filter((entry) => entry.record.local_path === localPath);
+    const found = await this.namingPath(localPath);
     if (found.length > 1) return { kind: "several", keys: found.map((entry) => entry.key).sort(compareCodePoints) };
     const [only] = found;
     if (only) return { kind: "one", ...only };
     return hintDamaged === undefined ? { kind: "none" } : { kind: "damaged", reason: hintDamaged };
+  }
+
+  /**
+   * The records that name `localPath`: the index's candidates, each read again from disk. When a
+   * candidate no longer matches, the index was wrong: it is rebuilt and asked again.
+   */
+  private async namingPath(localPath: string): Promise<KeyedRecord[]> {
+    for (let attempt = 0; ; attempt++) {
+      const index = await this.exclusive(() => this.currentIndex());
+      const found: KeyedRecord[] = [];
+      let stale = false;
+      for (const key of index.byPath.get(localPath) ?? []) {
+        const record = await this.readRecord(key);
+        if (typeof record === "object" && record.local_path === localPath) found.push({ key, record });
+        else stale = true;
+      }
+      if (!stale || attempt > 0) return found;
+      if (this.index === index) this.index = undefined;
+    }
   }
 
   /** The record of a local path, or undefined when untracked; several or damaged → `sync_state`. */
@@ -400,13 +525,15 @@ export class SyncStateStore {
    */
   async save(options: SaveRecordOptions): Promise<KeyedRecord> {
     const key = recordKey(options.teamPath, options.noteId);
-    return this.locks.hold(key, () => this.saveLocked(key, options));
+    return this.locks.hold(key, () => this.exclusive(() => this.saveLocked(key, options)));
   }
 
   private async saveLocked(key: string, options: SaveRecordOptions): Promise<KeyedRecord> {
     const previous = await this.readRecord(key);
     if (options.expect !== undefined && !matchesExpectation(previous, options.expect)) throw new RecordChangedError(options.localPath);
-    for (const other of await this.displacedBy(key, options.localPath)) await this.removeDisplaced(other);
+    const index = await this.currentIndex();
+    const displaced = await this.displacedBy(index, key, options.localPath);
+    for (const other of displaced) await this.removeDisplaced(other);
     const before = typeof previous === "object" ? previous : undefined;
     if (before && before.local_path !== options.localPath) await this.removeHintIfNames(before.local_path, key);
     const record: SyncRecord = {
@@ -424,20 +551,26 @@ export class SyncStateStore {
     } else if (previous !== undefined) await this.files.remove(conversionFile(key));
     await this.files.write(baselineFile(key), options.baseline);
     await this.files.write(`${TRACKED}/${key}.json`, serialise(record));
-    this.batchRecords?.set(key, record);
+    await this.wrote(index, (current) => {
+      for (const other of displaced) indexDelete(current, other);
+      indexAdd(current, key, record);
+    });
     await this.files.write(await this.hintFile(options.localPath), key);
     return { key, record };
   }
 
   /** Replaces only the record's `remote_snapshot_hash` (TOOLS.md §14.7); the baseline is untouched. */
   async setSnapshotHash(found: KeyedRecord, hash: string): Promise<KeyedRecord> {
-    return this.locks.hold(found.key, async () => {
-      await this.expectRecord(found.key, expectationOf(found.record));
-      const record: SyncRecord = { ...found.record, remote_snapshot_hash: hash };
-      await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
-      this.batchRecords?.set(found.key, record);
-      return { key: found.key, record };
-    });
+    return this.locks.hold(found.key, () =>
+      this.exclusive(async () => {
+        await this.expectRecord(found.key, expectationOf(found.record));
+        const index = await this.currentIndex();
+        const record: SyncRecord = { ...found.record, remote_snapshot_hash: hash };
+        await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
+        await this.wrote(index, (current) => indexAdd(current, found.key, record));
+        return { key: found.key, record };
+      }),
+    );
   }
 
   /**
@@ -446,12 +579,14 @@ export class SyncStateStore {
    * snapshot hash is dropped (the snapshot sat beside the old file), and the baseline is untouched.
    */
   async move(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
-    return this.locks.hold(found.key, () => this.moveLocked(found, localPath));
+    return this.locks.hold(found.key, () => this.exclusive(() => this.moveLocked(found, localPath)));
   }
 
   private async moveLocked(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
     await this.expectRecord(found.key, expectationOf(found.record));
-    for (const other of await this.displacedBy(found.key, localPath)) await this.removeDisplaced(other);
+    const index = await this.currentIndex();
+    const displaced = await this.displacedBy(index, found.key, localPath);
+    for (const other of displaced) await this.removeDisplaced(other);
     const before = found.record;
     const record: SyncRecord = {
       format: RECORD_FORMAT,
@@ -471,10 +606,16 @@ export class SyncStateStore {
     if (actual !== undefined && actual !== record.baseline_body_hash) {
       const repaired: SyncRecord = { ...record, local_path: before.local_path, baseline_body_hash: actual, last_observed_remote_timestamp: "" };
       await this.files.write(`${TRACKED}/${found.key}.json`, serialise(repaired));
-      this.batchRecords?.set(found.key, repaired);
+      await this.wrote(index, (current) => {
+        for (const other of displaced) indexDelete(current, other);
+        indexAdd(current, found.key, repaired);
+      });
       throw new RecordChangedError(before.local_path);
     }
-    this.batchRecords?.set(found.key, record);
+    await this.wrote(index, (current) => {
+      for (const other of displaced) indexDelete(current, other);
+      indexAdd(current, found.key, record);
+    });
     await this.removeHintIfNames(found.record.local_path, found.key);
     await this.files.write(await this.hintFile(localPath), found.key);
     return { key: found.key, record };
@@ -487,17 +628,18 @@ export class SyncStateStore {
    */
   async remove(teamPath: string | null, noteId: string, expect?: RecordExpectation): Promise<{ localPath: string } | undefined> {
     const key = recordKey(teamPath, noteId);
-    return this.locks.hold(key, () => this.removeLocked(key, expect));
+    return this.locks.hold(key, () => this.exclusive(() => this.removeLocked(key, expect)));
   }
 
   private async removeLocked(key: string, expect: RecordExpectation | undefined): Promise<{ localPath: string } | undefined> {
     const record = await this.readRecord(key);
     if (record === undefined) return undefined;
     if (expect !== undefined && !matchesExpectation(record, expect)) throw new RecordChangedError(typeof record === "object" ? record.local_path : key);
+    const index = await this.currentIndex();
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
     await this.files.remove(conversionFile(key));
-    this.batchRecords?.delete(key);
+    await this.wrote(index, (current) => indexDelete(current, key));
     if (typeof record === "object") {
       await this.removeHintIfNames(record.local_path, key);
       return { localPath: record.local_path };
@@ -523,7 +665,9 @@ export class SyncStateStore {
 
   /** Every readable record, personal first, then teams by path, each by note id (code points). */
   async list(): Promise<KeyedRecord[]> {
-    const all = await this.records();
+    const index = await this.exclusive(() => this.currentIndex());
+    const all: KeyedRecord[] = [];
+    for (const [key, record] of index.records) if (typeof record === "object") all.push({ key, record });
     return all.sort((a, b) => {
       const ta = a.record.team_path;
       const tb = b.record.team_path;

@@ -44,7 +44,6 @@ import { CallContext } from "../hackmd/call-context";
 import { compareCodePoints, type HackmdClient } from "../hackmd/client";
 import type { NoteSummary } from "../hackmd/types";
 import { LocalHashCache } from "./local-hash-cache";
-import { threeWayMerge } from "./merge";
 import { MAX_BODY_BYTES } from "./service";
 import { baselineFile, SyncStateStore, type SyncRecord } from "./store";
 import type { PushOutput, SyncTools } from "./types";
@@ -366,7 +365,7 @@ class SyncAllRun {
     this.sync = deps.sync;
     this.logger = deps.logger ?? silentLogger;
     this.words = deps.words ?? TOOL_WORDS;
-    this.store = deps.store ?? new SyncStateStore({ files: deps.files.state, logger: this.logger, words: this.words });
+    this.store = deps.store ?? deps.sync.store ?? new SyncStateStore({ files: deps.files.state, logger: this.logger, words: this.words });
     this.dryRun = options.dryRun ?? false;
     this.concurrency = concurrency;
     this.cache = options.hashCache ?? new LocalHashCache();
@@ -397,13 +396,18 @@ class SyncAllRun {
     const names = new Set(listed.filter((entry) => entry.kind === "file").map((entry) => entry.name));
     const keys = [...names].filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -".json".length));
     const entries: Entry[] = [];
+    // The store's record index: one scan per process, none while the state folder is unchanged.
+    const indexed = await this.store.indexedRecords();
     await forEachBounded(keys, Math.max(this.concurrency, 8), async (key) => {
       const decoded = decodeKey(key);
-      let record: SyncRecord | string | undefined;
-      try {
-        record = await this.store.readRecord(key);
-      } catch (error) {
-        record = `it cannot be read (${describe(error)})`;
+      let record: SyncRecord | string | undefined = indexed.get(key);
+      if (record === undefined) {
+        // Listed after the index was current: read it now.
+        try {
+          record = await this.store.readRecord(key);
+        } catch (error) {
+          record = `it cannot be read (${describe(error)})`;
+        }
       }
       if (record === undefined) return; // removed while listing
       if (typeof record === "string") {
@@ -547,6 +551,8 @@ class SyncAllRun {
       const baseText = base === undefined || base.truncated ? undefined : decodeUtf8(base.bytes);
       const local = file.truncated ? undefined : decodeUtf8(file.bytes);
       if (baseText === undefined || local === undefined) return false;
+      // The merge engine loads on first use (not with the plugin).
+      const { threeWayMerge } = await import("./merge");
       return threeWayMerge({ base: baseText, local: await this.sync.remoteFormOf({ key, record }, normalizeLineEndings(local)), remote }).clean;
     } catch {
       return false;

@@ -2,7 +2,7 @@
 import type { OverwriteAction, OverwrittenVersion, SafetyVersion } from "../hackmd/safety-version";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
-import type { KeyedRecord } from "./store";
+import type { KeyedRecord, SyncStateStore } from "./store";
 
 /** A reference that did not resolve to exactly one note (§3.3). */
 export type UnresolvedTarget = Exclude<Resolution, { status: "resolved" }>;
@@ -156,6 +156,8 @@ export interface SyncTools {
   followRename(options: { from: string; to: string }): Promise<FollowRenameOutcome>;
   /** Runs many operations (a sync-all) with one scan of the sync records instead of one per save. */
   batch<T>(run: () => Promise<T>): Promise<T>;
+  /** The engine's state store, when it has one: sync-all plans over its record index. */
+  readonly store?: SyncStateStore;
 }
 
 /** What `followRename` did with the record. */

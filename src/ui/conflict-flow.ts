@@ -29,7 +29,7 @@ import type { KeyedRecord, LoadedRecord, SyncStateStore } from "../sync/store";
 import { snapshotCleanupSentence, type SnapshotCleanup } from "../sync/snapshots";
 import type { PullOutput, PushOutput, PushSafety, SyncCheck, SyncTools } from "../sync/types";
 import { safetySentence, type OverwriteAction, type SafetyVersion } from "../hackmd/safety-version";
-import { buildConflictViewModel, type ConflictChoice, type ConflictViewModel } from "./conflict-view-model";
+import type { ConflictChoice, ConflictViewModel } from "./conflict-view-model";
 
 /** How many times the modal opens before the flow gives up on a note that keeps changing. */
 export const DEFAULT_CONFLICT_ROUNDS = 3;
@@ -140,8 +140,10 @@ async function readRound(services: ConflictFlowServices, localPath: string): Pro
   const remoteHash = await bodyHash(remote);
   const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: await bodyHash(await services.sync.remoteFormOf(found, local)), remote: remoteHash });
   if (decision.status !== "conflict") return { path, status: decision.status };
-  // Shown in the syntax the file is written in (issue 11); the hash stays HackMD's own.
+  // Shown in the syntax the file is written in (issue 11); the hash stays HackMD's own. The view
+  // model runs the merge engine, which loads on first use (not with the plugin).
   const [base, theirs] = [await services.sync.localFormOf(found, loaded.baseline), await services.sync.localFormOf(found, remote)];
+  const { buildConflictViewModel } = await import("./conflict-view-model");
   const viewModel = buildConflictViewModel({ base, local, remote: theirs, remoteHash, localPath: path, noteId: loaded.record.internal_id });
   return { path, loaded, raw, stamp, viewModel };
 }

@@ -403,6 +403,7 @@ export class InMemoryAdapter {
       if (!entry) {
         const now = this.tick();
         this.entries.set(path, { type: "folder", ctime: now, mtime: now });
+        this.touchParent(path, now);
         this.onChange(path);
       }
     }
@@ -410,6 +411,7 @@ export class InMemoryAdapter {
   async remove(normalizedPath: string): Promise<void> {
     if (this.entries.get(normalizedPath)?.type !== "file") throw new Error(`ENOENT: no such file, unlink '${normalizedPath}'`);
     this.entries.delete(normalizedPath);
+    this.touchParent(normalizedPath, this.tick());
     this.onChange(normalizedPath);
   }
   /** Renames a file or folder; refuses an existing destination, as Obsidian's adapters do. */
@@ -423,6 +425,9 @@ export class InMemoryAdapter {
         this.entries.set(normalizedNewPath + path.slice(normalizedPath.length), entry);
       }
     }
+    const now = this.tick();
+    this.touchParent(normalizedPath, now);
+    this.touchParent(normalizedNewPath, now);
     this.onChange(normalizedNewPath, normalizedPath);
   }
 
@@ -438,7 +443,14 @@ export class InMemoryAdapter {
     if (this.entries.get(parentOf(path))?.type !== "folder") throw new Error(`ENOENT: no such file or directory, open '${path}'`);
     const now = this.tick();
     this.entries.set(path, { type: "file", data, ctime: options?.ctime ?? before?.ctime ?? now, mtime: options?.mtime ?? now });
+    if (!before) this.touchParent(path, now);
     this.onChange(path);
+  }
+
+  /** A folder's times change when an entry in it is created, removed or renamed, as on a real disk. */
+  private touchParent(path: string, now: number): void {
+    const parent = this.entries.get(parentOf(path));
+    if (parent?.type === "folder") this.entries.set(parentOf(path), { ...parent, mtime: now, ctime: now });
   }
 }
 

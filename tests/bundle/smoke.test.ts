@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import type * as FakeObsidian from "../__mocks__/obsidian";
 import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
 import { createEmulatorFree } from "../helpers/emulator";
@@ -37,9 +37,41 @@ const OBSIDIAN_PROVIDED = [
   "@lezer/*",
 ];
 
-/** The plugin build of esbuild.config.mjs (production: minified, no source map). */
+/**
+ * Modules whose evaluation the bundle reports: each pushes its name onto `globalThis.__hbEvaluated`
+ * when its top-level code runs. None of them may run at load (issue 13): the MCP stack, the tool
+ * schemas and the merge engine wait for their first use behind a dynamic `import()`.
+ */
+const MARKED: ReadonlyArray<{ name: string; file: RegExp }> = [
+  { name: "zod", file: /node_modules\/zod\/v4\/core\/core\.js$/ },
+  { name: "mcp-sdk", file: /node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/types\.js$/ },
+  { name: "ajv", file: /node_modules\/ajv\/dist\/ajv\.js$/ },
+  { name: "tool-registry", file: /src\/mcp\/tools\/index\.ts$/ },
+  { name: "merge-engine", file: /src\/sync\/merge\.ts$/ },
+];
+
+/** What the marked modules reported so far in this test file's global. */
+function evaluated(): string[] {
+  return [...((globalThis as { __hbEvaluated?: string[] }).__hbEvaluated ?? [])].sort();
+}
+
+/** Appends the evaluation marker to the marked modules (the only difference from the real build). */
+const markEvaluation: Plugin = {
+  name: "mark-evaluation",
+  setup(plugin) {
+    plugin.onLoad({ filter: /\.(ts|js)$/ }, async (args) => {
+      const marked = MARKED.find((entry) => entry.file.test(args.path.split("\\").join("/")));
+      if (!marked) return undefined;
+      const source = await readFile(args.path, "utf8");
+      return { contents: `${source}\n;((globalThis).__hbEvaluated ??= []).push(${JSON.stringify(marked.name)});\n`, loader: args.path.endsWith(".ts") ? "ts" : "js" };
+    });
+  },
+};
+
+/** The plugin build of esbuild.config.mjs (production: minified, no source map), plus the markers. */
 async function buildPlugin(outfile: string): Promise<void> {
   await build({
+    plugins: [markEvaluation],
     entryPoints: [join(__dirname, "../../src/main.ts")],
     outfile,
     bundle: true,
@@ -186,6 +218,7 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
   });
 
   it("desktop: registers everything, pulls and pushes by command, serves MCP, and frees the port on unload", async () => {
+    (globalThis as { __hbEvaluated?: string[] }).__hbEvaluated = [];
     const loaded = loadBundle(bundle, false);
     const port = await freePort();
     const started = await startPlugin(loaded, emu, { mcpEnabled: true, mcpPort: port });
@@ -210,6 +243,9 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     const client = new Client({ name: "smoke", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
     expect((await client.listTools()).tools).toHaveLength(14);
+    // The endpoint's start loaded the MCP side; the merge engine still waits for a merge.
+    expect(evaluated()).toEqual(expect.arrayContaining(["mcp-sdk", "tool-registry", "zod"]));
+    expect(evaluated()).not.toContain("merge-engine");
     const me = await client.callTool({ name: "hackmd_get_me", arguments: {} });
     expect(me.isError).toBeFalsy();
     expect(JSON.stringify(me.structuredContent)).toContain("user_path");
@@ -222,10 +258,25 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     await client.close().catch(() => undefined);
   });
 
+  it("desktop with the endpoint off: loading, onload, a pull and a push evaluate nothing of the MCP stack, the schemas or the merge engine", async () => {
+    (globalThis as { __hbEvaluated?: string[] }).__hbEvaluated = [];
+    const loaded = loadBundle(bundle, false);
+    const started = await startPlugin(loaded, emu, { mcpEnabled: false, mcpPort: await freePort() });
+    try {
+      expect(evaluated()).toEqual([]);
+      await pullEditPush(started, emu, "Edited with the endpoint off.");
+      expect(evaluated()).toEqual([]);
+    } finally {
+      started.plugin.unload();
+    }
+  });
+
   it("mobile: loads with every Node built-in throwing, registers the sync commands, and pulls and pushes", async () => {
+    (globalThis as { __hbEvaluated?: string[] }).__hbEvaluated = [];
     const loaded = loadBundle(bundle, true);
     const started = await startPlugin(loaded, emu, { mcpEnabled: true, mcpPort: await freePort() });
     const { plugin } = started;
+    expect(evaluated()).toEqual([]);
     expect(plugin.commands.map((c) => c.id)).toEqual(expect.arrayContaining(["pull-note", "pull-from-list", "sync-all", "push-file", "sync-file"]));
     expect(plugin.settingTabs).toHaveLength(1);
     await pullEditPush(started, emu, "Edited in the mobile smoke test.");

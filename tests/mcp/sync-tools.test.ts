@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { sha256Hex } from "../../src/core/hash";
@@ -251,7 +251,9 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     ok(await pull({ note_ref: WEEKLY, local_path: "weekly.md" }));
     const file = local(`${STATE}/tracked/personal--${WEEKLY}.json`);
     const json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-    await writeFile(file, JSON.stringify({ ...json, local_path: "reading.md" }));
+    // Replaced as every writer replaces a record (temporary file, then rename; TOOLS.md §13.6).
+    await writeFile(`${file}.tmp`, JSON.stringify({ ...json, local_path: "reading.md" }));
+    await rename(`${file}.tmp`, file);
     await rm(local(`${STATE}/by-path/${await sha256Hex("reading.md")}`));
     await writeLocal("reading.md", "edited\n");
     bridge.mark();

@@ -60,7 +60,7 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<T
 it("after the API URL and token change, the agent and the user reach the new server through one core", async () => {
   expect((await call("hackmd_get_me")).isError).toBeFalsy();
   expect(h.emu.requests({ route: "GET /me" })).toHaveLength(1);
-  const core = h.plugin.services.core;
+  const core = await h.plugin.services.loadCore();
 
   h.app.secretStorage.setSecret(HACKMD_TOKEN_SECRET_ID, second.token);
   await h.plugin.saveSettings({ apiUrl: second.url });
@@ -74,7 +74,8 @@ it("after the API URL and token change, the agent and the user reach the new ser
   expect(second.requests({ route: "GET /me" })).toHaveLength(1);
   expect(second.requests({ route: "GET /notes/:noteId" }).length).toBeGreaterThan(0);
   expect(h.emu.requests()).toHaveLength(first);
-  expect(h.plugin.services.core).toBe(core);
+  expect(await h.plugin.services.loadCore()).toBe(core);
+  expect(h.plugin.services.deps).toBe(core.deps);
 
   // One memory of unconfirmed writes: the user's push is accepted but never shows…
   second.setQuirks({ visibilityDelayMs: 120_000 });
@@ -94,14 +95,15 @@ it("after the API URL and token change, the agent and the user reach the new ser
 });
 
 it("a changed API URL empties the old server's caches but keeps the core", async () => {
-  const core = h.plugin.services.core;
+  const core = await h.plugin.services.loadCore();
   expect((await call("hackmd_list_notes")).isError).toBeFalsy();
   await h.plugin.saveSettings({ apiUrl: second.url });
   h.app.secretStorage.setSecret(HACKMD_TOKEN_SECRET_ID, second.token);
   // Within the 60-second cache lifetime, yet the list comes from the new server.
   expect((await call("hackmd_list_notes")).isError).toBeFalsy();
   expect(second.requests({ route: "GET /notes" })).toHaveLength(1);
-  expect(h.plugin.services.core).toBe(core);
+  expect(await h.plugin.services.loadCore()).toBe(core);
+  expect(h.plugin.services.deps).toBe(core.deps);
   expect(core.deps.isDefaultApiUrl).toBe(false);
   expect(core.deps.apiOrigin).toBe(second.origin);
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/core/hash";
@@ -26,6 +26,12 @@ describe("the sync state store (TOOLS.md §13)", () => {
 
   const save = (noteId: string, localPath: string, baseline = "body\n", teamPath: string | null = null) =>
     store.save({ teamPath, noteId, localPath, baseline, timestamp: "123" });
+
+  /** Replaces a state file as every writer of TOOLS.md §13.6 does: a temporary file, then a rename. */
+  const replaceFile = async (file: string, text: string): Promise<void> => {
+    await writeFile(`${file}.tmp`, text);
+    await rename(`${file}.tmp`, file);
+  };
 
   it("encodes keys: personal--note%2Fid, team--team%2Fpath--note%2Fid, note-id → note%2Did", () => {
     expect(recordKey(null, "note/id")).toBe("personal--note%2Fid");
@@ -116,7 +122,7 @@ describe("the sync state store (TOOLS.md §13)", () => {
     await save("n2", "b.md");
     const file = join(state(), "tracked/personal--n2.json");
     const json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-    await writeFile(file, JSON.stringify({ ...json, local_path: "a.md" }));
+    await replaceFile(file, JSON.stringify({ ...json, local_path: "a.md" }));
     await rm(join(state(), `by-path/${await sha256Hex("a.md")}`));
     await expect(store.findByPath("a.md")).rejects.toMatchObject({ kind: "sync_state", message: expect.stringMatching(/More than one sync record.*untrack/) });
     expect(await store.inspectPath("a.md")).toEqual({ kind: "several", keys: ["personal--n1", "personal--n2"] });
@@ -162,31 +168,87 @@ describe("the sync state store (TOOLS.md §13)", () => {
     expect(await readdir(join(state(), "by-path"))).toHaveLength(2);
   });
 
-  it("in a batch, scans the records once and still drops displaced records, including ones saved in the batch", async () => {
+  it("scans the records once for its index, then each save reads only its own record and still drops displaced ones", async () => {
     for (let i = 0; i < 20; i += 1) await save(`n${i}`, `notes/${i}.md`);
-    const reads: string[] = [];
-    const counting = new SyncStateStore({
-      files: { ...files.state, read: (path, options) => (reads.push(path), files.state.read(path, options)) },
-      logger,
-    });
+    const counting = new SyncStateStore({ files: files.state, logger });
     await counting.batch(async () => {
-      const scan = reads.filter((path) => path.endsWith(".json")).length;
-      expect(scan).toBe(20);
+      expect(counting.counters).toEqual({ recordReads: 20, indexBuilds: 1 });
       await counting.save({ teamPath: null, noteId: "n3", localPath: "notes/3.md", baseline: "v2\n", timestamp: "124" });
       await counting.save({ teamPath: null, noteId: "new", localPath: "notes/5.md", baseline: "x\n", timestamp: "1" });
       await counting.save({ teamPath: null, noteId: "newer", localPath: "notes/5.md", baseline: "y\n", timestamp: "1" });
-      // Only each saved note's own record is read again; no save rescans the other 19.
-      expect(reads.filter((path) => path.endsWith(".json")).length - scan).toBe(3);
+      // Each save reads its own record, plus the displaced record it confirms before deleting it.
+      expect(counting.counters).toEqual({ recordReads: 20 + 3 + 2, indexBuilds: 1 });
     });
     const keys = (await store.list()).map((entry) => `${entry.key}=${entry.record.local_path}`);
     expect(keys).not.toContain("personal--n5=notes/5.md");
     expect(keys).not.toContain("personal--new=notes/5.md");
     expect(keys).toContain("personal--newer=notes/5.md");
     expect(keys).toHaveLength(20);
-    // Outside a batch a save scans again, so records written by others are seen.
-    reads.length = 0;
+    // Outside a batch too: a save, a lookup of an untracked path, a list and a status peek read
+    // no other record once the index is warm.
+    const before = counting.counters.recordReads;
     await counting.save({ teamPath: null, noteId: "n1", localPath: "notes/1.md", baseline: "z\n", timestamp: "2" });
-    expect(reads.filter((path) => path.endsWith(".json")).length).toBeGreaterThanOrEqual(20);
+    expect(await counting.findByPath("notes/untracked.md")).toBeUndefined();
+    expect(await counting.list()).toHaveLength(20);
+    expect(await counting.peekPath("notes/2.md")).toMatchObject({ kind: "one", key: "personal--n2" });
+    expect(await counting.peekPath("notes/untracked.md")).toEqual({ kind: "none" });
+    expect(counting.counters).toEqual({ recordReads: before + 1, indexBuilds: 1 });
+  });
+
+  describe("the record index across processes (two stores over one state folder)", () => {
+    let other: SyncStateStore;
+    beforeEach(async () => {
+      // Another process: its own LocalFiles and store over the same ROOT.
+      other = new SyncStateStore({ files: (await NodeLocalFiles.open({ root })).state, logger });
+    });
+    const saveOther = (noteId: string, localPath: string, baseline = "theirs\n") => other.save({ teamPath: null, noteId, localPath, baseline, timestamp: "9" });
+
+    it("sees a record the other store saved after the index was warm, even with its hint gone", async () => {
+      await save("n1", "a.md");
+      expect(await store.peekPath("b.md")).toEqual({ kind: "none" });
+      await saveOther("n2", "b.md");
+      await rm(join(state(), `by-path/${await sha256Hex("b.md")}`));
+      expect(await store.peekPath("b.md")).toMatchObject({ kind: "one", key: "personal--n2" });
+      expect((await store.findByPath("b.md"))?.record.baseline_body_hash).toBe(`sha256:${await sha256Hex("theirs\n")}`);
+      expect((await store.list()).map((entry) => entry.key)).toEqual(["personal--n1", "personal--n2"]);
+      expect(store.counters.indexBuilds).toBe(2);
+    });
+
+    it("sees the other store's rewrite, move and removal of a record it had indexed", async () => {
+      await save("n1", "a.md", "mine\n");
+      expect(await store.peekPath("a.md")).toMatchObject({ kind: "one" });
+      await saveOther("n1", "a.md");
+      expect(await store.peekPath("a.md")).toMatchObject({ kind: "one", record: { baseline_body_hash: `sha256:${await sha256Hex("theirs\n")}` } });
+      const found = (await other.findByPath("a.md"))!;
+      await other.move(found, "moved.md");
+      expect(await store.peekPath("a.md")).toEqual({ kind: "none" });
+      expect(await store.findByPath("a.md")).toBeUndefined();
+      expect(await store.peekPath("moved.md")).toMatchObject({ kind: "one", key: "personal--n1" });
+      await other.remove(null, "n1");
+      expect(await store.peekPath("moved.md")).toEqual({ kind: "none" });
+      expect(await store.list()).toEqual([]);
+    });
+
+    it("a save drops the record another store saved for the same file after the index was warm", async () => {
+      await save("n1", "a.md");
+      await saveOther("n2", "b.md");
+      await store.save({ teamPath: null, noteId: "n3", localPath: "b.md", baseline: "mine\n", timestamp: "1" });
+      expect(await readdir(join(state(), "tracked"))).not.toContain("personal--n2.json");
+      expect((await other.list()).map((entry) => `${entry.key}=${entry.record.local_path}`)).toEqual(["personal--n1=a.md", "personal--n3=b.md"]);
+      expect((await other.findByPath("b.md"))?.key).toBe("personal--n3");
+    });
+
+    it("a candidate the index names that no longer matches on disk is read again, never trusted", async () => {
+      await save("n1", "a.md");
+      expect(await store.peekPath("a.md")).toMatchObject({ kind: "one" });
+      // The record changes in place (no rename, so the folder's stamp stays): the index is wrong now.
+      const file = join(state(), "tracked/personal--n1.json");
+      const json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+      await writeFile(file, JSON.stringify({ ...json, local_path: "elsewhere.md" }));
+      await rm(join(state(), `by-path/${await sha256Hex("a.md")}`));
+      expect(await store.findByPath("a.md")).toBeUndefined();
+      expect((await store.findByPath("elsewhere.md"))?.key).toBe("personal--n1");
+    });
   });
 
   it("rewrites a record only if it is still the one the operation read (compare-and-swap, TOOLS.md §13.8)", async () => {

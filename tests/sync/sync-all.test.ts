@@ -149,6 +149,7 @@ function countingFiles(inner: LocalFiles, log: { reads: string[]; stateReads: st
       remove: (path) => inner.state.remove(path),
       list: (folder) => inner.state.list(folder),
       create: (path, data) => inner.state.create(path, data),
+      stat: (path) => inner.state.stat(path),
     },
     resolve: (input, purpose) => inner.resolve(input, purpose),
     stat: (input) => inner.stat(input),

@@ -228,6 +228,7 @@ export class GatedFiles implements LocalFiles {
       remove: (path) => gates.io(`state remove ${path}`, () => state.remove(path)),
       list: (folder) => gates.io(`state list ${folder}`, () => state.list(folder)),
       create: (path, data) => gates.io(`state create ${path}`, () => state.create(path, data)),
+      stat: (path) => gates.io(`state stat ${path}`, () => state.stat(path)),
     };
   }
 
