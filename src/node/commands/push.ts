@@ -3,6 +3,7 @@ import { CallContext } from "../../hackmd/call-context";
 import type { PushOutput } from "../../sync/types";
 import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
+import { overwrittenSentence, safetySentence } from "../../hackmd/safety-version";
 import { indent, UsageError, workspaceLabel, writeJson, type CommandIo } from "./output";
 import { reportUnresolved } from "./pull";
 import { shellQuote } from "./words";
@@ -33,8 +34,13 @@ export async function runPush(args: PushArgs, context: CommandContext): Promise<
   if (result.kind === "unresolved") return reportUnresolved({ resolution: result.resolution, io, json: args.json });
   const out = result.output;
   const code = out.status === "pushed" || out.status === "nothing_to_push" ? EXIT.ok : EXIT.attention;
-  if (args.json) writeJson(io, out);
-  else printPush({ out, io });
+  if (args.json) writeJson(io, { ...out, ...(result.safety === undefined ? {} : { safety: result.safety }) });
+  else {
+    printPush({ out, io });
+    // Issue 12: the version that keeps HackMD's previous text, and collaborators' versions overwritten.
+    if (result.safety?.version !== undefined) io.out(`${safetySentence(result.safety.version)}\n`);
+    if (result.safety?.overwritten !== undefined && result.safety.overwritten.length > 0) io.out(`${overwrittenSentence(result.safety.overwritten)}\n`);
+  }
   return code;
 }
 
