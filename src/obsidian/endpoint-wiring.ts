@@ -13,7 +13,6 @@ import { HackmdBridgeSettingTab, type ConnectionTestResult } from "../ui/setting
 import { ConfirmModal } from "../ui/confirm-modal";
 import { ActivityLog, type ActivityEntry } from "./activity-log";
 import { vaultActivityStore } from "./activity-store";
-import { undoAgentWrite } from "./activity-undo";
 import { pluginGate } from "./agent-gate";
 import { DeviceSettings } from "./device-settings";
 import { registerEndpointCommands } from "./endpoint-commands";
@@ -55,6 +54,8 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
     return modal.result;
   };
   const undo = async (entry: ActivityEntry): Promise<void> => {
+    // Undo runs the update tool's logic (and its schemas): loaded on first use, not with the plugin.
+    const { undoAgentWrite } = await import("./activity-undo");
     const outcome = await undoAgentWrite({ log: activityLog, deps: services.deps, newCall: () => services.newCall(), confirm: confirmUndo }, entry);
     showInfo(outcome.message);
   };
