@@ -23,7 +23,7 @@ import { diffSummary, pullChanges } from "./diff";
 import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
 import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
-import { baselineFile, expectationOf, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
+import { baselineFile, expectationOf, MoveSkipped, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
 import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, PushSafety, FollowRenameOutcome, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
 
 const MIB = 1_048_576;
@@ -466,9 +466,12 @@ export class SyncService implements SyncTools {
         // pull wrote the file before it was renamed, so the renamed file is the one it describes.
         // A save landing between this read and the move is read again, not left behind.
         try {
-          await this.store.move(current, options.to);
+          // Asked again under the record's lock, so a pull of the other process cannot write the
+          // old path between this check and the move and still keep the record there.
+          await this.store.move(current, options.to, { unless: () => this.recreatedAt(options.from, options.to) });
           return "followed";
         } catch (error) {
+          if (error instanceof MoveSkipped) return "recreated";
           if (!(error instanceof RecordChangedError)) throw error;
         }
       }

@@ -144,6 +144,11 @@ function indexDelete(index: RecordIndex, key: string): void {
   if (keys?.size === 0) index.byPath.delete(before.local_path);
 }
 
+/** `move` was not made because its `unless` condition held. */
+export class MoveSkipped extends Error {
+  override readonly name = "MoveSkipped";
+}
+
 /** What the store knows about one local path (TOOLS.md §13.4), before any refusal is chosen. */
 export type PathState =
   | { kind: "none" }
@@ -578,12 +583,15 @@ export class SyncStateStore {
    * other notes naming `localPath` are deleted (§13.6 step 1), the old hint is removed, the
    * snapshot hash is dropped (the snapshot sat beside the old file), and the baseline is untouched.
    */
-  async move(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
-    return this.locks.hold(found.key, () => this.exclusive(() => this.moveLocked(found, localPath)));
+  async move(found: KeyedRecord, localPath: string, options: { unless?: () => Promise<boolean> } = {}): Promise<KeyedRecord> {
+    return this.locks.hold(found.key, () => this.exclusive(() => this.moveLocked(found, localPath, options.unless)));
   }
 
-  private async moveLocked(found: KeyedRecord, localPath: string): Promise<KeyedRecord> {
+  private async moveLocked(found: KeyedRecord, localPath: string, unless: (() => Promise<boolean>) | undefined): Promise<KeyedRecord> {
     await this.expectRecord(found.key, expectationOf(found.record));
+    // Checked under the record's lock: a save another process makes after this check waits for
+    // the move, and then finds the record moved (its compare-and-swap fails).
+    if (unless !== undefined && (await unless())) throw new MoveSkipped();
     const index = await this.currentIndex();
     const displaced = await this.displacedBy(index, found.key, localPath);
     for (const other of displaced) await this.removeDisplaced(other);
