@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { unavailableImageFetcher, type ImageFetcher } from "../../src/core/image";
-import { silentLogger, systemClock, systemSleep, type Clock } from "../../src/core/ports";
+import { silentLogger, systemClock, systemSleep, type Clock, type Sleep } from "../../src/core/ports";
 import { createEmulatorFree } from "./emulator";
 import { createClientConfig } from "../../src/hackmd/config";
 import { createBridgeCore, type BridgeCore } from "../../src/mcp/core";
@@ -45,7 +45,7 @@ export const seenTokens = new Set<string>();
 
 /** Starts emulator + core + MCP client. */
 export async function startBridge(
-  options: { emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock; convertByDefault?: () => boolean } = {},
+  options: { emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock; sleep?: Sleep; convertByDefault?: () => boolean } = {},
 ): Promise<TestBridge> {
   const emu = await createEmulatorFree({ seed: "demo", ...options.emulator });
   // A given ROOT is shared with another bridge and left for its owner to remove.
@@ -60,7 +60,7 @@ export async function startBridge(
     files,
     images: options.images ?? unavailableImageFetcher,
     clock: options.clock ?? systemClock,
-    sleep: systemSleep,
+    sleep: options.sleep ?? systemSleep,
     random: () => 0,
     logger: silentLogger,
     ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),
