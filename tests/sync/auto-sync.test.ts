@@ -148,3 +148,79 @@ describe("automatic sync on the emulator", () => {
     expect(worst).toBeGreaterThan(limit / 2);
   });
 });
+
+describe("a simulated month on the emulator (scaled down; the full month is `npm run bench -- autosync`)", () => {
+  it("stays within the budget, counts exactly what HackMD received, and syncs every change within the delay the budget allows", async () => {
+    const DAY = 24 * HOUR;
+    // The last 10 days of April 2027 on a 140-request budget: a third of the month, about a third of 400.
+    const monthStart = Date.UTC(2027, 3, 21);
+    const days = 10;
+    const monthly = 140;
+    const debounceMs = 20_000;
+    const world = await startAutoWorld({ start: monthStart, count: 12, monthly, runner: { debounceMs } });
+    try {
+      // Notes 0,1 (mod 4) are edited locally, notes 2,3 (mod 4) by a collaborator: no conflicts by construction.
+      const localNotes = world.notes.filter((_, i) => i % 4 < 2);
+      const remoteNotes = world.notes.filter((_, i) => i % 4 >= 2);
+      let seed = 7;
+      const random = (): number => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+        return seed / 2_147_483_648;
+      };
+      type Event = { at: number; side: "local" | "remote"; note: (typeof world.notes)[number]; body: string };
+      const events: Event[] = [];
+      for (let day = 0; day < days; day += 1) {
+        const workday = (hour: number): number => monthStart + day * DAY + 9 * HOUR + Math.floor(hour * 8 * HOUR);
+        for (let k = 0; k < 2; k += 1) {
+          const note = localNotes[Math.floor(random() * localNotes.length)] ?? localNotes[0];
+          if (note !== undefined) events.push({ at: workday(random()), side: "local", note, body: `# Local day ${day} edit ${k}\n` });
+        }
+        const note = remoteNotes[Math.floor(random() * remoteNotes.length)] ?? remoteNotes[0];
+        if (note !== undefined) events.push({ at: workday(random()), side: "remote", note, body: `# Remote day ${day}\n` });
+      }
+      events.sort((a, b) => a.at - b.at);
+      const waiting: Array<Event & { seen?: number }> = [];
+      let worstRemoteDelay = 0;
+      let worstLocalDelay = 0;
+      let longestAnnounced = 0;
+      const settle = async (now: number): Promise<void> => {
+        for (const event of [...waiting]) {
+          const arrived = event.side === "remote" ? (await world.readLocal(event.note)) === event.body : world.remoteBody(event.note) === event.body;
+          const superseded = waiting.some((other) => other !== event && other.note === event.note && other.at > event.at);
+          if (arrived || superseded) {
+            if (arrived) {
+              if (event.side === "remote") worstRemoteDelay = Math.max(worstRemoteDelay, now - event.at);
+              else worstLocalDelay = Math.max(worstLocalDelay, now - event.at);
+            }
+            waiting.splice(waiting.indexOf(event), 1);
+          }
+        }
+      };
+      const end = monthStart + days * DAY - 1;
+      for (const event of [...events, undefined]) {
+        const until = event?.at ?? end;
+        await world.runUntil(until, async (report) => {
+          longestAnnounced = Math.max(longestAnnounced, report.next.ms);
+          await settle(report.at);
+        });
+        await settle(world.clock.now());
+        if (event === undefined) break;
+        if (event.side === "local") await world.editLocal(event.note, event.body);
+        else world.bridge.emu.collaboratorEdit(event.note.id, { content: event.body }, { as: "ada" });
+        waiting.push(event);
+      }
+      const used = world.budget.used(world.clock.now());
+      expect(used).toBeLessThanOrEqual(monthly);
+      expect(world.bridge.emu.requests()).toHaveLength(used);
+      // Everything arrived before the month ended; the last edits of the month may still wait for a round.
+      const late = waiting.filter((event) => event.at < end - longestAnnounced);
+      expect(late).toEqual([]);
+      // A local edit is pushed once its quiet time has passed (budget permitting), a remote one by the next round.
+      expect(worstLocalDelay).toBeLessThanOrEqual(debounceMs * 2);
+      expect(worstRemoteDelay).toBeLessThanOrEqual(longestAnnounced + debounceMs);
+      expect(await world.outbox.list()).toEqual([]);
+    } finally {
+      await world.close();
+    }
+  }, 60_000);
+});

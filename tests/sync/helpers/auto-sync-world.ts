@@ -37,7 +37,7 @@ export interface AutoWorld {
   readLocal(note: WorldNote): Promise<string>;
   remoteBody(note: WorldNote): string;
   /** Steps the runner whenever it is due until `until`, calling `onReport` per step. */
-  runUntil(until: number, onReport?: (report: StepReport) => void): Promise<void>;
+  runUntil(until: number, onReport?: (report: StepReport) => unknown): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -129,7 +129,7 @@ export async function startAutoWorld(options: { start: number; count: number; mo
         }
         clock.advance(wake - clock.now());
         const report = await world.runner.step(clock.now());
-        onReport?.(report);
+        await onReport?.(report);
       }
     },
     close: async () => {
