@@ -91,6 +91,9 @@ describe("the request budget (pure, clock injected)", () => {
     // 600 requests by pushes in 15 days: 600 more are expected, 1,400 - 600 = 800 left for rounds.
     for (let i = 0; i < 600; i += 1) budget.record(APRIL + i * 60_000);
     expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((15 * DAY) / 400), reason: "spread" });
+    // At 1,200 by pushes, 1,200 more are projected: more than the 800 left. Rounds keep 30% (240).
+    for (let i = 0; i < 600; i += 1) budget.record(APRIL + DAY + i * 60_000);
+    expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((15 * DAY) / 120), reason: "spread" });
   });
 
   it("waits for the next month once the budget cannot pay for one more round, but a push may still spend the rest", async () => {

@@ -15,6 +15,12 @@ export const WINDOW_MS = 5 * 60_000;
 export const FREE_PLAN_MONTHLY = 2_000;
 /** The monthly quota of the upgraded plans. */
 export const UPGRADED_PLAN_MONTHLY = 10_000;
+/**
+ * Share of the remaining budget rounds keep however much pushes are projected to spend: pushes
+ * alone must not starve the detection of remote changes (pushes then meet the cap instead and
+ * wait in the outbox, nothing lost).
+ */
+export const ROUND_FLOOR_SHARE = 0.3;
 /** Shortest delay between two rounds, however much budget is left. */
 export const MIN_ROUND_DELAY_MS = 60_000;
 
@@ -213,7 +219,8 @@ export class RequestBudget {
   /**
    * How long to wait before the next round, which is expected to cost `roundCost` requests
    * (at least one list per workspace). The month's remaining budget, less what pushes are
-   * projected to spend at this month's rate so far, is spread over the remaining time; the
+   * projected to spend at this month's rate so far (rounds keep at least `ROUND_FLOOR_SHARE` of
+   * it), is spread over the remaining time; the
    * answer never lets a round break the short window or HackMD's reported quota, and waits for
    * the next month when the budget cannot pay for one more round.
    */
@@ -227,7 +234,8 @@ export class RequestBudget {
     } else {
       const end = monthEnd(now);
       const left = end - now;
-      const available = this.remaining(now) - this.projectedPushes(now);
+      const remaining = this.remaining(now);
+      const available = Math.max(Math.floor(remaining * ROUND_FLOOR_SHARE), remaining - this.projectedPushes(now));
       if (available < cost) {
         spread = { ms: Math.max(1, left), reason: "exhausted" };
       } else {
