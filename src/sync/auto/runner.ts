@@ -200,8 +200,8 @@ export class AutoSyncRunner {
     };
   }
 
-  /** One scheduled sync-all round, then the next one scheduled from what is left of the budget. */
-  private async round(now: number): Promise<NonNullable<StepReport["round"]>> {
+  /** One scheduled sync-all round, then the next one scheduled from what is left of the budget; undefined when none fits now. */
+  private async round(now: number): Promise<StepReport["round"]> {
     const { budget } = this.deps;
     const estimate = this.roundCost ?? (await this.workspaceCount());
     const start = this.sent;
@@ -211,7 +211,7 @@ export class AutoSyncRunner {
     if (skipRound.reason === "exhausted" || skipRound.reason === "window" || skipRound.reason === "quota") {
       // Not even one round fits now: wait, and send nothing.
       this.scheduleAfter(now, skipRound);
-      return { counts: emptyCounts(), requests: 0, conflicts };
+      return undefined;
     }
     budget.setInRound(true);
     try {
