@@ -187,8 +187,11 @@ async function main(): Promise<void> {
     const localText = (i: number): Promise<string> => readFile(join(root, `notes/note-${i}.md`), "utf8");
     const remoteText = (i: number): string => emu.inspect().notes.find((note) => note.id === seededNotes[i]?.id)?.content ?? "";
     const settle = async (now: number): Promise<void> => {
+      if (waiting.length === 0) return;
+      // One snapshot of the emulator per step: inspect() copies every note.
+      const remote = waiting.some((edit) => edit.side === "local") ? new Map(emu.inspect().notes.map((note) => [note.id, note.content])) : new Map<string, string>();
       for (const edit of [...waiting]) {
-        const other = edit.side === "local" ? remoteText(edit.note) : await localText(edit.note);
+        const other = edit.side === "local" ? (remote.get(seededNotes[edit.note]?.id ?? "") ?? "") : await localText(edit.note);
         const prefix = edit.side === "local" ? "L" : "R";
         const line = new RegExp(`^${prefix}: (.*)$`, "m").exec(other)?.[1];
         if (line === edit.value) {
