@@ -92,6 +92,11 @@ export class AutoSyncRunner {
   private unsubscribe: (() => void) | undefined;
   private sent = 0;
   private running = false;
+  /**
+   * After a push failed for want of HackMD (offline, rate limited, down), no push is tried until
+   * then: one failure stands for all, so an offline day does not spend the budget on probes.
+   */
+  private pushesBlockedUntil = 0;
 
   constructor(
     private readonly deps: AutoSyncDeps,
@@ -141,7 +146,8 @@ export class AutoSyncRunner {
    * one debounce later; one the budget cannot pay for now, once the window or HackMD's reset
    * allows, or with the next round when the month's budget is spent.
    */
-  private pushWake(now: number, due: number, path: string): number {
+  private pushWake(now: number, at: number, path: string): number {
+    const due = Math.max(at, this.pushesBlockedUntil);
     if (due > now) return due;
     if (this.isEditing(path)) return now + this.debounceMs;
     const { budget } = this.deps;
@@ -167,6 +173,7 @@ export class AutoSyncRunner {
       const queued = await this.deps.outbox.list();
       const queuedPaths = new Set(queued.map((entry) => entry.local_path));
       for (const [path, at] of [...this.dirty]) {
+        if (now < this.pushesBlockedUntil) break;
         if (at + this.debounceMs > now || this.isEditing(path)) continue;
         if (!budget.mayPush(now, PUSH_COST)) break;
         this.dirty.delete(path);
@@ -175,6 +182,7 @@ export class AutoSyncRunner {
         if (report !== undefined) pushes.push(report);
       }
       for (const entry of await this.deps.outbox.list()) {
+        if (now < this.pushesBlockedUntil) break;
         if (retryAt(entry) > now || this.isEditing(entry.local_path) || this.dirty.has(entry.local_path)) continue;
         if (!budget.mayPush(now, PUSH_COST)) break;
         const report = await this.push(await trackedByPath(), entry.local_path, true, now, entry);
@@ -301,7 +309,8 @@ export class AutoSyncRunner {
       const kind: ErrorKind = isBridgeError(error) ? error.kind : "internal";
       const message = error instanceof Error ? error.message : String(error);
       if (isQueuedKind(kind)) {
-        await this.deps.outbox.add({ team_path: tracked.team_path, note_id: tracked.note_id, local_path: localPath, last_error_kind: kind, at: now });
+        const queued = await this.deps.outbox.add({ team_path: tracked.team_path, note_id: tracked.note_id, local_path: localPath, last_error_kind: kind, at: now });
+        this.pushesBlockedUntil = Math.max(this.pushesBlockedUntil, retryAt(queued));
         return { local_path: localPath, from_outbox: fromOutbox, outcome: "queued", error_kind: kind, message };
       }
       // `readback` (the write may have landed) and refusals are reported, never queued: the
