@@ -31,6 +31,7 @@ import {
   type ApiResponse,
   type PathPart,
   type RequestDeps,
+  type SentRequest,
 } from "./request";
 import type {
   CreatedNote,
@@ -65,7 +66,7 @@ import {
 } from "./versions-comments";
 
 /** The ports and configuration of a client: what a request needs, minus the client's own hook. */
-export type HackmdClientOptions = Omit<RequestDeps, "onResponse">;
+export type HackmdClientOptions = Omit<RequestDeps, "onResponse" | "onRequestSent">;
 
 /** A note in a workspace. */
 export interface NoteAddress {
@@ -92,6 +93,7 @@ const encoder = new TextEncoder();
 export class HackmdClient {
   private readonly deps: RequestDeps;
   private quota: Quota | null = null;
+  private readonly sentListeners = new Set<(sent: SentRequest) => void>();
 
   constructor(options: HackmdClientOptions) {
     this.deps = {
@@ -100,6 +102,24 @@ export class HackmdClient {
         const seen = parseQuota(headers, options.clock.now());
         if (seen !== null) this.quota = seen;
       },
+      onRequestSent: (sent) => {
+        for (const listener of this.sentListeners) {
+          try {
+            listener(sent);
+          } catch (error) {
+            // A counting listener must never fail the request it counts.
+            options.logger.debug("hackmd.request_listener_failed", { error: error instanceof Error ? error.name : "unknown" });
+          }
+        }
+      },
+    };
+  }
+
+  /** Calls `listener` before every attempt of every API request (a request budget counts them); returns the unsubscribe. */
+  onRequestSent(listener: (sent: SentRequest) => void): () => void {
+    this.sentListeners.add(listener);
+    return () => {
+      this.sentListeners.delete(listener);
     };
   }
 

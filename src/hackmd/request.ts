@@ -177,6 +177,17 @@ export interface RequestDeps {
   logger: Logger;
   /** Sees the headers of every response (the client keeps the last quota). */
   onResponse?: (headers: Readonly<Record<string, string>>) => void;
+  /** Told of every attempt just before it goes to the transport (retries included): what a request budget counts. */
+  onRequestSent?: (sent: SentRequest) => void;
+}
+
+/** One attempt of an API request, as `onRequestSent` reports it (no headers, no body, no token). */
+export interface SentRequest {
+  method: ApiMethod;
+  /** The percent-encoded path including the base path, e.g. `/v1/notes/abc`. */
+  path: string;
+  /** Epoch ms when it was sent. */
+  at: number;
 }
 
 /** A 2xx response and what is needed to describe it in later errors. */
@@ -238,6 +249,7 @@ export async function sendApiRequest(deps: RequestDeps, context: CallContext, sp
     let failure: TransportError | undefined;
     let response: HttpResponse | undefined;
     try {
+      deps.onRequestSent?.({ method: spec.method, path: target.path, at: started });
       response = await deps.transport.request(request);
       deps.onResponse?.(response.headers);
       outcome = { kind: "response", status: response.status, headers: response.headers };

@@ -248,6 +248,12 @@ export interface SyncAllOptions {
    * are conflicts either way.
    */
   autoMerge?: boolean;
+  /**
+   * Files the host is editing right now (automatic sync, issue 15): their planned pull or push is
+   * not executed this run and they are reported `skipped`, so nothing is pulled into an open
+   * editor or pushed mid-typing. Default: none.
+   */
+  holdBack?: (localPath: string) => boolean;
 }
 
 /**
@@ -354,6 +360,7 @@ class SyncAllRun {
   private readonly gate: RateGate;
   private readonly onProgress: ((progress: SyncAllProgress) => void) | undefined;
   private readonly words: Words;
+  private readonly holdBack: ((localPath: string) => boolean) | undefined;
 
   constructor(deps: SyncAllDeps, options: SyncAllOptions) {
     const concurrency = options.concurrency ?? DEFAULT_SYNC_ALL_CONCURRENCY;
@@ -374,6 +381,7 @@ class SyncAllRun {
     this.call = options.call ?? new CallContext();
     this.gate = new RateGate(deps.sleep, options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS);
     this.onProgress = options.onProgress;
+    this.holdBack = options.holdBack;
   }
 
   async run(): Promise<SyncAllResult> {
@@ -657,6 +665,12 @@ class SyncAllRun {
         plan: planned.plan,
         branch: planned.branch,
       };
+      if (this.holdBack?.(planned.local_path) === true) {
+        entry.item = { ...base, outcome: "skipped", message: `${planned.local_path} is being edited; it syncs once editing stops.` };
+        done += 1;
+        this.progress({ phase: "syncing", done, total: work.length, note_id: entry.noteId });
+        return;
+      }
       try {
         entry.item = await this.gate.step(() => (entry.plan?.id === "pull" ? this.pull(base, entry.record as SyncRecord) : this.push(base, entry.record as SyncRecord)));
       } catch (error) {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { unavailableImageFetcher, type ImageFetcher } from "../../src/core/image";
-import { silentLogger, systemClock, systemSleep, type Clock, type HttpTransport } from "../../src/core/ports";
+import { silentLogger, systemClock, systemSleep, type Clock, type HttpTransport, type Sleep } from "../../src/core/ports";
 import { createEmulatorFree } from "./emulator";
 import { createClientConfig } from "../../src/hackmd/config";
 import { createBridgeCore, type BridgeCore } from "../../src/mcp/core";
@@ -46,7 +46,7 @@ export const seenTokens = new Set<string>();
 /** Starts emulator + core + MCP client. */
 export async function startBridge(
   options: {
-    emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock;
+    emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock; sleep?: Sleep;
     /** Wraps the real transport (e.g. to act between two requests of one call). */
     transport?: (inner: HttpTransport) => HttpTransport;
     requireVersion?: () => boolean;
@@ -66,7 +66,7 @@ export async function startBridge(
     files,
     images: options.images ?? unavailableImageFetcher,
     clock: options.clock ?? systemClock,
-    sleep: systemSleep,
+    sleep: options.sleep ?? systemSleep,
     random: () => 0,
     logger: silentLogger,
     ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),

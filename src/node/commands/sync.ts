@@ -4,10 +4,11 @@
  * and notes reported; one list request per workspace plus about one GET per changed note.
  */
 import { syncAll, type SyncAllCounts, type SyncAllItem, type SyncAllProgress, type SyncAllResult } from "../../sync/sync-all";
-import { flag, type CommandContext, type HumanCommand } from "./command";
+import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
-import { createProgress, formatTable, groupedMessages, indent, writeJson, type CommandIo, type Progress } from "./output";
+import { createProgress, formatTable, groupedMessages, indent, UsageError, writeJson, type CommandIo, type Progress } from "./output";
 import { CLI_WORDS, shellQuote } from "./words";
+import { parseBudget, runWatch } from "./watch";
 
 /** The checked arguments of `sync`. */
 export interface SyncArgs {
@@ -179,20 +180,32 @@ export const syncCommand: HumanCommand = {
     "One note list per workspace decides which notes need a request at all. Edits on both sides",
     "that do not overlap are merged (unless --no-merge); a real conflict is left alone, with the",
     "note's text in <name>.remote.md. --dry-run shows the plan and writes nothing.",
+    "--watch keeps doing this until Ctrl+C: rounds are spaced so the month's request budget lasts",
+    "the month (never more than HackMD's 100 requests per 5 minutes), and a push that fails",
+    "offline is queued in the state folder and sent when HackMD answers again (docs/auto-sync.md).",
   ].join("\n"),
   positionals: { required: [] },
   options: {
     "dry-run": { type: "boolean", help: "show what would be done; nothing is written locally or on HackMD" },
     "no-merge": { type: "boolean", help: "report edits on both sides as conflicts instead of merging them" },
+    watch: { type: "boolean", help: "keep syncing until Ctrl+C or SIGTERM, paced by the monthly request budget; one line per round" },
+    budget: { type: "string", value: "<N|unlimited>", help: "with --watch: requests per calendar month (UTC) to spend (default 2000, HackMD's free plan)" },
   },
   shared: ["root", "json"],
   exitCodes: {
-    0: "every note ends in sync; with --dry-run: nothing to do",
+    0: "every note ends in sync; with --dry-run: nothing to do; with --watch: stopped with Ctrl+C or SIGTERM",
     1: "conflicts, missing files or notes, or refusals remain; with --dry-run: something would be pulled, pushed or merged, or needs you",
     2: "usage error, or a failure (a note could not be synced)",
   },
-  examples: ["hackmd-bridge sync --dry-run", "hackmd-bridge sync --json"],
+  examples: ["hackmd-bridge sync --dry-run", "hackmd-bridge sync --json", "hackmd-bridge sync --watch --budget 2000"],
   parse: ({ values }) => {
+    if (flag(values, "watch")) {
+      if (flag(values, "dry-run")) throw new UsageError("--watch syncs for real; leave out --dry-run (or --watch)");
+      if (flag(values, "json")) throw new UsageError("--watch prints one line per round; leave out --json");
+      const watchArgs = { budget: parseBudget(text(values, "budget")), merge: !flag(values, "no-merge") };
+      return { json: false, run: (context) => runWatch(watchArgs, context) };
+    }
+    if (values.budget !== undefined) throw new UsageError("--budget goes with --watch: hackmd-bridge sync --watch --budget <N>");
     const args: SyncArgs = { dryRun: flag(values, "dry-run"), merge: !flag(values, "no-merge"), json: flag(values, "json") };
     return { json: args.json, run: (context) => runSync(args, context) };
   },

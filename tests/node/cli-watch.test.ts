@@ -1,0 +1,98 @@
+/**
+ * `hackmd-bridge sync --watch` as a real child process against the in-process emulator: the
+ * first round pulls a collaborator's edit and prints its line with the budget, SIGINT (and
+ * SIGTERM) stop it cleanly with exit 0, and the month's count is kept in the state folder.
+ * The test waits for output lines, never for a time.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO_NOTE_IDS, startEmulator, type Emulator } from "../../src/emulator";
+import { buildCli } from "../helpers/build-cli";
+
+let work: string;
+let cli: string;
+let emu: Emulator;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "hb-cli-watch-"));
+  cli = await buildCli(work);
+  emu = await startEmulator({ port: 0, seed: "demo" });
+}, 60_000);
+
+afterAll(async () => {
+  await emu.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+function start(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; closed: Promise<number | null>; waitFor: (pattern: RegExp) => Promise<void> } {
+  const env = { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token };
+  const child = spawn(process.execPath, [cli, ...args], { env });
+  let out = "";
+  let err = "";
+  const waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
+  const check = (): void => {
+    for (const waiter of [...waiters]) {
+      if (waiter.pattern.test(out)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString("utf8");
+    check();
+  });
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
+  const closed = new Promise<number | null>((resolve) => child.once("close", resolve));
+  return {
+    child,
+    output: () => out + err,
+    closed,
+    waitFor: (pattern) =>
+      new Promise<void>((resolve, reject) => {
+        waiters.push({ pattern, resolve });
+        check();
+        void closed.then(() => reject(new Error(`exited before printing ${String(pattern)}: ${out}${err}`)));
+      }),
+  };
+}
+
+function run(args: string[]): Promise<number | null> {
+  return start(args).closed;
+}
+
+describe("hackmd-bridge sync --watch", () => {
+  const id = DEMO_NOTE_IDS.readingList;
+
+  it("syncs in rounds, prints one line per round with the month's count, and stops cleanly on SIGINT and SIGTERM", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    expect(await run(["pull", id, "reading.md", "--root", root])).toBe(0);
+    emu.collaboratorEdit(id, { content: "# Reading list\n\n- changed on HackMD\n" }, { as: "ada" });
+
+    const watch = start(["sync", "--watch", "--budget", "500", "--root", root]);
+    await watch.waitFor(/round: 1 pulled.*\/500 this month, 0 queued; next round in/);
+    watch.child.kill("SIGINT");
+    expect(await watch.closed).toBe(0);
+    expect(watch.output()).toContain("Stopped:");
+    expect(await readFile(join(root, "reading.md"), "utf8")).toBe("# Reading list\n\n- changed on HackMD\n");
+    const saved = JSON.parse(await readFile(join(root, ".hackmd-bridge/sync/auto-sync/budget.json"), "utf8")) as { used: number };
+    expect(saved.used).toBeGreaterThanOrEqual(2);
+
+    // A restart keeps counting from the saved month; SIGTERM stops it too.
+    const again = start(["sync", "--watch", "--budget", "500", "--root", root]);
+    await again.waitFor(new RegExp(`${saved.used}/500 requests used this month`));
+    await again.waitFor(/round: nothing to do/);
+    again.child.kill("SIGTERM");
+    expect(await again.closed).toBe(0);
+    expect(again.output()).not.toContain(emu.token);
+  }, 60_000);
+
+  it("refuses --budget without --watch, --watch with --dry-run or --json, and a budget that is not a number", async () => {
+    expect(await run(["sync", "--budget", "100"])).toBe(2);
+    expect(await run(["sync", "--watch", "--dry-run"])).toBe(2);
+    expect(await run(["sync", "--watch", "--json"])).toBe(2);
+    expect(await run(["sync", "--watch", "--budget", "lots"])).toBe(2);
+  }, 60_000);
+});

@@ -1,0 +1,147 @@
+import { CallContext } from "../../src/hackmd/call-context";
+import type { Quota } from "../../src/hackmd/quota";
+import type { SentRequest } from "../../src/hackmd/request";
+import { FREE_PLAN_MONTHLY, MIN_ROUND_DELAY_MS, RequestBudget, WINDOW_MS, defaultBudget, monthEnd, monthOf, parseBudgetState, type BudgetStorage } from "../../src/sync/auto/budget";
+import { startBridge } from "../helpers/bridge";
+
+const DAY = 24 * 3_600_000;
+/** 1 April 2027, 00:00 UTC: a 30-day month. */
+const APRIL = Date.UTC(2027, 3, 1);
+
+function memoryStorage(initial?: string): BudgetStorage & { text: string | undefined; saves: number } {
+  const store = {
+    text: initial,
+    saves: 0,
+    load: () => Promise.resolve(store.text),
+    save: (text: string) => {
+      store.text = text;
+      store.saves += 1;
+      return Promise.resolve();
+    },
+  };
+  return store;
+}
+
+async function budgetAt(now: number, monthly: number | "unlimited" = FREE_PLAN_MONTHLY, storage = memoryStorage()): Promise<RequestBudget> {
+  const budget = new RequestBudget({ monthly, storage });
+  await budget.load(now);
+  return budget;
+}
+
+describe("the request budget (pure, clock injected)", () => {
+  it("defaults to the plan's monthly quota", () => {
+    expect(defaultBudget("free")).toBe(2_000);
+    expect(defaultBudget("upgraded")).toBe(10_000);
+  });
+
+  it("counts per calendar month in UTC and starts afresh in the next month", async () => {
+    const budget = await budgetAt(APRIL);
+    budget.record(APRIL + 10);
+    budget.record(APRIL + 20);
+    expect(budget.used(APRIL + 30)).toBe(2);
+    expect(budget.remaining(APRIL + 30)).toBe(1_998);
+    const may = monthEnd(APRIL);
+    expect(monthOf(may - 1)).toBe("2027-04");
+    expect(monthOf(may)).toBe("2027-05");
+    expect(budget.used(may)).toBe(0);
+  });
+
+  it("survives a restart through its storage, and ignores a damaged file", async () => {
+    const storage = memoryStorage();
+    const first = await budgetAt(APRIL, FREE_PLAN_MONTHLY, storage);
+    for (let i = 0; i < 7; i += 1) first.record(APRIL + i);
+    await first.flush();
+    await first.flush(); // nothing changed: no second write
+    expect(storage.saves).toBe(1);
+    const second = await budgetAt(APRIL + DAY, FREE_PLAN_MONTHLY, storage);
+    expect(second.used(APRIL + DAY)).toBe(7);
+    expect(parseBudgetState("{not json", APRIL).used).toBe(0);
+    expect(parseBudgetState(JSON.stringify({ month: "2027-04", used: -3 }), APRIL).used).toBe(0);
+  });
+
+  it("never lets more than 100 requests into 5 minutes", async () => {
+    // Unlimited, so the window is what holds the next round back.
+    const budget = await budgetAt(APRIL, "unlimited");
+    for (let i = 0; i < 99; i += 1) budget.record(APRIL + i * 1000);
+    const now = APRIL + 100_000;
+    expect(budget.windowWait(now, 1)).toBe(0);
+    expect(budget.mayPush(now, 1)).toBe(true);
+    // Three more need the two oldest gone: the second oldest leaves at 1 s + 5 min.
+    expect(budget.windowWait(now, 3)).toBe(1000 + WINDOW_MS - 100_000);
+    expect(budget.mayPush(now, 3)).toBe(false);
+    expect(budget.nextDelay(now, 3)).toEqual({ ms: 1000 + WINDOW_MS - 100_000, reason: "window" });
+    expect(budget.windowWait(APRIL + 1000 + WINDOW_MS, 3)).toBe(0);
+  });
+
+  it("spreads what is left of the budget over what is left of the month", async () => {
+    const budget = await budgetAt(APRIL);
+    // 2,000 requests, 30 days, two lists a round: 1,000 rounds, one every 43.2 minutes.
+    expect(budget.nextDelay(APRIL, 2)).toEqual({ ms: Math.ceil((30 * DAY) / 1000), reason: "spread" });
+    // Halfway through the month with 1,500 spent (as rounds): 250 rounds over 15 days.
+    const mid = APRIL + 15 * DAY;
+    budget.setInRound(true);
+    for (let i = 0; i < 1500; i += 1) budget.record(APRIL + i * 60_000);
+    budget.setInRound(false);
+    expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((15 * DAY) / 250), reason: "spread" });
+  });
+
+  it("slows rounds down to leave room for the pushes this month's rate predicts", async () => {
+    const budget = await budgetAt(APRIL);
+    const mid = APRIL + 15 * DAY;
+    // 600 requests by pushes in 15 days: 600 more are expected, 1,400 - 600 = 800 left for rounds.
+    for (let i = 0; i < 600; i += 1) budget.record(APRIL + i * 60_000);
+    expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((15 * DAY) / 400), reason: "spread" });
+    // At 1,200 by pushes, 1,200 more are projected: more than the 800 left. Rounds keep 30% (240).
+    for (let i = 0; i < 600; i += 1) budget.record(APRIL + DAY + i * 60_000);
+    expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((15 * DAY) / 120), reason: "spread" });
+  });
+
+  it("waits for the next month once the budget cannot pay for one more round, but a push may still spend the rest", async () => {
+    const budget = await budgetAt(APRIL, 10);
+    for (let i = 0; i < 9; i += 1) budget.record(APRIL + i);
+    const now = APRIL + DAY / 2;
+    expect(budget.nextDelay(now, 2)).toEqual({ ms: monthEnd(APRIL) - now, reason: "exhausted" });
+    expect(budget.mayPush(now, 1)).toBe(true);
+    expect(budget.mayPush(now, 3)).toBe(false);
+  });
+
+  it("keeps a minimum delay, and 'unlimited' is bounded by the window only", async () => {
+    const rich = await budgetAt(APRIL, 10_000_000);
+    expect(rich.nextDelay(APRIL, 2)).toEqual({ ms: MIN_ROUND_DELAY_MS, reason: "minimum" });
+    const unlimited = await budgetAt(APRIL, "unlimited");
+    expect(unlimited.remaining(APRIL)).toBe(Infinity);
+    expect(unlimited.nextDelay(APRIL, 2)).toEqual({ ms: MIN_ROUND_DELAY_MS, reason: "minimum" });
+  });
+
+  it("backs off when HackMD's own headers say the quota is spent", async () => {
+    const budget = await budgetAt(APRIL);
+    const quota: Quota = { limit: 100, remaining: 1, reset_seconds: 120, observed_at: APRIL };
+    budget.observeQuota(quota);
+    expect(budget.quotaWait(APRIL + 20_000, 2)).toBe(100_000);
+    expect(budget.nextDelay(APRIL + 20_000, 2)).toEqual({ ms: Math.ceil((30 * DAY - 20_000) / 1000), reason: "spread" });
+    expect(budget.mayPush(APRIL + 20_000, 3)).toBe(false);
+    expect(budget.mayPush(APRIL + 120_000, 3)).toBe(true);
+  });
+});
+
+describe("the client's request hook (emulator)", () => {
+  it("reports every request sent, as the emulator logs them", async () => {
+    const bridge = await startBridge();
+    try {
+      const seen: SentRequest[] = [];
+      const stop = bridge.core.deps.client.onRequestSent((sent) => seen.push(sent));
+      bridge.mark();
+      const call = new CallContext();
+      await bridge.core.deps.client.me(call);
+      await bridge.core.deps.client.listNotes(call, { teamPath: null });
+      await bridge.core.deps.client.listNotes(call, { teamPath: "sandbox-team" });
+      stop();
+      await bridge.core.deps.client.me(call);
+      expect(seen.map((sent) => `${sent.method} ${sent.path}`)).toEqual(["GET /v1/me", "GET /v1/notes", "GET /v1/teams/sandbox-team/notes"]);
+      expect(bridge.requestsSinceMark()).toHaveLength(4);
+      expect(JSON.stringify(seen)).not.toContain(bridge.emu.token);
+    } finally {
+      await bridge.close();
+    }
+  });
+});
