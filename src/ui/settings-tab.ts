@@ -136,6 +136,9 @@ export function clearTokenConfirmation(secretId: string): ConfirmOptions {
 }
 
 /** The plugin's settings tab. */
+/** The settings that are plain switches. */
+type BooleanSetting = { [K in keyof Settings]: Settings[K] extends boolean ? K : never }[keyof Settings];
+
 export class HackmdBridgeSettingTab extends PluginSettingTab {
   private cleanups: Array<() => void> = [];
   /** Rows rendered by `display()` that can hide, with their settings (Obsidian before 1.13). */
@@ -223,6 +226,20 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
   }
 
   // ---- HackMD account ----
+
+  /** A switch bound to one boolean setting. */
+  private toggleRow(name: string, desc: string, key: BooleanSetting): Row {
+    return {
+      name,
+      desc,
+      render: (setting) =>
+        void setting.addToggle((toggle) =>
+          toggle.setValue(this.services.getSettings()[key]).onChange(async (value) => {
+            await this.services.saveSettings({ [key]: value });
+          }),
+        ),
+    };
+  }
 
   private tokenRow(): Row {
     const secret = this.services.secrets.hackmdToken;
@@ -387,109 +404,37 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
   }
 
   private quotaRow(): Row {
-    return {
-      name: "Show API quota in the status bar",
-      desc: "Only when less than a fifth of the quota HackMD reports is left.",
-      render: (setting) =>
-        void setting.addToggle((toggle) =>
-          toggle.setValue(this.services.getSettings().showQuotaInStatusBar).onChange(async (value) => {
-            await this.services.saveSettings({ showQuotaInStatusBar: value });
-          }),
-        ),
-    };
+    return this.toggleRow("Show API quota in the status bar", "Only when less than a fifth of the quota HackMD reports is left.", "showQuotaInStatusBar");
   }
 
   private untrackedRow(): Row {
-    return {
-      name: "Show untracked files in the status bar",
-      desc: "Off: a file that is not linked to a HackMD note shows nothing in the status bar.",
-      render: (setting) =>
-        void setting.addToggle((toggle) =>
-          toggle.setValue(this.services.getSettings().showUntrackedInStatusBar).onChange(async (value) => {
-            await this.services.saveSettings({ showUntrackedInStatusBar: value });
-          }),
-        ),
-    };
+    return this.toggleRow("Show untracked files in the status bar", "Off: a file that is not linked to a HackMD note shows nothing in the status bar.", "showUntrackedInStatusBar");
   }
 
   private convertRow(): Row {
-    return {
-      name: "Convert Obsidian syntax",
-      desc: "Pulled notes are written with wikilinks, embeds, callouts and %%comments%%, and pushed as HackMD shows them: links to the notes' pages, :::containers, uploaded images, no readable comments. Off: notes are synced byte for byte.",
-      render: (setting) =>
-        void setting.addToggle((toggle) =>
-          toggle.setValue(this.services.getSettings().convertObsidianSyntax).onChange(async (value) => {
-            await this.services.saveSettings({ convertObsidianSyntax: value });
-          }),
-        ),
-    };
+    return this.toggleRow("Convert Obsidian syntax", "Pulled notes are written with wikilinks, embeds, callouts and %%comments%%, and pushed as HackMD shows them: links to the notes' pages, :::containers, uploaded images, no readable comments. Off: notes are synced byte for byte.", "convertObsidianSyntax");
   }
 
   private downloadImagesRow(): Row {
-    return {
-      name: "Download images from HackMD",
-      desc: "With syntax conversion on, images a collaborator added on HackMD are saved in the attachment folder and embedded. Off: they stay links.",
-      render: (setting) =>
-        void setting.addToggle((toggle) =>
-          toggle.setValue(this.services.getSettings().downloadImages).onChange(async (value) => {
-            await this.services.saveSettings({ downloadImages: value });
-          }),
-        ),
-    };
+    return this.toggleRow("Download images from HackMD", "With syntax conversion on, images a collaborator added on HackMD are saved in the attachment folder and embedded. Off: they stay links.", "downloadImages");
   }
 
   private autoMergeRow(): Row {
-    return {
-      name: "Merge edits automatically",
-      desc: "When a file and its note both changed in different places, sync merges the two and pushes the result. Changes to the same lines always open the conflict resolver.",
-      render: (setting) =>
-        void setting.addToggle((toggle) =>
-          toggle.setValue(this.services.getSettings().autoMerge).onChange(async (value) => {
-            await this.services.saveSettings({ autoMerge: value });
-          }),
-        ),
-    };
+    return this.toggleRow("Merge edits automatically", "When a file and its note both changed in different places, sync merges the two and pushes the result. Changes to the same lines always open the conflict resolver.", "autoMerge");
   }
 
   private requireVersionRow(): Row {
-    return {
-      name: "Require a version before overwriting",
-      desc: "Before \"keep mine\", a restore or an agent's overwrite replaces the note's text, HackMD Bridge saves that text as a named version. When HackMD cannot save one, stop instead of going ahead.",
-      render: (setting) =>
-        void setting.addToggle((toggle) =>
-          toggle.setValue(this.services.getSettings().requireVersionBeforeOverwrite).onChange(async (value) => {
-            await this.services.saveSettings({ requireVersionBeforeOverwrite: value });
-          }),
-        ),
-    };
+    return this.toggleRow("Require a version before overwriting", "Before \"keep mine\", a restore or an agent's overwrite replaces the note's text, HackMD Bridge saves that text as a named version. When HackMD cannot save one, stop instead of going ahead.", "requireVersionBeforeOverwrite");
   }
 
   // ---- Agents ----
 
   private protectAgentFilesRow(): Row {
-    return {
-      name: "Protect agent instruction files",
-      desc: "Refuse to write files that coding agents load as instructions (such as AGENTS.md or CLAUDE.md) when pulling notes.",
-      render: (setting) =>
-        void setting.addToggle((toggle) =>
-          toggle.setValue(this.services.getSettings().protectAgentFiles).onChange(async (value) => {
-            await this.services.saveSettings({ protectAgentFiles: value });
-          }),
-        ),
-    };
+    return this.toggleRow("Protect agent instruction files", "Refuse to write files that coding agents load as instructions (such as AGENTS.md or CLAUDE.md) when pulling notes.", "protectAgentFiles");
   }
 
   private readOnlyRow(): Row {
-    return {
-      name: "Read-only for agents",
-      desc: "Agents can only read: every tool that changes a note, a folder, an image, a file or a sync record is refused, whatever its choice below.",
-      render: (setting) =>
-        void setting.addToggle((toggle) =>
-          toggle.setValue(this.services.getSettings().agentsReadOnly).onChange(async (value) => {
-            await this.services.saveSettings({ agentsReadOnly: value });
-          }),
-        ),
-    };
+    return this.toggleRow("Read-only for agents", "Agents can only read: every tool that changes a note, a folder, an image, a file or a sync record is refused, whatever its choice below.", "agentsReadOnly");
   }
 
   private approvalTimeoutRow(): Row {
