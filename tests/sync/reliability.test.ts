@@ -45,7 +45,7 @@ import { ReliabilityWorld, startShared, type SharedEnvironment } from "./helpers
 import { intFromEnv } from "./helpers/env";
 
 const DEFAULT_SEED = 20_260_105;
-const DEFAULT_RUNS = 300;
+const DEFAULT_RUNS = 200;
 const CASE_TIMEOUT_MS = 20_000;
 
 
