@@ -62,6 +62,12 @@ const NO_CONVERSION: ConversionSettings = { enabled: () => false, noteUrl: (_tea
 /** How long after a change its timestamp is not trusted to go with the body read: twice the 15 s HackMD's own tests wait for a write to show (HACKMD_API.md §1.8.1). */
 export const SETTLE_MS = 30_000;
 
+/**
+ * How old a workspace list may be when a push sends on its word instead of a GET of its own
+ * (PushRequest.listed): about what a GET and its PATCH are apart when a push waits for nothing.
+ */
+export const LISTED_TRUST_MS = 2_000;
+
 /** How often an operation redoes its decision when its keys or its record moved under it. */
 const MAX_ATTEMPTS = 3;
 
@@ -322,7 +328,8 @@ export class SyncService implements SyncTools {
           );
         }
       }
-      const note = await this.getNote(request.call, loaded);
+      const listed = await this.listedNote(request, loaded, form);
+      const note = listed ?? (await this.getNote(request.call, loaded));
       let local = form.text;
       let localHash = await bodyHash(local);
       const remoteHash = await bodyHash(note.content);
@@ -364,6 +371,7 @@ export class SyncService implements SyncTools {
           // An earlier unconfirmed write may still land on top of the body just read: wait for it.
           this.pending.assertClear(address, note.content);
           await request.call.beforeChange(pushChange(address, note, record.local_path, local));
+          if (listed !== undefined) await this.assertListStillFresh(request, loaded);
           await this.store.expectRecord(loaded.key, expectationOf(record));
           // A deliberate overwrite of HackMD's text first names that text as a version (one request).
           const version = OVERWRITE_BRANCHES.has(decision.branch) ? await this.safety?.before(request.call, address.noteId, request.purpose ?? "push") : undefined;
@@ -594,6 +602,53 @@ export class SyncService implements SyncTools {
     const raw = decodeUtf8(read.bytes);
     if (raw === undefined) throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`);
     return { text: normalizeLineEndings(raw), raw, stamp: read.stamp };
+  }
+
+  /**
+   * The note as the caller's fresh workspace list showed it, with the baseline as its body, when
+   * that list may stand in for the push's own GET (PushRequest.listed); otherwise undefined.
+   */
+  private async listedNote(request: PushRequest, loaded: LoadedRecord, form: RemoteForm): Promise<NoteWithBody | undefined> {
+    const listed = request.listed;
+    if (listed === undefined) return undefined;
+    const { record } = loaded;
+    const address = { teamPath: record.team_path, noteId: record.internal_id };
+    const settled = record.last_observed_remote_timestamp !== "" && listed.note.last_changed_at !== null && String(listed.note.last_changed_at) === record.last_observed_remote_timestamp;
+    if (!settled || listed.note.id !== record.internal_id || this.clock.now() - listed.at > LISTED_TRUST_MS) return undefined;
+    if (this.pending.mayStillLand(address, loaded.baseline)) return undefined;
+    if ((await this.conversion.imagesToUpload(form)).length > 0) return undefined;
+    const { note } = listed;
+    return {
+      id: note.id,
+      short_id: note.short_id,
+      title: note.title,
+      description: note.description,
+      tags: note.tags,
+      team_path: note.team_path,
+      patch_path: "",
+      folder_ids: [],
+      created_at: note.created_at,
+      last_changed_at: note.last_changed_at,
+      publish_link: note.publish_link,
+      permalink: note.permalink,
+      user_path: null,
+      read_permission: note.read_permission,
+      write_permission: note.write_permission,
+      comment_permission: null,
+      content: loaded.baseline,
+    };
+  }
+
+  /**
+   * A push that took a list as its read sends only while that list is fresh; past that it reads
+   * the note after all, and goes on only when HackMD still holds the baseline.
+   */
+  private async assertListStillFresh(request: PushRequest, loaded: LoadedRecord): Promise<void> {
+    const listed = request.listed;
+    if (listed === undefined || this.clock.now() - listed.at <= LISTED_TRUST_MS) return;
+    const note = await this.getNote(request.call, loaded);
+    if (note.content === loaded.baseline) return;
+    throw new BridgeError("conflict", `Note ${loaded.record.internal_id} changed on HackMD while ${loaded.record.local_path} was being pushed; nothing was sent. Sync it again.`);
   }
 
   /** One GET of a tracked note in the record's workspace; a reply without a body is `upstream`. */

@@ -38,7 +38,7 @@
 import { BridgeError, isBridgeError, type ErrorKind } from "../core/errors";
 import { bodyHash, sha256Hex } from "../core/hash";
 import type { LocalFiles } from "../core/local-files";
-import { silentLogger, type Logger, type Sleep } from "../core/ports";
+import { silentLogger, systemClock, type Clock, type Logger, type Sleep } from "../core/ports";
 import { normalizeLineEndings } from "../core/text";
 import { CallContext } from "../hackmd/call-context";
 import { compareCodePoints, type HackmdClient } from "../hackmd/client";
@@ -224,6 +224,8 @@ export interface SyncAllDeps {
   store?: SyncStateStore;
   /** The vocabulary of the fixes its messages name (default: the tools' words). */
   words?: Words;
+  /** Times the lists for `trustListing` (default: the system clock). */
+  clock?: Clock;
 }
 
 /** Options of one run; all optional. */
@@ -254,6 +256,12 @@ export interface SyncAllOptions {
    * editor or pushed mid-typing. Default: none.
    */
   holdBack?: (localPath: string) => boolean;
+  /**
+   * Pushes of notes the list showed unchanged take that list as their read of HackMD when it is
+   * fresh enough (PushRequest.listed): 2 requests instead of 3. Automatic sync rounds only;
+   * default false, so `hackmd-bridge sync` and the tools keep TOOLS.md §17's sequences.
+   */
+  trustListing?: boolean;
 }
 
 /**
@@ -281,10 +289,12 @@ interface Entry {
   item?: SyncAllItem;
   /** Dry runs with auto-merge: whether a `conflict` plan's edits merge cleanly. */
   mergeable?: boolean;
+  /** The note as listed, when the list showed it unchanged. */
+  listed?: { note: NoteSummary; at: number };
 }
 
 /** The listed notes of a workspace, or why there are none. */
-type Listing = { ok: true; byId: Map<string, NoteSummary> } | { ok: false; failure: Extract<RemoteFact, { kind: "failed" }> };
+type Listing = { ok: true; byId: Map<string, NoteSummary>; at: number } | { ok: false; failure: Extract<RemoteFact, { kind: "failed" }> };
 
 /** Thrown inside a run when a step is not attempted because of the rate limit. */
 class RateLimitStop extends Error {
@@ -361,6 +371,8 @@ class SyncAllRun {
   private readonly onProgress: ((progress: SyncAllProgress) => void) | undefined;
   private readonly words: Words;
   private readonly holdBack: ((localPath: string) => boolean) | undefined;
+  private readonly trustListing: boolean;
+  private readonly clock: Clock;
 
   constructor(deps: SyncAllDeps, options: SyncAllOptions) {
     const concurrency = options.concurrency ?? DEFAULT_SYNC_ALL_CONCURRENCY;
@@ -382,6 +394,8 @@ class SyncAllRun {
     this.gate = new RateGate(deps.sleep, options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS);
     this.onProgress = options.onProgress;
     this.holdBack = options.holdBack;
+    this.trustListing = options.trustListing ?? false;
+    this.clock = deps.clock ?? systemClock;
   }
 
   async run(): Promise<SyncAllResult> {
@@ -497,7 +511,7 @@ class SyncAllRun {
     await forEachBounded(workspaces, this.concurrency, async (teamPath) => {
       try {
         const notes = await this.gate.step(() => this.client.listNotes(this.call, { teamPath }));
-        listings.set(teamPath, { ok: true, byId: new Map(notes.map((note) => [note.id, note])) });
+        listings.set(teamPath, { ok: true, byId: new Map(notes.map((note) => [note.id, note])), at: this.clock.now() });
       } catch (error) {
         const failure = failureOf(error);
         const message = failure.rate_limited ? failure.message : `Listing the notes of ${workspaceWords(teamPath)} failed, so its notes were not synced: ${failure.message}`;
@@ -539,7 +553,10 @@ class SyncAllRun {
     const listed = listing.byId.get(record.internal_id);
     if (listed !== undefined) {
       const unchanged = listed.last_changed_at !== null && record.last_observed_remote_timestamp !== "" && String(listed.last_changed_at) === record.last_observed_remote_timestamp;
-      if (unchanged) return { ...facts, remote: { kind: "unchanged" } };
+      if (unchanged) {
+        entry.listed = { note: listed, at: listing.at };
+        return { ...facts, remote: { kind: "unchanged" } };
+      }
       // Real runs leave the confirming GET to the pull or push that follows (one GET either way).
       if (!this.dryRun) return { ...facts, remote: { kind: "moved" } };
     }
@@ -672,7 +689,7 @@ class SyncAllRun {
         return;
       }
       try {
-        entry.item = await this.gate.step(() => (entry.plan?.id === "pull" ? this.pull(base, entry.record as SyncRecord) : this.push(base, entry.record as SyncRecord)));
+        entry.item = await this.gate.step(() => (entry.plan?.id === "pull" ? this.pull(base, entry.record as SyncRecord) : this.push(base, entry.record as SyncRecord, entry.listed)));
       } catch (error) {
         if (error instanceof RateLimitStop) entry.item = this.skippedItem(base, error.reason);
         else {
@@ -705,9 +722,10 @@ class SyncAllRun {
   }
 
   /** A safe push: its own GET decides between pushed, baseline advanced and conflict. */
-  private async push(base: Omit<SyncAllItem, "outcome">, record: SyncRecord): Promise<SyncAllItem> {
+  private async push(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, listed: Entry["listed"]): Promise<SyncAllItem> {
     const strategy = this.autoMerge ? "merge" : "safe";
-    const result = await this.sync.push({ localPath: record.local_path, strategy, confirm: false, confirmLargeFile: this.confirmLargeFiles, call: this.call });
+    const trusted = this.trustListing && listed !== undefined ? { listed } : {};
+    const result = await this.sync.push({ localPath: record.local_path, strategy, confirm: false, confirmLargeFile: this.confirmLargeFiles, call: this.call, ...trusted });
     if (result.kind === "pushed" && result.output.merged === true) this.cache.forget(record.local_path);
     if (result.kind !== "pushed") throw new BridgeError("internal", "A push without note_ref returned a resolution; report this as a bug.");
     return pushItem(base, record, result.output);

@@ -2,6 +2,7 @@
 import type { OverwriteAction, OverwrittenVersion, SafetyVersion } from "../hackmd/safety-version";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
+import type { NoteSummary } from "../hackmd/types";
 import type { KeyedRecord, SyncStateStore } from "./store";
 
 /** A reference that did not resolve to exactly one note (§3.3). */
@@ -55,6 +56,14 @@ export interface PushRequest {
   call: CallContext;
   /** What the push is, in the name of a version made before it overwrites (default "push"). */
   purpose?: OverwriteAction | undefined;
+  /**
+   * The note as its workspace's list showed it at `at` (an automatic sync round, docs/auto-sync.md
+   * "A push in a round"). When the listed `last_changed_at` equals the record's settled timestamp,
+   * the list is at most `LISTED_TRUST_MS` old when the PATCH goes out, no unconfirmed write to the
+   * note may still land and no image has to go up first, the push takes its baseline as HackMD's
+   * body instead of a GET of its own. Otherwise it reads the note as always.
+   */
+  listed?: { note: NoteSummary; at: number } | undefined;
 }
 
 /** Statuses of a push (TOOLS.md §9.13). */

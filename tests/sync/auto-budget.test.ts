@@ -73,27 +73,33 @@ describe("the request budget (pure, clock injected)", () => {
     expect(budget.windowWait(APRIL + 1000 + WINDOW_MS, 3)).toBe(0);
   });
 
-  it("spreads what is left of the budget over what is left of the month", async () => {
+  it("keeps the month's spending on its even pace, with a small slack ahead of it", async () => {
     const budget = await budgetAt(APRIL);
-    // 2,000 requests, 30 days, two lists a round: 1,000 rounds, one every 43.2 minutes.
-    expect(budget.nextDelay(APRIL, 2)).toEqual({ ms: Math.ceil((30 * DAY) / 1000), reason: "spread" });
-    // Halfway through the month with 1,500 spent (as rounds): 250 rounds over 15 days.
-    const mid = APRIL + 15 * DAY;
-    budget.setInRound(true);
-    for (let i = 0; i < 1500; i += 1) budget.record(APRIL + i * 60_000);
-    budget.setInRound(false);
-    expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((15 * DAY) / 250), reason: "spread" });
+    // 2,000 requests over 30 days: 66.7 a day are earned, and 20 (1%) may be spent ahead of that.
+    expect(budget.credit(APRIL)).toBe(20);
+    expect(budget.credit(APRIL + 3 * DAY)).toBeCloseTo(220, 6);
+    // Two lists a round fit at once, then rounds wait for the pace.
+    expect(budget.nextDelay(APRIL, 2)).toEqual({ ms: MIN_ROUND_DELAY_MS, reason: "minimum" });
+    for (let i = 0; i < 20; i += 1) budget.record(APRIL + i);
+    expect(budget.credit(APRIL + 100)).toBeLessThan(0.01);
+    // Two more requests are earned in 2 / 2,000 of the month: 43.2 minutes.
+    expect(budget.paceWait(APRIL + 100, 2)).toBe(Math.ceil(((2 - budget.credit(APRIL + 100)) * 30 * DAY) / 2000));
+    expect(budget.nextDelay(APRIL + 100, 2).reason).toBe("spread");
+    expect(budget.nextDelay(APRIL + 100, 2).ms).toBeGreaterThan(43 * 60_000);
+    expect(budget.nextDelay(APRIL + 100, 2).ms).toBeLessThan(44 * 60_000);
   });
 
-  it("slows rounds down to leave room for the pushes this month's rate predicts", async () => {
+  it("makes a costly round delay the next one by what it cost beyond the pace", async () => {
     const budget = await budgetAt(APRIL);
     const mid = APRIL + 15 * DAY;
-    // 600 requests by pushes in 15 days: 600 more are expected, 1,400 - 600 = 800 left for rounds.
-    for (let i = 0; i < 600; i += 1) budget.record(APRIL + i * 60_000);
-    expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((15 * DAY) / 400), reason: "spread" });
-    // At 1,200 by pushes, 1,200 more are projected: more than the 800 left. Rounds keep 30% (240).
-    for (let i = 0; i < 600; i += 1) budget.record(APRIL + DAY + i * 60_000);
-    expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((15 * DAY) / 120), reason: "spread" });
+    // Half the month gone: 1,000 earned. 1,100 spent is 80 beyond pace and slack: 80 / 2,000 of the month.
+    for (let i = 0; i < 1100; i += 1) budget.record(APRIL + i * 60_000);
+    expect(budget.credit(mid)).toBeCloseTo(-80, 6);
+    expect(budget.nextDelay(mid, 2)).toEqual({ ms: Math.ceil((82 * 30 * DAY) / 2000), reason: "spread" });
+    // Spent below the pace, rounds only keep the minimum delay.
+    const thrifty = await budgetAt(APRIL);
+    for (let i = 0; i < 500; i += 1) thrifty.record(APRIL + i * 60_000);
+    expect(thrifty.nextDelay(mid, 2)).toEqual({ ms: MIN_ROUND_DELAY_MS, reason: "minimum" });
   });
 
   it("waits for the next month once the budget cannot pay for one more round, but a push may still spend the rest", async () => {
@@ -118,7 +124,7 @@ describe("the request budget (pure, clock injected)", () => {
     const quota: Quota = { limit: 100, remaining: 1, reset_seconds: 120, observed_at: APRIL };
     budget.observeQuota(quota);
     expect(budget.quotaWait(APRIL + 20_000, 2)).toBe(100_000);
-    expect(budget.nextDelay(APRIL + 20_000, 2)).toEqual({ ms: Math.ceil((30 * DAY - 20_000) / 1000), reason: "spread" });
+    expect(budget.nextDelay(APRIL + 20_000, 2)).toEqual({ ms: 100_000, reason: "quota" });
     expect(budget.mayPush(APRIL + 20_000, 3)).toBe(false);
     expect(budget.mayPush(APRIL + 120_000, 3)).toBe(true);
   });

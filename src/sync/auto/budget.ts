@@ -16,11 +16,12 @@ export const FREE_PLAN_MONTHLY = 2_000;
 /** The monthly quota of the upgraded plans. */
 export const UPGRADED_PLAN_MONTHLY = 10_000;
 /**
- * Share of the remaining budget rounds keep however much pushes are projected to spend: pushes
- * alone must not starve the detection of remote changes (pushes then meet the cap instead and
- * wait in the outbox, nothing lost).
+ * How far spending may run ahead of the month's even pace, as a share of the monthly budget (at
+ * least `MIN_PACE_SLACK` requests): enough for the first rounds of a month and a burst of edits,
+ * little enough that the month's last days keep their share.
  */
-export const ROUND_FLOOR_SHARE = 0.3;
+export const PACE_SLACK_SHARE = 0.01;
+export const MIN_PACE_SLACK = 10;
 /** Shortest delay between two rounds, however much budget is left. */
 export const MIN_ROUND_DELAY_MS = 60_000;
 
@@ -217,12 +218,40 @@ export class RequestBudget {
   }
 
   /**
+   * Requests that may be spent now without running ahead of the month's even pace: the budget
+   * earned so far (the monthly budget times the share of the month gone), plus the slack, less
+   * what was sent. Negative after a costly round or push; Infinity when unlimited.
+   */
+  credit(now: number): number {
+    if (this.options.monthly === "unlimited") return Infinity;
+    const monthly = this.options.monthly;
+    const start = monthStart(now);
+    const earned = (monthly * (now - start)) / (monthEnd(now) - start);
+    return Math.min(earned + this.slack(), monthly) - this.used(now);
+  }
+
+  /** Milliseconds until `credit` reaches `cost` (0: now). */
+  paceWait(now: number, cost: number): number {
+    if (this.options.monthly === "unlimited") return 0;
+    const missing = cost - this.credit(now);
+    if (missing <= 0) return 0;
+    const start = monthStart(now);
+    return Math.ceil((missing * (monthEnd(now) - start)) / this.options.monthly);
+  }
+
+  /** The requests spending may run ahead of the even pace. */
+  private slack(): number {
+    if (this.options.monthly === "unlimited") return Infinity;
+    return Math.max(MIN_PACE_SLACK, Math.floor(this.options.monthly * PACE_SLACK_SHARE));
+  }
+
+  /**
    * How long to wait before the next round, which is expected to cost `roundCost` requests
-   * (at least one list per workspace). The month's remaining budget, less what pushes are
-   * projected to spend at this month's rate so far (rounds keep at least `ROUND_FLOOR_SHARE` of
-   * it), is spread over the remaining time; the
-   * answer never lets a round break the short window or HackMD's reported quota, and waits for
-   * the next month when the budget cannot pay for one more round.
+   * (at least one list per workspace): until spending that much keeps the month on its even
+   * pace (`credit`), and never sooner than the minimum delay. The answer never lets a round break
+   * the short window or HackMD's reported quota, and waits for the next month when the budget
+   * cannot pay for one more round. Whatever a round costs beyond its estimate (the pushes and
+   * pulls it found) delays the next one, so the month's spending keeps pace whatever happens.
    */
   nextDelay(now: number, roundCost: number): RoundDelay {
     const cost = Math.max(1, roundCost);
@@ -232,29 +261,15 @@ export class RequestBudget {
     if (this.options.monthly === "unlimited") {
       spread = { ms: this.minRoundDelayMs, reason: "minimum" };
     } else {
-      const end = monthEnd(now);
-      const left = end - now;
-      const remaining = this.remaining(now);
-      const available = Math.max(Math.floor(remaining * ROUND_FLOOR_SHARE), remaining - this.projectedPushes(now));
-      if (available < cost) {
+      const left = monthEnd(now) - now;
+      if (this.remaining(now) < cost) {
         spread = { ms: Math.max(1, left), reason: "exhausted" };
       } else {
-        const rounds = Math.floor(available / cost);
-        const ms = Math.ceil(left / rounds);
+        const ms = Math.min(left, this.paceWait(now, cost));
         spread = ms <= this.minRoundDelayMs ? { ms: this.minRoundDelayMs, reason: "minimum" } : { ms, reason: "spread" };
       }
     }
     return blocked > spread.ms ? { ms: blocked, reason: blockedReason } : spread;
-  }
-
-  /** Requests pushes will spend for the rest of the month at this month's rate so far (rounded up). */
-  private projectedPushes(now: number): number {
-    const start = monthStart(now);
-    const elapsed = now - start;
-    // Below a day the rate says little; the spread is recomputed every round anyway.
-    if (elapsed < 24 * 3_600_000) return 0;
-    const pushes = this.state.used - this.state.rounds;
-    return Math.ceil((pushes / elapsed) * (monthEnd(now) - now));
   }
 
   /** A new month starts the count at zero. */

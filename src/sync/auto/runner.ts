@@ -23,6 +23,17 @@ import { isQueuedKind, type Outbox, type OutboxEntry } from "./outbox";
 export const DEFAULT_DEBOUNCE_MS = 20_000;
 /** Requests a push costs when nothing goes wrong: GET, PATCH, read-back GET (TOOLS.md §17). */
 export const PUSH_COST = 3;
+/**
+ * Requests a push in a round costs when the round's fresh list stands in for its GET: PATCH and
+ * read-back GET (PushRequest.listed, docs/auto-sync.md).
+ */
+export const LISTED_PUSH_COST = 2;
+/**
+ * Credit (RequestBudget.credit) a push sent on its own must leave, in days of the month's even
+ * pace: below it, changed files wait for the next round, where their push costs less and
+ * several edits of one note go out as one.
+ */
+export const DIRECT_PUSH_RESERVE_DAYS = 0.25;
 /** Short-window room a round's step waits for: every step in flight may be a full push. */
 const STEP_ROOM = PUSH_COST * DEFAULT_SYNC_ALL_CONCURRENCY;
 /** First wait before a queued push is retried; doubled per failure up to `MAX_RETRY_MS`. */
@@ -151,9 +162,33 @@ export class AutoSyncRunner {
     if (due > now) return due;
     if (this.isEditing(path)) return now + this.debounceMs;
     const { budget } = this.deps;
-    if (budget.mayPush(now, PUSH_COST)) return now;
-    if (budget.remaining(now) < PUSH_COST) return this.nextRoundAt ?? now + this.debounceMs;
+    if (this.mayPushAlone(now)) return now;
+    // Not worth a push of its own now: the file goes out with the next round.
+    if (budget.remaining(now) < PUSH_COST || !this.paceAllowsAlone(now)) return this.nextRoundAt ?? now + this.debounceMs;
     return now + Math.max(1_000, budget.windowWait(now, PUSH_COST), budget.quotaWait(now, PUSH_COST));
+  }
+
+  /**
+   * Whether a file may be pushed on its own now (3 requests, about 20 s after the last edit): it
+   * fits the month, the short window and HackMD's headers, and the month's pace has credit to
+   * spare. Otherwise it waits for the next round.
+   */
+  private mayPushAlone(now: number): boolean {
+    return this.deps.budget.mayPush(now, PUSH_COST) && this.paceAllowsAlone(now);
+  }
+
+  private paceAllowsAlone(now: number): boolean {
+    const { budget } = this.deps;
+    const monthly = budget.monthly;
+    if (monthly === "unlimited") return true;
+    return budget.credit(now) >= PUSH_COST + (monthly / 30) * DIRECT_PUSH_RESERVE_DAYS;
+  }
+
+  /** Whether a modified file is still inside its quiet time (or open in an editor): a round leaves it alone. */
+  private stillEditing(path: string, now: number): boolean {
+    if (this.isEditing(path)) return true;
+    const at = this.dirty.get(path);
+    return at !== undefined && at + this.debounceMs > now;
   }
 
   /** Does whatever is due at `now`: debounced pushes, queued retries, then the round if due. */
@@ -175,7 +210,7 @@ export class AutoSyncRunner {
       for (const [path, at] of [...this.dirty]) {
         if (now < this.pushesBlockedUntil) break;
         if (at + this.debounceMs > now || this.isEditing(path)) continue;
-        if (!budget.mayPush(now, PUSH_COST)) break;
+        if (!this.mayPushAlone(now)) break; // it goes out with the next round
         this.dirty.delete(path);
         if (queuedPaths.has(path)) continue; // the outbox below pushes it
         const report = await this.push(await trackedByPath(), path, false, now);
@@ -184,7 +219,7 @@ export class AutoSyncRunner {
       for (const entry of await this.deps.outbox.list()) {
         if (now < this.pushesBlockedUntil) break;
         if (retryAt(entry) > now || this.isEditing(entry.local_path) || this.dirty.has(entry.local_path)) continue;
-        if (!budget.mayPush(now, PUSH_COST)) break;
+        if (!this.mayPushAlone(now)) break; // the next round pushes it
         const report = await this.push(await trackedByPath(), entry.local_path, true, now, entry);
         if (report !== undefined) pushes.push(report);
       }
@@ -224,10 +259,22 @@ export class AutoSyncRunner {
     budget.setInRound(true);
     try {
       const result = await syncAll(
-        { client: this.deps.client, files: this.deps.files, sync: this.gatedSync(), sleep: this.deps.sleep, logger: this.logger, ...(this.deps.words === undefined ? {} : { words: this.deps.words }) },
-        { autoMerge: this.autoMerge, hashCache: this.cache, holdBack: (path) => this.isEditing(path) || this.dirty.has(path) },
+        { client: this.deps.client, files: this.deps.files, sync: this.gatedSync(), sleep: this.deps.sleep, clock: this.deps.clock, logger: this.logger, ...(this.deps.words === undefined ? {} : { words: this.deps.words }) },
+        { autoMerge: this.autoMerge, hashCache: this.cache, holdBack: (path) => this.stillEditing(path, this.deps.clock.now()), trustListing: true },
       );
       counts = result.counts;
+      // A changed file whose push the round could not send (offline, rate limited, HackMD down)
+      // is queued like a push of its own that failed.
+      for (const item of result.items) {
+        const kind = item.error_kind;
+        if ((item.outcome !== "error" && item.outcome !== "skipped") || kind === undefined || !isQueuedKind(kind)) continue;
+        if (!this.quiet(item.local_path, now) && !PUSH_PLANS.has(item.plan)) continue;
+        await this.queue({ team_path: item.team_path, note_id: item.note_id, local_path: item.local_path }, kind, now);
+      }
+      // Files changed before the round and not held back went out with it, or are queued, or failed
+      // for a reason the round reported and are found again by the next round: no push of their own.
+      const heldBack = new Set(result.items.filter((item) => item.outcome === "skipped" && item.error_kind === undefined).map((item) => item.local_path));
+      for (const path of [...this.dirty.keys()]) if (this.quiet(path, now) && !heldBack.has(path)) this.dirty.delete(path);
       for (const item of result.items) {
         if (item.outcome === "conflict") conflicts.push(item.local_path);
         // A round that pushed or pulled a note settles its queued push.
@@ -236,8 +283,17 @@ export class AutoSyncRunner {
         }
       }
     } catch (error) {
-      this.logger.warn("auto_sync.round_failed", { error_kind: isBridgeError(error) ? error.kind : "internal" });
+      const kind: ErrorKind = isBridgeError(error) ? error.kind : "internal";
+      this.logger.warn("auto_sync.round_failed", { error_kind: kind });
       counts = emptyCounts();
+      if (isQueuedKind(kind)) {
+        const tracked = await this.deps.sync.listTracked().catch(() => []);
+        for (const entry of tracked) {
+          if (!this.quiet(entry.local_path, now)) continue;
+          await this.queue(entry, kind, now);
+          this.dirty.delete(entry.local_path);
+        }
+      }
     } finally {
       budget.setInRound(false);
     }
@@ -309,8 +365,7 @@ export class AutoSyncRunner {
       const kind: ErrorKind = isBridgeError(error) ? error.kind : "internal";
       const message = error instanceof Error ? error.message : String(error);
       if (isQueuedKind(kind)) {
-        const queued = await this.deps.outbox.add({ team_path: tracked.team_path, note_id: tracked.note_id, local_path: localPath, last_error_kind: kind, at: now });
-        this.pushesBlockedUntil = Math.max(this.pushesBlockedUntil, retryAt(queued));
+        await this.queue(tracked, kind, now);
         return { local_path: localPath, from_outbox: fromOutbox, outcome: "queued", error_kind: kind, message };
       }
       // `readback` (the write may have landed) and refusals are reported, never queued: the
@@ -320,11 +375,26 @@ export class AutoSyncRunner {
     }
   }
 
+  /** Queues a push that could not be sent; no push is tried again before its retry is due. */
+  private async queue(note: { team_path: string | null; note_id: string; local_path: string }, kind: ErrorKind, now: number): Promise<void> {
+    const queued = await this.deps.outbox.add({ team_path: note.team_path, note_id: note.note_id, local_path: note.local_path, last_error_kind: kind, at: now });
+    this.pushesBlockedUntil = Math.max(this.pushesBlockedUntil, retryAt(queued));
+  }
+
+  /** Whether a file modified in this process has had its quiet time by `now`. */
+  private quiet(path: string, now: number): boolean {
+    const at = this.dirty.get(path);
+    return at !== undefined && at + this.debounceMs <= now;
+  }
+
   private async workspaceCount(): Promise<number> {
     const tracked = await this.deps.sync.listTracked();
     return Math.max(1, new Set(tracked.map((entry) => entry.team_path)).size);
   }
 }
+
+/** Sync-all plans that push the file's edits. */
+const PUSH_PLANS: ReadonlySet<string> = new Set(["push", "same_change", "conflict", "reconcile"]);
 
 /** When a queued push is next tried: after its last failure, waiting longer after each. */
 export function retryAt(entry: OutboxEntry): number {
