@@ -23,7 +23,7 @@ import { diffSummary, pullChanges } from "./diff";
 import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
 import { ownedSnapshotStamp } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
-import { baselineFile, expectationOf, MoveSkipped, RecordChangedError, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
+import { baselineFile, expectationOf, MoveSkipped, RecordChangedError, SaveSkipped, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
 import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, PushSafety, FollowRenameOutcome, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
 
 const MIB = 1_048_576;
@@ -247,12 +247,17 @@ export class SyncService implements SyncTools {
       const written = oldRaw !== form.text ? await this.files.write(path, form.text, { expect: stamp }) : undefined;
       try {
         const timestamp = this.recordedTimestamp(target, note, body);
-        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp, expect, ...(form.conversion ? { conversion: form.conversion } : {}) });
+        const fileStillThere = async (): Promise<boolean> => (await this.files.stat(path)).kind === "file";
+        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp, expect, fileStillThere, ...(form.conversion ? { conversion: form.conversion } : {}) });
       } catch (error) {
+        if (error instanceof SaveSkipped) {
+          throw new BridgeError("conflict", `${path} was removed while note ${target.noteId} was being pulled to it; nothing was saved. Pull again.`, { cause: error });
+        }
         if (error instanceof RecordChangedError) {
           // A file this pull created holds only the note's body (HackMD has it): take it back, unless
-          // it changed since, so no copy that nothing tracks is left behind.
-          if (stamp === "absent" && written !== undefined && (await this.files.remove(path, { expect: written.stamp }).catch(() => false))) {
+          // it changed since or a record names it by now (another process's pull kept it), so no
+          // copy that nothing tracks is left behind and no record names a removed file.
+          if (stamp === "absent" && written !== undefined && (await this.takeBack(key, path, written.stamp))) {
             throw new BridgeError("conflict", `Another window or process changed the sync record of note ${target.noteId} while it was being pulled to ${path}; nothing was kept. Check where the note is tracked now, then pull again.`, {
               cause: error,
             });
@@ -602,6 +607,16 @@ export class SyncService implements SyncTools {
     const raw = decodeUtf8(read.bytes);
     if (raw === undefined) throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`);
     return { text: normalizeLineEndings(raw), raw, stamp: read.stamp };
+  }
+
+  /** Removes a file this pull created, under the note's record lock and only while no record names it. */
+  private async takeBack(key: string, path: string, stamp: FileStamp): Promise<boolean> {
+    return this.store
+      .withLock(key, async () => {
+        if ((await this.store.findByPath(path)) !== undefined) return false;
+        return this.files.remove(path, { expect: stamp });
+      })
+      .catch(() => false);
   }
 
   /**

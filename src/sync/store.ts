@@ -247,6 +247,18 @@ export interface SaveRecordOptions {
    * written. Every engine save passes it; only fixtures that lay out state directly omit it.
    */
   expect?: RecordExpectation;
+  /**
+   * Checked under the record's lock, after `expect`: when it answers false (the working file is
+   * gone), nothing is written and `SaveSkipped` is thrown. A process that takes back a file its
+   * own pull created checks, under the same lock, that no record names it first, so a record
+   * never ends up naming a file another process removed.
+   */
+  fileStillThere?: () => Promise<boolean>;
+}
+
+/** `save` was not made because `fileStillThere` answered false. */
+export class SaveSkipped extends Error {
+  override readonly name = "SaveSkipped";
 }
 
 /** The sync state store over a host's private state files. Creating it writes nothing. */
@@ -536,6 +548,7 @@ export class SyncStateStore {
   private async saveLocked(key: string, options: SaveRecordOptions): Promise<KeyedRecord> {
     const previous = await this.readRecord(key);
     if (options.expect !== undefined && !matchesExpectation(previous, options.expect)) throw new RecordChangedError(options.localPath);
+    if (options.fileStillThere !== undefined && !(await options.fileStillThere())) throw new SaveSkipped();
     const index = await this.currentIndex();
     const displaced = await this.displacedBy(index, key, options.localPath);
     for (const other of displaced) await this.removeDisplaced(other);
