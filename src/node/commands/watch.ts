@@ -4,6 +4,9 @@
  * from the outbox in the shared state folder — one line per round or push. The budget's count is
  * kept in the state folder (`auto-sync/budget.json`), so it survives restarts.
  */
+import { watch } from "node:fs";
+import { sep } from "node:path";
+import { NodeLocalFiles } from "../local-files";
 import { FREE_PLAN_MONTHLY, RequestBudget, type MonthlyBudget, type RoundDelay } from "../../sync/auto/budget";
 import { Outbox, stateFileBudgetStorage } from "../../sync/auto/outbox";
 import { AutoSyncRunner, type StepReport } from "../../sync/auto/runner";
@@ -23,8 +26,29 @@ export function parseBudget(value: string | undefined): MonthlyBudget {
   return Number(text);
 }
 
+/**
+ * Watches the folder for Markdown files being written (hidden folders such as the state folder
+ * left out) and calls `onChange` with each one's folder-relative path. Best effort: where the
+ * platform cannot watch recursively, returns undefined and edits go out with the next round.
+ */
+export function watchMarkdown(root: string, onChange: (path: string) => void): (() => void) | undefined {
+  try {
+    const watcher = watch(root, { recursive: true, persistent: false }, (_event, name) => {
+      if (name === null) return;
+      const path = String(name).split(sep).join("/");
+      if (!path.toLowerCase().endsWith(".md") || path.endsWith(".remote.md")) return;
+      if (path.split("/").some((part) => part.startsWith("."))) return;
+      onChange(path);
+    });
+    watcher.on("error", () => watcher.close());
+    return () => watcher.close();
+  } catch {
+    return undefined;
+  }
+}
+
 /** A stop signal: SIGINT or SIGTERM ends `wait` at once; `dispose` removes the handlers. */
-function signals(): { wait: (ms: number) => Promise<void>; isStopped: () => boolean; dispose: () => void } {
+function signals(): { wait: (ms: number) => Promise<void>; wake: () => void; isStopped: () => boolean; dispose: () => void } {
   let stop = false;
   let wake: (() => void) | undefined;
   const onSignal = (): void => {
@@ -46,6 +70,7 @@ function signals(): { wait: (ms: number) => Promise<void>; isStopped: () => bool
         }
         wake = done;
       }),
+    wake: () => wake?.(),
     isStopped: () => stop,
     dispose: () => {
       process.off("SIGINT", onSignal);
@@ -63,11 +88,17 @@ export async function runWatch(args: { budget: MonthlyBudget; merge: boolean }, 
   const outbox = new Outbox(files.state);
   const runner = new AutoSyncRunner({ client, files, sync, clock, sleep, budget, outbox, logger, words: CLI_WORDS }, { autoMerge: args.merge });
   const signal = signals();
+  // An edit wakes the loop, so its push is due a quiet time after it, not at the next round.
+  const unwatch = files instanceof NodeLocalFiles ? watchMarkdown(files.rootPath, (path) => {
+    runner.fileChanged(path, clock.now());
+    signal.wake();
+  }) : undefined;
   try {
     runner.start(clock.now());
     const limit = args.budget === "unlimited" ? "unlimited" : String(args.budget);
     const tracked = (await sync.listTracked()).length;
     io.out(`Watching ${tracked} tracked note${tracked === 1 ? "" : "s"}: ${budget.used(clock.now())}/${limit} requests used this month. Stop with Ctrl+C.\n`);
+    if (unwatch === undefined) io.out("This system cannot watch the folder for edits; they go out with the next round.\n");
     while (!signal.isStopped()) {
       const report = await runner.step(clock.now());
       const line = reportLine(report);
@@ -77,6 +108,7 @@ export async function runWatch(args: { budget: MonthlyBudget; merge: boolean }, 
       await signal.wait(Math.max(0, wait));
     }
   } finally {
+    unwatch?.();
     runner.stop();
     signal.dispose();
     await budget.flush();

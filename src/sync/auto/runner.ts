@@ -9,6 +9,9 @@
  * its pending-write rule refuses to overwrite an unconfirmed write); the runner only decides when.
  */
 import { BridgeError, isBridgeError, type ErrorKind } from "../../core/errors";
+import { bodyHash } from "../../core/hash";
+import { normalizeLineEndings } from "../../core/text";
+import { MAX_BODY_BYTES } from "../service";
 import type { LocalFiles } from "../../core/local-files";
 import { silentLogger, type Clock, type Logger, type Sleep } from "../../core/ports";
 import { CallContext } from "../../hackmd/call-context";
@@ -355,6 +358,11 @@ export class AutoSyncRunner {
       if (entry !== undefined) await this.deps.outbox.remove(entry.team_path, entry.note_id);
       return undefined; // not a tracked file (or untracked since): nothing to push
     }
+    if (await this.matchesBaseline(localPath)) {
+      // Saved back to the baseline, or written by a pull: nothing to send, and no request to learn it.
+      if (entry !== undefined) await this.deps.outbox.remove(entry.team_path, entry.note_id);
+      return undefined;
+    }
     try {
       const result = await this.deps.sync.push({ localPath, strategy: this.autoMerge ? "merge" : "safe", confirm: false, confirmLargeFile: false, call: new CallContext() });
       await this.deps.outbox.remove(tracked.team_path, tracked.note_id);
@@ -372,6 +380,32 @@ export class AutoSyncRunner {
       // next push re-reads the note and the pending-write rule decides (TOOLS.md §4.2).
       if (entry !== undefined) await this.deps.outbox.remove(entry.team_path, entry.note_id);
       return { local_path: localPath, from_outbox: fromOutbox, outcome: "failed", error_kind: kind, message };
+    }
+  }
+
+  /**
+   * Whether the file's body (in the baseline's form) equals its baseline, read without a request
+   * and remembered by stamp like a round's check. False when unsure: the push then decides.
+   */
+  private async matchesBaseline(localPath: string): Promise<boolean> {
+    const store = this.deps.sync.store;
+    if (store === undefined) return false;
+    try {
+      const found = await store.findByPath(localPath);
+      if (found === undefined) return false;
+      const info = await this.deps.files.stat(localPath);
+      if (info.kind !== "file" || info.stamp === undefined) return false;
+      let hash = this.cache.lookup(localPath, info.stamp);
+      if (hash === undefined) {
+        const read = await this.deps.files.read(localPath, { maxBytes: MAX_BODY_BYTES });
+        if (read.truncated) return false;
+        const text = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
+        hash = await bodyHash(await this.deps.sync.remoteFormOf(found, normalizeLineEndings(text)));
+        this.cache.remember(localPath, read.stamp, hash);
+      }
+      return hash === found.record.baseline_body_hash;
+    } catch {
+      return false;
     }
   }
 
