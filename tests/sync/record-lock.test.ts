@@ -10,7 +10,7 @@ import { sha256Hex } from "../../src/core/hash";
 import { silentLogger, type Logger } from "../../src/core/ports";
 import { NodeLocalFiles } from "../../src/node/local-files";
 import { LOCK_STALE_MS, LOCK_WAIT_MS, type LockTiming } from "../../src/sync/record-lock";
-import { baselineFile, RecordChangedError, recordKey, SyncStateStore, type SyncRecord } from "../../src/sync/store";
+import { baselineFile, RecordChangedError, recordKey, SaveSkipped, SyncStateStore, type SyncRecord } from "../../src/sync/store";
 
 const STATE = ".hackmd-bridge/sync";
 const KEY = recordKey(null, "n1");
@@ -64,6 +64,30 @@ describe("the record lock (issue 8: one record rewrite at a time across processe
     const store = await storeOver();
     await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "", expect: "absent" });
     expect(await readdir(join(root, STATE, "locks"))).toEqual(["x.lock"]);
+  });
+
+  it("a save whose working file is gone by the time it holds the lock writes nothing (the take-back of a file another pull created)", async () => {
+    const store = await storeOver();
+    await writeFile(join(root, "a.md"), "one\n");
+    let checkedUnderLock = false;
+    await expect(
+      store.save({
+        teamPath: null,
+        noteId: "n1",
+        localPath: "a.md",
+        baseline: "one\n",
+        timestamp: "",
+        expect: "absent",
+        fileStillThere: async () => {
+          checkedUnderLock = (await readdir(join(root, STATE, "locks"))).includes(`${KEY}.lock`);
+          await rm(join(root, "a.md"));
+          return false;
+        },
+      }),
+    ).rejects.toThrow(SaveSkipped);
+    expect(checkedUnderLock).toBe(true);
+    await expect(readFile(join(root, STATE, "tracked", `${KEY}.json`), "utf8")).rejects.toThrow();
+    expect(await store.findByPath("a.md")).toBeUndefined();
   });
 
   it("two processes saving one note at once: one wins, the other is told the record changed, and record and baseline agree", async () => {
