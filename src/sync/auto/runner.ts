@@ -102,7 +102,6 @@ export class AutoSyncRunner {
   private readonly dirty = new Map<string, number>();
   private nextRoundAt: number | undefined;
   private lastDelay: RoundDelay = { ms: 0, reason: "minimum" };
-  private roundCost: number | undefined;
   private unsubscribe: (() => void) | undefined;
   private sent = 0;
   private running = false;
@@ -249,7 +248,8 @@ export class AutoSyncRunner {
   /** One scheduled sync-all round, then the next one scheduled from what is left of the budget; undefined when none fits now. */
   private async round(now: number): Promise<StepReport["round"]> {
     const { budget } = this.deps;
-    const estimate = this.roundCost ?? (await this.workspaceCount());
+    // A round is due once the pace covers its lists; what it finds beyond them delays the next one.
+    const estimate = await this.workspaceCount();
     const start = this.sent;
     let counts: SyncAllCounts;
     const conflicts: string[] = [];
@@ -301,10 +301,8 @@ export class AutoSyncRunner {
       budget.setInRound(false);
     }
     const spent = this.sent - start;
-    // The next round is expected to cost about what rounds cost lately (never below one list per workspace).
-    const floor = await this.workspaceCount();
-    this.roundCost = Math.max(floor, Math.round(((this.roundCost ?? spent) * 3 + spent) / 4));
-    this.scheduleAfter(now, budget.nextDelay(now, this.roundCost));
+    // The next round is due once the pace has earned back what this one cost, and its lists.
+    this.scheduleAfter(now, budget.nextDelay(now, estimate));
     return { counts, requests: spent, conflicts };
   }
 
