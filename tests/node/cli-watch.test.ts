@@ -5,7 +5,7 @@
  * The test waits for output lines, never for a time.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_NOTE_IDS, startEmulator, type Emulator } from "../../src/emulator";
@@ -89,10 +89,24 @@ describe("hackmd-bridge sync --watch", () => {
     expect(again.output()).not.toContain(emu.token);
   }, 60_000);
 
+  it("pushes a file saved while it watches, once the file has been quiet for --quiet-time", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    expect(await run(["pull", id, "reading.md", "--root", root])).toBe(0);
+    const watch = start(["sync", "--watch", "--budget", "unlimited", "--quiet-time", "1", "--root", root]);
+    await watch.waitFor(/round: nothing to do/);
+    await writeFile(join(root, "reading.md"), "# Reading list\n\n- saved while watching\n");
+    await watch.waitFor(/push reading\.md: pushed/);
+    expect(emu.inspect().notes.find((note) => note.id === id)?.content).toBe("# Reading list\n\n- saved while watching\n");
+    watch.child.kill("SIGINT");
+    expect(await watch.closed).toBe(0);
+  }, 60_000);
+
   it("refuses --budget without --watch, --watch with --dry-run or --json, and a budget that is not a number", async () => {
     expect(await run(["sync", "--budget", "100"])).toBe(2);
     expect(await run(["sync", "--watch", "--dry-run"])).toBe(2);
     expect(await run(["sync", "--watch", "--json"])).toBe(2);
     expect(await run(["sync", "--watch", "--budget", "lots"])).toBe(2);
+    expect(await run(["sync", "--quiet-time", "5"])).toBe(2);
+    expect(await run(["sync", "--watch", "--quiet-time", "0"])).toBe(2);
   }, 60_000);
 });

@@ -8,7 +8,7 @@ import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
 import { createProgress, formatTable, groupedMessages, indent, UsageError, writeJson, type CommandIo, type Progress } from "./output";
 import { CLI_WORDS, shellQuote } from "./words";
-import { parseBudget, runWatch } from "./watch";
+import { parseBudget, parseQuietTime, runWatch } from "./watch";
 
 /** The checked arguments of `sync`. */
 export interface SyncArgs {
@@ -181,8 +181,10 @@ export const syncCommand: HumanCommand = {
     "that do not overlap are merged (unless --no-merge); a real conflict is left alone, with the",
     "note's text in <name>.remote.md. --dry-run shows the plan and writes nothing.",
     "--watch keeps doing this until Ctrl+C: rounds are spaced so the month's request budget lasts",
-    "the month (never more than HackMD's 100 requests per 5 minutes), and a push that fails",
-    "offline is queued in the state folder and sent when HackMD answers again (docs/auto-sync.md).",
+    "the month (never more than HackMD's 100 requests per 5 minutes). A file you save is pushed",
+    "about 20 s later while the budget has credit to spare, otherwise with the next round; a push",
+    "that fails offline is queued in the state folder and sent when HackMD answers again",
+    "(docs/auto-sync.md).",
   ].join("\n"),
   positionals: { required: [] },
   options: {
@@ -190,6 +192,7 @@ export const syncCommand: HumanCommand = {
     "no-merge": { type: "boolean", help: "report edits on both sides as conflicts instead of merging them" },
     watch: { type: "boolean", help: "keep syncing until Ctrl+C or SIGTERM, paced by the monthly request budget; one line per round" },
     budget: { type: "string", value: "<N|unlimited>", help: "with --watch: requests per calendar month (UTC) to spend (default 2000, HackMD's free plan)" },
+    "quiet-time": { type: "string", value: "<seconds>", help: "with --watch: how long a saved file must stay unchanged before it is pushed (default 20)" },
   },
   shared: ["root", "json"],
   exitCodes: {
@@ -202,10 +205,11 @@ export const syncCommand: HumanCommand = {
     if (flag(values, "watch")) {
       if (flag(values, "dry-run")) throw new UsageError("--watch syncs for real; leave out --dry-run (or --watch)");
       if (flag(values, "json")) throw new UsageError("--watch prints one line per round; leave out --json");
-      const watchArgs = { budget: parseBudget(text(values, "budget")), merge: !flag(values, "no-merge") };
+      const watchArgs = { budget: parseBudget(text(values, "budget")), merge: !flag(values, "no-merge"), quietMs: parseQuietTime(text(values, "quiet-time")) };
       return { json: false, run: (context) => runWatch(watchArgs, context) };
     }
     if (values.budget !== undefined) throw new UsageError("--budget goes with --watch: hackmd-bridge sync --watch --budget <N>");
+    if (values["quiet-time"] !== undefined) throw new UsageError("--quiet-time goes with --watch: hackmd-bridge sync --watch --quiet-time <seconds>");
     const args: SyncArgs = { dryRun: flag(values, "dry-run"), merge: !flag(values, "no-merge"), json: flag(values, "json") };
     return { json: args.json, run: (context) => runSync(args, context) };
   },

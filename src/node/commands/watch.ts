@@ -4,12 +4,11 @@
  * from the outbox in the shared state folder — one line per round or push. The budget's count is
  * kept in the state folder (`auto-sync/budget.json`), so it survives restarts.
  */
-import { watch } from "node:fs";
-import { sep } from "node:path";
-import { NodeLocalFiles } from "../local-files";
+import { sameStamp, type FileStamp, type LocalFiles } from "../../core/local-files";
+import type { SyncTools } from "../../sync/types";
 import { FREE_PLAN_MONTHLY, RequestBudget, type MonthlyBudget, type RoundDelay } from "../../sync/auto/budget";
 import { Outbox, stateFileBudgetStorage } from "../../sync/auto/outbox";
-import { AutoSyncRunner, type StepReport } from "../../sync/auto/runner";
+import { AutoSyncRunner, DEFAULT_DEBOUNCE_MS, type StepReport } from "../../sync/auto/runner";
 import type { CommandContext } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError } from "./output";
@@ -26,29 +25,54 @@ export function parseBudget(value: string | undefined): MonthlyBudget {
   return Number(text);
 }
 
+/** Longest time between two looks at the tracked files' stamps. */
+const LOOK_MS = 5_000;
+
 /**
- * Watches the folder for Markdown files being written (hidden folders such as the state folder
- * left out) and calls `onChange` with each one's folder-relative path. Best effort: where the
- * platform cannot watch recursively, returns undefined and edits go out with the next round.
+ * Notices edits of tracked files by their stamps (size, mtime, identity): one `stat` per tracked
+ * file per look, no request and no platform file watcher (recursive watching is not available
+ * everywhere). The first look only learns the stamps.
  */
-export function watchMarkdown(root: string, onChange: (path: string) => void): (() => void) | undefined {
-  try {
-    const watcher = watch(root, { recursive: true, persistent: false }, (_event, name) => {
-      if (name === null) return;
-      const path = String(name).split(sep).join("/");
-      if (!path.toLowerCase().endsWith(".md") || path.endsWith(".remote.md")) return;
-      if (path.split("/").some((part) => part.startsWith("."))) return;
-      onChange(path);
-    });
-    watcher.on("error", () => watcher.close());
-    return () => watcher.close();
-  } catch {
-    return undefined;
+export class TrackedFileLooker {
+  private readonly seen = new Map<string, FileStamp | "missing">();
+  private first = true;
+
+  constructor(
+    private readonly files: LocalFiles,
+    private readonly sync: SyncTools,
+  ) {}
+
+  /** Paths of tracked files whose stamp changed since the last look. */
+  async changed(): Promise<string[]> {
+    const out: string[] = [];
+    const tracked = await this.sync.listTracked();
+    const paths = new Set(tracked.map((entry) => entry.local_path));
+    for (const path of paths) {
+      const info = await this.files.stat(path).catch(() => undefined);
+      const now: FileStamp | "missing" = info?.stamp ?? "missing";
+      const before = this.seen.get(path);
+      this.seen.set(path, now);
+      if (this.first || before === undefined) continue;
+      if (before === "missing" || now === "missing" ? before !== now : !sameStamp(before, now)) out.push(path);
+    }
+    for (const path of [...this.seen.keys()]) if (!paths.has(path)) this.seen.delete(path);
+    this.first = false;
+    return out;
   }
 }
 
+/** Reads `--quiet-time`: whole seconds from 1 to 3600; default the runner's 20 s. */
+export function parseQuietTime(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_DEBOUNCE_MS;
+  const text = value.trim();
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 3600) {
+    throw new UsageError("--quiet-time must be a whole number of seconds from 1 to 3600, e.g. --quiet-time 20");
+  }
+  return Number(text) * 1000;
+}
+
 /** A stop signal: SIGINT or SIGTERM ends `wait` at once; `dispose` removes the handlers. */
-function signals(): { wait: (ms: number) => Promise<void>; wake: () => void; isStopped: () => boolean; dispose: () => void } {
+function signals(): { wait: (ms: number) => Promise<void>; isStopped: () => boolean; dispose: () => void } {
   let stop = false;
   let wake: (() => void) | undefined;
   const onSignal = (): void => {
@@ -70,7 +94,6 @@ function signals(): { wait: (ms: number) => Promise<void>; wake: () => void; isS
         }
         wake = done;
       }),
-    wake: () => wake?.(),
     isStopped: () => stop,
     dispose: () => {
       process.off("SIGINT", onSignal);
@@ -80,35 +103,32 @@ function signals(): { wait: (ms: number) => Promise<void>; wake: () => void; isS
 }
 
 /** Runs until a signal; a step in progress finishes first (no pull or push is cut in half). */
-export async function runWatch(args: { budget: MonthlyBudget; merge: boolean }, context: CommandContext): Promise<ExitCode> {
+export async function runWatch(args: { budget: MonthlyBudget; merge: boolean; quietMs?: number }, context: CommandContext): Promise<ExitCode> {
   const { io } = context;
   const { client, files, sync, clock, sleep, logger } = context.core.deps;
   const budget = new RequestBudget({ monthly: args.budget, storage: stateFileBudgetStorage(files.state) });
   await budget.load(clock.now());
   const outbox = new Outbox(files.state);
-  const runner = new AutoSyncRunner({ client, files, sync, clock, sleep, budget, outbox, logger, words: CLI_WORDS }, { autoMerge: args.merge });
+  const runner = new AutoSyncRunner({ client, files, sync, clock, sleep, budget, outbox, logger, words: CLI_WORDS }, { autoMerge: args.merge, debounceMs: args.quietMs ?? DEFAULT_DEBOUNCE_MS });
   const signal = signals();
-  // An edit wakes the loop, so its push is due a quiet time after it, not at the next round.
-  const unwatch = files instanceof NodeLocalFiles ? watchMarkdown(files.rootPath, (path) => {
-    runner.fileChanged(path, clock.now());
-    signal.wake();
-  }) : undefined;
+  // Edits are noticed within a few seconds, so a push is due a quiet time after the last one.
+  const looker = new TrackedFileLooker(files, sync);
+  const lookMs = Math.min(LOOK_MS, args.quietMs ?? DEFAULT_DEBOUNCE_MS);
   try {
     runner.start(clock.now());
     const limit = args.budget === "unlimited" ? "unlimited" : String(args.budget);
     const tracked = (await sync.listTracked()).length;
     io.out(`Watching ${tracked} tracked note${tracked === 1 ? "" : "s"}: ${budget.used(clock.now())}/${limit} requests used this month. Stop with Ctrl+C.\n`);
-    if (unwatch === undefined) io.out("This system cannot watch the folder for edits; they go out with the next round.\n");
     while (!signal.isStopped()) {
+      for (const path of await looker.changed()) runner.fileChanged(path, clock.now());
       const report = await runner.step(clock.now());
       const line = reportLine(report);
       if (line !== undefined) io.out(`${line}\n`);
       if (signal.isStopped()) break;
       const wait = (await runner.nextWake(clock.now())) - clock.now();
-      await signal.wait(Math.max(0, wait));
+      await signal.wait(Math.min(lookMs, Math.max(0, wait)));
     }
   } finally {
-    unwatch?.();
     runner.stop();
     signal.dispose();
     await budget.flush();
