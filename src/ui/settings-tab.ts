@@ -11,6 +11,7 @@ import { clientConfigs } from "../mcp/client-configs";
 import { ALL_TOOL_NAMES, DEFAULT_TOOL_POLICIES, isToolPolicy, isWriteTool, type ToolPolicy } from "../mcp/policy";
 import type { Permission } from "../hackmd/types";
 import { apiUrlForSaving, MAX_AUTO_SYNC_BUDGET, MAX_BACKGROUND_CHECK_MINUTES, MIN_AUTO_SYNC_BUDGET, monthlyBudgetOf, MIN_BACKGROUND_CHECK_MINUTES, PERMISSIONS, type Settings } from "../settings/schema";
+import { FREE_PLAN_MONTHLY } from "../sync/auto/budget";
 import type { ActivityLog } from "../obsidian/activity-log";
 import type { AutoSyncHost } from "../obsidian/auto-sync";
 import { isValidPort, type DeviceSettings } from "../obsidian/device-settings";
@@ -445,9 +446,9 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
           dropdown.addOption("unlimited", "Unlimited");
           dropdown.setValue(typeof current === "number" ? "custom" : current).onChange(async (value) => {
             if (value === "custom") {
-              const settings = this.services.getSettings().autoSyncBudget;
-              const number = typeof settings === "number" ? settings : (monthlyBudgetOf(settings) as number | "unlimited");
-              const start = typeof number === "number" ? number : monthlyBudgetOf("free");
+              // A custom budget starts from the one in force (the free plan's after "unlimited").
+              const inForce = monthlyBudgetOf(this.services.getSettings().autoSyncBudget);
+              const start = typeof inForce === "number" ? inForce : FREE_PLAN_MONTHLY;
               custom?.setDisabled(false);
               custom?.setValue(String(start));
               await this.services.saveSettings({ autoSyncBudget: start });

@@ -992,6 +992,10 @@ export class TextComponent extends ValueComponent<string> {
     this.inputEl.placeholder = placeholder;
     return this;
   }
+  override setDisabled(disabled: boolean): this {
+    this.inputEl.disabled = disabled;
+    return super.setDisabled(disabled);
+  }
   onChanged(): void {
     void this.changed(this.getValue());
   }
