@@ -20,7 +20,9 @@ import { MIN_ROUND_DELAY_MS, monthOf, parseBudgetState, RequestBudget, type Budg
 import { Outbox, type OutboxEntry } from "../sync/auto/outbox";
 import { AutoSyncRunner, DEFAULT_DEBOUNCE_MS, type StepReport } from "../sync/auto/runner";
 import { monthlyBudgetOf } from "../settings/schema";
-import { showInfo } from "./notices";
+import { errorNoticeText, showInfo } from "./notices";
+import { BridgeError } from "../core/errors";
+import { isQueuedKind } from "../sync/auto/outbox";
 import type { PluginServices } from "./plugin-services";
 
 /** The vault-local storage key of the budget's count (this device only). */
@@ -115,6 +117,8 @@ export class AutoSyncHost {
   private started = false;
   private unloaded = false;
   private hiddenAt: number | undefined;
+  /** The kind of the round failure already told about (a missing token: once, not every round). */
+  private toldFailure: string | undefined;
   private last: AutoSyncSummary | undefined;
 
   constructor(options: AutoSyncHostOptions) {
@@ -177,6 +181,11 @@ export class AutoSyncHost {
   /** Whether a runner is running. */
   get running(): boolean {
     return this.runner !== undefined;
+  }
+
+  /** Whether a step is in progress. */
+  get busy(): boolean {
+    return this.inFlight !== undefined;
   }
 
   /** Whether a timer is waiting (tests: none after unload). */
@@ -276,7 +285,9 @@ export class AutoSyncHost {
     await this.inFlight;
     if (runner !== this.runner) return;
     const now = this.clock.now();
+    // Without credit for a round, still look at once: a sleep may have held the timer back.
     if (await runner.requestRound(now)) this.wakeBy(now);
+    else this.wakeBy(await runner.nextWake(now));
   }
 
   private async begin(startup: boolean): Promise<void> {
@@ -398,6 +409,14 @@ export class AutoSyncHost {
       fresh.push(path);
     }
     if (fresh.length > 0) showInfo(conflictNotice(fresh));
+    // A round that could not even list (no token, a refused token, a wrong API URL) says so once;
+    // being offline is not news: the status bar counts the queued pushes.
+    const failure = report.round?.error_kind ?? report.round?.items.find((item) => item.error_kind === "auth")?.error_kind;
+    if (report.round !== undefined && (failure === undefined || isQueuedKind(failure))) this.toldFailure = undefined;
+    else if (failure !== undefined && failure !== this.toldFailure) {
+      this.toldFailure = failure;
+      showInfo(`Automatic sync: ${errorNoticeText(new BridgeError(failure, ""), "sync")}`);
+    }
     this.last = { used: report.used, monthly: report.monthly, queued: report.queued };
     this.changed();
   }

@@ -234,6 +234,29 @@ describe("automatic sync in the plugin", () => {
     expect(remote()).toBe(base);
   });
 
+  it("tells once that HackMD refused the token, not at every round", async () => {
+    h = await start();
+    await pull(h, NOTE);
+    await h.plugin.autoSync.idle();
+    h.emu.injectFault({ match: {}, action: { status: 401, body: { error: "Unauthorized" } }, times: 1_000_000 });
+    const told = (): string[] => Notice.shown.filter((text) => text.startsWith("Automatic sync: HackMD rejected the token"));
+    const before = told().length;
+    const round = async (): Promise<void> => {
+      const lists = h.emu.requests().length;
+      h.plugin.autoSync.visibilityChanged(true);
+      h.plugin.autoSync.visibilityChanged(false);
+      await waitFor(() => h.emu.requests().length > lists);
+      await waitFor(async () => {
+        await h.plugin.autoSync.idle();
+        return !h.plugin.autoSync.busy;
+      });
+    };
+    await round();
+    expect(told().length).toBe(before + 1);
+    await round();
+    expect(told().length).toBe(before + 1);
+  });
+
   it("says one notice for a step's conflicts, not one per file", () => {
     expect(conflictNotice(["a.md"])).toMatch(/^Automatic sync: a\.md and its note both changed\./);
     expect(conflictNotice(["a.md", "b.md", "c.md", "d.md", "e.md"])).toMatch(/^Automatic sync: 5 notes changed on both sides: a\.md, b\.md, c\.md and 2 more\./);
