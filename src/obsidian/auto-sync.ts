@@ -165,11 +165,17 @@ export class AutoSyncHost {
     // At start-up the setting decides; switched on by the user, a round comes soon too.
     const startup = this.config === undefined && (atStartup ? settings.autoSyncOnStartup : true);
     this.config = config;
-    this.lifecycle = this.lifecycle.then(async () => {
-      await this.halt();
-      if (config !== undefined && !this.unloaded && this.config === config) await this.begin(startup);
-      this.changed();
-    });
+    this.lifecycle = this.lifecycle
+      .then(async () => {
+        await this.halt();
+        if (config !== undefined && !this.unloaded && this.config === config) await this.begin(startup);
+      })
+      .catch((error: unknown) => {
+        // Nothing was scheduled; the next settings change tries again.
+        this.services.logger.warn("auto_sync.start_failed", { error: error instanceof Error ? error.name : "unknown" });
+        this.config = undefined;
+      })
+      .finally(() => this.changed());
   }
 
   /** Resolves once a start, stop or step in progress has finished (tests, unload). */
@@ -305,13 +311,16 @@ export class AutoSyncHost {
       { client: deps.client, files: deps.files, sync: deps.sync, clock: deps.clock, sleep: deps.sleep, budget, outbox, logger: services.logger },
       { debounceMs: this.tuning.debounceMs, autoMerge: services.settings.autoMerge, isEditing: (path) => this.isEditing(path) },
     );
-    const first = startup ? now + this.tuning.startupDelayMs : now + Math.max(this.tuning.firstRoundWithoutStartupMs, budget.nextDelay(now, 1).ms);
+    // The start-up round, too, only when the month's pace has credit for a list: restarting
+    // Obsidian often must not run the month ahead of its budget.
+    const first =
+      startup && budget.paceWait(now, 1) === 0 ? now + this.tuning.startupDelayMs : now + Math.max(this.tuning.firstRoundWithoutStartupMs, budget.nextDelay(now, 1).ms);
     runner.start(first);
     this.budget = budget;
     this.outbox = outbox;
     this.runner = runner;
     await this.refreshSummary();
-    this.wakeBy(await runner.nextWake(now));
+    this.wakeBy(await runner.nextWake(now).catch(() => first));
   }
 
   /** Stops the runner: no timer is left, and a step in progress finishes first. */
@@ -330,7 +339,7 @@ export class AutoSyncHost {
     this.unloaded = true;
     this.config = undefined;
     this.clearTimer();
-    this.lifecycle = this.lifecycle.then(() => this.halt());
+    this.lifecycle = this.lifecycle.then(() => this.halt()).catch(() => undefined);
     this.listeners.clear();
   }
 
