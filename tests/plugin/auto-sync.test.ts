@@ -265,6 +265,43 @@ describe("automatic sync in the plugin", () => {
     expect(told().length).toBe(before + 1);
   });
 
+  it("leaves real conflicts for the user: one notice for the round, not one per file nor per round, and the status bar", async () => {
+    h = await start({ autoSync: false });
+    await pull(h, NOTE);
+    await pull(h, OTHER);
+    const tracked = await h.plugin.services.deps.sync.listTracked();
+    expect(tracked).toHaveLength(2);
+    for (const note of tracked) {
+      const text = await h.read(note.local_path);
+      const [first, ...rest] = text.split("\n");
+      await h.write(note.local_path, [`${first ?? ""} (mine)`, ...rest].join("\n"));
+      h.emu.collaboratorEdit(note.note_id, { content: [`${first ?? ""} (theirs)`, ...rest].join("\n") }, { as: "ada" });
+    }
+    const told = (): string[] => Notice.shown.filter((text) => text.startsWith("Automatic sync: "));
+    const before = told().length;
+    // Switched on in the settings: a round soon, which finds both conflicts.
+    await h.plugin.saveSettings({ autoSync: true });
+    await waitFor(() => told().length > before, 20_000);
+    await settle(h);
+    expect(told().slice(before)).toHaveLength(1);
+    expect(told().at(-1)).toMatch(/^Automatic sync: 2 notes changed on both sides: /);
+    for (const note of tracked) expect(told().at(-1)).toContain(note.local_path);
+    // The active file (the last pulled) shows its conflict.
+    await waitFor(() => statusItem(h.fake).text === "HackMD: conflict");
+    // The next round finds the same conflicts and says nothing new.
+    const requests = h.requestCount();
+    h.plugin.autoSync.visibilityChanged(true);
+    h.plugin.autoSync.visibilityChanged(false);
+    await waitFor(() => h.requestCount() > requests);
+    await settle(h);
+    expect(told().slice(before)).toHaveLength(1);
+    // Nothing was overwritten on either side.
+    for (const note of tracked) {
+      expect(await h.read(note.local_path)).toContain("(mine)");
+      expect(remote(note.note_id)).toContain("(theirs)");
+    }
+  });
+
   it("says one notice for a step's conflicts, not one per file", () => {
     expect(conflictNotice(["a.md"])).toMatch(/^Automatic sync: a\.md and its note both changed\./);
     expect(conflictNotice(["a.md", "b.md", "c.md", "d.md", "e.md"])).toMatch(/^Automatic sync: 5 notes changed on both sides: a\.md, b\.md, c\.md and 2 more\./);
