@@ -39,7 +39,7 @@ async function reload(tuning: Partial<AutoSyncTuning> = FAST): Promise<HackmdBri
   return again;
 }
 
-function remote(id = NOTE): string | undefined {
+function remote(id: string = NOTE): string | undefined {
   return h.emu.inspect().notes.find((note) => note.id === id)?.content;
 }
 
