@@ -1,6 +1,7 @@
 import { Plugin, TFile, type TAbstractFile } from "obsidian";
 import { registerCommands, registerMergeCommands } from "./commands";
 import { BridgeActions } from "./obsidian/actions";
+import { AutoSyncHost, type AutoSyncTuning } from "./obsidian/auto-sync";
 import { wireMergeEditor } from "./obsidian/conflict-wiring";
 import { desktopImageFetcher, loadDesktopPaths } from "./obsidian/desktop-loaders";
 import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
@@ -9,6 +10,7 @@ import { ObsidianUi } from "./obsidian/obsidian-ui";
 import { PluginServices } from "./obsidian/plugin-services";
 import { RenameTracker } from "./obsidian/rename-tracking";
 import { registerFileMenu, registerRibbon } from "./obsidian/ribbon-menus";
+import { registerQueuedPushesCommand } from "./obsidian/queued-pushes";
 import { PluginSecrets } from "./obsidian/secrets";
 import { StatusController } from "./obsidian/status-controller";
 import { extractLegacyToken, migrateSettings } from "./settings/migrate";
@@ -25,6 +27,10 @@ export default class HackmdBridgePlugin extends Plugin {
   actions!: BridgeActions;
   /** The modals and workspace calls the use-cases ask through. */
   ui!: ObsidianUi;
+  /** Automatic sync (off unless the setting is on). */
+  autoSync!: AutoSyncHost;
+  /** Automatic sync's timings; the defaults are the product's (tests shorten them before onload). */
+  autoSyncTuning: Partial<AutoSyncTuning> = {};
   private status: StatusController | undefined;
 
   /** Loads settings and registers everything; no request and no vault scan happen here. */
@@ -49,8 +55,11 @@ export default class HackmdBridgePlugin extends Plugin {
     registerFileMenu(this, this.actions);
     wireNoteHistory({ plugin: this, services: this.services, ui: this.ui });
 
+    this.autoSync = new AutoSyncHost({ plugin: this, services: this.services, tuning: this.autoSyncTuning });
+    registerQueuedPushesCommand(this, this.autoSync, this.ui);
+
     const statusItem = this.addStatusBarItem();
-    this.status = new StatusController({ plugin: this, services: this.services, actions: this.actions, view: new StatusBarView(statusItem), item: statusItem });
+    this.status = new StatusController({ plugin: this, services: this.services, actions: this.actions, view: new StatusBarView(statusItem), item: statusItem, autoSync: this.autoSync });
     this.status.register();
 
     const renames = new RenameTracker({ services: this.services });
@@ -62,7 +71,9 @@ export default class HackmdBridgePlugin extends Plugin {
       }),
     );
 
-    wireSettingsAndEndpoint({ plugin: this, services: this.services, secrets, saveSettings: (change) => this.saveSettings(change) });
+    wireSettingsAndEndpoint({ plugin: this, services: this.services, secrets, autoSync: this.autoSync, saveSettings: (change) => this.saveSettings(change) });
+    // Last: its start waits for the layout, and its first request for the first scheduled step.
+    this.autoSync.register();
   }
 
   /** Migrates data.json; a token an old version kept there moves to secret storage. */
@@ -79,6 +90,7 @@ export default class HackmdBridgePlugin extends Plugin {
     this.settings = migrateSettings(await this.loadData());
     this.services.settingsChanged();
     this.status?.applySettings();
+    this.autoSync.applySettings();
   }
 
   /** Merges, validates, saves and applies a settings change. */
@@ -87,6 +99,7 @@ export default class HackmdBridgePlugin extends Plugin {
     await this.saveData(this.settings);
     this.services.settingsChanged();
     this.status?.applySettings();
+    this.autoSync.applySettings();
     void this.status?.refresh();
   }
 }

@@ -18,6 +18,7 @@ import { DeviceSettings } from "./device-settings";
 import { registerEndpointCommands } from "./endpoint-commands";
 import { McpEndpointController } from "./mcp-endpoint";
 import { errorNoticeText, showInfo } from "./notices";
+import type { AutoSyncHost } from "./auto-sync";
 import type { PluginServices } from "./plugin-services";
 import type { PluginSecrets } from "./secrets";
 
@@ -26,6 +27,8 @@ export interface EndpointWiringOptions {
   plugin: Plugin;
   services: PluginServices;
   secrets: PluginSecrets;
+  /** Automatic sync, for the settings' "requests used this month". */
+  autoSync: Pick<AutoSyncHost, "usage" | "subscribe">;
   /** Merges, saves and applies a settings change. */
   saveSettings: (change: Partial<Settings>) => Promise<void>;
 }
@@ -100,6 +103,7 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
       device,
       endpoint,
       testConnection,
+      autoSync: options.autoSync,
       activityLog,
       openActivityLog,
     }),

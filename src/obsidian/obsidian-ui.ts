@@ -7,6 +7,8 @@ import { NotePickerModal } from "../ui/note-picker";
 import { confirm } from "../ui/confirm-modal";
 import { PromptModal } from "../ui/prompt-modal";
 import { PublishModal } from "../ui/publish-modal";
+import { QueuedPushesModal } from "../ui/queued-pushes-modal";
+import type { OutboxEntry } from "../sync/auto/outbox";
 import type { DiffViewOptions } from "../ui/merge-editor-dom";
 import type { ConfirmDialog, PickableNote, PluginUi, PublishChoice, PublishDialog } from "./actions";
 
@@ -36,6 +38,11 @@ export class ObsidianUi implements PluginUi {
   /** Shows the fuzzy note picker. */
   pickNote(notes: PickableNote[]): Promise<PickableNote | undefined> {
     return new NotePickerModal(this.app, notes).pick();
+  }
+
+  /** Shows the queued pushes and resolves the one picked. */
+  async pickQueuedPush(choices: Array<{ label: string; value: OutboxEntry }>): Promise<OutboxEntry | undefined> {
+    return (await new QueuedPushesModal(this.app, choices).pick())?.value;
   }
 
   /** Asks a yes/no question. */

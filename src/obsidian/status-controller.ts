@@ -8,6 +8,7 @@ import type { Plugin, TAbstractFile } from "obsidian";
 import { STATUS_CLICK, StatusBarView } from "../ui/status-bar";
 import type { KeyedRecord } from "../sync/store";
 import type { BridgeActions } from "./actions";
+import type { AutoSyncHost } from "./auto-sync";
 import type { PluginServices } from "./plugin-services";
 import { localSyncState } from "./sync-status";
 
@@ -19,6 +20,8 @@ export interface StatusControllerOptions {
   view: StatusBarView;
   /** The status-bar item the view renders into (for its click). */
   item: HTMLElement;
+  /** Automatic sync, for the queued pushes and the month's requests (tooltip). */
+  autoSync?: Pick<AutoSyncHost, "summary" | "subscribe">;
 }
 
 /** Refreshes the status bar and owns the background check. */
@@ -28,6 +31,7 @@ export class StatusController {
   private readonly actions: BridgeActions;
   private readonly view: StatusBarView;
   private readonly item: HTMLElement;
+  private readonly autoSync: Pick<AutoSyncHost, "summary" | "subscribe"> | undefined;
   private interval: number | undefined;
   private intervalMinutes = 0;
   private generation = 0;
@@ -39,6 +43,7 @@ export class StatusController {
     this.actions = options.actions;
     this.view = options.view;
     this.item = options.item;
+    this.autoSync = options.autoSync;
   }
 
   /** Registers the events, the memory subscription and the background check for cleanup. */
@@ -52,6 +57,7 @@ export class StatusController {
     );
     this.plugin.register(this.services.status.subscribe(() => void this.refresh()));
     this.plugin.register(this.services.openThreads.subscribe(() => void this.refresh()));
+    if (this.autoSync !== undefined) this.plugin.register(this.autoSync.subscribe(() => void this.refresh()));
     this.plugin.registerDomEvent(this.item, "click", () => void this.clicked());
     this.plugin.register(() => this.stopInterval());
     this.applySettings();
@@ -77,7 +83,7 @@ export class StatusController {
     const settings = this.services.settings;
     const quota = settings.showQuotaInStatusBar ? this.services.deps.client.lastQuota : null;
     const openThreads = path === undefined ? undefined : this.services.openThreads.get(path);
-    this.view.render({ state, quota, showUntracked: settings.showUntrackedInStatusBar, openThreads });
+    this.view.render({ state, quota, showUntracked: settings.showUntrackedInStatusBar, openThreads, autoSync: this.autoSync?.summary() });
   }
 
   /** The item was clicked: run what the active file's state suggests. */

@@ -18,11 +18,14 @@ import {
   MAX_ACTIVITY_LOG_ENTRIES,
   MAX_APPROVAL_TIMEOUT_SECONDS,
   MIN_APPROVAL_TIMEOUT_SECONDS,
+  MAX_AUTO_SYNC_BUDGET,
   MAX_BACKGROUND_CHECK_MINUTES,
+  MIN_AUTO_SYNC_BUDGET,
   MIN_BACKGROUND_CHECK_MINUTES,
   PERMISSIONS,
   SECRET_ID_PATTERN,
   SETTINGS_VERSION,
+  type AutoSyncBudget,
   type Settings,
 } from "./schema";
 
@@ -82,6 +85,11 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     defaultReadPermission: read,
     defaultWritePermission: write,
     backgroundCheckMinutes: pick("backgroundCheckMinutes", intervalOf(fields.backgroundCheckMinutes), DEFAULT_SETTINGS.backgroundCheckMinutes),
+    // Added within version 1 (issue 15): absent means off, and the free plan's budget.
+    autoSync: pick("autoSync", booleanOf(fields.autoSync), DEFAULT_SETTINGS.autoSync),
+    autoSyncOnStartup: pick("autoSyncOnStartup", booleanOf(fields.autoSyncOnStartup), DEFAULT_SETTINGS.autoSyncOnStartup),
+    autoSyncOnResume: pick("autoSyncOnResume", booleanOf(fields.autoSyncOnResume), DEFAULT_SETTINGS.autoSyncOnResume),
+    autoSyncBudget: pick("autoSyncBudget", budgetOf(fields.autoSyncBudget), DEFAULT_SETTINGS.autoSyncBudget),
     // Added within version 1: a saved object without it gets the default (on).
     autoMerge: pick("autoMerge", booleanOf(fields.autoMerge), DEFAULT_SETTINGS.autoMerge),
     convertObsidianSyntax: pick("convertObsidianSyntax", booleanOf(fields.convertObsidianSyntax), DEFAULT_SETTINGS.convertObsidianSyntax),
@@ -169,6 +177,13 @@ function policiesOf(value: unknown): Record<string, ToolPolicy> | undefined {
     if (/^hackmd_[a-z_]+$/.test(name) && isToolPolicy(policy)) policies[name] = policy;
   }
   return policies;
+}
+
+/** A plan's name, `unlimited`, or whole requests clamped to [MIN, MAX]; undefined when unusable. */
+function budgetOf(value: unknown): AutoSyncBudget | undefined {
+  if (value === "free" || value === "upgraded" || value === "unlimited") return value;
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+  return Math.min(MAX_AUTO_SYNC_BUDGET, Math.max(MIN_AUTO_SYNC_BUDGET, Math.round(value)));
 }
 
 /** Whole seconds clamped to [MIN, MAX]; undefined when not a finite number. */

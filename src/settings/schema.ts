@@ -7,6 +7,7 @@
 import type { Permission } from "../hackmd/types";
 import { DEFAULT_API_URL, parseApiUrl } from "../hackmd/config";
 import { DEFAULT_TOOL_POLICIES, type ToolPolicy } from "../mcp/policy";
+import { defaultBudget, type MonthlyBudget } from "../sync/auto/budget";
 
 /** The current settings version; `migrateSettings` turns every older shape into this one. */
 export const SETTINGS_VERSION = 1;
@@ -33,6 +34,22 @@ export const MAX_ACTIVITY_LOG_ENTRIES = 1000;
 export const MIN_APPROVAL_TIMEOUT_SECONDS = 5;
 export const MAX_APPROVAL_TIMEOUT_SECONDS = 120;
 
+/** Smallest and largest custom monthly request budget of automatic sync. */
+export const MIN_AUTO_SYNC_BUDGET = 10;
+export const MAX_AUTO_SYNC_BUDGET = 1_000_000;
+
+/**
+ * The monthly request budget of automatic sync: a plan's quota (`free`: 2,000, `upgraded`:
+ * 10,000), a custom number of requests, or `unlimited` (only HackMD's 100 per 5 minutes).
+ */
+export type AutoSyncBudget = "free" | "upgraded" | "unlimited" | number;
+
+/** The budget the engine counts against for a setting. */
+export function monthlyBudgetOf(setting: AutoSyncBudget): MonthlyBudget {
+  if (setting === "free" || setting === "upgraded") return defaultBudget(setting);
+  return setting;
+}
+
 /** The plugin settings, version 1. */
 export interface Settings {
   /** Schema version of this object; always SETTINGS_VERSION after migration. */
@@ -49,6 +66,17 @@ export interface Settings {
   defaultWritePermission: Permission;
   /** Minutes between background sync checks; 0 turns them off (else 5 to 1440). */
   backgroundCheckMinutes: number;
+  /**
+   * Automatic sync (issue 15, docs/auto-sync.md): pulls and pushes tracked notes on its own,
+   * paced by the monthly request budget, with a persistent outbox. Off by default.
+   */
+  autoSync: boolean;
+  /** With automatic sync: a round shortly after Obsidian has started (else the first waits for the schedule). */
+  autoSyncOnStartup: boolean;
+  /** With automatic sync: a round when Obsidian comes back after being hidden for a while (sleep, mobile foreground). */
+  autoSyncOnResume: boolean;
+  /** With automatic sync: the monthly request budget (default: HackMD's free plan, 2,000). */
+  autoSyncBudget: AutoSyncBudget;
   /** Merge edits made on both sides when they do not overlap (Sync file, Sync all); off reports them as conflicts. */
   autoMerge: boolean;
   /**
@@ -92,6 +120,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   defaultReadPermission: "owner",
   defaultWritePermission: "owner",
   backgroundCheckMinutes: 0,
+  autoSync: false,
+  autoSyncOnStartup: true,
+  autoSyncOnResume: true,
+  autoSyncBudget: "free",
   autoMerge: true,
   convertObsidianSyntax: true,
   downloadImages: true,

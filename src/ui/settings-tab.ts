@@ -10,8 +10,10 @@ import { normalizePath, Platform, PluginSettingTab, SecretComponent, Setting, ty
 import { clientConfigs } from "../mcp/client-configs";
 import { ALL_TOOL_NAMES, DEFAULT_TOOL_POLICIES, isToolPolicy, isWriteTool, type ToolPolicy } from "../mcp/policy";
 import type { Permission } from "../hackmd/types";
-import { apiUrlForSaving, MAX_BACKGROUND_CHECK_MINUTES, MIN_BACKGROUND_CHECK_MINUTES, PERMISSIONS, type Settings } from "../settings/schema";
+import { apiUrlForSaving, MAX_AUTO_SYNC_BUDGET, MAX_BACKGROUND_CHECK_MINUTES, MIN_AUTO_SYNC_BUDGET, monthlyBudgetOf, MIN_BACKGROUND_CHECK_MINUTES, PERMISSIONS, type Settings } from "../settings/schema";
+import { FREE_PLAN_MONTHLY } from "../sync/auto/budget";
 import type { ActivityLog } from "../obsidian/activity-log";
+import type { AutoSyncHost } from "../obsidian/auto-sync";
 import { isValidPort, type DeviceSettings } from "../obsidian/device-settings";
 import { describeEndpointStatus, type EndpointStatus, type McpEndpointController } from "../obsidian/mcp-endpoint";
 import type { PluginSecrets } from "../obsidian/secrets";
@@ -34,6 +36,8 @@ export interface SettingsTabServices {
   endpoint: Pick<McpEndpointController, "status" | "subscribe" | "start" | "stop" | "restart">;
   /** Asks HackMD who the stored token belongs to (one GET /me). */
   testConnection(): Promise<ConnectionTestResult>;
+  /** Automatic sync: the month's requests on this device. */
+  autoSync?: Pick<AutoSyncHost, "usage" | "subscribe">;
   /** The agent activity log. */
   activityLog: ActivityLog;
   /** Opens the activity log view. */
@@ -220,6 +224,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       { heading: "HackMD account", rows: [this.tokenRow(), this.testConnectionRow(), this.apiUrlRow()] },
       { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
       { heading: "Sync", rows: [this.autoMergeRow(), this.convertRow(), this.downloadImagesRow(), this.requireVersionRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
+      { heading: "Automatic sync", rows: [this.autoSyncRow(), this.autoSyncStartupRow(), this.autoSyncResumeRow(), this.budgetRow()] },
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
       { heading: "Agent permissions", rows: [this.readOnlyRow(), this.approvalTimeoutRow(), ...ALL_TOOL_NAMES.map((tool) => this.toolPolicyRow(tool))] },
     ];
@@ -400,6 +405,74 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
             if (valid) await this.services.saveSettings({ backgroundCheckMinutes: minutes });
           });
         }),
+    };
+  }
+
+  private autoSyncRow(): Row {
+    return this.toggleRow(
+      "Sync automatically",
+      "Pulls HackMD's changes into tracked notes and pushes your edits a while after you stop typing, within the monthly request budget. Notes open with recent typing are left alone; real conflicts are left for you. When on, the plugin sends requests to HackMD on its own.",
+      "autoSync",
+    );
+  }
+
+  private autoSyncStartupRow(): Row {
+    return this.toggleRow("Sync on startup", "With automatic sync: a round shortly after Obsidian starts. Off: the first round waits for the schedule.", "autoSyncOnStartup");
+  }
+
+  private autoSyncResumeRow(): Row {
+    return this.toggleRow("Sync on resume", "With automatic sync: a round when Obsidian comes back after five minutes or more in the background (sleep, another app on mobile), when the budget allows.", "autoSyncOnResume");
+  }
+
+  private budgetRow(): Row {
+    return {
+      name: "Monthly request budget",
+      desc: "How many requests automatic sync may send per month from this device; it slows down as the month's budget runs low and never sends more than HackMD's 100 per 5 minutes. Give each device a share when several sync.",
+      render: (setting) => {
+        const state = setting.descEl.createDiv({ cls: "hackmd-bridge-setting-state" });
+        const showUsage = (): void => {
+          const usage = this.services.autoSync?.usage();
+          if (usage === undefined) return state.setText("");
+          const budget = usage.monthly === "unlimited" ? "no monthly limit" : usage.monthly.toLocaleString("en-US");
+          state.setText(`Requests used this month: ${usage.used.toLocaleString("en-US")} of ${budget}.`);
+        };
+        showUsage();
+        const current = this.services.getSettings().autoSyncBudget;
+        let custom: { setDisabled(disabled: boolean): unknown; setValue(value: string): unknown } | undefined;
+        setting.addDropdown((dropdown) => {
+          dropdown.addOption("free", "Free plan: 2,000");
+          dropdown.addOption("upgraded", "Upgraded plan: 10,000");
+          dropdown.addOption("custom", "Custom");
+          dropdown.addOption("unlimited", "Unlimited");
+          dropdown.setValue(typeof current === "number" ? "custom" : current).onChange(async (value) => {
+            if (value === "custom") {
+              // A custom budget starts from the one in force (the free plan's after "unlimited").
+              const inForce = monthlyBudgetOf(this.services.getSettings().autoSyncBudget);
+              const start = typeof inForce === "number" ? inForce : FREE_PLAN_MONTHLY;
+              custom?.setDisabled(false);
+              custom?.setValue(String(start));
+              await this.services.saveSettings({ autoSyncBudget: start });
+            } else if (value === "free" || value === "upgraded" || value === "unlimited") {
+              custom?.setDisabled(true);
+              await this.services.saveSettings({ autoSyncBudget: value });
+            }
+            showUsage();
+          });
+        });
+        setting.addText((text) => {
+          custom = text;
+          text.setPlaceholder("Requests per month");
+          text.setValue(typeof current === "number" ? String(current) : "");
+          text.setDisabled(typeof current !== "number");
+          text.onChange(async (value) => {
+            const number = Number(value.trim());
+            if (!Number.isInteger(number) || number < MIN_AUTO_SYNC_BUDGET || number > MAX_AUTO_SYNC_BUDGET) return;
+            await this.services.saveSettings({ autoSyncBudget: number });
+            showUsage();
+          });
+        });
+        return this.services.autoSync?.subscribe(showUsage);
+      },
     };
   }
 

@@ -32,6 +32,8 @@ export interface StatusBarModel {
   showUntracked: boolean;
   /** Open comment threads of the active file, when the comments view has fetched them. */
   openThreads?: number | undefined;
+  /** Automatic sync, when it runs: requests used this month, the budget, queued pushes. */
+  autoSync?: { used: number; monthly: number | "unlimited"; queued: number } | undefined;
 }
 
 /** What a click on the item does, per state (undefined: nothing, the item is not clickable). */
@@ -66,7 +68,16 @@ export function statusBarText(model: StatusBarModel): string {
     const left = quota.limit !== null ? `${quota.remaining} of ${quota.limit}` : `${quota.remaining}`;
     parts.push(parts.length === 0 ? `HackMD quota: ${left} left` : `quota: ${left} left`);
   }
+  const queued = model.autoSync?.queued ?? 0;
+  if (queued > 0) parts.push(parts.length === 0 ? `HackMD: ${queued} queued` : `${queued} queued`);
   return parts.join(" · ");
+}
+
+/** The tooltip line of automatic sync: requests used this month of the budget, and the queued pushes. */
+export function autoSyncTooltip(summary: NonNullable<StatusBarModel["autoSync"]>): string {
+  const budget = summary.monthly === "unlimited" ? "no monthly limit" : summary.monthly.toLocaleString("en-US");
+  const queued = summary.queued === 0 ? "no pushes queued" : summary.queued === 1 ? "1 push queued" : `${summary.queued} pushes queued`;
+  return `Automatic sync: ${summary.used.toLocaleString("en-US")} requests used this month of ${budget}; ${queued}`;
 }
 
 /** Renders a model into the status-bar element. */
@@ -74,6 +85,7 @@ export class StatusBarView {
   private readonly el: StatusBarElement;
   private last: string | undefined;
   private lastText = "";
+  private lastTip = "";
 
   /** A view over the element `addStatusBarItem()` returned. */
   constructor(el: StatusBarElement) {
@@ -84,17 +96,26 @@ export class StatusBarView {
   render(model: StatusBarModel): void {
     const text = statusBarText(model);
     const click = model.state === null || text === "" ? undefined : STATUS_CLICK[model.state];
-    const key = `${text}\u0000${click?.tip ?? ""}`;
+    const base = click?.tip ?? (text === "" ? undefined : "Sync state of the current file");
+    const auto = model.autoSync === undefined || text === "" ? undefined : autoSyncTooltip(model.autoSync);
+    const tip = [base, auto].filter((line): line is string => line !== undefined).join("\n");
+    const key = `${text}\u0000${tip}`;
     if (key === this.last) return;
     this.last = key;
     this.lastText = text;
+    this.lastTip = tip;
     this.el.setText(text);
-    this.el.setAttr("aria-label", click?.tip ?? (text === "" ? null : "Sync state of the current file"));
+    this.el.setAttr("aria-label", tip === "" ? null : tip);
     this.el.toggleClass("mod-clickable", click !== undefined);
   }
 
   /** The text shown now (tests). */
   get text(): string {
     return this.lastText;
+  }
+
+  /** The tooltip shown now (tests). */
+  get tooltip(): string {
+    return this.lastTip;
   }
 }

@@ -8,7 +8,8 @@
  *   clock by a second, so every write changes mtime. The vault index follows the disk as a file
  *   watcher would (dot-paths stay unindexed) and fires create/modify/delete/rename per file.
  * - Open editors. `workspace.getLeaf().openFile(file)` opens a `.md` file in a MarkdownView whose
- *   `editor` the test can type into (`editor.setValue`, `replaceRange`). Typing does not touch the
+ *   `editor` the test can type into (`editor.setValue`, `replaceRange`); each edit fires the
+ *   workspace's `editor-change` (editor, view). Typing does not touch the
  *   disk: it requests a save that runs 2 s after the last keystroke, on `workspace.timers`, which
  *   the test advances by hand (`await app.workspace.timers.advance(2000)`), so "later" is
  *   deterministic while the loopback requests run on real time. `view.save()` writes the editor's
@@ -991,6 +992,10 @@ export class TextComponent extends ValueComponent<string> {
     this.inputEl.placeholder = placeholder;
     return this;
   }
+  override setDisabled(disabled: boolean): this {
+    this.inputEl.disabled = disabled;
+    return super.setDisabled(disabled);
+  }
   onChanged(): void {
     void this.changed(this.getValue());
   }
@@ -1403,7 +1408,11 @@ export class MarkdownView extends TextFileView {
   editor: Editor;
   constructor(leaf: WorkspaceLeaf) {
     super(leaf);
-    this.editor = new Editor(() => this.requestSave());
+    // Typing requests the delayed save and fires the workspace's `editor-change`, as in Obsidian.
+    this.editor = new Editor(() => {
+      this.requestSave();
+      this.app.workspace.trigger("editor-change", this.editor, this);
+    });
   }
   getViewType(): string {
     return "markdown";

@@ -49,6 +49,7 @@ describe("command registration", () => {
       "previous-conflict",
       "open-note-history",
       "open-comments",
+      "show-queued-pushes",
       "toggle-mcp-endpoint",
       "copy-mcp-client-config",
       "open-mcp-activity-log",

@@ -60,7 +60,7 @@ export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_0
 
 /** Starts an emulator (demo seed) and the plugin pointed at it with its token in secret storage. */
 export async function startPlugin(
-  options: { data?: Record<string, unknown>; emulator?: EmulatorOptions; /** Runs on the app before onload (device switches, secrets). */ beforeLoad?: (app: App) => void } = {},
+  options: { data?: Record<string, unknown>; emulator?: EmulatorOptions; /** Runs on the app before onload (device switches, secrets, the plugin's tunings). */ beforeLoad?: (app: App, plugin: HackmdBridgePlugin) => void } = {},
 ): Promise<PluginHarness> {
   provideWindow();
   forwardRequestUrlToFetch();
@@ -72,7 +72,7 @@ export async function startPlugin(
   const plugin = new HackmdBridgePlugin(app as never, { id: "hackmd-bridge" } as never);
   const fake = plugin as unknown as Plugin;
   fake.data = { version: 1, apiUrl: emu.url, ...options.data };
-  options.beforeLoad?.(app);
+  options.beforeLoad?.(app, plugin);
   await plugin.onload();
   const run = async (id: string): Promise<string> => {
     const command = fake.commands.find((c) => c.id === id);

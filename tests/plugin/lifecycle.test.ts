@@ -42,7 +42,9 @@ describe("plugin lifecycle", () => {
     const clearSpy = jest.spyOn(globalThis, "clearInterval");
     await plugin.onload();
     expect(app.vault.listenerCount("rename")).toBe(1);
-    expect(app.vault.listenerCount("modify")).toBe(1);
+    // The status bar's refresh and automatic sync's edit watch (idle while the setting is off).
+    expect(app.vault.listenerCount("modify")).toBe(2);
+    expect(app.workspace.listenerCount("editor-change")).toBe(1);
     expect(app.workspace.listenerCount("file-open")).toBe(1);
     expect(app.workspace.listenerCount("file-menu")).toBe(1);
     const intervalIds = setSpy.mock.results.map((r) => r.value as unknown);
@@ -52,6 +54,7 @@ describe("plugin lifecycle", () => {
     fake.unload();
     expect(app.vault.listenerCount("rename")).toBe(0);
     expect(app.vault.listenerCount("modify")).toBe(0);
+    expect(app.workspace.listenerCount("editor-change")).toBe(0);
     expect(app.vault.listenerCount("delete")).toBe(0);
     expect(app.workspace.listenerCount("file-open")).toBe(0);
     expect(app.workspace.listenerCount("file-menu")).toBe(0);

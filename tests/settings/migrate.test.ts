@@ -89,6 +89,10 @@ describe("migrateSettings", () => {
       agentsReadOnly: false,
       approvalTimeoutSeconds: 45,
       requireVersionBeforeOverwrite: false,
+      autoSync: false,
+      autoSyncOnStartup: true,
+      autoSyncOnResume: true,
+      autoSyncBudget: "free",
     } satisfies Settings);
     expect(migrateSettings({ version: 1, requireVersionBeforeOverwrite: true }).requireVersionBeforeOverwrite).toBe(true);
     expect(migrateSettings({ version: 1, requireVersionBeforeOverwrite: "yes" }).requireVersionBeforeOverwrite).toBe(false);
@@ -101,6 +105,12 @@ describe("migrateSettings", () => {
     expect(migrateSettings({ version: 1 }).autoMerge).toBe(true);
     expect(migrateSettings({ version: 1, autoMerge: "yes" }).autoMerge).toBe(true);
     expect(migrateSettings({ version: 1 }).convertObsidianSyntax).toBe(true);
+    // Automatic sync (issue 15): off unless saved on; a budget is a plan, unlimited or a clamped number.
+    expect(migrateSettings({ version: 1 })).toMatchObject({ autoSync: false, autoSyncOnStartup: true, autoSyncOnResume: true, autoSyncBudget: "free" });
+    expect(migrateSettings({ version: 1, autoSync: true, autoSyncOnResume: false, autoSyncBudget: "unlimited" })).toMatchObject({ autoSync: true, autoSyncOnResume: false, autoSyncBudget: "unlimited" });
+    expect(migrateSettings({ version: 1, autoSyncBudget: 3 }).autoSyncBudget).toBe(10);
+    expect(migrateSettings({ version: 1, autoSyncBudget: 1500.4 }).autoSyncBudget).toBe(1500);
+    expect(migrateSettings({ version: 1, autoSyncBudget: "lots", autoSync: "yes" })).toMatchObject({ autoSyncBudget: "free", autoSync: false });
     expect(migrateSettings({ version: 1, backgroundCheckMinutes: -3, defaultPullFolder: "/", defaultWorkspace: "" })).toMatchObject({
       backgroundCheckMinutes: 0,
       defaultPullFolder: "",

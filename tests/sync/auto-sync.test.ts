@@ -196,6 +196,30 @@ describe("automatic sync on the emulator", () => {
     expect(worst).toBeLessThanOrEqual(limit);
     expect(worst).toBeGreaterThan(limit / 2);
   });
+
+  it("runs a round asked for (start-up, resume) at once when the pace covers its lists, and keeps the schedule when it does not", async () => {
+    world = await startAutoWorld({ start: START, count: 2, monthly: 100 });
+    const [theirs] = world.notes;
+    if (theirs === undefined) throw new Error("no notes");
+    await world.runUntil(START + MINUTE); // the first round: two lists
+    // A host scheduled the next round far away (its first round waits for the schedule).
+    world.runner.start(world.clock.now() + 6 * HOUR);
+    world.bridge.emu.collaboratorEdit(theirs.id, { content: "# Theirs\n\nasked for\n" }, { as: "ada" });
+    expect(await world.runner.nextWake(world.clock.now())).toBe(world.clock.now() + 6 * HOUR);
+    expect(await world.runner.requestRound(world.clock.now())).toBe(true);
+    expect(await world.runner.nextWake(world.clock.now())).toBe(world.clock.now());
+    const report = await world.runner.step(world.clock.now());
+    expect(report.round?.counts.pulled).toBe(1);
+    expect(report.round?.items.find((item) => item.local_path === theirs.localPath)?.outcome).toBe("pulled");
+    expect(await world.readLocal(theirs)).toBe("# Theirs\n\nasked for\n");
+
+    // Requests an earlier run spent this month: no credit for another round's lists, so the
+    // request is refused and the schedule stays.
+    for (let i = 0; i < 12; i += 1) world.budget.record(world.clock.now());
+    const scheduled = await world.runner.nextWake(world.clock.now());
+    expect(await world.runner.requestRound(world.clock.now())).toBe(false);
+    expect(await world.runner.nextWake(world.clock.now())).toBe(scheduled);
+  });
 });
 
 describe("a simulated month on the emulator (scaled down; the full month is `npm run bench -- autosync`)", () => {

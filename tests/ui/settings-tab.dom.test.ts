@@ -90,11 +90,12 @@ describe("settings tab", () => {
   it("renders sentence-case headings with Setting.setHeading, and the same groups declaratively", () => {
     const { tab } = setup();
     const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((el) => el.textContent);
-    expect(headings).toEqual(["HackMD account", "New notes", "Sync", "Agents", "Agent permissions"]);
+    expect(headings).toEqual(["HackMD account", "New notes", "Sync", "Automatic sync", "Agents", "Agent permissions"]);
     expect(tab.containerEl.querySelector("h1, h2, h3, h4, h5, h6")).toBeNull();
     const groups = tab.getSettingDefinitions() as Array<{ heading: string; items: Array<{ name: string }> }>;
     expect(groups.map((group) => group.heading)).toEqual(headings);
-    expect(groups[3]?.items.map((item) => item.name)).toEqual([
+    expect(groups[3]?.items.map((item) => item.name)).toEqual(["Sync automatically", "Sync on startup", "Sync on resume", "Monthly request budget"]);
+    expect(groups[4]?.items.map((item) => item.name)).toEqual([
       "Protect agent instruction files",
       "MCP endpoint",
       "Port",
@@ -175,6 +176,49 @@ describe("settings tab", () => {
     row("Show untracked files in the status bar").querySelector<HTMLElement>(".checkbox-container")!.click();
     await flush();
     expect(saved).toEqual([{ showUntrackedInStatusBar: true }]);
+  });
+
+  it("turns automatic sync on with one switch, picks the budget, and shows the month's requests", async () => {
+    let usage = { used: 12, monthly: 2000 as number | "unlimited" };
+    const listeners = new Set<() => void>();
+    const autoSync = {
+      usage: () => usage,
+      subscribe: (listener: () => void) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const { row, saved, tab } = setup({ autoSync });
+    expect(row("Sync automatically").querySelector(".setting-item-description")?.textContent).toContain("sends requests to HackMD on its own");
+    row("Sync automatically").querySelector<HTMLElement>(".checkbox-container")!.click();
+    await flush();
+    expect(saved).toEqual([{ autoSync: true }]);
+    const budget = row("Monthly request budget");
+    expect(budget.textContent).toContain("Requests used this month: 12 of 2,000.");
+    const select = budget.querySelector("select")!;
+    const input = budget.querySelector("input")!;
+    expect(select.value).toBe("free");
+    expect(input.disabled).toBe(true);
+    select.value = "unlimited";
+    select.dispatchEvent(new Event("change"));
+    await flush();
+    select.value = "custom";
+    select.dispatchEvent(new Event("change"));
+    await flush();
+    expect(input.disabled).toBe(false);
+    input.value = "900";
+    input.dispatchEvent(new Event("input"));
+    await flush();
+    input.value = "3";
+    input.dispatchEvent(new Event("input"));
+    await flush();
+    expect(saved.slice(1)).toEqual([{ autoSyncBudget: "unlimited" }, { autoSyncBudget: 2000 }, { autoSyncBudget: 900 }]);
+    // A step's new count shows without re-rendering the tab.
+    usage = { used: 40, monthly: 900 };
+    for (const listener of listeners) listener();
+    expect(budget.textContent).toContain("Requests used this month: 40 of 900.");
+    tab.hide();
+    expect(listeners.size).toBe(0);
   });
 
   it("collapses the Agents section while the endpoint is off", async () => {

@@ -1,6 +1,6 @@
 /** The status bar's words: quiet for untracked files unless asked, the quota only when it runs low. */
 import type { Quota } from "../../src/hackmd/quota";
-import { quotaMatters, STATUS_CLICK, statusBarText, StatusBarView } from "../../src/ui/status-bar";
+import { autoSyncTooltip, quotaMatters, STATUS_CLICK, statusBarText, StatusBarView } from "../../src/ui/status-bar";
 
 const quota = (remaining: number | null, limit: number | null): Quota => ({ remaining, limit, reset_seconds: null, observed_at: 0 });
 
@@ -27,6 +27,20 @@ describe("status bar text", () => {
     expect(statusBarText({ state: "in_sync", quota: null, showUntracked: false, openThreads: 2 })).toBe("HackMD: in sync · 2 open threads");
     expect(statusBarText({ state: "local_changes", quota: null, showUntracked: false, openThreads: 1 })).toMatch(/ · 1 open thread$/);
     expect(statusBarText({ state: "in_sync", quota: null, showUntracked: false, openThreads: 0 })).toBe("HackMD: in sync");
+  });
+
+  it("counts queued pushes of automatic sync, and tells the month's requests in the tooltip", () => {
+    const auto = (queued: number, monthly: number | "unlimited" = 2000) => ({ used: 1234, monthly, queued });
+    expect(statusBarText({ state: "local_changes", quota: null, showUntracked: false, autoSync: auto(2) })).toBe("HackMD: local changes · 2 queued");
+    expect(statusBarText({ state: "in_sync", quota: null, showUntracked: false, autoSync: auto(0) })).toBe("HackMD: in sync");
+    expect(statusBarText({ state: null, quota: null, showUntracked: false, autoSync: auto(1) })).toBe("HackMD: 1 queued");
+    expect(autoSyncTooltip(auto(0))).toBe("Automatic sync: 1,234 requests used this month of 2,000; no pushes queued");
+    expect(autoSyncTooltip(auto(1, "unlimited"))).toBe("Automatic sync: 1,234 requests used this month of no monthly limit; 1 push queued");
+    const attrs = new Map<string, string | null>();
+    const view = new StatusBarView({ setText: () => undefined, setAttr: (name, value) => attrs.set(name, value), toggleClass: () => undefined });
+    view.render({ state: "in_sync", quota: null, showUntracked: false, autoSync: auto(3) });
+    expect(attrs.get("aria-label")).toBe("Compare with HackMD\nAutomatic sync: 1,234 requests used this month of 2,000; 3 pushes queued");
+    expect(view.tooltip).toBe(attrs.get("aria-label"));
   });
 
   it("is clickable exactly where a click does something, with the tooltip saying what", () => {

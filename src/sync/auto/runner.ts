@@ -17,7 +17,7 @@ import { silentLogger, type Clock, type Logger, type Sleep } from "../../core/po
 import { CallContext } from "../../hackmd/call-context";
 import type { HackmdClient } from "../../hackmd/client";
 import type { Words } from "../../core/wording";
-import { DEFAULT_SYNC_ALL_CONCURRENCY, LocalHashCache, syncAll, type SyncAllCounts } from "../sync-all";
+import { DEFAULT_SYNC_ALL_CONCURRENCY, LocalHashCache, syncAll, type SyncAllCounts, type SyncAllItem } from "../sync-all";
 import type { PushStatus, SyncTools, TrackedEntry } from "../types";
 import type { RequestBudget, RoundDelay } from "./budget";
 import { isQueuedKind, type Outbox, type OutboxEntry } from "./outbox";
@@ -74,13 +74,23 @@ export interface PushReport {
   outcome: PushStatus | "queued" | "failed";
   error_kind?: ErrorKind;
   message?: string;
+  /** A conflict's remote body hash (the host's status bar shows the conflict). */
+  remote_body_hash?: string;
 }
 
 /** What one `step` did. */
 export interface StepReport {
   at: number;
   /** Set when a scheduled round ran. */
-  round?: { counts: SyncAllCounts; requests: number; conflicts: string[] };
+  round?: {
+    counts: SyncAllCounts;
+    requests: number;
+    conflicts: string[];
+    /** What the round did per note (empty when it failed before listing). */
+    items: SyncAllItem[];
+    /** Why the round stopped before it could list, when it did. */
+    error_kind?: ErrorKind;
+  };
   pushes: PushReport[];
   /** Requests this step sent. */
   requests: number;
@@ -139,6 +149,17 @@ export class AutoSyncRunner {
   /** A tracked (or maybe tracked) file was modified at `at`: it is pushed `debounceMs` after its last modification. */
   fileChanged(localPath: string, at: number): void {
     this.dirty.set(localPath, at);
+  }
+
+  /**
+   * Asks for a round now (a host's "sync on startup" or "sync on resume"): it is due at once when
+   * the month's pace covers its lists, otherwise the scheduled one stays. True when it is due now.
+   */
+  async requestRound(now: number): Promise<boolean> {
+    const estimate = await this.workspaceCount();
+    if (this.deps.budget.paceWait(now, estimate) > 0) return false;
+    this.nextRoundAt = Math.min(this.nextRoundAt ?? now, now);
+    return true;
   }
 
   /** Files waiting for their quiet time to pass. */
@@ -252,6 +273,8 @@ export class AutoSyncRunner {
     const estimate = await this.workspaceCount();
     const start = this.sent;
     let counts: SyncAllCounts;
+    let items: SyncAllItem[] = [];
+    let failure: ErrorKind | undefined;
     const conflicts: string[] = [];
     const skipRound = budget.nextDelay(now, estimate);
     if (skipRound.reason === "exhausted" || skipRound.reason === "window" || skipRound.reason === "quota") {
@@ -266,6 +289,7 @@ export class AutoSyncRunner {
         { autoMerge: this.autoMerge, hashCache: this.cache, holdBack: (path) => this.stillEditing(path, this.deps.clock.now()), trustListing: true },
       );
       counts = result.counts;
+      items = result.items;
       // A changed file whose push the round could not send (offline, rate limited, HackMD down)
       // is queued like a push of its own that failed.
       for (const item of result.items) {
@@ -289,6 +313,7 @@ export class AutoSyncRunner {
       const kind: ErrorKind = isBridgeError(error) ? error.kind : "internal";
       this.logger.warn("auto_sync.round_failed", { error_kind: kind });
       counts = emptyCounts();
+      failure = kind;
       if (isQueuedKind(kind)) {
         const tracked = await this.deps.sync.listTracked().catch(() => []);
         for (const entry of tracked) {
@@ -303,7 +328,7 @@ export class AutoSyncRunner {
     const spent = this.sent - start;
     // The next round is due once the pace has earned back what this one cost, and its lists.
     this.scheduleAfter(now, budget.nextDelay(now, estimate));
-    return { counts, requests: spent, conflicts };
+    return { counts, requests: spent, conflicts, items, ...(failure === undefined ? {} : { error_kind: failure }) };
   }
 
   /**
@@ -366,7 +391,8 @@ export class AutoSyncRunner {
       await this.deps.outbox.remove(tracked.team_path, tracked.note_id);
       this.cache.forget(localPath);
       const status = result.kind === "pushed" ? result.output.status : "nothing_to_push";
-      return { local_path: localPath, from_outbox: fromOutbox, outcome: status };
+      const remote = result.kind === "pushed" && status === "conflict" ? result.output.remote_body_hash : undefined;
+      return { local_path: localPath, from_outbox: fromOutbox, outcome: status, ...(remote === undefined ? {} : { remote_body_hash: remote }) };
     } catch (error) {
       const kind: ErrorKind = isBridgeError(error) ? error.kind : "internal";
       const message = error instanceof Error ? error.message : String(error);
