@@ -144,9 +144,12 @@ async function buildChunkedPlugin(options) {
     "// HackMD Bridge. The chunks reached only through import() are kept as strings and compiled on first",
     "// import, so loading the plugin does not parse them (issue 13; docs/architecture.md, \"The bundle\").",
     `var __hbChunks={${table.join(",\n")}},__hbCache={};`,
+    // An external module (obsidian, electron, CodeMirror, Node built-ins) is asked of the host's
+    // require once, like the one-file bundle did at load, and kept: a chunk compiled later gets
+    // the same instance. A require that throws (Node built-ins on mobile) is not kept.
     "function __hbRequire(name){",
-    "if(!Object.prototype.hasOwnProperty.call(__hbChunks,name))return require(name);",
     "var cached=__hbCache[name];if(cached)return cached.exports;",
+    "if(!Object.prototype.hasOwnProperty.call(__hbChunks,name)){var external=require(name);__hbCache[name]={exports:external};return external}",
     "var module={exports:{}};__hbCache[name]=module;var chunk=__hbChunks[name];",
     'if(typeof chunk==="string")chunk=new Function("require","module","exports",chunk);',
     "chunk(__hbRequire,module,module.exports);return module.exports}",
