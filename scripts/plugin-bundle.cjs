@@ -56,7 +56,7 @@ const stubs = {
 };
 
 /** The esbuild options of the plugin: CommonJS for Obsidian's loader; Obsidian, Electron and CodeMirror come from the app. */
-function pluginOptions({ version, dev = false, outfile = "main.js", plugins = [] }) {
+const pluginOptions = ({ version, dev = false, outfile = "main.js", plugins = [] }) => {
   return {
     entryPoints: ["src/main.ts"],
     outfile,
@@ -72,15 +72,15 @@ function pluginOptions({ version, dev = false, outfile = "main.js", plugins = []
     logLevel: "info",
     plugins: [stubs, ...plugins],
   };
-}
+};
 
 /** A single-quoted JS string literal of `text` (minified code has few `'`, so few escapes). */
-function quote(text) {
+const quote = (text) => {
   return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\r/g, "\\r").replace(/\n/g, "\\n")}'`;
-}
+};
 
 /** The chunks of `entry` reachable from it by static imports (evaluated at load anyway). */
-function eagerChunks(metafile, entry) {
+const eagerChunks = (metafile, entry) => {
   const eager = new Set([entry]);
   const queue = [entry];
   while (queue.length > 0) {
@@ -93,13 +93,13 @@ function eagerChunks(metafile, entry) {
     }
   }
   return eager;
-}
+};
 
 /**
  * Builds main.js as a module table (see the header). `options` are pluginOptions(...); the
  * result is written to `options.outfile`. Returns the sizes of the eager and lazy parts.
  */
-async function buildChunkedPlugin(options) {
+const buildChunkedPlugin = async (options) => {
   const { outfile, format: _format, ...rest } = options;
   const outdir = "hb-chunks";
   const result = await esbuild.build({
@@ -158,16 +158,16 @@ async function buildChunkedPlugin(options) {
   ].join("\n");
   await writeFile(outfile, loader);
   return { bytes: Buffer.byteLength(loader), lazyBytes, chunks: names.length };
-}
+};
 
 /** Builds the plugin: chunked in production, one plain file in development (inline source map). */
-async function buildPlugin(options) {
+const buildPlugin = async (options) => {
   if (options.sourcemap) return esbuild.build(options);
   const sizes = await buildChunkedPlugin(options);
   if (options.logLevel === "info") {
-    console.log(`\n  ${options.outfile}  ${(sizes.bytes / 1024).toFixed(1)}kb (${sizes.chunks} chunks; ${(sizes.lazyBytes / 1024).toFixed(1)}kb compiled on first import)\n`);
+    process.stdout.write(`\n  ${options.outfile}  ${(sizes.bytes / 1024).toFixed(1)}kb (${sizes.chunks} chunks; ${(sizes.lazyBytes / 1024).toFixed(1)}kb compiled on first import)\n\n`);
   }
   return sizes;
-}
+};
 
 module.exports = { pluginOptions, buildPlugin, buildChunkedPlugin, nodeBuiltins, obsidianProvided };

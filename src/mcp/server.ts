@@ -66,6 +66,9 @@ const RawCallToolRequestSchema = CallToolRequestSchema.extend({
   })),
 });
 
+/** The SDK's protocol-level server, which createMcpServer returns. */
+export type McpProtocolServer = Server;
+
 /**
  * Builds an MCP server that declares only the tools capability and answers tools/list and
  * tools/call from tool definitions. The handlers are set on the SDK's protocol `Server` directly,
@@ -73,11 +76,11 @@ const RawCallToolRequestSchema = CallToolRequestSchema.extend({
  * `invalid_input` results, hidden aliases, and advertised schemas that differ from the decoding
  * ones (TOOLS.md §3.1).
  */
-export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): Server {
+export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProtocolServer {
   // The SDK's low-level Server, not McpServer: McpServer's registerTool (never used here) pulls in
   // zod v3 and zod-to-json-schema. Our own small validator replaces ajv (issue 13). The
   // capabilities are what McpServer declared for us before (`listChanged: true`), unchanged.
-  const server = new Server(
+    const server = new Server(
     { name: host.name, version: host.version },
     { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: new ElicitationSchemaValidator() },
   );

@@ -35,7 +35,7 @@ async function connected(answer: Record<string, unknown>) {
     nextRequestId: () => `r${++id}`,
   });
   const client = new Client({ name: "elicit-test", version: "1" }, { capabilities: { elicitation: { form: {} } } });
-  client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: answer }) as never);
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: answer }));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
   return { server, client };
