@@ -8,7 +8,8 @@
 import { BridgeError } from "../core/errors";
 import { normalizeLineEndings } from "../core/text";
 import { safetySentence } from "../hackmd/safety-version";
-import { isOpenThread, type NoteComment, type NoteVersion } from "../hackmd/versions-comments";
+import { isOpenThread } from "../hackmd/comment-thread";
+import type { NoteComment, NoteVersion } from "../hackmd/versions-comments";
 import type { KeyedRecord } from "../sync/store";
 import { pathQueueKey } from "../sync/queue";
 import type { KeptSide } from "../ui/conflict-flow";
