@@ -69,7 +69,8 @@ export default class HackmdBridgePlugin extends Plugin {
     // status refresh of a tracked file that comes first loads them itself.
     // Deferred past onload even when the layout is already ready (the plugin enabled later).
     this.app.workspace.onLayoutReady(() => {
-      const timer = window.setTimeout(() => void this.services.loadDeps(), 0);
+      // A failure here is reported by the first command that needs the engine.
+      const timer = window.setTimeout(() => void this.services.loadDeps().catch(() => undefined), 0);
       this.register(() => window.clearTimeout(timer));
     });
   }

@@ -161,6 +161,10 @@ export class PluginServices {
       });
       return this.built;
     });
+    // A failed load is not kept: the next use tries again (and reports its own failure).
+    this.loadingDeps.catch(() => {
+      this.loadingDeps = undefined;
+    });
     return this.loadingDeps;
   }
 
