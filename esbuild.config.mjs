@@ -1,8 +1,10 @@
 // Builds the Obsidian plugin bundle (main.js) and the standalone command (dist/cli.js).
 // Usage: node esbuild.config.mjs [--watch] [--cli-only] [--dev] [--cli-outfile=<path>]
 import { chmodSync, readFileSync } from "node:fs";
-import { builtinModules } from "node:module";
 import esbuild from "esbuild";
+import bundle from "./scripts/plugin-bundle.cjs";
+
+const { buildPlugin, pluginOptions } = bundle;
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -13,40 +15,8 @@ const cliOnly = args.has("--cli-only");
 // Where the command goes (tests build it into a temporary folder); default dist/cli.js.
 const cliOutfile = [...args].find((arg) => arg.startsWith("--cli-outfile="))?.slice("--cli-outfile=".length) || "dist/cli.js";
 
-const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
-
-/**
- * The CodeMirror packages Obsidian provides at runtime (its sample plugin's list): they must stay
- * external so that one instance of each exists. `@codemirror/merge` is NOT among them: Obsidian
- * does not ship it, so it is bundled (and loaded lazily by the merge editor).
- */
-const obsidianProvided = [
-  "@codemirror/autocomplete",
-  "@codemirror/collab",
-  "@codemirror/commands",
-  "@codemirror/language",
-  "@codemirror/lint",
-  "@codemirror/search",
-  "@codemirror/state",
-  "@codemirror/view",
-  "@lezer/*",
-];
-
-/** The plugin: CommonJS for Obsidian's loader; Obsidian, Electron and CodeMirror come from the app. */
-const plugin = {
-  entryPoints: ["src/main.ts"],
-  outfile: "main.js",
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "es2022",
-  external: ["obsidian", "electron", ...obsidianProvided, ...nodeBuiltins],
-  sourcemap: dev ? "inline" : false,
-  minify: !dev,
-  treeShaking: true,
-  define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify(version) },
-  logLevel: "info",
-};
+/** The plugin (main.js): its options, stubs and chunked loader live in scripts/plugin-bundle.cjs (issue 13). */
+const plugin = pluginOptions({ version, dev });
 
 /** The standalone command: one self-contained Node script with a shebang, executable (chmod 755). */
 const cli = {
@@ -79,5 +49,5 @@ if (watch) {
     await context.watch();
   }
 } else {
-  await Promise.all(builds.map((options) => esbuild.build(options)));
+  await Promise.all(builds.map((options) => (options === plugin ? buildPlugin(options) : esbuild.build(options))));
 }

@@ -6,7 +6,7 @@ import { DEFAULT_ACRONYMS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/acr
 import { DEFAULT_BRANDS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/brands.js";
 
 const nodeOnly = ["src/node/**/*.ts", "src/emulator/**/*.ts", "src/mcp/http/**/*.ts"];
-const tooling = ["tests/**/*.ts", "bench/**/*.{ts,mjs}", "scripts/**/*.mjs", "*.mjs", "*.cjs", "tests/**/*.cjs", ".ci/**"];
+const tooling = ["tests/**/*.ts", "bench/**/*.{ts,mjs}", "scripts/**/*.mjs", "scripts/**/*.cjs", "*.mjs", "*.cjs", "tests/**/*.cjs", ".ci/**"];
 
 export default defineConfig([
   globalIgnores(["node_modules/", "main.js", "dist/", "coverage/", "sandbox-vault/", "package-lock.json"]),
@@ -14,7 +14,11 @@ export default defineConfig([
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.cjs", "tests/dom-environment.cjs", "bench/*.mjs", "scripts/*.mjs"] },
+        projectService: {
+          allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.cjs", "tests/dom-environment.cjs", "bench/*.mjs", "scripts/*.mjs", "scripts/*.cjs"],
+          // The build and tooling scripts outside tsconfig's include are ten files (default cap 8).
+          maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -85,6 +89,15 @@ export default defineConfig([
       "@typescript-eslint/require-await": "off",
       "obsidianmd/prefer-active-doc": "off",
       "obsidianmd/prefer-create-el": "off",
+    },
+  },
+  {
+    // The SDK marks its protocol-level Server deprecated in favour of McpServer "for the high-level
+    // API"; we set the handlers ourselves (docs/adr/0001-tool-handlers.md), and McpServer would
+    // bundle zod v3 into main.js (issue 13). Server is allowed here, and only Server.
+    files: ["src/mcp/server.ts"],
+    rules: {
+      "@typescript-eslint/no-deprecated": ["error", { allow: [{ from: "package", package: "@modelcontextprotocol/sdk", name: "Server" }] }],
     },
   },
 ]);

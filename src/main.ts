@@ -1,11 +1,12 @@
 import { Plugin, TFile, type TAbstractFile } from "obsidian";
 import { registerCommands, registerMergeCommands } from "./commands";
-import { BridgeActions } from "./obsidian/actions";
+import type { BridgeActions } from "./obsidian/actions";
 import { AutoSyncHost, type AutoSyncTuning } from "./obsidian/auto-sync";
 import { wireMergeEditor } from "./obsidian/conflict-wiring";
 import { desktopImageFetcher, loadDesktopPaths } from "./obsidian/desktop-loaders";
 import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
 import { wireNoteHistory } from "./obsidian/history-wiring";
+import { lazyActions } from "./obsidian/lazy-actions";
 import { ObsidianUi } from "./obsidian/obsidian-ui";
 import { PluginServices } from "./obsidian/plugin-services";
 import { RenameTracker } from "./obsidian/rename-tracking";
@@ -48,7 +49,8 @@ export default class HackmdBridgePlugin extends Plugin {
     });
     this.ui = new ObsidianUi(this.app);
     const editors = wireMergeEditor({ plugin: this, services: this.services, ui: this.ui });
-    this.actions = new BridgeActions({ services: this.services, ui: this.ui });
+    // The use-cases load with their first command (issue 13).
+    this.actions = lazyActions({ services: this.services, ui: this.ui });
     registerCommands(this, this.actions);
     registerMergeCommands(this, editors);
     registerRibbon(this, this.actions);
@@ -72,6 +74,14 @@ export default class HackmdBridgePlugin extends Plugin {
     );
 
     wireSettingsAndEndpoint({ plugin: this, services: this.services, secrets, autoSync: this.autoSync, saveSettings: (change) => this.saveSettings(change) });
+    // The sync engine's modules load after start-up, not during it (issue 13); a command or a
+    // status refresh of a tracked file that comes first loads them itself.
+    // Deferred past onload even when the layout is already ready (the plugin enabled later).
+    this.app.workspace.onLayoutReady(() => {
+      // A failure here is reported by the first command that needs the engine.
+      const timer = window.setTimeout(() => void this.services.loadDeps().catch(() => undefined), 0);
+      this.register(() => window.clearTimeout(timer));
+    });
     // Last: its start waits for the layout, and its first request for the first scheduled step.
     this.autoSync.register();
   }

@@ -103,3 +103,15 @@ function destinationEnd(text: string, start: number): number | undefined {
   }
   return undefined;
 }
+
+/** Compares two strings by Unicode code points (not UTF-16 units, which `sort()` uses). */
+export function compareCodePoints(a: string, b: string): number {
+  const left = Array.from(a);
+  const right = Array.from(b);
+  const length = Math.min(left.length, right.length);
+  for (let i = 0; i < length; i += 1) {
+    const diff = (left[i]?.codePointAt(0) ?? 0) - (right[i]?.codePointAt(0) ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return left.length - right.length;
+}

@@ -3,6 +3,7 @@
  * the call context of the tool call it serves; the client itself keeps only the last quota seen.
  * Caches and note-reference resolution are layered on top elsewhere.
  */
+import { compareCodePoints } from "../core/text";
 import { BridgeError } from "../core/errors";
 import type { Random } from "../core/ports";
 import type { CallContext } from "./call-context";
@@ -547,17 +548,8 @@ function definedFields(body: object, neverNull: readonly string[]): Record<strin
   return out;
 }
 
-/** Compares two strings by Unicode code points (not UTF-16 units, which `sort()` uses). */
-export function compareCodePoints(a: string, b: string): number {
-  const left = Array.from(a);
-  const right = Array.from(b);
-  const length = Math.min(left.length, right.length);
-  for (let i = 0; i < length; i += 1) {
-    const diff = (left[i]?.codePointAt(0) ?? 0) - (right[i]?.codePointAt(0) ?? 0);
-    if (diff !== 0) return diff;
-  }
-  return left.length - right.length;
-}
+// compareCodePoints lives in core/text (the record store needs it without the client); re-exported here.
+export { compareCodePoints };
 
 /** The order map with its keys in code-point order (the PUT body is then deterministic). */
 export function sortedOrder(order: FolderOrder): FolderOrder {

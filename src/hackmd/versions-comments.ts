@@ -4,6 +4,7 @@
  * readers accept either where it costs nothing. Unreadable replies are `upstream` and are never
  * quoted.
  */
+import { isOpenThread } from "./comment-thread";
 import { unreadableReply } from "./read";
 
 /** Who made a version or wrote a comment. */
@@ -217,7 +218,5 @@ export function readResolution(raw: unknown, where: string): CommentResolution {
   return { comment: readComment(raw.comment, where), cascade_thread_id: cascade };
 }
 
-/** Whether a thread is open: its thread state, else the comment's own. */
-export function isOpenThread(comment: NoteComment): boolean {
-  return (comment.thread_state ?? comment.state).status === "open";
-}
+// isOpenThread lives in comment-thread.ts (the plugin's views need it without the readers); re-exported here.
+export { isOpenThread };

@@ -1,10 +1,11 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/v4";
 import type { ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
 import type { Logger } from "../core/ports";
 import { decodeArguments, describeTool, type ToolDefinition } from "./define-tool";
+import { ElicitationSchemaValidator } from "./elicitation-validator";
 import { BridgeError } from "../core/errors";
 import { scrubSecrets } from "../core/secrets";
 import { runGated, type MadeChange, type ToolGate } from "./gate";
@@ -65,16 +66,24 @@ const RawCallToolRequestSchema = CallToolRequestSchema.extend({
   })),
 });
 
+/** The SDK's protocol-level server, which createMcpServer returns. */
+export type McpProtocolServer = Server;
+
 /**
  * Builds an MCP server that declares only the tools capability and answers tools/list and
- * tools/call from tool definitions. The handlers are set on the underlying protocol server
- * instead of through `registerTool`, because our contract needs argument failures as
+ * tools/call from tool definitions. The handlers are set on the SDK's protocol `Server` directly,
+ * not through McpServer's `registerTool`, because our contract needs argument failures as
  * `invalid_input` results, hidden aliases, and advertised schemas that differ from the decoding
- * ones (TOOLS.md §3.1); `registerTool` is never called, so the SDK installs no handlers of its own.
+ * ones (TOOLS.md §3.1).
  */
-export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServer {
-  const mcp = new McpServer({ name: host.name, version: host.version }, { capabilities: { tools: {} } });
-  const server = mcp.server;
+export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProtocolServer {
+  // The SDK's low-level Server, not McpServer: McpServer's registerTool (never used here) pulls in
+  // zod v3 and zod-to-json-schema. Our own small validator replaces ajv (issue 13). The
+  // capabilities are what McpServer declared for us before (`listChanged: true`), unchanged.
+    const server = new Server(
+    { name: host.name, version: host.version },
+    { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: new ElicitationSchemaValidator() },
+  );
   const listing = host.tools.map((tool) => describeTool(tool));
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
   // "Allow this tool for this session": one MCP server serves one session.
@@ -133,7 +142,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServe
     host.onCallCompleted?.(event, made?.change);
     return result;
   });
-  return mcp;
+  return server;
 }
 
 /** What the event says about the change a call made or was about to make (hashes only, never text). */

@@ -16,7 +16,7 @@ import { overwrittenSentence } from "../hackmd/safety-version";
 import type { CreateNoteRequest, Permission } from "../hackmd/types";
 import { accountTeamPaths, listWorkspace, resolveRef } from "../mcp/tools/shared";
 import { removeOwnedSnapshot, snapshotCleanupSentence } from "../sync/snapshots";
-import { syncAll, type SyncAllResult } from "../sync/sync-all";
+import type { SyncAllResult } from "../sync/sync-all";
 import type { KeyedRecord } from "../sync/store";
 import type { PushOutput } from "../sync/types";
 import type { DiffViewOptions } from "../ui/merge-editor-dom";
@@ -126,7 +126,7 @@ export class BridgeActions {
     if (ref === undefined || ref.trim() === "") return;
     await this.guard("pull", async () => {
       const call = this.services.newCall();
-      const resolution: Resolution = await resolveRef(this.services.deps, call, ref, { teamPath: null, refresh: false });
+      const resolution: Resolution = await resolveRef((await this.services.loadDeps()), call, ref, { teamPath: null, refresh: false });
       if (resolution.status === "not_found") {
         showInfo("No HackMD note matches that link. Check it and try again.");
         return;
@@ -146,7 +146,7 @@ export class BridgeActions {
   async pullFromList(): Promise<void> {
     await this.guard("pull", async () => {
       const call = this.services.newCall();
-      const deps = this.services.deps;
+      const deps = await this.services.loadDeps();
       const notes: PickableNote[] = [];
       const toPickable = (teamPath: string | null) => (note: { id: string; title: string }) => ({ teamPath, noteId: note.id, title: note.title });
       notes.push(...(await listWorkspace(deps, call, null, false)).map(toPickable(null)));
@@ -205,7 +205,8 @@ export class BridgeActions {
   async syncAllTracked(): Promise<SyncAllResult | undefined> {
     const progress = showProgress("Syncing tracked notes…");
     try {
-      const deps = this.services.deps;
+      const deps = await this.services.loadDeps();
+      const { syncAll } = await import("../sync/sync-all");
       const result = await syncAll(deps, {
         autoMerge: this.services.settings.autoMerge,
         hashCache: this.services.hashCache,
@@ -241,7 +242,7 @@ export class BridgeActions {
         return;
       }
       const call = this.services.newCall();
-      const deps = this.services.deps;
+      const deps = await this.services.loadDeps();
       const settings = this.services.settings;
       const choice = await this.ui.choosePublish({
         path,
@@ -309,7 +310,7 @@ export class BridgeActions {
       const loaded = await this.services.store.load(found);
       const local = await this.readText(path);
       // In the syntax the file is written in (issue 11).
-      const baseline = await this.services.deps.sync.localFormOf(found, loaded.baseline);
+      const baseline = await (await this.services.loadDeps()).sync.localFormOf(found, loaded.baseline);
       if (local === baseline) {
         showInfo(`${path} has not changed since the last sync.`);
         return;
@@ -329,12 +330,12 @@ export class BridgeActions {
   async compareWithHackmd(path: string): Promise<void> {
     await this.guard("check", async () => {
       const found = await this.requireTracked(path);
-      const note = await this.services.deps.client.getNote(this.services.newCall(), { teamPath: found.record.team_path, noteId: found.record.internal_id });
+      const note = await (await this.services.loadDeps()).client.getNote(this.services.newCall(), { teamPath: found.record.team_path, noteId: found.record.internal_id });
       if (note.content === undefined) throw new BridgeError("upstream", `HackMD sent note ${found.record.internal_id} without its body.`);
       const local = await this.readText(path);
       // What HackMD holds is now known: the status bar can show it without another request.
       this.services.status.observe(path, { baseline_body_hash: found.record.baseline_body_hash, remote_body_hash: await bodyHash(note.content) });
-      const remote = await this.services.deps.sync.localFormOf(found, note.content);
+      const remote = await (await this.services.loadDeps()).sync.localFormOf(found, note.content);
       if (local === remote) {
         showInfo(`${path} matches its note on HackMD.`);
         return;
@@ -369,7 +370,7 @@ export class BridgeActions {
         confirmText: "Untrack",
       });
       if (!confirmed) return;
-      await this.services.deps.sync.untrack({ teamPath: found.record.team_path, noteId: found.record.internal_id, confirm: true });
+      await (await this.services.loadDeps()).sync.untrack({ teamPath: found.record.team_path, noteId: found.record.internal_id, confirm: true });
       this.services.status.forget(path);
       this.conflicts.delete(path);
       showInfo(`${path} is no longer linked to HackMD.`);
@@ -425,7 +426,7 @@ export class BridgeActions {
   private async snapshotCleanup(path: string) {
     if (path === "") return { kind: "none" } as const;
     try {
-      return await removeOwnedSnapshot({ files: this.services.files, store: this.services.store, queue: this.services.deps.queue, localPath: path });
+      return await removeOwnedSnapshot({ files: this.services.files, store: this.services.store, queue: (await this.services.loadDeps()).queue, localPath: path });
     } catch (error) {
       this.services.logger.debug("snapshot_cleanup_failed", { kind: isBridgeError(error) ? error.kind : "unexpected" });
       return { kind: "none" } as const;
@@ -439,7 +440,7 @@ export class BridgeActions {
 
   private sources() {
     const services = this.services;
-    return { files: services.files, store: services.store, hashCache: services.hashCache, memory: services.status, remoteForm: (found: KeyedRecord, text: string) => services.deps.sync.remoteFormOf(found, text) };
+    return { files: services.files, store: services.store, hashCache: services.hashCache, memory: services.status, remoteForm: async (found: KeyedRecord, text: string) => (await services.loadDeps()).sync.remoteFormOf(found, text) };
   }
 
   private async guard(operation: NoticeOperation, work: () => Promise<void>): Promise<void> {
@@ -454,7 +455,7 @@ export class BridgeActions {
     const status = this.services.status;
     status.setChecking(path, true);
     try {
-      const check = await this.services.deps.sync.check({ localPath: path, call });
+      const check = await (await this.services.loadDeps()).sync.check({ localPath: path, call });
       status.setChecking(path, false);
       status.observe(path, check);
       return check;
@@ -490,7 +491,7 @@ export class BridgeActions {
 
   /** Pulls a note into its tracked file, or a free file named after its title in the default folder. */
   private async pullNote(call: CallContext, target: PickableNote): Promise<void> {
-    const deps = this.services.deps;
+    const deps = await this.services.loadDeps();
     const tracked = (await deps.sync.listTracked()).find((entry) => entry.note_id === target.noteId && entry.team_path === target.teamPath);
     let path = tracked?.local_path;
     if (path === undefined) {
@@ -523,8 +524,9 @@ export class BridgeActions {
 
   /** One pull; a large note asks first. Records what both sides now hold for the status bar. */
   private async runPull(call: CallContext, args: { path: string; teamPath: string | null; noteId: string; overwriteLocal: boolean; convert?: boolean }) {
+    const sync = (await this.services.loadDeps()).sync;
     const pull = (confirmLargeFile: boolean) =>
-      this.services.deps.sync.pull({
+      sync.pull({
         localPath: args.path,
         resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: args.teamPath, noteId: args.noteId }),
         overwriteLocal: args.overwriteLocal,
@@ -551,8 +553,9 @@ export class BridgeActions {
   }
 
   private async pushSafe(path: string, call: CallContext, expectedRemoteHash?: string, strategy: "safe" | "merge" = "safe"): Promise<PushOutput> {
+    const sync = (await this.services.loadDeps()).sync;
     const push = (confirmLargeFile: boolean) =>
-      this.services.deps.sync.push({ localPath: path, strategy, confirm: false, expectedRemoteHash, confirmLargeFile, call });
+      sync.push({ localPath: path, strategy, confirm: false, expectedRemoteHash, confirmLargeFile, call });
     let result;
     try {
       result = await push(false);

@@ -7,7 +7,7 @@ import type { App } from "obsidian";
 import type { ProposedChange } from "../core/approval";
 import { oneQuestionAtATime, type Approver, type ToolGate } from "../mcp/gate";
 import type { Settings } from "../settings/schema";
-import { ApprovalModal, approvalViewModel } from "../ui/approval-modal";
+import type { ApprovalModal } from "../ui/approval-modal";
 import type { TransportTimers } from "./request-url-transport";
 
 /** What the gate needs from the plugin. */
@@ -34,6 +34,9 @@ export function pluginGate(options: PluginGateOptions): ToolGate & { closeQuesti
   const open = new Set<ApprovalModal>();
   const ask: Approver = async (request, signal) => {
     const name = await options.noteName(request.change).catch(() => undefined);
+    if (signal.aborted) return "deny";
+    // The dialog (and the diff library it shows changes with) loads with the first question (issue 13).
+    const { ApprovalModal, approvalViewModel } = await import("../ui/approval-modal");
     if (signal.aborted) return "deny";
     const modal = new ApprovalModal(options.app, approvalViewModel(request, name));
     // The time is up: the question is withdrawn (the call has already failed with approval_timeout).

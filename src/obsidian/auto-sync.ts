@@ -18,7 +18,8 @@ import { MarkdownView, TFile, type App, type Editor, type MarkdownFileInfo, type
 import type { Clock } from "../core/ports";
 import { MIN_ROUND_DELAY_MS, monthOf, parseBudgetState, RequestBudget, type BudgetStorage, type MonthlyBudget } from "../sync/auto/budget";
 import { Outbox, type OutboxEntry } from "../sync/auto/outbox";
-import { AutoSyncRunner, DEFAULT_DEBOUNCE_MS, type StepReport } from "../sync/auto/runner";
+import type { AutoSyncRunner, StepReport } from "../sync/auto/runner";
+import { DEFAULT_DEBOUNCE_MS } from "../sync/limits";
 import { monthlyBudgetOf } from "../settings/schema";
 import { errorNoticeText, showInfo } from "./notices";
 import { BridgeError } from "../core/errors";
@@ -298,7 +299,8 @@ export class AutoSyncHost {
 
   private async begin(startup: boolean): Promise<void> {
     const { services } = this;
-    const deps = services.deps;
+    // The runner and the engine load here, not at plugin load (issue 13).
+    const [{ AutoSyncRunner }, deps] = await Promise.all([import("../sync/auto/runner"), services.loadDeps()]);
     const now = this.clock.now();
     const budget = new RequestBudget({
       monthly: monthlyBudgetOf(services.settings.autoSyncBudget),

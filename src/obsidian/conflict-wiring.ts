@@ -6,7 +6,7 @@
  */
 import type { Plugin } from "obsidian";
 import { removeOwnedSnapshot } from "../sync/snapshots";
-import { openConflictResolution, type ConflictOutcome } from "../ui/conflict-flow";
+import type { ConflictOutcome } from "../ui/conflict-flow";
 import { keepCopyInTrash } from "./keep-copy";
 import { MergeEditors } from "./merge-editors";
 import { showInfo } from "./notices";
@@ -28,17 +28,20 @@ export function wireMergeEditor(options: ConflictWiringOptions): MergeEditors {
   ui.resolveConflict = async (path) => {
     let outcome: ConflictOutcome | undefined;
     try {
+      const deps = await services.loadDeps();
+      // The conflict flow loads with the first conflict opened (issue 13).
+      const { openConflictResolution } = await import("../ui/conflict-flow");
       outcome = await openConflictResolution(
         {
-          sync: services.deps.sync,
-          client: services.deps.client,
+          sync: deps.sync,
+          client: deps.client,
           files: services.files,
           store: services.store,
           notify: (text) => void showInfo(text),
           newCall: () => services.newCall(),
           openModal: (viewModel) => editors.openConflict(viewModel),
           keepCopy: (file, text, side) => keepCopyInTrash(plugin.app, file, text, side),
-          cleanSnapshot: (file) => removeOwnedSnapshot({ files: services.files, store: services.store, queue: services.deps.queue, localPath: file }),
+          cleanSnapshot: (file) => removeOwnedSnapshot({ files: services.files, store: services.store, queue: deps.queue, localPath: file }),
         },
         path,
       );

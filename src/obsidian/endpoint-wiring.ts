@@ -42,7 +42,7 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
   const activityLog = new ActivityLog({ capacity: services.settings.activityLogSize, store: vaultActivityStore(app.vault.adapter, pluginFolder) });
   void activityLog.load();
   // The tracked file is the name the user knows the note by (no request is made).
-  const trackedName = async (noteId: string): Promise<string | undefined> => (await services.deps.sync.listTracked()).find((entry) => entry.note_id === noteId)?.local_path;
+  const trackedName = async (noteId: string): Promise<string | undefined> => (await (await services.loadDeps()).sync.listTracked()).find((entry) => entry.note_id === noteId)?.local_path;
   const confirmUndo = (entry: ActivityEntry): Promise<boolean> => {
     const modal = new ConfirmModal(app, {
       title: "Undo the agent's change?",
@@ -59,7 +59,7 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
   const undo = async (entry: ActivityEntry): Promise<void> => {
     // Undo runs the update tool's logic (and its schemas): loaded on first use, not with the plugin.
     const { undoAgentWrite } = await import("./activity-undo");
-    const outcome = await undoAgentWrite({ log: activityLog, deps: services.deps, newCall: () => services.newCall(), confirm: confirmUndo }, entry);
+    const outcome = await undoAgentWrite({ log: activityLog, deps: (await services.loadDeps()), newCall: () => services.newCall(), confirm: confirmUndo }, entry);
     showInfo(outcome.message);
   };
   const openActivityLog = registerActivityView(plugin, activityLog, trackedName, undo);
@@ -85,7 +85,7 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
   plugin.app.workspace.onLayoutReady(() => void endpoint.startIfEnabled());
   const testConnection = async (): Promise<ConnectionTestResult> => {
     try {
-      const me = await services.deps.client.me(services.newCall());
+      const me = await (await services.loadDeps()).client.me(services.newCall());
       return { ok: true, name: me.name, user_path: me.user_path, teams: (me.teams ?? []).map((team) => team.path) };
     } catch (error) {
       services.logger.debug("connection_test_failed", { kind: isBridgeError(error) ? error.kind : "unexpected" });

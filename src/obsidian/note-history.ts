@@ -8,7 +8,8 @@
 import { BridgeError } from "../core/errors";
 import { normalizeLineEndings } from "../core/text";
 import { safetySentence } from "../hackmd/safety-version";
-import { isOpenThread, type NoteComment, type NoteVersion } from "../hackmd/versions-comments";
+import { isOpenThread } from "../hackmd/comment-thread";
+import type { NoteComment, NoteVersion } from "../hackmd/versions-comments";
 import type { KeyedRecord } from "../sync/store";
 import { pathQueueKey } from "../sync/queue";
 import type { KeptSide } from "../ui/conflict-flow";
@@ -59,8 +60,8 @@ export class NoteHistory {
   /** The newest versions of the file's note (one request). */
   async versions(path: string): Promise<{ noteId: string; total: number; entries: HistoryEntry[] }> {
     const found = await this.tracked(path);
-    const page = await this.services.deps.client.listVersions(this.services.newCall(), { noteId: found.record.internal_id, limit: 50 });
-    this.services.deps.safety.noteAvailability(true);
+    const page = await (await this.services.loadDeps()).client.listVersions(this.services.newCall(), { noteId: found.record.internal_id, limit: 50 });
+    (await this.services.loadDeps()).safety.noteAvailability(true);
     return {
       noteId: found.record.internal_id,
       total: page.total,
@@ -107,11 +108,11 @@ export class NoteHistory {
       confirmText: "Restore",
     });
     if (!confirmed) return { outcome: "cancelled", message: "" };
-    return this.services.deps.queue.run([pathQueueKey(path)], async () => {
+    return (await this.services.loadDeps()).queue.run([pathQueueKey(path)], async () => {
       const current = await this.readFile(path);
       const loaded = await this.services.store.load(found);
       const kept = current.text === normalizeLineEndings(loaded.baseline) ? "" : ` ${await this.keepCopy(path, current.raw, "mine")}`;
-      const version = await this.services.deps.safety.before(this.services.newCall(), found.record.internal_id, "restore");
+      const version = await (await this.services.loadDeps()).safety.before(this.services.newCall(), found.record.internal_id, "restore");
       await this.services.files.write(path, text, { expect: current.stamp });
       this.services.hashCache.forget(path);
       return { outcome: "restored" as const, message: `Restored "${entry.label}" into ${path}; push the file to send it to HackMD. ${safetySentence(version)}${kept}` };
@@ -121,7 +122,7 @@ export class NoteHistory {
   /** The file's comment threads (one request); records the open ones for the status bar. */
   async threads(path: string, includeResolved: boolean): Promise<{ noteId: string; threads: NoteComment[]; more: boolean }> {
     const found = await this.tracked(path);
-    const page = await this.services.deps.client.listComments(this.services.newCall(), { noteId: found.record.internal_id, threadHeadsOnly: true, limit: 100, ...(includeResolved ? {} : { threadStatus: "open" }) });
+    const page = await (await this.services.loadDeps()).client.listComments(this.services.newCall(), { noteId: found.record.internal_id, threadHeadsOnly: true, limit: 100, ...(includeResolved ? {} : { threadStatus: "open" }) });
     const open = page.comments.filter(isOpenThread).length;
     if (!page.has_next || includeResolved) this.services.openThreads.set(path, open);
     return { noteId: found.record.internal_id, threads: page.comments, more: page.has_next };
@@ -130,7 +131,7 @@ export class NoteHistory {
   /** Resolves or reopens a thread (one request). */
   async setResolved(path: string, comment: NoteComment, resolved: boolean): Promise<NoteComment> {
     const found = await this.tracked(path);
-    const done = await this.services.deps.client.setCommentResolved(this.services.newCall(), { noteId: found.record.internal_id, commentId: comment.id, resolved });
+    const done = await (await this.services.loadDeps()).client.setCommentResolved(this.services.newCall(), { noteId: found.record.internal_id, commentId: comment.id, resolved });
     const before = this.services.openThreads.get(path);
     if (before !== undefined) this.services.openThreads.set(path, Math.max(0, before + (resolved ? -1 : 1)));
     return done.comment;
@@ -152,7 +153,7 @@ export class NoteHistory {
 
   private async text(path: string, version: NoteVersion): Promise<string> {
     const found = await this.tracked(path);
-    const full = await this.services.deps.client.getVersion(this.services.newCall(), { noteId: found.record.internal_id, versionId: version.id });
+    const full = await (await this.services.loadDeps()).client.getVersion(this.services.newCall(), { noteId: found.record.internal_id, versionId: version.id });
     if (full.content === null) throw new BridgeError("upstream", `HackMD cannot show the text of this version of ${path}; nothing was changed.`);
     return normalizeLineEndings(full.content);
   }

@@ -18,7 +18,6 @@ import { AccountCache } from "../hackmd/cache";
 import { createClientConfig, PLUGIN_TOKEN_HINT, type ClientConfig } from "../hackmd/config";
 import type { Team } from "../hackmd/types";
 import type { BridgeCore } from "../mcp/core";
-import { createCoreDeps } from "../mcp/core-deps";
 import type { ToolDeps } from "../mcp/deps";
 import type { Settings } from "../settings/schema";
 import { LocalHashCache } from "../sync/local-hash-cache";
@@ -94,6 +93,7 @@ export class PluginServices {
   private readonly transport: HttpTransport;
   private readonly sleep: Sleep;
   private built: ToolDeps | undefined;
+  private loadingDeps: Promise<ToolDeps> | undefined;
   private core: Promise<BridgeCore> | undefined;
   /** The configuration of the API URL requests last used. */
   private current: { apiUrl: string; config: ClientConfig } | undefined;
@@ -125,12 +125,15 @@ export class PluginServices {
   }
 
   /**
-   * The plugin's one core's deps (client, caches, queue, sync engine), built on first use; its
-   * requests follow the API URL setting. Building them does not evaluate the MCP tool registry,
-   * its schemas or the SDK: those load with `loadCore()`, when the endpoint first starts.
+   * The plugin's one core's deps (client, caches, queue, sync engine), loaded and built on first
+   * use (`loadDeps`); its requests follow the API URL setting. The engine's modules are not
+   * parsed when the plugin loads (issue 13): they arrive with the first command, status refresh
+   * of a tracked file, or shortly after the layout is ready. Loading them does not evaluate the
+   * MCP tool registry, its schemas or the SDK: those load with `loadCore()`.
    */
-  get deps(): ToolDeps {
-    if (this.built === undefined) {
+  loadDeps(): Promise<ToolDeps> {
+    if (this.built !== undefined) return Promise.resolve(this.built);
+    this.loadingDeps ??= import("../mcp/core-deps").then(({ createCoreDeps }) => {
       const config = (): ClientConfig => this.clientConfig();
       // The numbers are the same for every URL; `api` is looked up again at every request.
       const live: ClientConfig = {
@@ -139,7 +142,7 @@ export class PluginServices {
           return config().api;
         },
       };
-      this.built = createCoreDeps({
+      this.built ??= createCoreDeps({
         transport: this.transport,
         config: live,
         secrets: this.token,
@@ -156,13 +159,29 @@ export class PluginServices {
         requireVersionHint: "turn off \"Require a version before overwriting\" in the plugin settings",
         store: this.store,
       });
-    }
+      return this.built;
+    });
+    // A failed load is not kept: the next use tries again (and reports its own failure).
+    this.loadingDeps.catch(() => {
+      this.loadingDeps = undefined;
+    });
+    return this.loadingDeps;
+  }
+
+  /** The deps once `loadDeps` has built them; undefined before (for what must not wait, like the quota shown). */
+  get loadedDeps(): ToolDeps | undefined {
+    return this.built;
+  }
+
+  /** The deps; only after `loadDeps()` resolved (throws before). */
+  get deps(): ToolDeps {
+    if (this.built === undefined) throw new Error("The sync engine is not loaded yet: await loadDeps() first.");
     return this.built;
   }
 
   /** The plugin's one core with its MCP side, over the same deps; the MCP modules load here, once. */
   async loadCore(): Promise<BridgeCore> {
-    this.core ??= import("../mcp/core").then(({ bridgeCoreOver }) => bridgeCoreOver(this.deps));
+    this.core ??= Promise.all([import("../mcp/core"), this.loadDeps()]).then(([{ bridgeCoreOver }, deps]) => bridgeCoreOver(deps));
     return this.core;
   }
 
@@ -201,6 +220,6 @@ export class PluginServices {
 
   /** The browser link of a note, or undefined when a non-default API URL is configured. */
   noteUrl(noteId: string): string | undefined {
-    return this.deps.isDefaultApiUrl ? `https://hackmd.io/${encodeURIComponent(noteId)}` : undefined;
+    return this.clientConfig().api.isDefault ? `https://hackmd.io/${encodeURIComponent(noteId)}` : undefined;
   }
 }

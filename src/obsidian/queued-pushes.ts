@@ -5,7 +5,7 @@
  */
 import type { Plugin } from "obsidian";
 import type { OutboxEntry } from "../sync/auto/outbox";
-import { retryAt } from "../sync/auto/runner";
+import { retryAt } from "../sync/auto/outbox";
 import type { ConfirmDialog } from "./actions";
 import type { AutoSyncHost } from "./auto-sync";
 import { QUEUED_REASONS } from "./auto-sync";

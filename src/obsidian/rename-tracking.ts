@@ -46,7 +46,7 @@ export class RenameTracker {
 
   /** Moves one record through the sync engine, so the move is serialised with pull, push and untrack. */
   private async moveRecord(from: string, to: string): Promise<void> {
-    const outcome = await this.services.deps.sync.followRename({ from, to });
+    const outcome = await (await this.services.loadDeps()).sync.followRename({ from, to });
     if (outcome === "recreated") {
       // Another process (the command) pulled the note to the old path while the file moved.
       showInfo(`${to} is no longer tracked: the note was pulled to ${from} again while you renamed it. Your text in ${to} is kept; copy any changes into ${from}.`);

@@ -81,7 +81,7 @@ export class StatusController {
     const state = path === undefined ? null : await localSyncState(this.sources(), path).catch(() => "error" as const);
     if (generation !== this.generation) return;
     const settings = this.services.settings;
-    const quota = settings.showQuotaInStatusBar ? this.services.deps.client.lastQuota : null;
+    const quota = settings.showQuotaInStatusBar ? (this.services.loadedDeps?.client.lastQuota ?? null) : null;
     const openThreads = path === undefined ? undefined : this.services.openThreads.get(path);
     this.view.render({ state, quota, showUntracked: settings.showUntrackedInStatusBar, openThreads, autoSync: this.autoSync?.summary() });
   }
@@ -124,6 +124,6 @@ export class StatusController {
 
   private sources() {
     const s = this.services;
-    return { files: s.files, store: s.store, hashCache: s.hashCache, memory: s.status, remoteForm: (found: KeyedRecord, text: string) => s.deps.sync.remoteFormOf(found, text) };
+    return { files: s.files, store: s.store, hashCache: s.hashCache, memory: s.status, remoteForm: async (found: KeyedRecord, text: string) => (await s.loadDeps()).sync.remoteFormOf(found, text) };
   }
 }

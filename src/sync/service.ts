@@ -26,11 +26,9 @@ import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, MoveSkipped, RecordChangedError, SaveSkipped, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
 import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, PushSafety, FollowRenameOutcome, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
 
-const MIB = 1_048_576;
-/** Bodies and files above this need `confirm_large_file` (our policy, TOOLS.md §19.7). */
-export const LARGE_BODY_BYTES = 5 * MIB;
-/** Bodies and files above this are refused (`too_large`). */
-export const MAX_BODY_BYTES = 50 * MIB;
+import { LARGE_BODY_BYTES, MAX_BODY_BYTES } from "./limits";
+
+export { LARGE_BODY_BYTES, MAX_BODY_BYTES };
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 

@@ -17,7 +17,7 @@ import { sha256Hex } from "../core/hash";
 import { sameStamp, type FileStamp, type StateFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import { TOOL_WORDS, type Words } from "../core/wording";
-import { compareCodePoints } from "../hackmd/client";
+import { compareCodePoints } from "../core/text";
 import type { ConversionDependencies } from "../convert";
 import { RecordLocks, REAL_LOCK_TIMING, type LockTiming } from "./record-lock";
 

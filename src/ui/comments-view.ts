@@ -5,7 +5,8 @@
  * records the open threads for the status bar.
  */
 import type { WorkspaceLeaf } from "obsidian";
-import { isOpenThread, type NoteComment } from "../hackmd/versions-comments";
+import { isOpenThread } from "../hackmd/comment-thread";
+import type { NoteComment } from "../hackmd/versions-comments";
 import type { NoteHistory } from "../obsidian/note-history";
 import { showError, showInfo } from "../obsidian/notices";
 import { TrackedFileView } from "./tracked-file-view";

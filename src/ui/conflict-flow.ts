@@ -24,7 +24,7 @@ import { normalizeLineEndings } from "../core/text";
 import type { CallContext } from "../hackmd/call-context";
 import type { HackmdClient } from "../hackmd/client";
 import { decideCheck } from "../sync/decide";
-import { MAX_BODY_BYTES } from "../sync/service";
+import { MAX_BODY_BYTES } from "../sync/limits";
 import type { KeyedRecord, LoadedRecord, SyncStateStore } from "../sync/store";
 import { snapshotCleanupSentence, type SnapshotCleanup } from "../sync/snapshots";
 import type { PullOutput, PushOutput, PushSafety, SyncCheck, SyncTools } from "../sync/types";

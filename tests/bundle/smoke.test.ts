@@ -1,18 +1,18 @@
 /**
- * Bundle smoke test (ARCHITECTURE.md §6): builds main.js with the plugin options of
- * esbuild.config.mjs, loads it with `require` against the fake `obsidian` module, and drives it:
+ * Bundle smoke test (ARCHITECTURE.md §6): builds main.js as esbuild.config.mjs does (through
+ * scripts/plugin-bundle.cjs: stubs and the chunked loader), loads it with `require` against the fake `obsidian` module, and drives it:
  * commands, ribbon, settings tab and status bar are registered; a note is pulled and pushed through
  * the commands against the emulator; the MCP endpoint answers a tool call over real HTTP and its
  * port is free after unload. Then the mobile path: with `Platform.isDesktopApp` false and every
  * Node built-in throwing on require, the bundle still loads and the sync commands still work.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { build, type Plugin } from "esbuild";
+import type { Plugin } from "esbuild";
+import { buildChunkedPlugin, nodeBuiltins, pluginOptions } from "../../scripts/plugin-bundle.cjs";
 import type * as FakeObsidian from "../__mocks__/obsidian";
 import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
 import { createEmulatorFree } from "../helpers/emulator";
@@ -22,20 +22,6 @@ import { freePort, portIsFree } from "../helpers/ports";
 type Fake = typeof FakeObsidian;
 type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void>; ui: Record<string, unknown> };
 
-const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
-
-/** esbuild.config.mjs's list: what Obsidian provides stays external; @codemirror/merge is bundled. */
-const OBSIDIAN_PROVIDED = [
-  "@codemirror/autocomplete",
-  "@codemirror/collab",
-  "@codemirror/commands",
-  "@codemirror/language",
-  "@codemirror/lint",
-  "@codemirror/search",
-  "@codemirror/state",
-  "@codemirror/view",
-  "@lezer/*",
-];
 
 /**
  * Modules whose evaluation the bundle reports: each pushes its name onto `globalThis.__hbEvaluated`
@@ -68,22 +54,9 @@ const markEvaluation: Plugin = {
   },
 };
 
-/** The plugin build of esbuild.config.mjs (production: minified, no source map), plus the markers. */
+/** The plugin build of esbuild.config.mjs (production: minified, chunked, no source map), plus the markers. */
 async function buildPlugin(outfile: string): Promise<void> {
-  await build({
-    plugins: [markEvaluation],
-    entryPoints: [join(__dirname, "../../src/main.ts")],
-    outfile,
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "es2022",
-    external: ["obsidian", "electron", ...OBSIDIAN_PROVIDED, ...nodeBuiltins],
-    minify: true,
-    treeShaking: true,
-    define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("0.0.0-smoke") },
-    logLevel: "warning",
-  });
+  await buildChunkedPlugin({ ...pluginOptions({ version: "0.0.0-smoke", outfile, plugins: [markEvaluation] }), logLevel: "warning" });
 }
 
 /** Sends the fake requestUrl's requests with Node's fetch (as requestUrl would, status >= 400 throws). */
@@ -215,6 +188,9 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     // The merge view's own code is inside (its base theme's class names are there).
     expect(text).toContain("cm-deletedChunk");
     expect(text).toContain("cm-collapsedLines");
+    // ajv is not inside (our ElicitationSchemaValidator replaces it), nor zod's other locales.
+    expect(text).not.toContain("strictTuples");
+    expect(text).not.toContain("Ongeldige invoer");
   });
 
   it("desktop: registers everything, pulls and pushes by command, serves MCP, and frees the port on unload", async () => {

@@ -9,9 +9,9 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { Socket } from "node:net";
 // Node's own timers: in Obsidian's renderer the global setInterval is the DOM one, whose id has no unref().
 import { clearInterval, setInterval } from "node:timers";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { McpProtocolServer } from "../server";
 import type { Logger } from "../../core/ports";
 import { bearerMatches, isAllowedHost, isAllowedOrigin } from "./guards";
 
@@ -22,7 +22,7 @@ export interface McpListenerOptions {
   /** Bearer token clients must send; never logged. */
   token: string;
   /** Builds one MCP server per session. */
-  createServer: () => McpServer;
+  createServer: () => McpProtocolServer;
   logger: Logger;
   /** Largest accepted request body (bytes). */
   maxBodyBytes?: number;
@@ -52,7 +52,7 @@ export class PortInUseError extends Error {
 
 interface Session {
   transport: StreamableHTTPServerTransport;
-  server: McpServer;
+  server: McpProtocolServer;
   lastSeen: number;
 }
 

@@ -129,3 +129,13 @@ export function stateFileBudgetStorage(files: StateFiles, path = "auto-sync/budg
     },
   };
 }
+
+/** First wait before a queued push is retried; doubled per failure up to `MAX_RETRY_MS`. */
+export const FIRST_RETRY_MS = 60_000;
+export const MAX_RETRY_MS = 30 * 60_000;
+
+/** When a queued push is next tried: after its last failure, waiting longer after each. */
+export function retryAt(entry: OutboxEntry): number {
+  const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, entry.attempts - 1));
+  return entry.last_attempt_at + wait;
+}

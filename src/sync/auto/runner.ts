@@ -20,10 +20,13 @@ import type { Words } from "../../core/wording";
 import { DEFAULT_SYNC_ALL_CONCURRENCY, LocalHashCache, syncAll, type SyncAllCounts, type SyncAllItem } from "../sync-all";
 import type { PushStatus, SyncTools, TrackedEntry } from "../types";
 import type { RequestBudget, RoundDelay } from "./budget";
-import { isQueuedKind, type Outbox, type OutboxEntry } from "./outbox";
+import { isQueuedKind, retryAt, type Outbox, type OutboxEntry } from "./outbox";
 
-/** Quiet time after a file's last modification before it is pushed (never mid-typing). */
-export const DEFAULT_DEBOUNCE_MS = 20_000;
+export { FIRST_RETRY_MS, MAX_RETRY_MS, retryAt } from "./outbox";
+
+import { DEFAULT_DEBOUNCE_MS } from "../limits";
+
+export { DEFAULT_DEBOUNCE_MS };
 /** Requests a push costs when nothing goes wrong: GET, PATCH, read-back GET (TOOLS.md §17). */
 export const PUSH_COST = 3;
 /**
@@ -39,9 +42,6 @@ export const LISTED_PUSH_COST = 2;
 export const DIRECT_PUSH_RESERVE_DAYS = 0.25;
 /** Short-window room a round's step waits for: every step in flight may be a full push. */
 const STEP_ROOM = PUSH_COST * DEFAULT_SYNC_ALL_CONCURRENCY;
-/** First wait before a queued push is retried; doubled per failure up to `MAX_RETRY_MS`. */
-export const FIRST_RETRY_MS = 60_000;
-export const MAX_RETRY_MS = 30 * 60_000;
 
 /** What the runner needs. */
 export interface AutoSyncDeps {
@@ -454,11 +454,6 @@ export class AutoSyncRunner {
 /** Sync-all plans that push the file's edits. */
 const PUSH_PLANS: ReadonlySet<string> = new Set(["push", "same_change", "conflict", "reconcile"]);
 
-/** When a queued push is next tried: after its last failure, waiting longer after each. */
-export function retryAt(entry: OutboxEntry): number {
-  const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, entry.attempts - 1));
-  return entry.last_attempt_at + wait;
-}
 
 function emptyCounts(): SyncAllCounts {
   return { in_sync: 0, pulled: 0, pushed: 0, merged: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };

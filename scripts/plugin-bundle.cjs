@@ -1,0 +1,173 @@
+// Builds the Obsidian plugin bundle (main.js): esbuild.config.mjs and the bundle smoke test
+// (tests/bundle) both build through here, so the test loads exactly what ships. Issue 13.
+//
+// Two things happen beyond a plain esbuild build:
+//
+// 1. Stubs. The MCP SDK's `Server` imports its ajv-based JSON-schema validator at module level,
+//    even when a `jsonSchemaValidator` is passed (we pass our own, src/mcp/elicitation-validator.ts);
+//    the stub keeps ajv, ajv-formats and fast-uri (~130 KB) out. zod v4's `locales` namespace
+//    (every language's error messages, ~145 KB) is re-exported by `zod/v4` and never used: only
+//    the English messages, which zod imports on its own, are kept.
+//
+// 2. Chunks (production only). esbuild keeps the modules reached only through `import()` from
+//    running until the import, but in one CommonJS file V8 still scans and pre-parses all of
+//    their text when main.js is required. So the bundle is built with code splitting (ESM), each
+//    chunk is turned into CommonJS, and main.js becomes a small module table: the entry and the
+//    chunks it imports statically are plain functions; the chunks reached only through
+//    `import()` are string literals, compiled with `new Function` by the table's `require` the
+//    first time one is imported. At load V8 only has to find the end of those strings. The source
+//    code itself never uses eval (eslint-plugin-obsidianmd forbids it there); only this build
+//    step writes the loader. docs/architecture.md ("The bundle") and bench/README.md say why.
+"use strict";
+const { builtinModules } = require("node:module");
+const { writeFile } = require("node:fs/promises");
+const esbuild = require("esbuild");
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+
+/**
+ * The CodeMirror packages Obsidian provides at runtime (its sample plugin's list): they must stay
+ * external so that one instance of each exists. `@codemirror/merge` is NOT among them: Obsidian
+ * does not ship it, so it is bundled (and loaded lazily by the merge editor).
+ */
+const obsidianProvided = [
+  "@codemirror/autocomplete",
+  "@codemirror/collab",
+  "@codemirror/commands",
+  "@codemirror/language",
+  "@codemirror/lint",
+  "@codemirror/search",
+  "@codemirror/state",
+  "@codemirror/view",
+  "@lezer/*",
+];
+
+/** Modules replaced by a stub in the plugin bundle (see the header). */
+const stubs = {
+  name: "hackmd-bridge-stubs",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](esm|cjs)[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+      contents:
+        "export class AjvJsonSchemaValidator { constructor() { throw new Error('ajv is not bundled: pass jsonSchemaValidator (ElicitationSchemaValidator)'); } }",
+      loader: "js",
+    }));
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: "export {};", loader: "js" }));
+  },
+};
+
+/** The esbuild options of the plugin: CommonJS for Obsidian's loader; Obsidian, Electron and CodeMirror come from the app. */
+const pluginOptions = ({ version, dev = false, outfile = "main.js", plugins = [] }) => {
+  return {
+    entryPoints: ["src/main.ts"],
+    outfile,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "es2022",
+    external: ["obsidian", "electron", ...obsidianProvided, ...nodeBuiltins],
+    sourcemap: dev ? "inline" : false,
+    minify: !dev,
+    treeShaking: true,
+    define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify(version) },
+    logLevel: "info",
+    plugins: [stubs, ...plugins],
+  };
+};
+
+/** A single-quoted JS string literal of `text` (minified code has few `'`, so few escapes). */
+const quote = (text) => {
+  return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\r/g, "\\r").replace(/\n/g, "\\n")}'`;
+};
+
+/** The chunks of `entry` reachable from it by static imports (evaluated at load anyway). */
+const eagerChunks = (metafile, entry) => {
+  const eager = new Set([entry]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const output = metafile.outputs[queue.pop()];
+    for (const edge of output.imports) {
+      if (edge.kind === "import-statement" && !edge.external && !eager.has(edge.path)) {
+        eager.add(edge.path);
+        queue.push(edge.path);
+      }
+    }
+  }
+  return eager;
+};
+
+/**
+ * Builds main.js as a module table (see the header). `options` are pluginOptions(...); the
+ * result is written to `options.outfile`. Returns the sizes of the eager and lazy parts.
+ */
+const buildChunkedPlugin = async (options) => {
+  const { outfile, format: _format, ...rest } = options;
+  const outdir = "hb-chunks";
+  const result = await esbuild.build({
+    ...rest,
+    format: "esm",
+    splitting: true,
+    outdir,
+    entryNames: "main",
+    chunkNames: "chunk-[hash]",
+    write: false,
+    metafile: true,
+    logLevel: "warning",
+  });
+  const names = Object.keys(result.metafile.outputs);
+  // Every import() target is an entry point of the split build too; ours is the first entry point.
+  const entry = names.find((name) => result.metafile.outputs[name].entryPoint === options.entryPoints[0]);
+  const eager = eagerChunks(result.metafile, entry);
+  const byName = new Map(result.outputFiles.map((file) => [names.find((name) => file.path.endsWith(name.slice(outdir.length))), file.text]));
+  const table = [];
+  let entryCode = "";
+  let lazyBytes = 0;
+  for (const name of names) {
+    const transformed = await esbuild.transform(byName.get(name), {
+      format: "cjs",
+      target: options.target,
+      minify: options.minify,
+      // import("./chunk-X.js") becomes require("./chunk-X.js"), which the table answers.
+      supported: { "dynamic-import": false },
+      logLevel: "warning",
+    });
+    const code = transformed.code.trim();
+    const key = `./${name.slice(outdir.length + 1)}`;
+    if (name === entry) entryCode = code;
+    else if (eager.has(name)) table.push(`${JSON.stringify(key)}:function(require,module,exports){${code}\n}`);
+    else {
+      table.push(`${JSON.stringify(key)}:${quote(`${code}\n//# sourceURL=hackmd-bridge/${key.slice(2)}`)}`);
+      lazyBytes += code.length;
+    }
+  }
+  const loader = [
+    '"use strict";',
+    "// HackMD Bridge. The chunks reached only through import() are kept as strings and compiled on first",
+    "// import, so loading the plugin does not parse them (issue 13; docs/architecture.md, \"The bundle\").",
+    `var __hbChunks={${table.join(",\n")}},__hbCache={};`,
+    // An external module (obsidian, electron, CodeMirror, Node built-ins) is asked of the host's
+    // require once, like the one-file bundle did at load, and kept: a chunk compiled later gets
+    // the same instance. A require that throws (Node built-ins on mobile) is not kept.
+    "function __hbRequire(name){",
+    "var cached=__hbCache[name];if(cached)return cached.exports;",
+    "if(!Object.prototype.hasOwnProperty.call(__hbChunks,name)){var external=require(name);__hbCache[name]={exports:external};return external}",
+    "var module={exports:{}};__hbCache[name]=module;var chunk=__hbChunks[name];",
+    'if(typeof chunk==="string")chunk=new Function("require","module","exports",chunk);',
+    "chunk(__hbRequire,module,module.exports);return module.exports}",
+    `(function(require,module,exports){${entryCode}\n})(__hbRequire,module,exports);`,
+    "",
+  ].join("\n");
+  await writeFile(outfile, loader);
+  return { bytes: Buffer.byteLength(loader), lazyBytes, chunks: names.length };
+};
+
+/** Builds the plugin: chunked in production, one plain file in development (inline source map). */
+const buildPlugin = async (options) => {
+  if (options.sourcemap) return esbuild.build(options);
+  const sizes = await buildChunkedPlugin(options);
+  if (options.logLevel === "info") {
+    process.stdout.write(`\n  ${options.outfile}  ${(sizes.bytes / 1024).toFixed(1)}kb (${sizes.chunks} chunks; ${(sizes.lazyBytes / 1024).toFixed(1)}kb compiled on first import)\n\n`);
+  }
+  return sizes;
+};
+
+module.exports = { pluginOptions, buildPlugin, buildChunkedPlugin, nodeBuiltins, obsidianProvided };
