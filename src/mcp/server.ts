@@ -1,4 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/v4";
 import type { ChangeGuard, ProposedChange } from "../core/approval";
@@ -66,6 +67,31 @@ const RawCallToolRequestSchema = CallToolRequestSchema.extend({
 });
 
 /**
+ * The tools/list answer of a tool set, built once per set (issue 13): converting 19 zod schemas
+ * to JSON Schema for every session was the largest allocation of a session open. The listing is
+ * never handed out for mutation (the SDK serialises it), so every session shares it.
+ */
+const listings = new WeakMap<ReadonlyArray<ToolDefinition<never, never, never>>, ReturnType<typeof describeTool>[]>();
+
+function listingOf(tools: ReadonlyArray<ToolDefinition<never, never, never>>): ReturnType<typeof describeTool>[] {
+  let listing = listings.get(tools);
+  if (listing === undefined) {
+    listing = tools.map((tool) => describeTool(tool));
+    listings.set(tools, listing);
+  }
+  return listing;
+}
+
+/**
+ * The SDK's server validates only elicitation answers with its JSON-schema validator, and builds
+ * a fresh Ajv instance per server unless given one: one per session over HTTP (issue 13). We never
+ * elicit, so every server shares this one, which compiles nothing and refuses everything.
+ */
+const noElicitationValidator: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "hackmd-bridge does not ask the client for input (no elicitation)." }),
+};
+
+/**
  * Builds an MCP server that declares only the tools capability and answers tools/list and
  * tools/call from tool definitions. The handlers are set on the underlying protocol server
  * instead of through `registerTool`, because our contract needs argument failures as
@@ -73,9 +99,9 @@ const RawCallToolRequestSchema = CallToolRequestSchema.extend({
  * ones (TOOLS.md §3.1); `registerTool` is never called, so the SDK installs no handlers of its own.
  */
 export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpServer {
-  const mcp = new McpServer({ name: host.name, version: host.version }, { capabilities: { tools: {} } });
+  const mcp = new McpServer({ name: host.name, version: host.version }, { capabilities: { tools: {} }, jsonSchemaValidator: noElicitationValidator });
   const server = mcp.server;
-  const listing = host.tools.map((tool) => describeTool(tool));
+  const listing = listingOf(host.tools);
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
   // "Allow this tool for this session": one MCP server serves one session.
   const sessionAllowed = new Set<string>();
