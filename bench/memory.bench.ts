@@ -117,6 +117,8 @@ interface Child {
   url: string;
   token: string;
   stderrBytes: () => number;
+  /** The last 2,000 characters serve wrote to stderr, and whether it is still running. */
+  state: () => string;
   ask<T>(message: { type: string; path?: string }): Promise<T>;
   stop(): Promise<void>;
 }
@@ -165,6 +167,7 @@ async function startServe(opts: Options, env: Record<string, string>, work: stri
     url,
     token,
     stderrBytes: () => stderrBytes,
+    state: () => `serve ${child.exitCode === null && child.signalCode === null ? "still running" : `exited (${child.signalCode ?? String(child.exitCode)})`}; its last log lines:\n${stderrTail}`,
     ask: <T>(message: { type: string; path?: string }) =>
       new Promise<T>((answer) => {
         waiting.set(message.type, answer as (value: unknown) => void);
@@ -232,7 +235,10 @@ async function main(): Promise<void> {
       const lane = async (): Promise<void> => {
         while (done < checkpoint) {
           done += 1;
-          await cycle(serve, opts);
+          const at = done;
+          await cycle(serve, opts).catch((error: unknown) => {
+            throw new Error(`cycle ${at} failed; ${serve.state()}`, { cause: error });
+          });
         }
       };
       await Promise.all(Array.from({ length: opts.parallel }, () => lane()));
@@ -274,6 +280,7 @@ async function main(): Promise<void> {
 }
 
 void main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const cause = error instanceof Error && error.cause !== undefined ? `\ncaused by: ${error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : JSON.stringify(error.cause)}` : "";
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}${cause}\n`);
   process.exit(1);
 });
