@@ -1,5 +1,6 @@
-// Compares two V8 heap snapshots by object count per constructor name (and closures by function
-// name): what grew between them. Used with `npm run bench -- memory --snapshot DIR` (issue 13).
+// Compares two V8 heap snapshots by object count per constructor name (closures by function
+// name, other nodes by their type, in parentheses): what grew between them, largest growth
+// first. Used with `npm run bench -- memory --snapshot DIR` (issue 13).
 //
 // Usage: node bench/heap-diff.mjs before.heapsnapshot after.heapsnapshot [--top N]
 import { readFileSync } from "node:fs";
@@ -16,7 +17,14 @@ function counts(path) {
   const byName = new Map();
   for (let index = 0; index < nodes.length; index += width) {
     const type = typeNames[nodes[index + typeAt]];
-    if (type !== "object" && type !== "closure") continue;
+    // Every other kind of node (strings, code, arrays of the engine) is summed by its type.
+    if (type !== "object" && type !== "closure") {
+      const entry = byName.get(`(${type})`) ?? { count: 0, bytes: 0 };
+      entry.count += 1;
+      entry.bytes += nodes[index + sizeAt];
+      byName.set(`(${type})`, entry);
+      continue;
+    }
     const key = `${type === "closure" ? "closure " : ""}${strings[nodes[index + nameAt]]}`;
     const entry = byName.get(key) ?? { count: 0, bytes: 0 };
     entry.count += 1;
@@ -38,8 +46,8 @@ const before = counts(beforePath);
 const after = counts(afterPath);
 const rows = [...after]
   .map(([name, entry]) => ({ name, before: before.get(name)?.count ?? 0, after: entry.count, grew: entry.count - (before.get(name)?.count ?? 0), bytes: entry.bytes - (before.get(name)?.bytes ?? 0) }))
-  .filter((row) => row.grew > 0)
-  .sort((a, b) => b.grew - a.grew)
+  .filter((row) => row.grew > 0 || row.bytes > 0)
+  .sort((a, b) => b.bytes - a.bytes)
   .slice(0, top);
 process.stdout.write(`${"objects grown (by constructor / closure name)".padEnd(60)} ${"before".padStart(8)} ${"after".padStart(8)} ${"+count".padStart(8)} ${"+bytes".padStart(10)}\n`);
 for (const row of rows) {

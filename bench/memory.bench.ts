@@ -279,8 +279,14 @@ async function main(): Promise<void> {
   process.stdout.write(`${opts.cycles} cycles in ${((Date.now() - started) / 1000).toFixed(1)} s; serve wrote ${serve.stderrBytes()} bytes of log lines to stderr\n`);
 }
 
+/** An error with its chain of causes (undici's "fetch failed" names the socket error only in its cause). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return JSON.stringify(error);
+  const text = error.stack ?? error.message;
+  return error.cause === undefined ? text : `${text}\ncaused by: ${describe(error.cause)}`;
+}
+
 void main().catch((error: unknown) => {
-  const cause = error instanceof Error && error.cause !== undefined ? `\ncaused by: ${error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : JSON.stringify(error.cause)}` : "";
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}${cause}\n`);
+  process.stderr.write(`${describe(error)}\n`);
   process.exit(1);
 });
