@@ -11,7 +11,7 @@
  *
  * `--no-delete` drops the session without DELETE (a client that disappears), which only the
  * listener's idle expiry can reclaim; `--snapshot DIR` writes a heap snapshot of the child at
- * every checkpoint (compare them in Chrome DevTools, or with `--summary`: object counts by
+ * every checkpoint (compare them in Chrome DevTools, or with `--heap-diff A,B`: node counts by
  * constructor name, read from the snapshots' JSON).
  *
  * Nothing here asserts a number: the figures are printed for a human to read.
@@ -26,9 +26,11 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { DEMO_NOTE_IDS, startEmulator } from "../src/emulator";
+import { heapDiff } from "./lib/heap-diff";
 import { loadNow, machineInfo, ratio, table } from "./lib/report";
 
 const USAGE = `usage: npm run bench -- memory [--cycles N] [--calls N] [--checkpoints 50,200,500,1000] [--parallel N] [--no-delete] [--snapshot DIR] [--cli PATH]
+       npm run bench -- memory --heap-diff A.heapsnapshot,B.heapsnapshot [--top N]
   --cycles N          session open/close cycles (default 1000)
   --calls N           tool calls per session (default 3: get_me, list_notes, get_note)
   --checkpoints LIST  cycles after which memory is read (default 50,200,500,1000, capped at --cycles)
@@ -36,7 +38,8 @@ const USAGE = `usage: npm run bench -- memory [--cycles N] [--calls N] [--checkp
   --no-delete         close the client without DELETE (a client that goes away; the server
                       only learns by idle expiry or eviction at its 32-session cap)
   --snapshot DIR      write a heap snapshot of the child at each checkpoint into DIR
-  --cli PATH          the command to run (default dist/cli.js, built by npm run bench)`;
+  --cli PATH          the command to run (default dist/cli.js, built by npm run bench)
+  --heap-diff A,B     only compare two snapshots: what grew from A to B (--top N rows, default 25)`;
 
 interface Options {
   cycles: number;
@@ -58,6 +61,8 @@ function options(): Options {
       parallel: { type: "string", default: "1" },
       snapshot: { type: "string" },
       cli: { type: "string", default: "dist/cli.js" },
+      "heap-diff": { type: "string" },
+      top: { type: "string", default: "25" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -73,6 +78,15 @@ function options(): Options {
     }
     return value;
   };
+  if (values["heap-diff"] !== undefined) {
+    const [before, after, extra] = values["heap-diff"].split(",");
+    if (before === undefined || after === undefined || extra !== undefined) {
+      process.stderr.write(`--heap-diff takes two snapshot paths separated by a comma\n${USAGE}\n`);
+      process.exit(2);
+    }
+    process.stdout.write(`${heapDiff(resolve(before), resolve(after), count("top", values.top, 1))}\n`);
+    process.exit(0);
+  }
   const cycles = count("cycles", values.cycles, 1);
   const checkpoints = [...new Set(values.checkpoints.split(",").map((part) => Math.min(count("checkpoints", part.trim(), 1), cycles)))].sort((a, b) => a - b);
   return {
