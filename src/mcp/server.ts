@@ -70,6 +70,29 @@ const RawCallToolRequestSchema = CallToolRequestSchema.extend({
 export type McpProtocolServer = Server;
 
 /**
+ * The tools/list answer of a tool set, built once per set (issue 13): converting 19 zod schemas
+ * to JSON Schema for every session was the largest allocation of a session open. The listing is
+ * never handed out for mutation (the SDK serialises it), so every session shares it.
+ */
+const listings = new WeakMap<ReadonlyArray<ToolDefinition<never, never, never>>, ReturnType<typeof describeTool>[]>();
+
+function listingOf(tools: ReadonlyArray<ToolDefinition<never, never, never>>): ReturnType<typeof describeTool>[] {
+  let listing = listings.get(tools);
+  if (listing === undefined) {
+    listing = tools.map((tool) => describeTool(tool));
+    listings.set(tools, listing);
+  }
+  return listing;
+}
+
+/**
+ * The SDK's server validates only elicitation answers with its JSON-schema validator. One per
+ * process, shared by every session's server (issue 13): over HTTP a validator per session was
+ * held as long as the session.
+ */
+let sharedValidator: ElicitationSchemaValidator | undefined;
+
+/**
  * Builds an MCP server that declares only the tools capability and answers tools/list and
  * tools/call from tool definitions. The handlers are set on the SDK's protocol `Server` directly,
  * not through McpServer's `registerTool`, because our contract needs argument failures as
@@ -80,11 +103,9 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
   // The SDK's low-level Server, not McpServer: McpServer's registerTool (never used here) pulls in
   // zod v3 and zod-to-json-schema. Our own small validator replaces ajv (issue 13). The
   // capabilities are what McpServer declared for us before (`listChanged: true`), unchanged.
-    const server = new Server(
-    { name: host.name, version: host.version },
-    { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: new ElicitationSchemaValidator() },
-  );
-  const listing = host.tools.map((tool) => describeTool(tool));
+  sharedValidator ??= new ElicitationSchemaValidator();
+  const server = new Server({ name: host.name, version: host.version }, { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator });
+  const listing = listingOf(host.tools);
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
   // "Allow this tool for this session": one MCP server serves one session.
   const sessionAllowed = new Set<string>();

@@ -1,7 +1,10 @@
 /**
  * The loopback MCP endpoint (ARCHITECTURE.md §5): Streamable HTTP on 127.0.0.1 only, with the
  * path, Host, Origin, bearer token and body size checked before any MCP code runs, and stateful
- * sessions (one MCP server per session) with idle eviction and a cap. Used by
+ * sessions (one MCP server per session) with idle eviction and a cap. Session lifecycle (issue
+ * 13): a session lives in `sessions` from its initialize until DELETE, idle expiry, eviction at
+ * the cap or `close()`, and every way out goes through `closeSession`, which removes it and
+ * closes its transport and MCP server, so nothing of a closed session stays reachable. Used by
  * `hackmd-bridge serve` and, through a guarded dynamic import, by the desktop plugin.
  */
 import { randomUUID } from "node:crypto";
@@ -26,7 +29,11 @@ export interface McpListenerOptions {
   logger: Logger;
   /** Largest accepted request body (bytes). */
   maxBodyBytes?: number;
-  /** Most sessions at once; more are refused with 503 after idle ones are evicted. */
+  /**
+   * Most sessions at once. A new session past it first closes the least recently used session
+   * with no request in flight (a client that went away without DELETE); 503 only when every
+   * session is busy.
+   */
   maxSessions?: number;
   /** A session unused this long is closed. */
   idleMs?: number;
@@ -53,8 +60,18 @@ export class PortInUseError extends Error {
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpProtocolServer;
+  /** When its last request arrived or finished. */
   lastSeen: number;
+  /**
+   * POST and DELETE requests of the session being answered. A GET (the standalone SSE stream a
+   * client may hold open for server notifications, which we never send) does not count: it stays
+   * open as long as the client's process does, and says nothing about whether it still uses the session.
+   */
+  inFlight: number;
 }
+
+/** Why a session ended, as logged. */
+type CloseReason = "deleted" | "idle" | "cap" | "shutdown";
 
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 const MCP_PATH = "/mcp";
@@ -68,17 +85,27 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
   const sockets = new Set<Socket>();
   let port = options.port;
 
-  const closeSession = async (id: string): Promise<void> => {
+  // The one way out of `sessions`. Session ids are never logged (with the token they open the session).
+  const closeSession = async (id: string, reason: CloseReason): Promise<void> => {
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
+    if (reason === "idle" || reason === "cap") options.logger.info("mcp_session_evicted", { reason, open_sessions: sessions.size });
     await session.transport.close().catch(() => undefined);
     await session.server.close().catch(() => undefined);
   };
   const evictIdle = async (): Promise<void> => {
     const cutoff = Date.now() - idleMs;
-    const stale = [...sessions].filter(([, session]) => session.lastSeen < cutoff).map(([id]) => id);
-    await Promise.all(stale.map((id) => closeSession(id)));
+    const stale = [...sessions].filter(([, session]) => session.inFlight === 0 && session.lastSeen < cutoff).map(([id]) => id);
+    await Promise.all(stale.map((id) => closeSession(id, "idle")));
+  };
+  // At the cap: the least recently used session with nothing in flight makes room.
+  const evictLeastRecent = async (): Promise<void> => {
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions) {
+      if (entry[1].inFlight === 0 && (oldest === undefined || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+    }
+    if (oldest !== undefined) await closeSession(oldest[0], "cap");
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -107,24 +134,34 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
       const session = sessions.get(sessionId);
       if (!session) return replyJsonRpc(res, 404, "Session not found; initialize a new session.");
       session.lastSeen = Date.now();
-      await session.transport.handleRequest(req, res, body);
+      if (req.method === "GET") return session.transport.handleRequest(req, res, body);
+      session.inFlight += 1;
+      try {
+        await session.transport.handleRequest(req, res, body);
+      } finally {
+        session.inFlight -= 1;
+        session.lastSeen = Date.now();
+      }
       return;
     }
     if (req.method !== "POST" || !isInitializeRequest(body)) {
       return replyJsonRpc(res, 400, "Bad request; send initialize first, then the Mcp-Session-Id header it returns.");
     }
     await evictIdle();
-    if (sessions.size >= maxSessions) return replyJsonRpc(res, 503, "Too many open sessions; close one and retry.");
+    if (sessions.size >= maxSessions) await evictLeastRecent();
+    if (sessions.size >= maxSessions) return replyJsonRpc(res, 503, "Too many sessions busy at once; close one and retry.");
     const server = options.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, lastSeen: Date.now() });
+        sessions.set(id, { transport, server, lastSeen: Date.now(), inFlight: 0 });
       },
     });
+    // DELETE closes the transport itself; the server is closed with it (closeSession is a no-op
+    // for a session already removed, so the close that closeSession starts does not recurse).
     transport.onclose = () => {
       const id = transport.sessionId;
-      if (id) sessions.delete(id);
+      if (id !== undefined && sessions.get(id)?.transport === transport) void closeSession(id, "deleted");
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -163,7 +200,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     sessionCount: () => sessions.size,
     close: async () => {
       clearInterval(sweeper);
-      await Promise.all([...sessions.keys()].map((id) => closeSession(id)));
+      await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
