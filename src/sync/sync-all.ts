@@ -402,7 +402,11 @@ class SyncAllRun {
     const entries = await this.readRecords();
     const listings = await this.listWorkspaces(entries);
     await this.check(entries, listings);
-    this.cache.retain(entries.filter((entry) => entry.record !== undefined).map((entry) => entry.localPath));
+    const tracked = entries.filter((entry) => entry.record !== undefined);
+    this.cache.retain(
+      tracked.map((entry) => entry.localPath),
+      tracked.map((entry) => baselineFile(entry.key)),
+    );
     // One scan of the records for the whole run, not one per saved note (a 10,000-note vault).
     if (!this.dryRun) await this.sync.batch(() => this.execute(entries));
     const items = entries.map((entry) => entry.item).filter((item): item is SyncAllItem => item !== undefined);
@@ -493,11 +497,19 @@ class SyncAllRun {
    * mismatch that the sync check of that file reports, and sync-all must not call it in sync.
    */
   private async baselineProblem(key: string, record: SyncRecord): Promise<string | undefined> {
-    const read = await this.files.state.read(baselineFile(key), { maxBytes: MAX_BODY_BYTES });
+    const path = baselineFile(key);
+    // A baseline verified by an earlier run and unchanged since (size, mtime, inode, ctime) is not re-read.
+    const before = await this.files.state.stat(path);
+    if (before === undefined) return "is missing";
+    if (this.cache.baselineVerified(path, before, record.baseline_body_hash)) return undefined;
+    const read = await this.files.state.read(path, { maxBytes: MAX_BODY_BYTES });
     if (read === undefined) return "is missing";
     if (read.truncated || decodeUtf8(read.bytes) === undefined || `sha256:${await sha256Hex(read.bytes)}` !== record.baseline_body_hash) {
+      this.cache.forgetBaseline(path);
       return "does not match its recorded hash";
     }
+    // Only a read of the file as stat saw it vouches for that stamp.
+    if (read.stamp.size === before.size && read.stamp.mtimeMs === before.mtimeMs) this.cache.rememberBaseline(path, before, record.baseline_body_hash);
     return undefined;
   }
 
