@@ -57,6 +57,9 @@ export const DEFAULT_SYNC_ALL_CONCURRENCY = 4;
 /** Longest rate-limit wait sync-all sits out before retrying a step once (default). */
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
+/** Working files checked at once in the plan (stat, and a read and hash on a hash-cache miss). */
+const LOCAL_CHECKS_IN_FLIGHT = 16;
+
 /** Folder of the records inside the state folder (TOOLS.md §13.2). */
 const TRACKED = "tracked";
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -540,8 +543,14 @@ class SyncAllRun {
   private async check(entries: readonly Entry[], listings: ReadonlyMap<string | null, Listing>): Promise<void> {
     let done = 0;
     this.progress({ phase: "checking", done, total: entries.length });
+    // The working files first, more of them in flight than requests (local calls wait on the
+    // disk and the thread pool, not on HackMD); then the notes, `concurrency` at a time.
+    const locals = new Map<Entry, LocalFact>();
+    await forEachBounded(entries, Math.max(this.concurrency, LOCAL_CHECKS_IN_FLIGHT), async (entry) => {
+      if (entry.damaged === undefined && entry.record !== undefined) locals.set(entry, await this.localFact({ key: entry.key, record: entry.record }));
+    });
     await forEachBounded(entries, this.concurrency, async (entry) => {
-      const facts = await this.factsOf(entry, listings);
+      const facts = await this.factsOf(entry, listings, locals.get(entry));
       const plan = decideSyncAll(facts);
       entry.plan = plan;
       entry.item = this.plannedItem(entry, plan, facts);
@@ -550,13 +559,13 @@ class SyncAllRun {
     });
   }
 
-  private async factsOf(entry: Entry, listings: ReadonlyMap<string | null, Listing>): Promise<SyncAllFacts> {
+  private async factsOf(entry: Entry, listings: ReadonlyMap<string | null, Listing>, checked: LocalFact | undefined): Promise<SyncAllFacts> {
     const record = entry.record;
     if (entry.damaged !== undefined || record === undefined) {
       const damaged = entry.damaged ?? { error_kind: "sync_state" as const, message: "The sync record is unreadable." };
       return { record: "damaged", ...damaged };
     }
-    const local = await this.localFact({ key: entry.key, record });
+    const local = checked ?? (await this.localFact({ key: entry.key, record }));
     const facts: SyncAllFacts = { record: "ok", baseline: record.baseline_body_hash, local };
     if (local.kind !== "hashed") return facts;
     const listing = listings.get(record.team_path);
