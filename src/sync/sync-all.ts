@@ -45,7 +45,7 @@ import { compareCodePoints, type HackmdClient } from "../hackmd/client";
 import type { NoteSummary } from "../hackmd/types";
 import { LocalHashCache } from "./local-hash-cache";
 import { MAX_BODY_BYTES } from "./service";
-import { baselineFile, SyncStateStore, type SyncRecord } from "./store";
+import { baselineFile, conversionFile, CONVERT, SyncStateStore, type SyncRecord } from "./store";
 import type { PushOutput, SyncTools } from "./types";
 import { TOOL_WORDS, type Words } from "../core/wording";
 
@@ -401,7 +401,15 @@ class SyncAllRun {
     this.clock = deps.clock ?? systemClock;
   }
 
+  /**
+   * Conversion files present when the run started (one listing). A record without one compares
+   * its file byte for byte without a read; one a save writes later belongs to a newer baseline
+   * than the record this run holds, which the store would skip anyway.
+   */
+  private conversions: ReadonlySet<string> = new Set();
+
   async run(): Promise<SyncAllResult> {
+    this.conversions = new Set((await this.files.state.list(CONVERT)).filter((entry) => entry.kind === "file").map((entry) => `${CONVERT}/${entry.name}`));
     const entries = await this.readRecords();
     const listings = await this.listWorkspaces(entries);
     await this.check(entries, listings);
@@ -642,7 +650,8 @@ class SyncAllRun {
         this.cache.forget(path);
         return { kind: "unreadable", error_kind: "invalid_input", message: `${path} is not valid UTF-8; save it as UTF-8 text and sync again.` };
       }
-      const hash = await bodyHash(await this.sync.remoteFormOf(found, normalizeLineEndings(text)));
+      const normalised = normalizeLineEndings(text);
+      const hash = await bodyHash(this.conversions.has(conversionFile(found.key)) ? await this.sync.remoteFormOf(found, normalised) : normalised);
       this.cache.remember(path, read.stamp, hash);
       return { kind: "hashed", hash };
     } catch (error) {
