@@ -18,6 +18,7 @@
  * written in the on-disk format (bench/lib/sync-seed.ts). Nothing here asserts a timing; a run
  * whose outcome counts differ from the changes made is reported as a failure.
  */
+import { realpathSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +28,7 @@ import { CallContext } from "../src/hackmd/call-context";
 import { SyncStateStore } from "../src/sync/store";
 import { LocalHashCache, syncAll, type SyncAllProgress, type SyncAllResult } from "../src/sync/sync-all";
 import { startBenchBridge, type BenchBridge } from "./lib/bridge";
+import { installFsProfiler, tallyText } from "./lib/fs-profile";
 import { loadNow, machineInfo, ratio, table } from "./lib/report";
 import { noteBody, writeTrackedNotes, type SeededNote } from "./lib/sync-seed";
 
@@ -172,18 +174,26 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
     bridge.emu.setQuirks({ latencyMs: opts.latencyMs });
     notes.push(`N=${n}: setup ${seconds(performance.now() - setupStarted)} s (seed + ${4 * n} files), ${remote.length} remote and ${local.length} local edits, load ${loadNow()}`);
 
+    const profiler = await installFsProfiler();
     const cache = new LocalHashCache();
     const rows: string[][] = [];
     const dryRun = n > opts.realMax;
     const runOnce = async (label: string): Promise<{ result: SyncAllResult; ms: number; requests: number; phases: Record<string, number> }> => {
       const since = bridge.emu.requests().at(-1)?.seq ?? 0;
       const timer = phaseTimer();
+      profiler.reset(realpathSync(bridge.root), bridge.core.deps.files.root.stateFolder);
+      const cpu = process.cpuUsage();
       const started = performance.now();
       const measured = await withMemory(() => syncAll(bridge.core.deps, { dryRun, concurrency: opts.concurrency, hashCache: cache, onProgress: timer.onProgress }));
       const ended = performance.now();
       const requests = routeCounts(bridge, since);
       const { counts } = measured.value;
       const phases = timer.durations(ended);
+      const used = process.cpuUsage(cpu);
+      notes.push(
+        `N=${n} ${label}: where the time goes (summed call times; calls overlap, so sums can exceed the ${seconds(ended - started)} s wall): ` +
+          `${tallyText(profiler.snapshot())}; process CPU ${seconds(used.user / 1000)} s user + ${seconds(used.system / 1000)} s system`,
+      );
       rows.push([
         String(n),
         label,

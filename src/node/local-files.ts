@@ -11,7 +11,7 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { constants, type BigIntStats, type Dirent } from "node:fs";
+import { constants, realpathSync, statSync, type BigIntStats, type Dirent } from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import { BridgeError } from "../core/errors";
@@ -381,7 +381,9 @@ export class NodeLocalFiles implements LocalFiles {
     if (!this.rootLost) {
       let stats: BigIntStats | undefined;
       try {
-        stats = await fsp.stat(this.rootReal, { bigint: true });
+        // Path checks are synchronous: a metadata call answered from the kernel's caches takes
+        // microseconds, a thread-pool round trip several times that, and they run on every call.
+        stats = statSync(this.rootReal, { bigint: true });
       } catch (error) {
         const code = errorCode(error);
         if (code !== "ENOENT" && code !== "ENOTDIR") {
@@ -424,12 +426,30 @@ export class NodeLocalFiles implements LocalFiles {
   private async locate(given: string, purpose: PathPurpose): Promise<Located> {
     const segments = given.split("/");
     const name = segments.pop() ?? "";
+    if (purpose === "read") {
+      // Fast path, one realpath instead of two: a path whose real path is itself has no symlink
+      // on it and exists, so the full walk below would find exactly this. Anything else (missing,
+      // a symlink anywhere, another spelling) takes the full walk and its checks.
+      const literal = nodePath.join(this.rootReal, ...segments, name);
+      const real = await this.realpathOrUndefined(literal, given);
+      if (real === literal) {
+        return { given, path: given, target: given, parentAbs: nodePath.dirname(literal), parentExists: true, name, abs: literal, targetAbs: literal };
+      }
+      // Nothing resolves there (a missing file, or a dangling final symlink): only the parent is
+      // walked; the final component is not resolved again (a read opens it with O_NOFOLLOW).
+      if (real === undefined) return this.locateParent(given, segments, name, false);
+    }
+    return this.locateParent(given, segments, name, purpose === "read");
+  }
+
+  /** The full walk of `locate`: the parent through symlinks, then (`resolveFinal`) the final component. */
+  private async locateParent(given: string, segments: readonly string[], name: string, resolveFinal: boolean): Promise<Located> {
     const parent = await this.realPrefix(segments);
     const parentAbs = nodePath.join(parent.abs, ...parent.rest);
     const abs = nodePath.join(parentAbs, name);
     const path = joinPath(this.relativeOf(parentAbs), name);
     const located: Located = { given, path, target: path, parentAbs, parentExists: parent.rest.length === 0, name, abs, targetAbs: abs };
-    if (purpose === "read" && located.parentExists) {
+    if (resolveFinal && located.parentExists) {
       const real = await this.realpathOrUndefined(abs, path);
       if (real !== undefined) {
         if (!this.isInsideRoot(real)) {
@@ -493,7 +513,8 @@ export class NodeLocalFiles implements LocalFiles {
   /** realpath, or undefined when the path (or a symlink on it) does not exist. */
   private async realpathOrUndefined(absolute: string, shown: string): Promise<string | undefined> {
     try {
-      return await fsp.realpath(absolute);
+      // Synchronous for the same reason as checkRoot (libc realpath either way).
+      return await Promise.resolve(realpathSync.native(absolute));
     } catch (error) {
       const code = errorCode(error);
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -554,15 +575,19 @@ export class NodeLocalFiles implements LocalFiles {
       const stats = await handle.stat({ bigint: true });
       if (!stats.isFile()) throw notRegular(located.path, stats.isDirectory() ? "a folder" : "not a regular file");
       const capacity = head ? limit : limit + 1;
+      const size = Number(stats.size);
       const chunks: Buffer[] = [];
       let total = 0;
       while (total < capacity) {
-        const want = Math.min(capacity - total, Math.max(READ_CHUNK, Number(stats.size) - total + 1));
-        const buffer = Buffer.alloc(want);
+        // The stat size plus one byte (to see growth), then chunks; only the bytes read are kept.
+        const want = Math.min(capacity - total, total < size ? size - total + 1 : READ_CHUNK);
+        const buffer = Buffer.allocUnsafe(want);
         const { bytesRead } = await handle.read(buffer, 0, want, null);
         if (bytesRead === 0) break;
         chunks.push(buffer.subarray(0, bytesRead));
         total += bytesRead;
+        // A short read of a regular file at or past its stat size is its end: no second read.
+        if (bytesRead < want && total >= size) break;
       }
       const bytes = new Uint8Array(Buffer.concat(chunks, total).subarray(0, Math.min(total, limit)));
       const truncated = head ? Number(stats.size) > limit : total > limit;

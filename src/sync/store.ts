@@ -567,13 +567,19 @@ export class SyncStateStore {
       const stored = { baseline_body_hash: record.baseline_body_hash, dependencies: options.conversion };
       await this.files.write(conversionFile(key), `${JSON.stringify(stored)}\n`);
     } else if (previous !== undefined) await this.files.remove(conversionFile(key));
-    await this.files.write(baselineFile(key), options.baseline);
+    // Baseline, then record, then hint, as always; a file that already holds exactly these bytes
+    // (a pull that only refreshes the timestamp) is not rewritten, which is the same on disk
+    // as rewriting it and saves its two flushes.
+    if (!(before?.baseline_body_hash === record.baseline_body_hash && (await this.holds(baselineFile(key), options.baseline, BASELINE_MAX_BYTES)))) {
+      await this.files.write(baselineFile(key), options.baseline);
+    }
     await this.files.write(`${TRACKED}/${key}.json`, serialise(record));
     await this.wrote(index, (current) => {
       for (const other of displaced) indexDelete(current, other);
       indexAdd(current, key, record);
     });
-    await this.files.write(await this.hintFile(options.localPath), key);
+    const hint = await this.hintFile(options.localPath);
+    if (!(await this.holds(hint, key, 1024))) await this.files.write(hint, key);
     return { key, record };
   }
 
@@ -699,6 +705,14 @@ export class SyncStateStore {
       }
       return compareCodePoints(a.record.internal_id, b.record.internal_id);
     });
+  }
+
+  /** Whether the state file at `path` holds exactly the UTF-8 bytes of `text` now. */
+  private async holds(path: string, text: string, maxBytes: number): Promise<boolean> {
+    const read = await this.files.read(path, { maxBytes }).catch(() => undefined);
+    if (read === undefined || read.truncated) return false;
+    // Strict decoding that keeps a BOM: equal text means equal bytes.
+    return safeDecode(read.bytes) === text;
   }
 
   private async removeHintIfNames(localPath: string, key: string): Promise<void> {

@@ -45,7 +45,7 @@ import { compareCodePoints, type HackmdClient } from "../hackmd/client";
 import type { NoteSummary } from "../hackmd/types";
 import { LocalHashCache } from "./local-hash-cache";
 import { MAX_BODY_BYTES } from "./service";
-import { baselineFile, SyncStateStore, type SyncRecord } from "./store";
+import { baselineFile, conversionFile, CONVERT, SyncStateStore, type SyncRecord } from "./store";
 import type { PushOutput, SyncTools } from "./types";
 import { TOOL_WORDS, type Words } from "../core/wording";
 
@@ -56,6 +56,9 @@ export const DEFAULT_SYNC_ALL_CONCURRENCY = 4;
 
 /** Longest rate-limit wait sync-all sits out before retrying a step once (default). */
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/** Working files checked at once in the plan (stat, and a read and hash on a hash-cache miss). */
+const LOCAL_CHECKS_IN_FLIGHT = 16;
 
 /** Folder of the records inside the state folder (TOOLS.md §13.2). */
 const TRACKED = "tracked";
@@ -398,11 +401,23 @@ class SyncAllRun {
     this.clock = deps.clock ?? systemClock;
   }
 
+  /**
+   * Conversion files present when the run started (one listing). A record without one compares
+   * its file byte for byte without a read; one a save writes later belongs to a newer baseline
+   * than the record this run holds, which the store would skip anyway.
+   */
+  private conversions: ReadonlySet<string> = new Set();
+
   async run(): Promise<SyncAllResult> {
+    this.conversions = new Set((await this.files.state.list(CONVERT)).filter((entry) => entry.kind === "file").map((entry) => `${CONVERT}/${entry.name}`));
     const entries = await this.readRecords();
     const listings = await this.listWorkspaces(entries);
     await this.check(entries, listings);
-    this.cache.retain(entries.filter((entry) => entry.record !== undefined).map((entry) => entry.localPath));
+    const tracked = entries.filter((entry) => entry.record !== undefined);
+    this.cache.retain(
+      tracked.map((entry) => entry.localPath),
+      tracked.map((entry) => baselineFile(entry.key)),
+    );
     // One scan of the records for the whole run, not one per saved note (a 10,000-note vault).
     if (!this.dryRun) await this.sync.batch(() => this.execute(entries));
     const items = entries.map((entry) => entry.item).filter((item): item is SyncAllItem => item !== undefined);
@@ -493,11 +508,19 @@ class SyncAllRun {
    * mismatch that the sync check of that file reports, and sync-all must not call it in sync.
    */
   private async baselineProblem(key: string, record: SyncRecord): Promise<string | undefined> {
-    const read = await this.files.state.read(baselineFile(key), { maxBytes: MAX_BODY_BYTES });
+    const path = baselineFile(key);
+    // A baseline verified by an earlier run and unchanged since (size, mtime, inode, ctime) is not re-read.
+    const before = await this.files.state.stat(path);
+    if (before === undefined) return "is missing";
+    if (this.cache.baselineVerified(path, before, record.baseline_body_hash)) return undefined;
+    const read = await this.files.state.read(path, { maxBytes: MAX_BODY_BYTES });
     if (read === undefined) return "is missing";
     if (read.truncated || decodeUtf8(read.bytes) === undefined || `sha256:${await sha256Hex(read.bytes)}` !== record.baseline_body_hash) {
+      this.cache.forgetBaseline(path);
       return "does not match its recorded hash";
     }
+    // Only a read of the file as stat saw it vouches for that stamp.
+    if (read.stamp.size === before.size && read.stamp.mtimeMs === before.mtimeMs) this.cache.rememberBaseline(path, before, record.baseline_body_hash);
     return undefined;
   }
 
@@ -528,8 +551,14 @@ class SyncAllRun {
   private async check(entries: readonly Entry[], listings: ReadonlyMap<string | null, Listing>): Promise<void> {
     let done = 0;
     this.progress({ phase: "checking", done, total: entries.length });
+    // The working files first, more of them in flight than requests (local calls wait on the
+    // disk and the thread pool, not on HackMD); then the notes, `concurrency` at a time.
+    const locals = new Map<Entry, LocalFact>();
+    await forEachBounded(entries, Math.max(this.concurrency, LOCAL_CHECKS_IN_FLIGHT), async (entry) => {
+      if (entry.damaged === undefined && entry.record !== undefined) locals.set(entry, await this.localFact({ key: entry.key, record: entry.record }));
+    });
     await forEachBounded(entries, this.concurrency, async (entry) => {
-      const facts = await this.factsOf(entry, listings);
+      const facts = await this.factsOf(entry, listings, locals.get(entry));
       const plan = decideSyncAll(facts);
       entry.plan = plan;
       entry.item = this.plannedItem(entry, plan, facts);
@@ -538,13 +567,13 @@ class SyncAllRun {
     });
   }
 
-  private async factsOf(entry: Entry, listings: ReadonlyMap<string | null, Listing>): Promise<SyncAllFacts> {
+  private async factsOf(entry: Entry, listings: ReadonlyMap<string | null, Listing>, checked: LocalFact | undefined): Promise<SyncAllFacts> {
     const record = entry.record;
     if (entry.damaged !== undefined || record === undefined) {
       const damaged = entry.damaged ?? { error_kind: "sync_state" as const, message: "The sync record is unreadable." };
       return { record: "damaged", ...damaged };
     }
-    const local = await this.localFact({ key: entry.key, record });
+    const local = checked ?? (await this.localFact({ key: entry.key, record }));
     const facts: SyncAllFacts = { record: "ok", baseline: record.baseline_body_hash, local };
     if (local.kind !== "hashed") return facts;
     const listing = listings.get(record.team_path);
@@ -621,7 +650,8 @@ class SyncAllRun {
         this.cache.forget(path);
         return { kind: "unreadable", error_kind: "invalid_input", message: `${path} is not valid UTF-8; save it as UTF-8 text and sync again.` };
       }
-      const hash = await bodyHash(await this.sync.remoteFormOf(found, normalizeLineEndings(text)));
+      const normalised = normalizeLineEndings(text);
+      const hash = await bodyHash(this.conversions.has(conversionFile(found.key)) ? await this.sync.remoteFormOf(found, normalised) : normalised);
       this.cache.remember(path, read.stamp, hash);
       return { kind: "hashed", hash };
     } catch (error) {

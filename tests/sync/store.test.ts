@@ -66,6 +66,26 @@ describe("the sync state store (TOOLS.md §13)", () => {
     }
   });
 
+  it("a save that only moves the timestamp rewrites the record alone; a baseline or hint that differs on disk is rewritten", async () => {
+    const key = "personal--aB3";
+    const baseline = join(state(), `tracked/${key}.baseline.md`);
+    const hint = join(state(), `by-path/${await sha256Hex("Notes/a.md")}`);
+    await save("aB3", "Notes/a.md", "same\n");
+    const [baselineBefore, hintBefore] = [await stat(baseline), await stat(hint)];
+    await store.save({ teamPath: null, noteId: "aB3", localPath: "Notes/a.md", baseline: "same\n", timestamp: "456" });
+    expect((await stat(baseline)).ino).toBe(baselineBefore.ino);
+    expect((await stat(hint)).ino).toBe(hintBefore.ino);
+    expect(JSON.parse(await readFile(join(state(), `tracked/${key}.json`), "utf8"))).toMatchObject({ last_observed_remote_timestamp: "456" });
+
+    // Damaged on disk while the record keeps the same hash (a crash, another writer): both rewritten.
+    await replaceFile(baseline, "damaged\n");
+    await replaceFile(hint, "personal--other");
+    await store.save({ teamPath: null, noteId: "aB3", localPath: "Notes/a.md", baseline: "same\n", timestamp: "789" });
+    expect(await readFile(baseline, "utf8")).toBe("same\n");
+    expect(await readFile(hint, "utf8")).toBe(key);
+    expect((await store.load((await store.findByPath("Notes/a.md"))!)).baseline).toBe("same\n");
+  });
+
   it("never stores a token or unknown fields, and ignores unknown fields when reading", async () => {
     await save("n1", "a.md");
     const file = join(state(), "tracked/personal--n1.json");

@@ -658,7 +658,7 @@ describe("sync-all against the emulator", () => {
     }
   });
 
-  it("the local hash cache: a second run with nothing changed reads no working file and makes only the list requests", async () => {
+  it("the local hash cache: a second run with nothing changed reads no working file and no baseline, and makes only the list requests", async () => {
     await track(READING, "reading.md");
     await track(WEEKLY, "weekly.md");
     await track(SPEC, "spec.md", TEAM);
@@ -680,8 +680,21 @@ describe("sync-all against the emulator", () => {
     bridge.mark();
     expect((await run({ hashCache: cache }, { files })).counts).toEqual({ ...ZERO, in_sync: 3 });
     expect(log.reads).toEqual([]);
-    expect(sorted(log.stateReads.filter((path) => !path.endsWith(".json")))).toEqual(baselines);
+    // Each baseline was verified by the first run and is unchanged (by its stamp): not read again.
+    expect(log.stateReads.filter((path) => !path.endsWith(".json"))).toEqual([]);
     expect(sorted(requests())).toEqual([LIST, TEAM_LIST]);
+
+    // A baseline rewritten since (a crash between baseline and record) is read again and reported.
+    const reading = `${STATE}/tracked/${keyOf(READING)}.baseline.md`;
+    const original = await readLocal(reading);
+    await writeLocal(reading, "# not the recorded baseline\n");
+    log.stateReads.length = 0;
+    const damaged = await run({ hashCache: cache, dryRun: true }, { files });
+    // (Read again once more under the record's lock, as every damaged baseline is.)
+    expect([...new Set(log.stateReads.filter((path) => !path.endsWith(".json")))]).toEqual([`tracked/${keyOf(READING)}.baseline.md`]);
+    expect(itemOf(damaged, READING)).toMatchObject({ branch: "E1", message: expect.stringMatching(/does not match its recorded hash/) });
+    expect(damaged.counts).toEqual({ ...ZERO, in_sync: 2, errors: 1 });
+    await writeLocal(reading, original);
 
     // Only the edited file is read again.
     await writeLocal("weekly.md", "# edited\n");
