@@ -4,16 +4,15 @@
  * as people know them — title and workspace; a raw note id shows only to tell apart notes that
  * share a title in one workspace.
  */
-import { FuzzySuggestModal, type App } from "obsidian";
+import type { App } from "obsidian";
+import { PickerModal } from "./picker-modal";
 import type { PickableNote } from "../obsidian/actions";
 
 /** Lets the user pick one note by title, workspace or id. */
-export class NotePickerModal extends FuzzySuggestModal<PickableNote> {
+export class NotePickerModal extends PickerModal<PickableNote> {
   private readonly notes: PickableNote[];
   /** Title and workspace pairs held by more than one note. */
   private readonly shared: Set<string>;
-  private chosen: PickableNote | undefined;
-  private settle: ((note: PickableNote | undefined) => void) | undefined;
 
   /** A picker over `notes`; call `pick()` to show it. */
   constructor(app: App, notes: PickableNote[]) {
@@ -30,14 +29,6 @@ export class NotePickerModal extends FuzzySuggestModal<PickableNote> {
     this.emptyStateText = "No matching notes.";
   }
 
-  /** Opens the picker and resolves when it closes. */
-  pick(): Promise<PickableNote | undefined> {
-    return new Promise((resolve) => {
-      this.settle = resolve;
-      this.open();
-    });
-  }
-
   override getItems(): PickableNote[] {
     return this.notes;
   }
@@ -45,20 +36,6 @@ export class NotePickerModal extends FuzzySuggestModal<PickableNote> {
   override getItemText(note: PickableNote): string {
     const label = labelOf(note);
     return this.shared.has(label) ? `${label} · ${note.noteId.slice(0, 8)}` : label;
-  }
-
-  override onChooseItem(note: PickableNote): void {
-    this.chosen = note;
-  }
-
-  override onClose(): void {
-    super.onClose();
-    // Obsidian calls onChooseItem after onClose; settle on the next tick so the choice counts.
-    window.setTimeout(() => {
-      const settle = this.settle;
-      this.settle = undefined;
-      settle?.(this.chosen);
-    }, 0);
   }
 }
 

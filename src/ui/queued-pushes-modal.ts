@@ -3,7 +3,8 @@
  * the file, why its push waits and when it is tried next. It only shows what it is given and
  * resolves the chosen row, or undefined when dismissed.
  */
-import { FuzzySuggestModal, type App } from "obsidian";
+import type { App } from "obsidian";
+import { PickerModal } from "./picker-modal";
 
 /** One row: what the picker shows, and what it stands for. */
 export interface QueuedPushChoice<T> {
@@ -12,10 +13,7 @@ export interface QueuedPushChoice<T> {
 }
 
 /** Lets the user pick one queued push. */
-export class QueuedPushesModal<T> extends FuzzySuggestModal<QueuedPushChoice<T>> {
-  private chosen: QueuedPushChoice<T> | undefined;
-  private settle: ((choice: QueuedPushChoice<T> | undefined) => void) | undefined;
-
+export class QueuedPushesModal<T> extends PickerModal<QueuedPushChoice<T>> {
   constructor(
     app: App,
     private readonly choices: QueuedPushChoice<T>[],
@@ -25,33 +23,11 @@ export class QueuedPushesModal<T> extends FuzzySuggestModal<QueuedPushChoice<T>>
     this.emptyStateText = "No matching queued pushes.";
   }
 
-  /** Opens the picker and resolves when it closes. */
-  pick(): Promise<QueuedPushChoice<T> | undefined> {
-    return new Promise((resolve) => {
-      this.settle = resolve;
-      this.open();
-    });
-  }
-
   override getItems(): QueuedPushChoice<T>[] {
     return this.choices;
   }
 
   override getItemText(choice: QueuedPushChoice<T>): string {
     return choice.label;
-  }
-
-  override onChooseItem(choice: QueuedPushChoice<T>): void {
-    this.chosen = choice;
-  }
-
-  override onClose(): void {
-    super.onClose();
-    // Obsidian calls onChooseItem after onClose; settle on the next tick so the choice counts.
-    window.setTimeout(() => {
-      const settle = this.settle;
-      this.settle = undefined;
-      settle?.(this.chosen);
-    }, 0);
   }
 }
