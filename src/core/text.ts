@@ -5,6 +5,7 @@
  */
 
 import {
+  FRONT_MATTER_SEARCH_LINES,
   locateFrontMatter,
   readFrontMatterTitle,
   TITLE_BYTE_LIMIT,
@@ -28,19 +29,46 @@ const UNSAFE_IN_DESTINATION = /[\s\p{Cc}<>]/u;
 /** The title the body certainly implies (front-matter `title`, else a leading H1), or undefined. */
 export function bodyTitle(body: string): string | undefined {
   const text = body.startsWith(BOM) ? body.slice(BOM.length) : body;
-  let lines = text.split(/\r\n|\r|\n/);
-  const frontMatter = locateFrontMatter(lines);
+  // Only the first lines decide, so the body is split lazily: the lines front matter may span
+  // first, then one at a time until the first non-blank line after it.
+  const nextLine = lineReader(text);
+  const head: string[] = [];
+  for (let line = nextLine(); line !== undefined; line = head.length > FRONT_MATTER_SEARCH_LINES ? undefined : nextLine()) head.push(line);
+  const frontMatter = locateFrontMatter(head);
   if (frontMatter.kind === "unclosed") return undefined;
+  let from = 0;
   if (frontMatter.kind === "closed") {
     const read = readFrontMatterTitle(frontMatter.block);
     if (read.kind === "unreadable") return undefined;
     // A `title` key decides alone, even when its value gives no title.
     if (read.kind === "title_key") return read.title;
-    lines = frontMatter.rest;
+    from = frontMatter.block.length + 2;
   }
-  const first = lines.find((line) => !BLANK_LINE.test(line));
+  let first = head.slice(from).find((line) => !BLANK_LINE.test(line));
+  if (first === undefined && head.length > FRONT_MATTER_SEARCH_LINES) {
+    for (let line = nextLine(); line !== undefined; line = nextLine()) {
+      if (!BLANK_LINE.test(line)) {
+        first = line;
+        break;
+      }
+    }
+  }
   const heading = first === undefined ? undefined : atxH1Text(first);
   return heading === undefined ? undefined : headingTitle(heading);
+}
+
+/** Returns the lines of `text` one per call, as `text.split(/\r\n|\r|\n/)` would, then undefined. */
+function lineReader(text: string): () => string | undefined {
+  const ending = /\r\n|\r|\n/g;
+  let start: number | undefined = 0;
+  return () => {
+    if (start === undefined) return undefined;
+    ending.lastIndex = start;
+    const match = ending.exec(text);
+    const line = text.slice(start, match === null ? undefined : match.index);
+    start = match === null ? undefined : match.index + match[0].length;
+    return line;
+  };
 }
 
 /** The body title when its words differ from the listed title's (whitespace runs ignored). */

@@ -13,7 +13,7 @@
  * matches drops the index.
  */
 import { BridgeError } from "../core/errors";
-import { sha256Hex } from "../core/hash";
+import { bodyHash, sha256Hex } from "../core/hash";
 import { sameStamp, type FileStamp, type StateFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import { TOOL_WORDS, type Words } from "../core/wording";
@@ -559,7 +559,7 @@ export class SyncStateStore {
       internal_id: options.noteId,
       team_path: options.teamPath,
       local_path: options.localPath,
-      baseline_body_hash: `sha256:${await sha256Hex(options.baseline)}`,
+      baseline_body_hash: await bodyHash(options.baseline),
       last_observed_remote_timestamp: options.timestamp,
       ...(before?.local_path === options.localPath && before.remote_snapshot_hash !== undefined ? { remote_snapshot_hash: before.remote_snapshot_hash } : {}),
     };

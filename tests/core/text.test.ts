@@ -276,3 +276,16 @@ describe("titleDrift (§11.4)", () => {
     );
   });
 });
+
+describe("bodyTitle of long bodies (read line by line)", () => {
+  it("finds the first non-blank line past the front-matter search window", () => {
+    expect(bodyTitle(`${"\n".repeat(300)}# Deep title\n${"text\n".repeat(1000)}`)).toBe("Deep title");
+    expect(bodyTitle(`---\ntags: a\n---\n${"\r\n".repeat(400)}# After front matter\r\nbody`)).toBe("After front matter");
+    expect(bodyTitle(`${"\n".repeat(300)}text\n# Not first\n`)).toBeUndefined();
+  });
+
+  it("treats front matter closed only after the search window as unclosed", () => {
+    expect(bodyTitle(`---\n${"k: v\n".repeat(300)}---\n# Title\n`)).toBeUndefined();
+    expect(bodyTitle(`---\n${"k: v\n".repeat(255)}---\n# Title\n`)).toBe("Title");
+  });
+});

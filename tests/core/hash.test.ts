@@ -1,0 +1,32 @@
+import { createHash } from "node:crypto";
+import { bodyHash, sha256Hex } from "../../src/core/hash";
+
+const expected = (text: string): string => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+
+describe("bodyHash", () => {
+  it("is sha256: + the hex SHA-256 of the UTF-8 bytes, small and large", async () => {
+    for (const text of ["", "a\n", "é ☃ 😀\n", "x".repeat(70_000), "y\n".repeat(600_000)]) {
+      expect(await bodyHash(text)).toBe(expected(text));
+      expect(`sha256:${await sha256Hex(text)}`).toBe(expected(text));
+    }
+  });
+
+  it("never answers a large body with the hash of another one it has seen, even of the same length", async () => {
+    const base = "line of a large note\n".repeat(5_000);
+    const bodies = [`A${base}`, `B${base}`, `${base}C`, `A${base}`.slice(0, -1) + "!", `A${base}`];
+    for (let round = 0; round < 3; round++) {
+      for (const body of bodies) expect(await bodyHash(body)).toBe(expected(body));
+    }
+    // Equal text built separately is answered the same, and more bodies than the memo holds stay right.
+    const many = Array.from({ length: 9 }, (_, index) => `${String(index)}${base}`);
+    for (const body of [...many, ...many.reverse()]) expect(await bodyHash(body)).toBe(expected(body));
+    expect(await bodyHash(["A", base].join(""))).toBe(expected(`A${base}`));
+  });
+
+  it("hashes bodies of the same length concurrently without mixing them up", async () => {
+    const base = "z".repeat(80_000);
+    const bodies = Array.from({ length: 6 }, (_, index) => `${String(index)}${base}`);
+    const hashes = await Promise.all([...bodies, ...bodies].map((body) => bodyHash(body)));
+    expect(hashes).toEqual([...bodies, ...bodies].map(expected));
+  });
+});
