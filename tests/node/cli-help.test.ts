@@ -154,7 +154,7 @@ describe("the README", () => {
     const readme = await readFile("README.md", "utf8");
     const engines = (JSON.parse(await readFile("package.json", "utf8")) as { engines: { node: string } }).engines.node;
     expect(readme).toContain(`Node.js ${engines.replace(">=", "")} or newer`);
-    expect(readme).toMatch(/npm test[^\n]*about 5 minutes/);
+    expect(readme).toMatch(/npm test[^\n]*about 3 minutes/);
     expect(readme).toContain("HackMD → Settings → API");
   });
 });
