@@ -430,6 +430,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       desc: "How many requests automatic sync may send per month from this device; it slows down as the month's budget runs low and never sends more than HackMD's 100 per 5 minutes. Give each device a share when several sync.",
       render: (setting) => {
         const state = setting.descEl.createDiv({ cls: "hackmd-bridge-setting-state" });
+        const error = setting.descEl.createDiv({ cls: "hackmd-bridge-error" });
         const showUsage = (): void => {
           const usage = this.services.autoSync?.usage();
           if (usage === undefined) return state.setText("");
@@ -454,6 +455,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
               await this.services.saveSettings({ autoSyncBudget: start });
             } else if (value === "free" || value === "upgraded" || value === "unlimited") {
               custom?.setDisabled(true);
+              error.setText("");
               await this.services.saveSettings({ autoSyncBudget: value });
             }
             showUsage();
@@ -466,7 +468,12 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
           text.setDisabled(typeof current !== "number");
           text.onChange(async (value) => {
             const number = Number(value.trim());
-            if (!Number.isInteger(number) || number < MIN_AUTO_SYNC_BUDGET || number > MAX_AUTO_SYNC_BUDGET) return;
+            if (!Number.isInteger(number) || number < MIN_AUTO_SYNC_BUDGET || number > MAX_AUTO_SYNC_BUDGET) {
+              // Nothing is saved: the budget in force stays until the number is valid.
+              error.setText(`Enter a whole number from ${MIN_AUTO_SYNC_BUDGET.toLocaleString("en-US")} to ${MAX_AUTO_SYNC_BUDGET.toLocaleString("en-US")}.`);
+              return;
+            }
+            error.setText("");
             await this.services.saveSettings({ autoSyncBudget: number });
             showUsage();
           });

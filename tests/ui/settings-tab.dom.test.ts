@@ -212,7 +212,12 @@ describe("settings tab", () => {
     input.value = "3";
     input.dispatchEvent(new Event("input"));
     await flush();
-    expect(saved.slice(1)).toEqual([{ autoSyncBudget: "unlimited" }, { autoSyncBudget: 2000 }, { autoSyncBudget: 900 }]);
+    expect(budget.querySelector(".hackmd-bridge-error")?.textContent).toBe("Enter a whole number from 10 to 1,000,000.");
+    input.value = "900";
+    input.dispatchEvent(new Event("input"));
+    await flush();
+    expect(budget.querySelector(".hackmd-bridge-error")?.textContent).toBe("");
+    expect(saved.slice(1)).toEqual([{ autoSyncBudget: "unlimited" }, { autoSyncBudget: 2000 }, { autoSyncBudget: 900 }, { autoSyncBudget: 900 }]);
     // A step's new count shows without re-rendering the tab.
     usage = { used: 40, monthly: 900 };
     for (const listener of listeners) listener();
