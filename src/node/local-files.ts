@@ -514,7 +514,7 @@ export class NodeLocalFiles implements LocalFiles {
   private async realpathOrUndefined(absolute: string, shown: string): Promise<string | undefined> {
     try {
       // Synchronous for the same reason as checkRoot (libc realpath either way).
-      return await Promise.resolve(realpathSync.native(absolute));
+      return realpathSync.native(absolute);
     } catch (error) {
       const code = errorCode(error);
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;

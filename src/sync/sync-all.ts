@@ -402,15 +402,15 @@ class SyncAllRun {
   }
 
   /**
-   * Conversion files present when the run started (one listing). A record without one compares
-   * its file byte for byte without a read; one a save writes later belongs to a newer baseline
-   * than the record this run holds, which the store would skip anyway.
+   * Conversion files present once the records were read (one listing). A save writes (or removes)
+   * a record's conversion file before the record itself, so a record this run read without one
+   * compares its file byte for byte; one written later belongs to a newer record than this run's.
    */
   private conversions: ReadonlySet<string> = new Set();
 
   async run(): Promise<SyncAllResult> {
-    this.conversions = new Set((await this.files.state.list(CONVERT)).filter((entry) => entry.kind === "file").map((entry) => `${CONVERT}/${entry.name}`));
     const entries = await this.readRecords();
+    this.conversions = new Set((await this.files.state.list(CONVERT)).filter((entry) => entry.kind === "file").map((entry) => `${CONVERT}/${entry.name}`));
     const listings = await this.listWorkspaces(entries);
     await this.check(entries, listings);
     const tracked = entries.filter((entry) => entry.record !== undefined);

@@ -21,12 +21,11 @@ import { DEFAULT_SYNC_ALL_CONCURRENCY, LocalHashCache, syncAll, type SyncAllCoun
 import type { PushStatus, SyncTools, TrackedEntry } from "../types";
 import type { RequestBudget, RoundDelay } from "./budget";
 import { isQueuedKind, retryAt, type Outbox, type OutboxEntry } from "./outbox";
-
-export { FIRST_RETRY_MS, MAX_RETRY_MS, retryAt } from "./outbox";
-
 import { DEFAULT_DEBOUNCE_MS } from "../limits";
 
+export { FIRST_RETRY_MS, MAX_RETRY_MS, retryAt } from "./outbox";
 export { DEFAULT_DEBOUNCE_MS };
+
 /** Requests a push costs when nothing goes wrong: GET, PATCH, read-back GET (TOOLS.md §17). */
 export const PUSH_COST = 3;
 /**
@@ -453,7 +452,6 @@ export class AutoSyncRunner {
 
 /** Sync-all plans that push the file's edits. */
 const PUSH_PLANS: ReadonlySet<string> = new Set(["push", "same_change", "conflict", "reconcile"]);
-
 
 function emptyCounts(): SyncAllCounts {
   return { in_sync: 0, pulled: 0, pushed: 0, merged: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
