@@ -21,6 +21,7 @@
 "use strict";
 const { builtinModules } = require("node:module");
 const { writeFile } = require("node:fs/promises");
+const { deflateRawSync, inflateRawSync } = require("node:zlib");
 const esbuild = require("esbuild");
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
@@ -74,9 +75,22 @@ const pluginOptions = ({ version, dev = false, outfile = "main.js", plugins = []
   };
 };
 
-/** A single-quoted JS string literal of `text` (minified code has few `'`, so few escapes). */
-const quote = (text) => {
-  return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\r/g, "\\r").replace(/\n/g, "\\n")}'`;
+/**
+ * The inflater the loader uses for the packed chunks: fflate's `inflateSync` and `strFromU8`,
+ * bundled once per build into a function expression (it runs only at the first lazy import).
+ */
+const inflaterSource = async (minify) => {
+  const result = await esbuild.build({
+    stdin: { contents: 'export { inflateSync, strFromU8 } from "fflate";', resolveDir: __dirname, loader: "js" },
+    bundle: true,
+    format: "iife",
+    globalName: "__hbFflate",
+    target: "es2022",
+    minify,
+    write: false,
+    logLevel: "warning",
+  });
+  return `function(){${result.outputFiles[0].text.trim()}\nreturn __hbFflate}`;
 };
 
 /** The chunks of `entry` reachable from it by static imports (evaluated at load anyway). */
@@ -120,7 +134,9 @@ const buildChunkedPlugin = async (options) => {
   const byName = new Map(result.outputFiles.map((file) => [names.find((name) => file.path.endsWith(name.slice(outdir.length))), file.text]));
   const table = [];
   let entryCode = "";
-  let lazyBytes = 0;
+  // The lazy chunks' code, concatenated; each table entry is its [start, end) in this text.
+  let packed = "";
+  let lazyChunks = 0;
   for (const name of names) {
     const transformed = await esbuild.transform(byName.get(name), {
       format: "cjs",
@@ -135,15 +151,24 @@ const buildChunkedPlugin = async (options) => {
     if (name === entry) entryCode = code;
     else if (eager.has(name)) table.push(`${JSON.stringify(key)}:function(require,module,exports){${code}\n}`);
     else {
-      table.push(`${JSON.stringify(key)}:${quote(`${code}\n//# sourceURL=hackmd-bridge/${key.slice(2)}`)}`);
-      lazyBytes += code.length;
+      const start = packed.length;
+      packed += `${code}\n//# sourceURL=hackmd-bridge/${key.slice(2)}\n`;
+      table.push(`${JSON.stringify(key)}:[${start},${packed.length}]`);
+      lazyChunks++;
     }
   }
+  // One deflate stream for all of them compresses better than one per chunk (shared vocabulary).
+  const deflated = deflateRawSync(Buffer.from(packed, "utf8"), { level: 9 }).toString("base64");
   const loader = [
     '"use strict";',
-    "// HackMD Bridge. The chunks reached only through import() are kept as strings and compiled on first",
-    "// import, so loading the plugin does not parse them (issue 13; docs/architecture.md, \"The bundle\").",
-    `var __hbChunks={${table.join(",\n")}},__hbCache={};`,
+    "// HackMD Bridge. The chunks reached only through import() are kept deflated and are inflated and",
+    "// compiled on first import, so loading the plugin does not parse them (issue 13; docs/architecture.md,",
+    '// "The bundle"). The readable source is in the repository named in manifest.json.',
+    `var __hbChunks={${table.join(",\n")}},__hbCache={},__hbLeft=${lazyChunks},__hbText,__hbInflater=${await inflaterSource(options.minify)};`,
+    `var __hbPacked="${deflated}";`,
+    // Inflated once, at the first lazy import; dropped when every lazy chunk is compiled.
+    "function __hbUnpack(){if(__hbText===undefined){var bin=atob(__hbPacked),bytes=new Uint8Array(bin.length);",
+    "for(var i=0;i<bin.length;i++)bytes[i]=bin.charCodeAt(i);var fflate=__hbInflater();__hbText=fflate.strFromU8(fflate.inflateSync(bytes));__hbPacked=\"\"}return __hbText}",
     // An external module (obsidian, electron, CodeMirror, Node built-ins) is asked of the host's
     // require once, like the one-file bundle did at load, and kept: a chunk compiled later gets
     // the same instance. A require that throws (Node built-ins on mobile) is not kept.
@@ -151,13 +176,13 @@ const buildChunkedPlugin = async (options) => {
     "var cached=__hbCache[name];if(cached)return cached.exports;",
     "if(!Object.prototype.hasOwnProperty.call(__hbChunks,name)){var external=require(name);__hbCache[name]={exports:external};return external}",
     "var module={exports:{}};__hbCache[name]=module;var chunk=__hbChunks[name];",
-    'if(typeof chunk==="string")chunk=new Function("require","module","exports",chunk);',
+    'if(Array.isArray(chunk)){var text=__hbUnpack();chunk=new Function("require","module","exports",text.slice(chunk[0],chunk[1]));if(--__hbLeft===0)__hbText="";}',
     "chunk(__hbRequire,module,module.exports);return module.exports}",
     `(function(require,module,exports){${entryCode}\n})(__hbRequire,module,exports);`,
     "",
   ].join("\n");
   await writeFile(outfile, loader);
-  return { bytes: Buffer.byteLength(loader), lazyBytes, chunks: names.length };
+  return { bytes: Buffer.byteLength(loader), lazyBytes: packed.length, packedBytes: deflated.length, chunks: names.length };
 };
 
 /** Builds the plugin: chunked in production, one plain file in development (inline source map). */
@@ -165,9 +190,16 @@ const buildPlugin = async (options) => {
   if (options.sourcemap) return esbuild.build(options);
   const sizes = await buildChunkedPlugin(options);
   if (options.logLevel === "info") {
-    process.stdout.write(`\n  ${options.outfile}  ${(sizes.bytes / 1024).toFixed(1)}kb (${sizes.chunks} chunks; ${(sizes.lazyBytes / 1024).toFixed(1)}kb compiled on first import)\n\n`);
+    process.stdout.write(`\n  ${options.outfile}  ${(sizes.bytes / 1024).toFixed(1)}kb (${sizes.chunks} chunks; ${(sizes.lazyBytes / 1024).toFixed(1)}kb of code deflated to ${(sizes.packedBytes / 1024).toFixed(1)}kb, inflated and compiled on first import)\n\n`);
   }
   return sizes;
 };
 
-module.exports = { pluginOptions, buildPlugin, buildChunkedPlugin, nodeBuiltins, obsidianProvided };
+/** The code a built main.js holds: its own text with the packed chunks inflated (for tests and reports). */
+const bundleCode = (text) => {
+  const packed = /var __hbPacked="([A-Za-z0-9+/=]*)";/.exec(text);
+  if (!packed) return text;
+  return `${text.replace(packed[0], "")}\n${inflateRawSync(Buffer.from(packed[1], "base64")).toString("utf8")}`;
+};
+
+module.exports = { bundleCode, pluginOptions, buildPlugin, buildChunkedPlugin, nodeBuiltins, obsidianProvided };
