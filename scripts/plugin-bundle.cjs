@@ -142,11 +142,17 @@ const buildChunkedPlugin = async (options) => {
       format: "cjs",
       target: options.target,
       minify: options.minify,
-      // import("./chunk-X.js") becomes require("./chunk-X.js"), which the table answers.
-      supported: { "dynamic-import": false },
       logLevel: "warning",
     });
-    const code = transformed.code.trim();
+    // import("./chunk-X.js") becomes __hbImport("./chunk-X.js"): it inflates the packed chunks
+    // first (natively where it can, so asynchronously), then requires the chunk from the table.
+    const dynamicImports = result.metafile.outputs[name].imports.filter((edge) => edge.kind === "dynamic-import").length;
+    let rewritten = 0;
+    const code = transformed.code.trim().replace(/(?<![\w$.])import\((["'])([^"'\\]+)\1\)/g, (_match, quote, target) => {
+      rewritten++;
+      return `__hbImport(${quote}${target}${quote})`;
+    });
+    if (rewritten < dynamicImports || /(?<![\w$.])import\(/.test(code)) throw new Error(`${name}: ${dynamicImports} import() expected, ${rewritten} rewritten; one is left or not a plain string`);
     const key = `./${name.slice(outdir.length + 1)}`;
     if (name === entry) entryCode = code;
     else if (eager.has(name)) table.push(`${JSON.stringify(key)}:function(require,module,exports){${code}\n}`);
@@ -166,9 +172,21 @@ const buildChunkedPlugin = async (options) => {
     '// "The bundle"). The readable source is in the repository named in manifest.json.',
     `var __hbChunks={${table.join(",\n")}},__hbCache={},__hbLeft=${lazyChunks},__hbText,__hbInflater=${await inflaterSource(options.minify)};`,
     `var __hbPacked="${deflated}";`,
-    // Inflated once, at the first lazy import; dropped when every lazy chunk is compiled.
-    "function __hbUnpack(){if(__hbText===undefined){var bin=atob(__hbPacked),bytes=new Uint8Array(bin.length);",
-    "for(var i=0;i<bin.length;i++)bytes[i]=bin.charCodeAt(i);var fflate=__hbInflater();__hbText=fflate.strFromU8(fflate.inflateSync(bytes));__hbPacked=\"\"}return __hbText}",
+    // Inflated once, at the first lazy import, and dropped when every lazy chunk is compiled. On
+    // desktop by Node's zlib (native, synchronous); on mobile by the WebView's DecompressionStream
+    // (native, asynchronous: import() waits for it); where neither exists, by fflate.
+    "function __hbBytes(){var bin=atob(__hbPacked),bytes=new Uint8Array(bin.length);for(var i=0;i<bin.length;i++)bytes[i]=bin.charCodeAt(i);return bytes}",
+    "function __hbZlib(){try{if(!__hbRequire(\"obsidian\").Platform.isDesktopApp)return undefined;var zlib=require(\"zlib\");return function(){return zlib.inflateRawSync(Buffer.from(__hbPacked,\"base64\")).toString(\"utf8\")}}catch(e){return undefined}}",
+    "function __hbSet(text){if(__hbText===undefined)__hbText=text;__hbPacked=\"\"}",
+    "function __hbUnpack(){if(__hbText===undefined){var zlib=__hbZlib();if(zlib)__hbSet(zlib());else{var fflate=__hbInflater();__hbSet(fflate.strFromU8(fflate.inflateSync(__hbBytes())))}}return __hbText}",
+    "var __hbUnpacking;function __hbUnpacked(){if(__hbText!==undefined||__hbLeft===0)return Promise.resolve();",
+    "if(__hbUnpacking===undefined)__hbUnpacking=__hbZlib()||typeof DecompressionStream!==\"function\"?Promise.resolve().then(__hbUnpack):",
+    "new Response(new Blob([__hbBytes()]).stream().pipeThrough(new DecompressionStream(\"deflate-raw\"))).text().then(__hbSet,__hbUnpack);",
+    "return __hbUnpacking}",
+    // import(): the chunk's exports (esbuild's chunks mark themselves __esModule), or a namespace
+    // of an external module, as esbuild's own interop would give.
+    "function __hbNamespace(m){if(m&&m.__esModule)return m;var ns={default:m};if(m&&(typeof m===\"object\"||typeof m===\"function\"))for(var k in m)if(k!==\"default\")ns[k]=m[k];return ns}",
+    "function __hbImport(name){return __hbUnpacked().then(function(){return __hbNamespace(__hbRequire(name))})}",
     // An external module (obsidian, electron, CodeMirror, Node built-ins) is asked of the host's
     // require once, like the one-file bundle did at load, and kept: a chunk compiled later gets
     // the same instance. A require that throws (Node built-ins on mobile) is not kept.
@@ -176,8 +194,8 @@ const buildChunkedPlugin = async (options) => {
     "var cached=__hbCache[name];if(cached)return cached.exports;",
     "if(!Object.prototype.hasOwnProperty.call(__hbChunks,name)){var external=require(name);__hbCache[name]={exports:external};return external}",
     "var module={exports:{}};__hbCache[name]=module;var chunk=__hbChunks[name];",
-    'if(Array.isArray(chunk)){var text=__hbUnpack();chunk=new Function("require","module","exports",text.slice(chunk[0],chunk[1]));if(--__hbLeft===0)__hbText="";}',
-    "chunk(__hbRequire,module,module.exports);return module.exports}",
+    'if(Array.isArray(chunk)){var text=__hbUnpack();chunk=new Function("require","module","exports","__hbImport",text.slice(chunk[0],chunk[1]));if(--__hbLeft===0)__hbText="";}',
+    "chunk(__hbRequire,module,module.exports,__hbImport);return module.exports}",
     `(function(require,module,exports){${entryCode}\n})(__hbRequire,module,exports);`,
     "",
   ].join("\n");
