@@ -31,6 +31,20 @@ export const FILE_COMMANDS: readonly FileCommand[] = [
   { id: "compare-with-hackmd", name: "Compare current file with HackMD", icon: "git-compare", run: (a, p) => a.compareWithHackmd(p) },
 ];
 
+/**
+ * The commands the plugin body registers (history, automatic sync, endpoint): their palette
+ * entries exist from onload (obsidian/deferred-registry.ts); the body binds their callbacks, taking
+ * the ids and names from here.
+ */
+export const BODY_COMMANDS = {
+  openNoteHistory: { id: "open-note-history", name: "Open note history", icon: "history" },
+  openComments: { id: "open-comments", name: "Open comments", icon: "message-square" },
+  showQueuedPushes: { id: "show-queued-pushes", name: "Show queued pushes", icon: "inbox" },
+  toggleMcpEndpoint: { id: "toggle-mcp-endpoint", name: "Start or stop the MCP endpoint" },
+  copyMcpClientConfig: { id: "copy-mcp-client-config", name: "Copy MCP client configuration" },
+  openMcpActivityLog: { id: "open-mcp-activity-log", name: "Open MCP activity log" },
+} as const satisfies Record<string, Pick<Command, "id" | "name" | "icon">>;
+
 /** The active file when it is Markdown. */
 function activeMarkdown(plugin: Plugin): TFile | null {
   const file = plugin.app.workspace.getActiveFile();

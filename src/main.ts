@@ -1,115 +1,140 @@
-import { Plugin, TFile, type TAbstractFile } from "obsidian";
-import { registerCommands, registerMergeCommands } from "./commands";
+import { Plugin, type Editor, type MarkdownFileInfo, type MarkdownView, type TAbstractFile } from "obsidian";
+import { BODY_COMMANDS, registerCommands, registerMergeCommands } from "./commands";
 import type { BridgeActions } from "./obsidian/actions";
-import { AutoSyncHost, type AutoSyncTuning } from "./obsidian/auto-sync";
-import { wireMergeEditor } from "./obsidian/conflict-wiring";
-import { desktopImageFetcher, loadDesktopPaths } from "./obsidian/desktop-loaders";
-import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
-import { wireNoteHistory } from "./obsidian/history-wiring";
-import { lazyActions } from "./obsidian/lazy-actions";
-import { ObsidianUi } from "./obsidian/obsidian-ui";
-import { PluginServices } from "./obsidian/plugin-services";
-import { RenameTracker } from "./obsidian/rename-tracking";
+import type { AutoSyncHost, AutoSyncTuning } from "./obsidian/auto-sync";
+import { DEFERRED_VIEWS, DeferredRegistry } from "./obsidian/deferred-registry";
+import { forwardActions } from "./obsidian/lazy-actions";
+import type { ObsidianUi } from "./obsidian/obsidian-ui";
+import type { PluginBody } from "./obsidian/plugin-body";
+import type { PluginServices } from "./obsidian/plugin-services";
 import { registerFileMenu, registerRibbon } from "./obsidian/ribbon-menus";
-import { registerQueuedPushesCommand } from "./obsidian/queued-pushes";
-import { PluginSecrets } from "./obsidian/secrets";
-import { StatusController } from "./obsidian/status-controller";
-import { extractLegacyToken, migrateSettings } from "./settings/migrate";
-import { DEFAULT_SETTINGS, type Settings } from "./settings/schema";
-import { StatusBarView } from "./ui/status-bar";
+import type { StatusController } from "./obsidian/status-controller";
+import type { Settings } from "./settings/schema";
 
-/** HackMD Bridge: wiring only (STYLE.md rule 1); behaviour lives in the core and host adapters. */
+/**
+ * HackMD Bridge: wiring only (STYLE.md rule 1). `onload` is the shell (issue 13): it registers
+ * every command, the ribbon icon, the file menu, the views, the settings tab and the status bar
+ * item, and starts hearing the vault's events; the body (obsidian/plugin-body.ts) loads after the
+ * layout is ready, or at once when a command, view or the settings tab is used first. Events that
+ * arrive before it are handed to it, in order, when it is there.
+ */
 export default class HackmdBridgePlugin extends Plugin {
-  /** The migrated settings (data.json). */
-  override settings: Settings = { ...DEFAULT_SETTINGS };
-  /** The services the commands and the UI share. */
-  services!: PluginServices;
-  /** The use-cases behind the commands. */
-  actions!: BridgeActions;
-  /** The modals and workspace calls the use-cases ask through. */
-  ui!: ObsidianUi;
-  /** Automatic sync (off unless the setting is on). */
-  autoSync!: AutoSyncHost;
+  /** The migrated settings (data.json), loaded with the body. */
+  declare settings: Settings;
   /** Automatic sync's timings; the defaults are the product's (tests shorten them before onload). */
   autoSyncTuning: Partial<AutoSyncTuning> = {};
-  private status: StatusController | undefined;
+  private registry: DeferredRegistry | undefined;
+  private statusItem: HTMLElement | undefined;
+  private body: Promise<PluginBody> | undefined;
+  private loadedBody: PluginBody | undefined;
+  /** Vault and editor events heard before the body was there. */
+  private early: Array<(body: PluginBody) => void> = [];
+  private unloaded = false;
 
-  /** Loads settings and registers everything; no request and no vault scan happen here. */
-  override async onload(): Promise<void> {
-    const secrets = new PluginSecrets({ app: this.app, tokenSecretId: () => this.settings.apiTokenSecret });
-    await this.loadSettings(secrets);
-    const desktop = await loadDesktopPaths(this.app);
-    this.services = new PluginServices({
-      app: this.app,
-      settings: () => this.settings,
-      token: secrets.hackmdToken,
-      timers: window,
-      ...(desktop ? { desktop } : {}),
-      images: desktopImageFetcher(),
+  /** Registers everything; nothing is loaded, requested or scanned here. */
+  override onload(): void {
+    const registry = new DeferredRegistry(this, () => this.loaded());
+    this.registry = registry;
+    // The use-cases are the body's; a command waits for it.
+    const actions = forwardActions(async () => (await this.loaded()).actions);
+    registerCommands(this, actions);
+    registerMergeCommands(this, {
+      hasActive: () => this.loadedBody?.editors.hasActive() ?? false,
+      next: () => this.loadedBody?.editors.next() ?? false,
+      previous: () => this.loadedBody?.editors.previous() ?? false,
     });
-    this.ui = new ObsidianUi(this.app);
-    const editors = wireMergeEditor({ plugin: this, services: this.services, ui: this.ui });
-    // The use-cases load with their first command (issue 13).
-    this.actions = lazyActions({ services: this.services, ui: this.ui });
-    registerCommands(this, this.actions);
-    registerMergeCommands(this, editors);
-    registerRibbon(this, this.actions);
-    registerFileMenu(this, this.actions);
-    wireNoteHistory({ plugin: this, services: this.services, ui: this.ui });
+    registry.addCommands(Object.values(BODY_COMMANDS));
+    registerRibbon(this, actions);
+    registerFileMenu(this, actions);
+    registry.registerViews(DEFERRED_VIEWS);
+    registry.addSettingTab();
+    this.statusItem = this.addStatusBarItem();
 
-    this.autoSync = new AutoSyncHost({ plugin: this, services: this.services, tuning: this.autoSyncTuning });
-    registerQueuedPushesCommand(this, this.autoSync, this.ui);
+    const { vault, workspace } = this.app;
+    this.registerEvent(vault.on("rename", (file: TAbstractFile, oldPath: string) => this.toBody((body) => body.renamed(file, oldPath))));
+    this.registerEvent(vault.on("delete", (file: TAbstractFile) => this.toBody((body) => body.deleted(file))));
+    this.registerEvent(vault.on("modify", (file: TAbstractFile) => this.toBody((body) => body.modified(file))));
+    this.registerEvent(workspace.on("editor-change", (editor: Editor, info: MarkdownView | MarkdownFileInfo) => this.toBody((body) => body.typed(editor, info))));
+    this.register(() => {
+      this.unloaded = true;
+      this.early = [];
+    });
 
-    const statusItem = this.addStatusBarItem();
-    this.status = new StatusController({ plugin: this, services: this.services, actions: this.actions, view: new StatusBarView(statusItem), item: statusItem, autoSync: this.autoSync });
-    this.status.register();
-
-    const renames = new RenameTracker({ services: this.services });
-    this.registerEvent(this.app.vault.on("rename", (file: TAbstractFile, oldPath: string) => void renames.handleRename(file, oldPath)));
-    this.registerEvent(
-      this.app.vault.on("delete", (file: TAbstractFile) => {
-        // A deleted file keeps its record (TOOLS.md §13.9); only cached facts about it go.
-        if (file instanceof TFile) this.services.hashCache.forget(file.path);
-      }),
-    );
-
-    wireSettingsAndEndpoint({ plugin: this, services: this.services, secrets, autoSync: this.autoSync, saveSettings: (change) => this.saveSettings(change) });
-    // The sync engine's modules load after start-up, not during it (issue 13); a command or a
-    // status refresh of a tracked file that comes first loads them itself.
     // Deferred past onload even when the layout is already ready (the plugin enabled later).
-    this.app.workspace.onLayoutReady(() => {
-      // A failure here is reported by the first command that needs the engine.
-      const timer = window.setTimeout(() => void this.services.loadDeps().catch(() => undefined), 0);
+    workspace.onLayoutReady(() => {
+      const timer = window.setTimeout(() => {
+        // A command used later reports the same failure; an unload meanwhile is not one.
+        this.loaded().catch((error: unknown) => {
+          if (!this.unloaded) console.error("HackMD Bridge could not start", error);
+        });
+      }, 0);
       this.register(() => window.clearTimeout(timer));
     });
-    // Last: its start waits for the layout, and its first request for the first scheduled step.
-    this.autoSync.register();
   }
 
-  /** Migrates data.json; a token an old version kept there moves to secret storage. */
-  private async loadSettings(secrets: PluginSecrets): Promise<void> {
-    const raw: unknown = await this.loadData();
-    this.settings = migrateSettings(raw);
-    const legacy = extractLegacyToken(raw);
-    if (legacy !== undefined && !secrets.hackmdToken.isSet()) secrets.hackmdToken.set(legacy);
-    if (JSON.stringify(raw) !== JSON.stringify(this.settings)) await this.saveData(this.settings);
+  /** The body, loading it on the first call (every stand-in and every caller waits on this). */
+  loaded(): Promise<PluginBody> {
+    return (this.body ??= this.startBody());
+  }
+
+  private async startBody(): Promise<PluginBody> {
+    const { registry, statusItem } = this;
+    if (registry === undefined || statusItem === undefined) throw new Error("HackMD Bridge is not loaded");
+    const { PluginBody: Body } = await import("./obsidian/plugin-body");
+    if (this.unloaded) throw new Error("HackMD Bridge was unloaded while it started");
+    const body = await Body.start({ plugin: this, host: registry.host(), statusItem, tuning: this.autoSyncTuning, unloaded: () => this.unloaded });
+    this.loadedBody = body;
+    const early = this.early;
+    this.early = [];
+    for (const deliver of early) deliver(body);
+    await registry.bodyReady();
+    return body;
+  }
+
+  /** Hands an event to the body, or keeps it until the body is there. */
+  private toBody(deliver: (body: PluginBody) => void): void {
+    if (this.loadedBody !== undefined) deliver(this.loadedBody);
+    else if (!this.unloaded) this.early.push(deliver);
+  }
+
+  /** The loaded body's part; tests and the bench reach the plugin's parts through these. */
+  private part<K extends keyof PluginBody>(key: K): PluginBody[K] {
+    if (this.loadedBody === undefined) throw new Error("HackMD Bridge's body is not loaded yet: await plugin.loaded()");
+    return this.loadedBody[key];
+  }
+
+  /** The services the commands and the UI share. */
+  get services(): PluginServices {
+    return this.part("services");
+  }
+
+  /** The use-cases behind the commands. */
+  get actions(): BridgeActions {
+    return this.part("actions");
+  }
+
+  /** The modals and workspace calls the use-cases ask through. */
+  get ui(): ObsidianUi {
+    return this.part("ui");
+  }
+
+  /** Automatic sync (off unless the setting is on). */
+  get autoSync(): AutoSyncHost {
+    return this.part("autoSync");
+  }
+
+  /** The status bar. */
+  get status(): StatusController {
+    return this.part("status");
   }
 
   /** data.json changed on disk (another device synced it): apply it. */
   override async onExternalSettingsChange(): Promise<void> {
-    this.settings = migrateSettings(await this.loadData());
-    this.services.settingsChanged();
-    this.status?.applySettings();
-    this.autoSync.applySettings();
+    await (await this.loaded()).settingsChangedOnDisk();
   }
 
   /** Merges, validates, saves and applies a settings change. */
   async saveSettings(change: Partial<Settings>): Promise<void> {
-    this.settings = migrateSettings({ ...this.settings, ...change });
-    await this.saveData(this.settings);
-    this.services.settingsChanged();
-    this.status?.applySettings();
-    this.autoSync.applySettings();
-    void this.status?.refresh();
+    await (await this.loaded()).saveSettings(change);
   }
 }

@@ -129,16 +129,13 @@ export class AutoSyncHost {
     this.clock = options.clock ?? { now: () => Date.now() };
   }
 
-  /** Registers the events and the cleanup; the runner starts once the layout is ready (and the setting is on). */
+  /**
+   * Registers the window events and the cleanup; the runner starts once the layout is ready (and
+   * the setting is on). The vault's `modify` and the editors' `editor-change` come from the shell
+   * (main.ts), which hears them from onload on: `modified` and `typed`.
+   */
   register(): void {
-    const { vault, workspace } = this.plugin.app;
-    this.plugin.registerEvent(vault.on("modify", (file: TAbstractFile) => void this.modified(file)));
-    this.plugin.registerEvent(
-      workspace.on("editor-change", (_editor: Editor, info: MarkdownView | MarkdownFileInfo) => {
-        const path = info.file?.path;
-        if (path !== undefined) this.typedAt.set(path, this.clock.now());
-      }),
-    );
+    const { workspace } = this.plugin.app;
     // Desktop: the window loses and regains focus (and a laptop's sleep); mobile: the app goes to
     // the background and back. Absent outside the app (tests call visibilityChanged).
     if (typeof activeWindow !== "undefined" && typeof activeDocument !== "undefined") {
@@ -270,7 +267,14 @@ export class AutoSyncHost {
     return open;
   }
 
-  private async modified(file: TAbstractFile): Promise<void> {
+  /** An editor changed (a keystroke): the file counts as being typed in. */
+  typed(_editor: Editor, info: MarkdownView | MarkdownFileInfo): void {
+    const path = info.file?.path;
+    if (path !== undefined) this.typedAt.set(path, this.clock.now());
+  }
+
+  /** The vault's `modify` of a file: a tracked file is pushed after the quiet time. */
+  async modified(file: TAbstractFile): Promise<void> {
     const runner = this.runner;
     if (runner === undefined || !(file instanceof TFile) || file.extension !== "md") return;
     try {

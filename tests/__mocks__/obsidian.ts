@@ -23,7 +23,7 @@
  * - Custom views: `Plugin.registerView` registers a factory with the workspace (removed on
  *   unload); `leaf.setViewState({ type, state })` creates the view (`load`, `onOpen`, then
  *   `setState`), or only calls `setState` when the leaf already shows that type, as Obsidian does;
- *   `leaf.detach()` runs `onClose` and unloads. `getActiveViewOfType` answers for the active leaf.
+ *   `leaf.open(view)` puts a view object in the leaf the same way; `leaf.detach()` runs `onClose` and unloads. `getActiveViewOfType` answers for the active leaf.
  * - Secret storage and `SecretComponent`: the component is a dropdown of the stored secret ids
  *   (Obsidian's is a keychain picker that can also create a secret); tests pick with `choose(id)`.
  *
@@ -1455,6 +1455,18 @@ export class WorkspaceLeaf {
       this.view = null;
     }
     workspace.openPath(file.path);
+  }
+  /** Opens a view object in this leaf, as Obsidian's `open(view)`: the previous view closes and unloads, the new one loads and opens. */
+  async open(view: View): Promise<View> {
+    const previous = this.view;
+    if (previous) {
+      await previous.onClose();
+      previous.unload();
+    }
+    this.view = view;
+    view.load();
+    await view.onOpen();
+    return view;
   }
   /** Shows a registered view type: a new view (load, onOpen, setState), or setState on the one shown. */
   async setViewState(viewState: ViewState, _eState?: unknown): Promise<void> {

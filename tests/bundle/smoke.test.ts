@@ -20,7 +20,7 @@ import type { Emulator } from "../../src/emulator";
 import { freePort, portIsFree } from "../helpers/ports";
 
 type Fake = typeof FakeObsidian;
-type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void>; ui: Record<string, unknown> };
+type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void> | void; loaded(): Promise<unknown>; ui: Record<string, unknown> };
 
 
 /**
@@ -89,6 +89,8 @@ function loadBundle(bundle: string, mobile: boolean): { fake: Fake; Plugin: new 
   const refused: string[] = [];
   let loaded: { fake: Fake; Plugin: new (app: unknown, manifest: unknown) => FakePlugin } | undefined;
   jest.isolateModules(() => {
+    // An earlier mobile load's traps are lifted first (jest.doMock outlives isolateModules).
+    for (const name of nodeBuiltins) jest.dontMock(name);
     // The fake itself is loaded first (it may use Node), so the bundle gets this very instance.
     const fake = jest.requireActual<Fake>("../__mocks__/obsidian");
     jest.doMock("obsidian", () => fake);
@@ -126,6 +128,9 @@ async function startPlugin(loaded: ReturnType<typeof loadBundle>, emu: Emulator,
   const plugin = new Plugin(app, { id: "hackmd-bridge", version: "0.0.0-smoke" });
   plugin.data = { version: 1, apiUrl: emu.url };
   await plugin.onload();
+  // The shell registered everything; the body loads once the layout is ready (at once in the fake).
+  expect(plugin.commands.length).toBeGreaterThan(20);
+  await plugin.loaded();
   const run = async (id: string): Promise<string> => {
     const command = plugin.commands.find((c) => c.id === id);
     if (!command) throw new Error(`no command ${id}`);
@@ -250,7 +255,22 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     }
   });
 
-  it("mobile: loads with every Node built-in throwing, registers the sync commands, and pulls and pushes", async () => {
+  // The lazy chunks are inflated by the WebView's DecompressionStream on mobile, or by the bundled
+  // fflate where a WebView lacks it (older iOS); desktop uses Node's zlib (the tests above).
+  it.each([
+    ["with DecompressionStream", true],
+    ["without DecompressionStream", false],
+  ])("mobile (%s): loads with every Node built-in throwing, registers the sync commands, and pulls and pushes", async (_name, streams) => {
+    const original = globalThis.DecompressionStream;
+    if (!streams) Reflect.deleteProperty(globalThis, "DecompressionStream");
+    try {
+      await mobileRun();
+    } finally {
+      globalThis.DecompressionStream = original;
+    }
+  });
+
+  async function mobileRun(): Promise<void> {
     (globalThis as { __hbEvaluated?: string[] }).__hbEvaluated = [];
     const loaded = loadBundle(bundle, true);
     const started = await startPlugin(loaded, emu, { mcpEnabled: true, mcpPort: await freePort() });
@@ -264,5 +284,5 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     expect(started.app.secretStorage.getSecret("hackmd-bridge-mcp-token")).toBeNull();
     expect(loaded.refused).toEqual([]);
     plugin.unload();
-  });
+  }
 });

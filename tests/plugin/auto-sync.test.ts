@@ -35,7 +35,8 @@ async function reload(tuning: Partial<AutoSyncTuning> = FAST): Promise<HackmdBri
   const fake = again as unknown as Plugin;
   fake.data = h.fake.data;
   reloaded.push(fake);
-  await again.onload();
+  again.onload();
+  await again.loaded();
   return again;
 }
 

@@ -60,7 +60,14 @@ export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_0
 
 /** Starts an emulator (demo seed) and the plugin pointed at it with its token in secret storage. */
 export async function startPlugin(
-  options: { data?: Record<string, unknown>; emulator?: EmulatorOptions; /** Runs on the app before onload (device switches, secrets, the plugin's tunings). */ beforeLoad?: (app: App, plugin: HackmdBridgePlugin) => void } = {},
+  options: {
+    data?: Record<string, unknown>;
+    emulator?: EmulatorOptions;
+    /** Runs on the app before onload (device switches, secrets, the plugin's tunings). */
+    beforeLoad?: (app: App, plugin: HackmdBridgePlugin) => void;
+    /** Whether to wait for the plugin body after onload (default true; false tests the shell). */
+    awaitBody?: boolean;
+  } = {},
 ): Promise<PluginHarness> {
   provideWindow();
   forwardRequestUrlToFetch();
@@ -73,7 +80,9 @@ export async function startPlugin(
   const fake = plugin as unknown as Plugin;
   fake.data = { version: 1, apiUrl: emu.url, ...options.data };
   options.beforeLoad?.(app, plugin);
-  await plugin.onload();
+  plugin.onload();
+  // The body (services, use-cases, status bar) loads after the layout is ready; the tests start with it there.
+  if (options.awaitBody !== false) await plugin.loaded();
   const run = async (id: string): Promise<string> => {
     const command = fake.commands.find((c) => c.id === id);
     if (!command) throw new Error(`no command ${id}`);
