@@ -43,6 +43,7 @@ export class DeferredRegistry {
   private readonly plugin: Plugin;
   private readonly load: () => Promise<unknown>;
   private readonly deferredCommands = new Set<string>();
+  private readonly viewTypes = new Set<string>();
   private readonly callbacks = new Map<string, Command>();
   private readonly factories = new Map<string, ViewCreator>();
   private readonly pending = new Set<PendingView>();
@@ -74,6 +75,7 @@ export class DeferredRegistry {
   /** Registers the view types; a view restored before the body loads is a stand-in until then. */
   registerViews(views: readonly DeferredViewInfo[]): void {
     for (const info of views) {
+      this.viewTypes.add(info.type);
       this.plugin.registerView(info.type, (leaf) => this.factories.get(info.type)?.(leaf) ?? new PendingView(leaf, info, this));
     }
   }
@@ -95,6 +97,9 @@ export class DeferredRegistry {
 
   /** Called once the body has registered everything: restored stand-in views become the real ones. */
   async bodyReady(): Promise<void> {
+    // A stand-in left unbound would wait forever: that is a bug of the body's wiring.
+    const unbound = [...[...this.deferredCommands].filter((id) => !this.callbacks.has(id)), ...[...this.viewTypes].filter((type) => !this.factories.has(type))];
+    if (unbound.length > 0) throw new Error(`the plugin body did not bind ${unbound.join(", ")}`);
     this.bodyLoaded = true;
     for (const view of [...this.pending]) await view.replace();
   }
@@ -119,7 +124,6 @@ export class DeferredRegistry {
   host(): Plugin {
     const plugin = this.plugin;
     const host = Object.create(plugin) as Plugin;
-    const known = new Set(DEFERRED_VIEWS.map((view) => view.type));
     Object.assign(host, {
       addCommand: (command: Command): Command => {
         if (!this.deferredCommands.has(command.id)) throw new Error(`the shell does not know the command ${command.id}`);
@@ -127,7 +131,7 @@ export class DeferredRegistry {
         return command;
       },
       registerView: (type: string, factory: ViewCreator): void => {
-        if (!known.has(type)) throw new Error(`the shell does not know the view type ${type}`);
+        if (!this.viewTypes.has(type)) throw new Error(`the shell does not know the view type ${type}`);
         this.factories.set(type, factory);
       },
       addSettingTab: (tab: PluginSettingTab): void => {

@@ -151,3 +151,13 @@ it("the body's registrations must be the shell's: an unknown command or view typ
   expect(() => host.addCommand({ id: "stray", name: "Stray", callback: () => undefined })).toThrow(/does not know the command stray/);
   expect(() => host.registerView("stray-view", () => undefined as never)).toThrow(/does not know the view type stray-view/);
 });
+
+it("a stand-in the body leaves unbound is reported when the body is ready, not left waiting", async () => {
+  const app = new App();
+  const plugin = new Plugin(app, { id: "hackmd-bridge" });
+  const registry = new DeferredRegistry(plugin as never, () => Promise.resolve());
+  registry.addCommands([{ id: "bound", name: "Bound" }, { id: "forgotten", name: "Forgotten" }]);
+  registry.registerViews([{ type: "forgotten-view", title: "Forgotten", icon: "x" }]);
+  registry.host().addCommand({ id: "bound", name: "Bound", callback: () => undefined });
+  await expect(registry.bodyReady()).rejects.toThrow("the plugin body did not bind forgotten, forgotten-view");
+});
