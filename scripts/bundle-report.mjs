@@ -1,4 +1,4 @@
-// What main.js compiles at load and what it keeps as strings until first import (issue 13).
+// What main.js compiles at load and what it keeps packed (deflated) until first import (issue 13).
 // Usage: node scripts/bundle-report.mjs [--files]   (groups by package / src folder, or per file)
 import esbuild from "esbuild";
 import bundle from "./plugin-bundle.cjs";
@@ -38,7 +38,7 @@ function group(path) {
   return parts.slice(0, 2).join("/");
 }
 
-for (const [title, names] of [["compiled at load", [...eager]], ["strings until first import", Object.keys(outputs).filter((name) => !eager.has(name))]]) {
+for (const [title, names] of [["compiled at load", [...eager]], ["packed (deflated) until first import", Object.keys(outputs).filter((name) => !eager.has(name))]]) {
   const sizes = new Map();
   for (const name of names) for (const [path, input] of Object.entries(outputs[name].inputs)) sizes.set(group(path), (sizes.get(group(path)) ?? 0) + input.bytesInOutput);
   const total = [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
