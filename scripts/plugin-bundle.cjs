@@ -175,7 +175,7 @@ const buildChunkedPlugin = async (options) => {
     // Inflated once, at the first lazy import, and dropped when every lazy chunk is compiled. On
     // desktop by Node's zlib (native, synchronous); on mobile by the WebView's DecompressionStream
     // (native, asynchronous: import() waits for it); where neither exists, by fflate.
-    "function __hbBytes(){var bin=atob(__hbPacked),bytes=new Uint8Array(bin.length);for(var i=0;i<bin.length;i++)bytes[i]=bin.charCodeAt(i);return bytes}",
+    "function __hbBytes(){if(typeof Uint8Array.fromBase64===\"function\")return Uint8Array.fromBase64(__hbPacked);var bin=atob(__hbPacked),bytes=new Uint8Array(bin.length);for(var i=0;i<bin.length;i++)bytes[i]=bin.charCodeAt(i);return bytes}",
     "function __hbZlib(){try{if(!__hbRequire(\"obsidian\").Platform.isDesktopApp)return undefined;var zlib=require(\"zlib\");return function(){return zlib.inflateRawSync(Buffer.from(__hbPacked,\"base64\")).toString(\"utf8\")}}catch(e){return undefined}}",
     "function __hbSet(text){if(__hbText===undefined)__hbText=text;__hbPacked=\"\"}",
     "function __hbUnpack(){if(__hbText===undefined){var zlib=__hbZlib();if(zlib)__hbSet(zlib());else{var fflate=__hbInflater();__hbSet(fflate.strFromU8(fflate.inflateSync(__hbBytes())))}}return __hbText}",
