@@ -32,14 +32,16 @@ import { installFsProfiler, tallyText } from "./lib/fs-profile";
 import { loadNow, machineInfo, ratio, table } from "./lib/report";
 import { noteBody, writeTrackedNotes, type SeededNote } from "./lib/sync-seed";
 
-const USAGE = `usage: npm run bench -- sync [--sizes 100,1000,10000] [--changed 1] [--latency 50] [--concurrency 4] [--note-bytes 3000] [--naive-max 1000] [--real-max 1000]
+const USAGE = `usage: npm run bench -- sync [--sizes 100,1000,10000] [--changed 1] [--latency 50] [--concurrency 4] [--note-bytes 3000] [--naive-max 1000] [--real-max 1000] [--no-fs-profile]
   --sizes LIST     tracked-note counts, comma-separated (default 100,1000,10000)
   --changed PCT    percent of notes edited on each side (default 1; at least one note each)
   --latency MS     emulator latency per request during the runs (default 50)
   --concurrency N  sync-all steps in flight, and the naive plan's GETs in flight (default 4)
   --note-bytes N   approximate size of each note body (default 3000)
   --naive-max N    largest size whose naive GETs are measured; larger ones are extrapolated (default 1000)
-  --real-max N     largest size synced for real; larger sizes run sync-all as a dry run (default 1000)`;
+  --real-max N     largest size synced for real; larger sizes run sync-all as a dry run (default 1000)
+  --no-fs-profile  do not time every file-system call and digest ("where the time goes"): the wall
+                   times then carry no instrumentation cost`;
 
 interface Options {
   sizes: number[];
@@ -49,6 +51,7 @@ interface Options {
   noteBytes: number;
   naiveMax: number;
   realMax: number;
+  fsProfile: boolean;
 }
 
 function options(): Options {
@@ -61,6 +64,7 @@ function options(): Options {
       "note-bytes": { type: "string", default: "3000" },
       "naive-max": { type: "string", default: "1000" },
       "real-max": { type: "string", default: "1000" },
+      "no-fs-profile": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -84,6 +88,7 @@ function options(): Options {
     noteBytes: number("note-bytes", values["note-bytes"], 16),
     naiveMax: number("naive-max", values["naive-max"], 0),
     realMax: number("real-max", values["real-max"], 0),
+    fsProfile: !values["no-fs-profile"],
   };
 }
 
@@ -174,14 +179,14 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
     bridge.emu.setQuirks({ latencyMs: opts.latencyMs });
     notes.push(`N=${n}: setup ${seconds(performance.now() - setupStarted)} s (seed + ${4 * n} files), ${remote.length} remote and ${local.length} local edits, load ${loadNow()}`);
 
-    const profiler = await installFsProfiler();
+    const profiler = opts.fsProfile ? await installFsProfiler() : undefined;
     const cache = new LocalHashCache();
     const rows: string[][] = [];
     const dryRun = n > opts.realMax;
     const runOnce = async (label: string): Promise<{ result: SyncAllResult; ms: number; requests: number; phases: Record<string, number> }> => {
       const since = bridge.emu.requests().at(-1)?.seq ?? 0;
       const timer = phaseTimer();
-      profiler.reset(realpathSync(bridge.root), bridge.core.deps.files.root.stateFolder);
+      profiler?.reset(realpathSync(bridge.root), bridge.core.deps.files.root.stateFolder);
       const cpu = process.cpuUsage();
       const started = performance.now();
       const measured = await withMemory(() => syncAll(bridge.core.deps, { dryRun, concurrency: opts.concurrency, hashCache: cache, onProgress: timer.onProgress }));
@@ -192,7 +197,7 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
       const used = process.cpuUsage(cpu);
       notes.push(
         `N=${n} ${label}: where the time goes (summed call times; calls overlap, so sums can exceed the ${seconds(ended - started)} s wall): ` +
-          `${tallyText(profiler.snapshot())}; process CPU ${seconds(used.user / 1000)} s user + ${seconds(used.system / 1000)} s system`,
+          `${profiler === undefined ? "(not profiled: --no-fs-profile)" : tallyText(profiler.snapshot())}; process CPU ${seconds(used.user / 1000)} s user + ${seconds(used.system / 1000)} s system`,
       );
       rows.push([
         String(n),

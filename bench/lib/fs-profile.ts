@@ -1,6 +1,7 @@
 /**
  * Where a run's time goes: counts and summed durations of every file-system call the Node adapter
- * makes (node:fs/promises and FileHandle methods, wrapped in place) and of every SHA-256 digest,
+ * makes (node:fs/promises, FileHandle methods and the synchronous calls, wrapped in place) and of
+ * every SHA-256 digest (WebCrypto's, and the synchronous one the Node host installs),
  * grouped as path checks, stats, reads, writes, listings and hashing, each split into state-folder
  * and working files. Calls overlap (several are in flight at once), so the sums can exceed the
  * wall time; their shares still show what dominates. Bench-only: nothing in src/ knows of it.
@@ -8,6 +9,8 @@
 import type * as FsSync from "node:fs";
 import type * as FsPromises from "node:fs/promises";
 import { performance } from "node:perf_hooks";
+import { installedSyncSha256, useSyncSha256 } from "../../src/core/hash";
+import { nodeSha256 } from "../../src/node/node-sha256";
 
 // The module object itself (an `import * as` namespace is a read-only copy in the bundle), so the
 // adapter's calls, which go through it, see the wrappers.
@@ -87,6 +90,26 @@ async function install(): Promise<FsProfiler> {
   syncFs.statSync = (...args: unknown[]) => timedSync(side(args[0]) === "root" ? "path checks" : "stats", side(args[0]), () => statSync(...args));
   const realpathNative = fs.realpathSync.native as (...args: unknown[]) => unknown;
   (fs.realpathSync as unknown as Record<string, unknown>).native = (...args: unknown[]) => timedSync("path checks", side(args[0]), () => realpathNative(...args));
+  const lstatSync = syncFs.lstatSync as (...args: unknown[]) => unknown;
+  syncFs.lstatSync = (...args: unknown[]) => timedSync("path checks", side(args[0]), () => lstatSync(...args));
+  // Reads by descriptor (node/local-files.ts reads small files synchronously): side by descriptor.
+  const fdSide = new Map<number, string>();
+  const openSync = syncFs.openSync as (...args: unknown[]) => number;
+  syncFs.openSync = (...args: unknown[]) => {
+    const flags = typeof args[1] === "number" ? args[1] : 0;
+    const where = side(args[0]);
+    const fd = timedSync((flags & 3) !== 0 ? "writes" : "reads", where, () => openSync(...args));
+    fdSide.set(fd, where);
+    return fd;
+  };
+  for (const name of ["fstatSync", "readSync", "closeSync"]) {
+    const original = syncFs[name] as (...args: unknown[]) => unknown;
+    syncFs[name] = (...args: unknown[]) => {
+      const where = fdSide.get(args[0] as number) ?? "-";
+      if (name === "closeSync") fdSide.delete(args[0] as number);
+      return timedSync("reads", where, () => original(...args));
+    };
+  }
   wrap("realpath", () => "path checks");
   wrap("lstat", () => "path checks");
   wrap("stat", (args) => (side(args[0]) === "root" ? "path checks" : "stats"));
@@ -116,6 +139,9 @@ async function install(): Promise<FsProfiler> {
   const subtle = globalThis.crypto.subtle as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const digest = subtle.digest?.bind(globalThis.crypto.subtle) as (...args: unknown[]) => Promise<unknown>;
   subtle.digest = (...args: unknown[]) => timed("hashing", "-", () => digest(...args));
+  // The Node host's synchronous digest (installed here first, so NodeLocalFiles.open keeps it).
+  const sync = installedSyncSha256() ?? nodeSha256;
+  useSyncSha256((bytes) => timedSync("hashing", "-", () => sync(bytes)));
   return {
     snapshot: () => new Map([...tallies].map(([key, tally]) => [key, { ...tally }])),
     reset: (newRoot, stateFolder) => {

@@ -3,9 +3,29 @@
 const HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
 const encoder = new TextEncoder();
 
-/** Lowercase hex SHA-256 of bytes, through WebCrypto (present in Obsidian and Node 20). */
+/** A synchronous SHA-256 (lowercase hex) a host may provide. */
+export type SyncSha256 = (bytes: Uint8Array) => string;
+let syncSha256: SyncSha256 | undefined;
+
+/**
+ * Hosts with a synchronous SHA-256 (Node's `crypto`: the standalone command, the plugin on
+ * desktop) install it here: WebCrypto's digest is a thread-pool round trip per call, which costs
+ * more than hashing a small file (a sync-all over 10,000 notes makes about 20,000). The result is
+ * the same function of the bytes either way (tests/core/hash.test.ts checks both).
+ */
+export function useSyncSha256(digest: SyncSha256 | undefined): void {
+  syncSha256 = digest;
+}
+
+/** The synchronous SHA-256 installed, if any. */
+export function installedSyncSha256(): SyncSha256 | undefined {
+  return syncSha256;
+}
+
+/** Lowercase hex SHA-256 of bytes: the host's synchronous one, else WebCrypto (present in Obsidian and Node 20). */
 export async function sha256Hex(data: string | Uint8Array): Promise<string> {
   const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  if (syncSha256 !== undefined) return syncSha256(bytes);
   // TextEncoder output and our buffers are never shared, so the narrower view type is accurate.
   const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
   return toHex(new Uint8Array(digest));

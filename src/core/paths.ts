@@ -141,6 +141,8 @@ export function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /**
  * Folds one path component for comparison (TOOLS.md §12.4): cut at the first `:`, remove every
  * Default_Ignorable_Code_Point, trim trailing dots and spaces, then upper- and lower-case.
@@ -148,6 +150,9 @@ export function baseName(path: string): string {
 export function foldName(name: string): string {
   const colon = name.indexOf(":");
   const cut = colon < 0 ? name : name.slice(0, colon);
+  // Printable ASCII (nearly every name, checked on every path): no default-ignorable code points,
+  // and upper- then lower-casing is lower-casing. The same result, without the Unicode regex.
+  if (PRINTABLE_ASCII.test(cut)) return cut.replace(/[. ]+$/u, "").toLowerCase();
   return cut
     .replace(/\p{Default_Ignorable_Code_Point}/gu, "")
     .replace(/[. ]+$/u, "")

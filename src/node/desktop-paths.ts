@@ -2,14 +2,18 @@
  * The desktop symlink checks of TOOLS.md §12.2 for the Obsidian plugin: `VaultLocalFiles` writes
  * through the Vault API, but on desktop the paths are judged with the real file system, as the
  * standalone command does. The plugin reaches this module only through a dynamic import guarded
- * by `Platform.isDesktopApp` (`obsidian/desktop-loaders.ts`), so mobile never loads it.
+ * by `Platform.isDesktopApp` (`obsidian/desktop-loaders.ts`), so mobile never loads it. Loading
+ * it also gives the core Node's synchronous SHA-256 (node-sha256.ts).
  */
 import { constants, promises as fsp } from "node:fs";
 import * as nodePath from "node:path";
 import type { DesktopPaths } from "../core/local-files";
+import { installNodeSha256 } from "./node-sha256";
 
 /** Builds the checks for a vault folder; resolves its real path once. */
 export async function createDesktopPaths(basePath: string): Promise<DesktopPaths> {
+  // Desktop has Node's crypto too: body hashes are computed in place.
+  installNodeSha256();
   const realBase = await fsp.realpath(basePath);
   const inside = (base: string, absolute: string): string | undefined => {
     const relative = nodePath.relative(base, absolute);

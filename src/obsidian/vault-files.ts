@@ -299,7 +299,7 @@ export class VaultLocalFiles implements LocalFiles {
     checkLimit(options.maxBytes);
     const located = await this.locate(this.stateGiven(path));
     this.assertInState(located);
-    return this.readAt(located.path, located.target, options.maxBytes, false);
+    return this.readAt(located.path, located.target, options.maxBytes, false, true);
   }
 
   private async stateWrite(path: string, data: Uint8Array | string): Promise<WriteResult> {
@@ -387,7 +387,7 @@ export class VaultLocalFiles implements LocalFiles {
     const located = await this.locate(path === "" ? this.root.stateFolder : this.stateGiven(path));
     this.assertInState(located);
     const stat = await this.statOf(located.target);
-    return stat === null ? undefined : { ...stampOf(stat), id: `ctime:${stat.ctime}` };
+    return stat === null ? undefined : stateStampOf(stat);
   }
 
   private stateGiven(path: string): string {
@@ -519,8 +519,11 @@ export class VaultLocalFiles implements LocalFiles {
     }
   }
 
-  /** Bounded read of a regular file; undefined when nothing is there. The stamp is taken before reading. */
-  private async readAt(shown: string, path: string, limit: number, head: boolean): Promise<ReadResult | undefined> {
+  /**
+   * Bounded read of a regular file; undefined when nothing is there. The stamp is taken before
+   * reading; a state file's (`state`) is in `stateStat`'s form, so the two can be compared.
+   */
+  private async readAt(shown: string, path: string, limit: number, head: boolean, state = false): Promise<ReadResult | undefined> {
     const stat = await this.statOf(path);
     if (stat === null) return undefined;
     if (stat.type !== "file") throw notRegular(shown, "a folder");
@@ -535,7 +538,7 @@ export class VaultLocalFiles implements LocalFiles {
     const all = new Uint8Array(buffer);
     // A stamp taken before the read errs on the safe side: a change in between fails the later write.
     const truncated = head ? Math.max(all.byteLength, stat.size) > limit : all.byteLength > limit;
-    return { path: shown, bytes: all.slice(0, limit), stamp: stampOf(stat), truncated };
+    return { path: shown, bytes: all.slice(0, limit), stamp: state ? stateStampOf(stat) : stampOf(stat), truncated };
   }
 
   /** A new file: `create` (or the adapter in a folder the vault does not index); refuses one that appeared meanwhile. */
@@ -656,6 +659,11 @@ function isIndexed(path: string): boolean {
 
 function stampOf(stat: Stat): FileStamp {
   return { size: stat.size, mtimeMs: stat.mtime };
+}
+
+/** A state file's stamp: the change time joins it (stateStat and state reads give this form). */
+function stateStampOf(stat: Stat): FileStamp {
+  return { ...stampOf(stat), id: `ctime:${stat.ctime}` };
 }
 
 function requireFile(path: string, result: ReadResult | undefined): ReadResult {

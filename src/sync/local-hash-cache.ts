@@ -30,6 +30,11 @@ export class LocalHashCache {
     this.maxEntries = Math.max(1, options.maxEntries ?? 100_000);
   }
 
+  /** Whether anything is cached for `path` (whatever its stamp). */
+  has(path: string): boolean {
+    return this.entries.has(path);
+  }
+
   /** The hash recorded for `path` when its stamp still equals `stamp`, else undefined. */
   lookup(path: string, stamp: FileStamp): string | undefined {
     const entry = this.entries.get(path);
@@ -45,6 +50,11 @@ export class LocalHashCache {
       if (oldest.done === true) break;
       this.entries.delete(oldest.value);
     }
+  }
+
+  /** Whether any verification of the baseline at `path` is remembered (whatever its stamp). */
+  hasBaseline(path: string): boolean {
+    return this.baselines.has(path);
   }
 
   /**

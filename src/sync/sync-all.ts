@@ -509,6 +509,15 @@ class SyncAllRun {
    */
   private async baselineProblem(key: string, record: SyncRecord): Promise<string | undefined> {
     const path = baselineFile(key);
+    // Nothing known of it (a fresh process): read it at once. A state read's stamp is in the state
+    // stat's form (size, mtime, identity, ctime) and belongs to the bytes read, so it vouches for them.
+    if (!this.cache.hasBaseline(path)) {
+      const read = await this.files.state.read(path, { maxBytes: MAX_BODY_BYTES });
+      if (read === undefined) return "is missing";
+      if (read.truncated || decodeUtf8(read.bytes) === undefined || `sha256:${await sha256Hex(read.bytes)}` !== record.baseline_body_hash) return "does not match its recorded hash";
+      this.cache.rememberBaseline(path, read.stamp, record.baseline_body_hash);
+      return undefined;
+    }
     // A baseline verified by an earlier run and unchanged since (size, mtime, inode, ctime) is not re-read.
     const before = await this.files.state.stat(path);
     if (before === undefined) return "is missing";
@@ -633,6 +642,13 @@ class SyncAllRun {
   private async localFact(found: { key: string; record: SyncRecord }): Promise<LocalFact> {
     const path = found.record.local_path;
     try {
+      // Nothing cached for this path (a fresh process): the read's own stamp keys the cache, so a
+      // stat first would only be asked again. Anything unusual (missing, not a file, too large,
+      // not UTF-8, a failure) is judged by the stat path below, as before.
+      if (!this.cache.has(path)) {
+        const hash = await this.readAndHash(found, path).catch(() => undefined);
+        if (hash !== undefined) return { kind: "hashed", hash };
+      }
       const info = await this.files.stat(path);
       if (info.kind === "missing") return { kind: "missing" };
       if (info.kind !== "file" || info.stamp === undefined) {
@@ -659,6 +675,17 @@ class SyncAllRun {
       if (isBridgeError(error)) return { kind: "unreadable", error_kind: error.kind, message: error.message };
       return { kind: "unreadable", error_kind: "local_io", message: `${path} cannot be read (${describe(error)}).` };
     }
+  }
+
+  /** The hash of a regular, UTF-8 working file within the size limit, remembered by the read's stamp; else undefined. */
+  private async readAndHash(found: { key: string; record: SyncRecord }, path: string): Promise<string | undefined> {
+    const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
+    const text = read.truncated ? undefined : decodeUtf8(read.bytes);
+    if (text === undefined) return undefined;
+    const normalised = normalizeLineEndings(text);
+    const hash = await bodyHash(this.conversions.has(conversionFile(found.key)) ? await this.sync.remoteFormOf(found, normalised) : normalised);
+    this.cache.remember(path, read.stamp, hash);
+    return hash;
   }
 
   private plannedItem(entry: Entry, plan: SyncAllPlan, facts: SyncAllFacts): SyncAllItem {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { bodyHash, sha256Hex } from "../../src/core/hash";
+import { bodyHash, sha256Hex, useSyncSha256 } from "../../src/core/hash";
+import { installNodeSha256 } from "../../src/node/node-sha256";
 
 const expected = (text: string): string => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
 
@@ -28,5 +29,29 @@ describe("bodyHash", () => {
     const bodies = Array.from({ length: 6 }, (_, index) => `${String(index)}${base}`);
     const hashes = await Promise.all([...bodies, ...bodies].map((body) => bodyHash(body)));
     expect(hashes).toEqual([...bodies, ...bodies].map(expected));
+  });
+});
+
+describe("sha256Hex with a host's synchronous SHA-256", () => {
+  afterEach(() => useSyncSha256(undefined));
+
+  it("gives WebCrypto's answers with Node's crypto installed", async () => {
+    const inputs = ["", "a\n", "é ☃ 😀\n", "x".repeat(70_000), new Uint8Array([0, 255, 10, 13])];
+    const webCrypto = await Promise.all(inputs.map((input) => sha256Hex(input)));
+    installNodeSha256();
+    expect(await Promise.all(inputs.map((input) => sha256Hex(input)))).toEqual(webCrypto);
+    for (const text of ["", "y\n".repeat(600_000)]) expect(await bodyHash(text)).toBe(expected(text));
+  });
+
+  it("uses the installed digest, and WebCrypto again once it is removed", async () => {
+    const calls: number[] = [];
+    useSyncSha256((bytes) => {
+      calls.push(bytes.byteLength);
+      return "f".repeat(64);
+    });
+    expect(await sha256Hex("abc")).toBe("f".repeat(64));
+    expect(calls).toEqual([3]);
+    useSyncSha256(undefined);
+    expect(await sha256Hex("abc")).toBe(createHash("sha256").update("abc").digest("hex"));
   });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { BridgeError, type ErrorKind } from "../../src/core/errors";
 import {
   agentInstructionComponent,
@@ -114,6 +115,18 @@ describe("foldName", () => {
     ["Straße", "strasse"],
   ])("folds %j to %j", (input, expected) => {
     expect(foldName(input)).toBe(expected);
+  });
+
+  it("folds any name as the §12.4 steps do (the ASCII shortcut included)", () => {
+    const reference = (name: string): string =>
+      name
+        .split(":")[0]!
+        .replace(/\p{Default_Ignorable_Code_Point}/gu, "")
+        .replace(/[. ]+$/u, "")
+        .toUpperCase()
+        .toLowerCase();
+    const names = fc.oneof(fc.string({ unit: "binary-ascii" }), fc.string({ unit: "grapheme" }), fc.string({ unit: fc.constantFrom("a", "Z", ".", " ", ":", "\u200B", "ß", "ſ", "İ", "\t") }));
+    fc.assert(fc.property(names, (name) => foldName(name) === reference(name)), { numRuns: 2000 });
   });
 });
 

@@ -530,6 +530,23 @@ describe("sync state files (§13.7)", () => {
     expect(await modeOf(path.join(root, written.path))).toBe(0o600);
   });
 
+  it("gives a state file's read the state stat's stamp, which a same-size rewrite changes", async () => {
+    const files = await open();
+    await files.state.write("tracked/k.baseline.md", "body one\n");
+    const abs = path.join(root, ".hackmd-bridge/sync/tracked/k.baseline.md");
+    await fs.utimes(abs, 1_700_000_000, 1_700_000_000);
+    const read = await files.state.read("tracked/k.baseline.md", { maxBytes: 100 });
+    expect(read?.stamp).toEqual(await files.state.stat("tracked/k.baseline.md"));
+    // The same size, and the same modification time put back: the change time still tells.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await fs.writeFile(abs, "body two\n");
+    await fs.utimes(abs, 1_700_000_000, 1_700_000_000);
+    const again = await files.state.read("tracked/k.baseline.md", { maxBytes: 100 });
+    expect(again?.stamp.size).toBe(read?.stamp.size);
+    expect(again?.stamp.mtimeMs).toBe(read?.stamp.mtimeMs);
+    expect(again?.stamp).not.toEqual(read?.stamp);
+  });
+
   it("reads missing state as undefined and removes state files", async () => {
     const files = await open();
     expect(await files.state.read("tracked/none.json", { maxBytes: 10 })).toBeUndefined();
