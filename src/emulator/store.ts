@@ -301,7 +301,11 @@ function diff<T extends object>(base: T, changes: Partial<T>, ignore: Array<keyo
     if (ignore.includes(key)) continue;
     const value = changes[key];
     if (value === undefined) continue;
-    if (JSON.stringify(value) !== JSON.stringify(base[key])) out[key] = value;
+    const before = base[key];
+    // Two strings (a note's content: up to megabytes) compare directly; JSON-encoding both copies
+    // to compare them cost a 1 MB write about 9 ms. Same answer: JSON.stringify is one-to-one on strings.
+    const differs = typeof value === "string" && typeof before === "string" ? value !== before : JSON.stringify(value) !== JSON.stringify(before);
+    if (differs) out[key] = value;
   }
   return out;
 }
