@@ -127,6 +127,10 @@ export class DeferredRegistry {
     Object.assign(host, {
       addCommand: (command: Command): Command => {
         if (!this.deferredCommands.has(command.id)) throw new Error(`the shell does not know the command ${command.id}`);
+        // The stand-in only forwards a plain callback; a check callback would be silently lost.
+        if (command.callback === undefined || command.checkCallback !== undefined || command.editorCallback !== undefined || command.editorCheckCallback !== undefined) {
+          throw new Error(`the command ${command.id} must have a plain callback to be bound to its stand-in`);
+        }
         this.callbacks.set(command.id, command);
         return command;
       },

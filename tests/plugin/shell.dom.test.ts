@@ -149,6 +149,7 @@ it("the body's registrations must be the shell's: an unknown command or view typ
   const host = registry.host();
   expect(() => host.addCommand({ id: "known", name: "Known", callback: () => undefined })).not.toThrow();
   expect(() => host.addCommand({ id: "stray", name: "Stray", callback: () => undefined })).toThrow(/does not know the command stray/);
+  expect(() => host.addCommand({ id: "known", name: "Known", checkCallback: () => true })).toThrow(/must have a plain callback/);
   expect(() => host.registerView("stray-view", () => undefined as never)).toThrow(/does not know the view type stray-view/);
 });
 
