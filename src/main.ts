@@ -1,4 +1,4 @@
-import { Plugin, type Editor, type MarkdownFileInfo, type MarkdownView, type TAbstractFile } from "obsidian";
+import { Notice, Plugin, type Editor, type MarkdownFileInfo, type MarkdownView, type TAbstractFile } from "obsidian";
 import { BODY_COMMANDS, registerCommands, registerMergeCommands } from "./commands";
 import type { BridgeActions } from "./obsidian/actions";
 import type { AutoSyncHost, AutoSyncTuning } from "./obsidian/auto-sync";
@@ -62,19 +62,27 @@ export default class HackmdBridgePlugin extends Plugin {
 
     // Deferred past onload even when the layout is already ready (the plugin enabled later).
     workspace.onLayoutReady(() => {
-      const timer = window.setTimeout(() => {
-        // A command used later reports the same failure; an unload meanwhile is not one.
-        this.loaded().catch((error: unknown) => {
-          if (!this.unloaded) console.error("HackMD Bridge could not start", error);
-        });
-      }, 0);
+      // A failure is reported by loaded() itself (a notice), and again at each later use.
+      const timer = window.setTimeout(() => void this.loaded().catch(() => undefined), 0);
       this.register(() => window.clearTimeout(timer));
     });
   }
 
   /** The body, loading it on the first call (every stand-in and every caller waits on this). */
   loaded(): Promise<PluginBody> {
-    return (this.body ??= this.startBody());
+    this.body ??= this.startBody();
+    return this.body.catch((error: unknown) => {
+      this.startFailed(error);
+      throw error;
+    });
+  }
+
+  /** The body could not start (a bug, or data.json unreadable): the user is told, not left with commands that do nothing. */
+  private startFailed(error: unknown): void {
+    // An unload while starting is not a failure.
+    if (this.unloaded) return;
+    console.error("HackMD Bridge could not start", error);
+    new Notice("HackMD Bridge could not start. The developer console has the details; reload the plugin to try again.");
   }
 
   private async startBody(): Promise<PluginBody> {

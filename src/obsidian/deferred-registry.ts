@@ -62,12 +62,14 @@ export class DeferredRegistry {
       this.deferredCommands.add(command.id);
       this.plugin.addCommand({
         ...command,
+        // A body that cannot start is reported by `load` (a notice); nothing more to do here.
         callback: () =>
-          void this.load().then(() => {
-            const bound = this.callbacks.get(command.id);
-            if (bound === undefined) throw new Error(`the plugin body did not bind the command ${command.id}`);
-            bound.callback?.();
-          }),
+          void this.load().then(
+            () => {
+              this.callbacks.get(command.id)?.callback?.();
+            },
+            () => undefined,
+          ),
       });
     }
   }
@@ -193,12 +195,18 @@ class PendingView extends ItemView {
     this.registry.track(this, true);
     // The body's bodyReady() replaces every open stand-in; loading it is all this view asks.
     if (this.registry.loaded) await this.replace();
-    else void this.registry.loadBody();
+    else void this.registry.loadBody().catch(() => this.showFailure());
   }
 
   override async onClose(): Promise<void> {
     this.registry.track(this, false);
     await super.onClose();
+  }
+
+  /** The body could not start (the shell gave a notice): the stand-in says so instead of "Loading…". */
+  private showFailure(): void {
+    this.contentEl.empty();
+    this.contentEl.createDiv({ cls: "hackmd-bridge-loading", text: "HackMD Bridge could not start; reload the plugin to try again." });
   }
 
   /** Opens the real view in this leaf, with the state the workspace gave the stand-in. */
@@ -243,16 +251,23 @@ class DeferredSettingTab extends PluginSettingTab {
     }
     this.containerEl.empty();
     this.containerEl.createDiv({ cls: "hackmd-bridge-loading", text: "Loading the settings…" });
-    void this.registry.loadBody().then(() => {
-      if (this.shown && this.registry.boundSettingTab !== undefined) this.draw();
-    });
+    void this.registry.loadBody().then(
+      () => {
+        if (this.shown && this.registry.boundSettingTab !== undefined) this.draw();
+      },
+      () => {
+        if (!this.shown) return;
+        this.containerEl.empty();
+        this.containerEl.createDiv({ cls: "hackmd-bridge-loading", text: "HackMD Bridge could not start, so its settings cannot be shown; reload the plugin to try again." });
+      },
+    );
   }
 
   override getSettingDefinitions(): SettingDefinitionItem[] {
     const real = this.real();
     if (real !== undefined) return real.getSettingDefinitions();
     // Before the body is there (the layout is barely ready): display() draws a placeholder.
-    void this.registry.loadBody();
+    void this.registry.loadBody().catch(() => undefined);
     return [];
   }
 

@@ -162,3 +162,33 @@ it("a stand-in the body leaves unbound is reported when the body is ready, not l
   registry.host().addCommand({ id: "bound", name: "Bound", callback: () => undefined });
   await expect(registry.bodyReady()).rejects.toThrow("the plugin body did not bind forgotten, forgotten-view");
 });
+
+it("a body that cannot start is told in a notice, at start and when a command is used, and the stand-ins say so", async () => {
+  const app = new App();
+  const plugin = new HackmdBridgePlugin(app as never, { id: "hackmd-bridge" } as never);
+  const fake = plugin as unknown as Plugin;
+  extra.push(fake);
+  fake.data = { version: 1 };
+  fake.loadData = () => Promise.reject(new Error("data.json is unreadable"));
+  const errors = jest.spyOn(console, "error").mockImplementation(() => undefined);
+  const before = Notice.shown.length;
+  plugin.onload();
+  const told = "HackMD Bridge could not start. The developer console has the details; reload the plugin to try again.";
+  await waitFor(() => Notice.shown.length > before);
+  expect(Notice.shown.slice(before)).toEqual([told]);
+  expect(errors).toHaveBeenCalledWith("HackMD Bridge could not start", expect.any(Error));
+
+  // A command used afterwards says it again rather than doing nothing.
+  fake.commands.find((command) => command.id === "open-note-history")?.callback?.();
+  await waitFor(() => Notice.shown.length > before + 1);
+  expect(Notice.shown.at(-1)).toBe(told);
+  // The settings tab and a restored view say it too.
+  const tab = fake.settingTabs[0] as { display(): void; containerEl: HTMLElement };
+  tab.display();
+  await waitFor(() => (tab.containerEl.textContent ?? "").includes("could not start"));
+  const leaf = app.workspace.getRightLeaf(false) as WorkspaceLeaf;
+  await leaf.setViewState({ type: "hackmd-bridge-activity" });
+  await waitFor(() => ((leaf.view as unknown as { contentEl: HTMLElement }).contentEl.textContent ?? "").includes("could not start"));
+  expect(bodyLoaded(plugin)).toBe(false);
+  errors.mockRestore();
+});
