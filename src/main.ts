@@ -29,6 +29,7 @@ export default class HackmdBridgePlugin extends Plugin {
   private loadedBody: PluginBody | undefined;
   /** Vault and editor events heard before the body was there. */
   private early: Array<(body: PluginBody) => void> = [];
+  private cannotStart = false;
   private unloaded = false;
 
   /** Registers everything; nothing is loaded, requested or scanned here. */
@@ -81,6 +82,9 @@ export default class HackmdBridgePlugin extends Plugin {
   private startFailed(error: unknown): void {
     // An unload while starting is not a failure.
     if (this.unloaded) return;
+    // No body will take the events kept for it: drop them and keep no more (typing would grow the list until a reload).
+    this.cannotStart = true;
+    this.early = [];
     console.error("HackMD Bridge could not start", error);
     new Notice("HackMD Bridge could not start. The developer console has the details; reload the plugin to try again.");
   }
@@ -102,7 +106,7 @@ export default class HackmdBridgePlugin extends Plugin {
   /** Hands an event to the body, or keeps it until the body is there. */
   private toBody(deliver: (body: PluginBody) => void): void {
     if (this.loadedBody !== undefined) deliver(this.loadedBody);
-    else if (!this.unloaded) this.early.push(deliver);
+    else if (!this.unloaded && !this.cannotStart) this.early.push(deliver);
   }
 
   /** The loaded body's part; tests and the bench reach the plugin's parts through these. */

@@ -190,5 +190,9 @@ it("a body that cannot start is told in a notice, at start and when a command is
   await leaf.setViewState({ type: "hackmd-bridge-activity" });
   await waitFor(() => ((leaf.view as unknown as { contentEl: HTMLElement }).contentEl.textContent ?? "").includes("could not start"));
   expect(bodyLoaded(plugin)).toBe(false);
+  // Nothing is kept for a body that will not come: a vault change afterwards is not held.
+  const typed = await app.vault.create("typed after the failure.md", "text");
+  await app.vault.modify(typed, "more text");
+  expect((plugin as unknown as { early: unknown[] }).early).toEqual([]);
   errors.mockRestore();
 });
