@@ -2,6 +2,7 @@ import { Notice, Plugin, type Editor, type MarkdownFileInfo, type MarkdownView, 
 import { BODY_COMMANDS, registerCommands, registerMergeCommands } from "./commands";
 import type { BridgeActions } from "./obsidian/actions";
 import type { AutoSyncHost, AutoSyncTuning } from "./obsidian/auto-sync";
+import { BodyLoader } from "./obsidian/body-loader";
 import { DEFERRED_VIEWS, DeferredRegistry } from "./obsidian/deferred-registry";
 import { forwardActions } from "./obsidian/lazy-actions";
 import type { ObsidianUi } from "./obsidian/obsidian-ui";
@@ -23,43 +24,45 @@ export default class HackmdBridgePlugin extends Plugin {
   declare settings: Settings;
   /** Automatic sync's timings; the defaults are the product's (tests shorten them before onload). */
   autoSyncTuning: Partial<AutoSyncTuning> = {};
-  private registry: DeferredRegistry | undefined;
-  private statusItem: HTMLElement | undefined;
-  private body: Promise<PluginBody> | undefined;
-  private loadedBody: PluginBody | undefined;
-  /** Vault and editor events heard before the body was there. */
-  private early: Array<(body: PluginBody) => void> = [];
-  private cannotStart = false;
-  private unloaded = false;
+  private loader: BodyLoader<PluginBody> | undefined;
 
   /** Registers everything; nothing is loaded, requested or scanned here. */
   override onload(): void {
     const registry = new DeferredRegistry(this, () => this.loaded());
-    this.registry = registry;
+    const statusItem = this.addStatusBarItem();
+    const loader = new BodyLoader<PluginBody>({
+      start: async (stopped) => {
+        const { PluginBody: Body } = await import("./obsidian/plugin-body");
+        if (stopped()) throw new Error("HackMD Bridge was unloaded while it started");
+        return Body.start({ plugin: this, host: registry.host(), statusItem, tuning: this.autoSyncTuning, unloaded: stopped });
+      },
+      ready: () => registry.bodyReady(),
+      failed: (error) => {
+        console.error("HackMD Bridge could not start", error);
+        new Notice("HackMD Bridge could not start. The developer console has the details; reload the plugin to try again.");
+      },
+    });
+    this.loader = loader;
+    this.register(() => loader.stop());
     // The use-cases are the body's; a command waits for it.
     const actions = forwardActions(async () => (await this.loaded()).actions);
     registerCommands(this, actions);
     registerMergeCommands(this, {
-      hasActive: () => this.loadedBody?.editors.hasActive() ?? false,
-      next: () => this.loadedBody?.editors.next() ?? false,
-      previous: () => this.loadedBody?.editors.previous() ?? false,
+      hasActive: () => loader.current?.editors.hasActive() ?? false,
+      next: () => loader.current?.editors.next() ?? false,
+      previous: () => loader.current?.editors.previous() ?? false,
     });
     registry.addCommands(Object.values(BODY_COMMANDS));
     registerRibbon(this, actions);
     registerFileMenu(this, actions);
     registry.registerViews(DEFERRED_VIEWS);
     registry.addSettingTab();
-    this.statusItem = this.addStatusBarItem();
 
     const { vault, workspace } = this.app;
-    this.registerEvent(vault.on("rename", (file: TAbstractFile, oldPath: string) => this.toBody((body) => body.renamed(file, oldPath))));
-    this.registerEvent(vault.on("delete", (file: TAbstractFile) => this.toBody((body) => body.deleted(file))));
-    this.registerEvent(vault.on("modify", (file: TAbstractFile) => this.toBody((body) => body.modified(file))));
-    this.registerEvent(workspace.on("editor-change", (editor: Editor, info: MarkdownView | MarkdownFileInfo) => this.toBody((body) => body.typed(editor, info))));
-    this.register(() => {
-      this.unloaded = true;
-      this.early = [];
-    });
+    this.registerEvent(vault.on("rename", (file: TAbstractFile, oldPath: string) => loader.deliver((body) => body.renamed(file, oldPath))));
+    this.registerEvent(vault.on("delete", (file: TAbstractFile) => loader.deliver((body) => body.deleted(file))));
+    this.registerEvent(vault.on("modify", (file: TAbstractFile) => loader.deliver((body) => body.modified(file))));
+    this.registerEvent(workspace.on("editor-change", (editor: Editor, info: MarkdownView | MarkdownFileInfo) => loader.deliver((body) => body.typed(editor, info))));
 
     // Deferred past onload even when the layout is already ready (the plugin enabled later).
     workspace.onLayoutReady(() => {
@@ -71,48 +74,15 @@ export default class HackmdBridgePlugin extends Plugin {
 
   /** The body, loading it on the first call (every stand-in and every caller waits on this). */
   loaded(): Promise<PluginBody> {
-    this.body ??= this.startBody();
-    return this.body.catch((error: unknown) => {
-      this.startFailed(error);
-      throw error;
-    });
-  }
-
-  /** The body could not start (a bug, or data.json unreadable): the user is told, not left with commands that do nothing. */
-  private startFailed(error: unknown): void {
-    // An unload while starting is not a failure.
-    if (this.unloaded) return;
-    // No body will take the events kept for it: drop them and keep no more (typing would grow the list until a reload).
-    this.cannotStart = true;
-    this.early = [];
-    console.error("HackMD Bridge could not start", error);
-    new Notice("HackMD Bridge could not start. The developer console has the details; reload the plugin to try again.");
-  }
-
-  private async startBody(): Promise<PluginBody> {
-    const { registry, statusItem } = this;
-    if (registry === undefined || statusItem === undefined) throw new Error("HackMD Bridge is not loaded");
-    const { PluginBody: Body } = await import("./obsidian/plugin-body");
-    if (this.unloaded) throw new Error("HackMD Bridge was unloaded while it started");
-    const body = await Body.start({ plugin: this, host: registry.host(), statusItem, tuning: this.autoSyncTuning, unloaded: () => this.unloaded });
-    this.loadedBody = body;
-    const early = this.early;
-    this.early = [];
-    for (const deliver of early) deliver(body);
-    await registry.bodyReady();
-    return body;
-  }
-
-  /** Hands an event to the body, or keeps it until the body is there. */
-  private toBody(deliver: (body: PluginBody) => void): void {
-    if (this.loadedBody !== undefined) deliver(this.loadedBody);
-    else if (!this.unloaded && !this.cannotStart) this.early.push(deliver);
+    if (this.loader === undefined) return Promise.reject(new Error("HackMD Bridge is not loaded"));
+    return this.loader.load();
   }
 
   /** The loaded body's part; tests and the bench reach the plugin's parts through these. */
   private part<K extends keyof PluginBody>(key: K): PluginBody[K] {
-    if (this.loadedBody === undefined) throw new Error("HackMD Bridge's body is not loaded yet: await plugin.loaded()");
-    return this.loadedBody[key];
+    const body = this.loader?.current;
+    if (body === undefined) throw new Error("HackMD Bridge's body is not loaded yet: await plugin.loaded()");
+    return body[key];
   }
 
   /** The services the commands and the UI share. */

@@ -193,6 +193,6 @@ it("a body that cannot start is told in a notice, at start and when a command is
   // Nothing is kept for a body that will not come: a vault change afterwards is not held.
   const typed = await app.vault.create("typed after the failure.md", "text");
   await app.vault.modify(typed, "more text");
-  expect((plugin as unknown as { early: unknown[] }).early).toEqual([]);
+  expect((plugin as unknown as { loader: { kept: number } }).loader.kept).toBe(0);
   errors.mockRestore();
 });
