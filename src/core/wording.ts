@@ -15,7 +15,7 @@ export type InputName = "expected_remote_hash" | "note_id" | "team_path" | "diff
 
 /** Something to do next, with what is known about the note and file it applies to. */
 export interface NextStep {
-  action: "pull" | "push" | "check" | "untrack" | "list_tracked" | "get_note";
+  action: "pull" | "push" | "check" | "untrack" | "list_tracked" | "get_note" | "list_versions" | "list_comments";
   path?: string;
   noteId?: string;
   teamPath?: string | null;
@@ -33,6 +33,15 @@ export interface Words {
   input(name: InputName): string;
   /** A next step, e.g. `hackmd_pull_note with overwrite_local: true`. */
   step(step: NextStep): string;
+  /** Where a team path comes from, e.g. `a team path from hackmd_get_me`. */
+  teamSource(): string;
+  /**
+   * An error answer of HackMD as a message: `where` is the request (`PUT /v1/notes/…`), `text`
+   * what the answer means and what to do, `said` HackMD's own (bounded, redacted) reply body, and
+   * `explained` whether `text` already says all the reply means. Agents get HackMD's words too;
+   * people get them only when nothing else explains the answer.
+   */
+  reply(parts: { where: string; text: string; said: string; explained: boolean }): string;
 }
 
 const TOOL_FLAGS: Record<RetryFlag, string> = {
@@ -51,6 +60,8 @@ const TOOL_STEPS: Record<NextStep["action"], string> = {
   untrack: "hackmd_untrack_note",
   list_tracked: "hackmd_list_notes with source: tracked",
   get_note: "hackmd_get_note",
+  list_versions: "hackmd_list_versions",
+  list_comments: "hackmd_list_comments",
 };
 
 /** The tools' vocabulary: tool names and their arguments (what an agent sees). */
@@ -62,4 +73,6 @@ export const TOOL_WORDS: Words = {
     const flags = step.flags ?? [];
     return flags.length === 0 ? TOOL_STEPS[step.action] : `${TOOL_STEPS[step.action]} with ${flags.map((flag) => TOOL_FLAGS[flag]).join(" and ")}`;
   },
+  teamSource: () => "a team path from hackmd_get_me",
+  reply: ({ where, text, said }) => `${where}: ${text} HackMD said: ${said}`,
 };

@@ -5,6 +5,7 @@
  */
 import { compareCodePoints } from "../core/text";
 import { BridgeError } from "../core/errors";
+import { TOOL_WORDS } from "../core/wording";
 import type { Random } from "../core/ports";
 import type { CallContext } from "./call-context";
 import type { ClientConfig } from "./config";
@@ -127,6 +128,11 @@ export class HackmdClient {
   /** The configuration the client was built with. */
   get config(): ClientConfig {
     return this.deps.config;
+  }
+
+  /** What lists versions or comment threads, in the words of the messages' audience. */
+  private listing(action: "list_versions" | "list_comments"): string {
+    return (this.deps.config.words ?? TOOL_WORDS).step({ action });
   }
 
   /** The quota headers of the most recent response that carried any, or null. */
@@ -369,7 +375,7 @@ export class HackmdClient {
       method: "GET",
       parts: [...versionParts(args.noteId), segment("version id", args.versionId)],
       mode: "read",
-      statusTexts: { notFound: "check the note id and the version id (hackmd_list_versions lists them)" },
+      statusTexts: { notFound: `check the note id and the version id (${this.listing("list_versions")} lists them)` },
     });
     return readVersionWithContent(parseJsonReply(reply), reply.where);
   }
@@ -427,7 +433,7 @@ export class HackmdClient {
       parts: versionParts(args.noteId),
       mode: "plain_write",
       body: { json: { base: `version:${args.versionId}`, name: args.name } },
-      statusTexts: { notFound: "check the note id and the version id (hackmd_list_versions lists them)" },
+      statusTexts: { notFound: `check the note id and the version id (${this.listing("list_versions")} lists them)` },
     });
     return readVersion(parseJsonReply(reply), reply.where);
   }
@@ -439,7 +445,7 @@ export class HackmdClient {
       parts: [...versionParts(args.noteId), "compare"],
       mode: "read",
       query: [["base", args.base], ["target", args.target]],
-      statusTexts: { notFound: "check the note id and the version ids (hackmd_list_versions lists them)" },
+      statusTexts: { notFound: `check the note id and the version ids (${this.listing("list_versions")} lists them)` },
     });
     return readUnifiedDiff(parseJsonReply(reply), reply.where);
   }
@@ -470,7 +476,7 @@ export class HackmdClient {
       method: "GET",
       parts: [...commentParts(args.noteId), segment("comment id", args.commentId)],
       mode: "read",
-      statusTexts: { notFound: "check the note id and the comment id (hackmd_list_comments lists them)" },
+      statusTexts: { notFound: `check the note id and the comment id (${this.listing("list_comments")} lists them)` },
     });
     return readComment(parseJsonReply(reply), reply.where);
   }
@@ -485,7 +491,7 @@ export class HackmdClient {
       parts: [...commentParts(args.noteId), segment("comment id", args.commentId), "resolution"],
       mode: "plain_write",
       statusTexts: {
-        notFound: "check the note id and the comment id (hackmd_list_comments lists them)",
+        notFound: `check the note id and the comment id (${this.listing("list_comments")} lists them)`,
         conflict: args.resolved ? "the comment is already resolved" : "the comment is not resolved, so there is nothing to reopen",
       },
     });

@@ -37,6 +37,11 @@ export interface ClientConfig {
   readonly apiUrlHint?: string;
   /** The vocabulary of the next steps errors name (default: the tools' words). */
   readonly words?: Words;
+  /**
+   * What a failed connection to the API URL means, when the host knows better than "could not
+   * reach HackMD" (the standalone command on a sandbox folder: the sandbox is not running).
+   */
+  readonly unreachableHint?: string;
   /** Request timeout: until headers (plus upload allowance) and between body chunks. */
   readonly requestTimeoutMs: number;
   /** Connect timeout. */

@@ -321,22 +321,27 @@ function makeError(facts: ErrorFacts, kind: ErrorKind, text: string, options: Br
   return new BridgeError(kind, redactToken(`${facts.where}: ${text}`, facts.token), options);
 }
 
-/** The BridgeError for a non-2xx response (TOOLS.md §6.3), with bounded, redacted detail. */
+/**
+ * The BridgeError for a non-2xx response (TOOLS.md §6.3), with bounded, redacted detail. The
+ * message is composed by the audience's words (`config.words.reply`): what the answer means and
+ * what to do, and HackMD's own reply body for agents (for people only when nothing explains it).
+ */
 function statusError(facts: ErrorFacts, response: HttpResponse, now: number): BridgeError {
   const { status } = response;
-  const detail = boundedDetail(response.body, facts.token);
-  const said = `HackMD said: ${detail}`;
-  const error = (kind: ErrorKind, text: string): BridgeError => makeError(facts, kind, text, { details: { status } });
+  const words = facts.config.words ?? TOOL_WORDS;
+  const said = boundedDetail(response.body, facts.token);
+  const error = (kind: ErrorKind, text: string, explained = true): BridgeError =>
+    new BridgeError(kind, redactToken(words.reply({ where: facts.where, text, said, explained }), facts.token), { details: { status } });
   if (status === 401) {
     return error(
       "auth",
-      `HackMD rejected the token (401); check the token (create a new one in HackMD under Settings → API if needed) and ${facts.config.tokenHint}. ${said}`,
+      `HackMD rejected the token (401); check the token (create a new one in HackMD under Settings → API if needed) and ${facts.config.tokenHint}.`,
     );
   }
   if (status === 403) {
     return error(
       "forbidden",
-      `HackMD refused access (403): the token may not access this note, folder or team; check the team_path and the note's permissions. ${said}`,
+      `HackMD refused access (403): the token may not access this note, folder or team; check the ${words.input("team_path")} and the note's permissions.`,
     );
   }
   if (status === 404) {
@@ -345,46 +350,37 @@ function statusError(facts: ErrorFacts, response: HttpResponse, now: number): Br
     if (isAccountRoute(facts.segments)) {
       return error(
         "not_found",
-        `not found (404): nothing at ${facts.config.api.base} answers like the HackMD API, so the API URL is probably wrong (HackMD's is ${DEFAULT_API_URL}; it ends in /v1); ${facts.config.apiUrlHint ?? "fix the API URL setting"}. ${said}`,
+        `not found (404): nothing at ${facts.config.api.base} answers like the HackMD API, so the API URL is probably wrong (HackMD's is ${DEFAULT_API_URL}; it ends in /v1); ${facts.config.apiUrlHint ?? "fix the API URL setting"}.`,
       );
     }
-    return error("not_found", `not found (404): ${facts.statusTexts.notFound ?? "check the note or folder id and the team_path"}. ${said}`);
+    return error("not_found", `not found (404): ${facts.statusTexts.notFound ?? `check the note or folder id and the ${words.input("team_path")}`}.`);
   }
   if (status === 409) {
-    if (facts.statusTexts.conflict !== undefined) return error("conflict", `conflict (409): ${facts.statusTexts.conflict}. ${said}`);
+    if (facts.statusTexts.conflict !== undefined) return error("conflict", `conflict (409): ${facts.statusTexts.conflict}.`);
     return isNoteRoute(facts.segments)
-      ? error(
-          "conflict",
-          `conflict (409): the requested permalink is probably taken in this workspace; choose another permalink. ${said}`,
-        )
-      : error("conflict", `conflict (409): ${said}; read the current state and try again.`);
+      ? error("conflict", "conflict (409): the requested permalink is probably taken in this workspace; choose another permalink.")
+      : error("conflict", "conflict (409): read the current state and try again.", false);
   }
   if (status === 429) {
     const fragment = quotaFragment(response.headers, now);
     const next =
       facts.method === "PATCH" && isNoteRoute(facts.segments)
-        ? `The PATCH was not repeated: wait, then fetch the note afresh (${(facts.config.words ?? TOOL_WORDS).step({ action: "get_note" })}) before trying again.`
+        ? `The PATCH was not repeated: wait, then fetch the note afresh (${words.step({ action: "get_note" })}) before trying again.`
         : "Wait before retrying.";
-    return error("rate_limited", `rate limited (429): ${fragment}. ${said}. ${next}`);
+    return error("rate_limited", `rate limited (429): ${fragment}. ${next}`);
   }
   if (status === 413 && facts.isImageUpload) {
-    return error("too_large", `HackMD refused the image as too large (413); resize it and retry. ${said}`);
+    return error("too_large", "HackMD refused the image as too large (413); resize it and retry.");
   }
   if (status >= 500 && status <= 599) {
     return isRead(facts.method)
-      ? error("upstream", `HackMD failed (${status}); retry later. ${said}`)
-      : error(
-          "readback",
-          `HackMD answered ${status}; the write may have landed. Read the note or folder again and compare before repeating it. ${said}`,
-        );
+      ? error("upstream", `HackMD failed (${status}); retry later.`)
+      : error("readback", `HackMD answered ${status}; the write may have landed. Read the note or folder again and compare before repeating it.`);
   }
   if (status >= 300 && status <= 399) {
-    return error(
-      "api",
-      `HackMD answered ${status}, a redirect the client does not follow; check the API URL. ${said}`,
-    );
+    return error("api", `HackMD answered ${status}, a redirect the client does not follow; check the API URL.`);
   }
-  return error("api", `HackMD answered ${status}; check the arguments. ${said}`);
+  return error("api", `HackMD answered ${status}; check the arguments.`, false);
 }
 
 /** The BridgeError for a request that got no response (TOOLS.md §6.3). */
@@ -398,13 +394,15 @@ function transportFailureError(facts: ErrorFacts, failure: TransportError): Brid
     );
   }
   const timedOut = failure.failure === "timeout";
+  // The host may know why nothing answers (a local sandbox that is not running) and say so.
+  const unreachable = facts.config.unreachableHint;
   if (isRead(facts.method)) {
     return makeError(
       facts,
       "network",
       timedOut
         ? "HackMD did not answer in time (timed out); check your connection and retry."
-        : "could not reach HackMD (the connection failed); check your connection and the API URL, then retry.",
+        : unreachable ?? "could not reach HackMD (the connection failed); check your connection and the API URL, then retry.",
       { cause: failure },
     );
   }
@@ -412,7 +410,9 @@ function transportFailureError(facts: ErrorFacts, failure: TransportError): Brid
     return makeError(
       facts,
       "network",
-      "could not connect to HackMD, so nothing was sent and it is safe to retry; check your connection and the API URL.",
+      unreachable === undefined
+        ? "could not connect to HackMD, so nothing was sent and it is safe to retry; check your connection and the API URL."
+        : `nothing was sent: ${unreachable}`,
       { cause: failure },
     );
   }

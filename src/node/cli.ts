@@ -33,8 +33,8 @@ const SPECS = new Map(ALL_SPECS.map((spec) => [spec.name, spec]));
 /** How `--root` defaults, per kind of subcommand. */
 function rootDefault(spec: CommandSpec): string {
   if (spec.name === "sandbox") return `HACKMD_BRIDGE_ROOT, else ./${SANDBOX_FOLDER}`;
-  if (HUMAN_COMMANDS.has(spec.name)) return "HACKMD_BRIDGE_ROOT, else the current folder";
-  return spec.name === "doctor" ? "HACKMD_BRIDGE_ROOT" : "HACKMD_BRIDGE_ROOT; required";
+  if (HUMAN_COMMANDS.has(spec.name) || spec.name === "doctor") return "HACKMD_BRIDGE_ROOT, else the current folder";
+  return "HACKMD_BRIDGE_ROOT; required";
 }
 
 /** The top-level help. */
@@ -53,8 +53,8 @@ ${commandList([
 
 Shared options:
   --root <dir>                    the folder every local file operation is confined to
-                                  (default HACKMD_BRIDGE_ROOT; the sync commands fall back to
-                                  the current folder)
+                                  (default HACKMD_BRIDGE_ROOT; the sync commands and doctor
+                                  fall back to the current folder)
   --config-dir <name>             the vault configuration folder (default .obsidian when present)
   --protect-agent-files=<bool>    refuse writing agent instruction files (default true)
 
@@ -66,6 +66,10 @@ Environment:
   HACKMD_BRIDGE_LOG_LEVEL  debug | info | warn | error (default info); logs are JSON lines on stderr
 
 In the sandbox folder (npm start) the sync commands need no token: --root sandbox-vault.
+Note ids may begin with -: such a word is read as an argument, and -- ends the options
+(hackmd-bridge pull -- -PxV… plan.md).
+Tool policy of mcp and serve: every tool is allowed unless --read-only, --deny or --ask says
+otherwise; --deny, --allow and --ask may be repeated.
 Exit codes: 0 done, 1 needs you (a conflict, a refusal naming the flag to add), 2 usage error or
 failure; each command's --help lists its own.
 `;
@@ -176,8 +180,9 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
     throw error;
   }
   let settings: NodeSettings = readSettings(env, flags);
-  // The sync commands work on the current folder when no root is named.
-  if (human !== undefined && settings.root === undefined) settings = readSettings(env, { ...flags, root: process.cwd() });
+  // The sync commands and doctor work on the current folder when no root is named (and find a
+  // sandbox there, as with --root).
+  if ((human !== undefined || spec === doctorSpec) && settings.root === undefined) settings = readSettings(env, { ...flags, root: process.cwd() });
   // Secrets known now, plus those made later (a generated endpoint token, the sandbox's tokens).
   const made: string[] = [];
   const secrets = (): string[] => [settings.token, env.HACKMD_BRIDGE_MCP_TOKEN, ...made].filter((value): value is string => Boolean(value?.trim()));
@@ -197,7 +202,7 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
     settings = found.settings;
     if (found.sandbox !== undefined) remember(found.sandbox.apiToken);
     if (human !== undefined && run !== undefined) {
-      return await runHumanCommand({ command: human, run, settings, env, io: scrubbed, logger, sandbox: found.sandbox });
+      return await runHumanCommand({ command: human, run, settings, env, io: scrubbed, logger });
     }
     switch (spec.name) {
       case "doctor": {

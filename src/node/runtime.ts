@@ -25,6 +25,8 @@ export interface NodeSettings {
   protectAgentFiles: boolean;
   /** HACKMD_BRIDGE_REQUIRE_VERSION=1: refuse an overwrite when no version of HackMD's text could be saved first. */
   requireVersion?: boolean;
+  /** What a failed connection means (set for a sandbox folder: the sandbox is not running). */
+  unreachableHint?: string;
 }
 
 /** Reads the environment (once, at start); a blank token counts as missing. */
@@ -47,6 +49,7 @@ export function makeSettings(fields: Omit<NodeSettings, "token">, token: string 
   const settings = {
     apiUrl: fields.apiUrl, root: fields.root, configDir: fields.configDir, protectAgentFiles: fields.protectAgentFiles,
     ...(fields.requireVersion === undefined ? {} : { requireVersion: fields.requireVersion }),
+    ...(fields.unreachableHint === undefined ? {} : { unreachableHint: fields.unreachableHint }),
   };
   Object.defineProperty(settings, "token", { value: token, enumerable: false, writable: false });
   return settings as NodeSettings;
@@ -63,7 +66,13 @@ export const INVALID_API_URL =
 /** Builds the client configuration; an unusable API URL is refused naming HACKMD_API_URL, without echoing it. */
 export function clientConfig(settings: NodeSettings, words?: Words): ClientConfig {
   try {
-    return createClientConfig({ apiUrl: settings.apiUrl, tokenHint: STANDALONE_TOKEN_HINT, apiUrlHint: API_URL_HINT, ...(words === undefined ? {} : { words }) });
+    return createClientConfig({
+      apiUrl: settings.apiUrl,
+      tokenHint: STANDALONE_TOKEN_HINT,
+      apiUrlHint: API_URL_HINT,
+      ...(words === undefined ? {} : { words }),
+      ...(settings.unreachableHint === undefined ? {} : { unreachableHint: settings.unreachableHint }),
+    });
   } catch (error) {
     if (isBridgeError(error, "invalid_input")) throw new BridgeError("invalid_input", INVALID_API_URL);
     throw error;

@@ -109,11 +109,24 @@ export async function withSandbox(settings: NodeSettings, env: NodeJS.ProcessEnv
   if (connection?.api_url === undefined || connection.api_token === undefined) return { settings };
   return {
     settings: makeSettings(
-      { apiUrl: connection.api_url, root: settings.root, configDir: settings.configDir, protectAgentFiles: settings.protectAgentFiles, requireVersion: settings.requireVersion },
+      {
+        apiUrl: connection.api_url,
+        root: settings.root,
+        configDir: settings.configDir,
+        protectAgentFiles: settings.protectAgentFiles,
+        requireVersion: settings.requireVersion,
+        // Every message of a failed connection, from any command or tool, says what it means here.
+        unreachableHint: sandboxNotRunning(settings.root, connection.api_url),
+      },
       connection.api_token,
     ),
     sandbox: { root: settings.root, apiUrl: connection.api_url, apiToken: connection.api_token },
   };
+}
+
+/** What a failed connection to a sandbox's emulator means, and the fix. */
+export function sandboxNotRunning(root: string, apiUrl: string): string {
+  return `the sandbox in ${root} is not running (nothing answers at ${apiUrl}); start it with \`npm start\` in the HackMD Bridge folder, or \`hackmd-bridge sandbox --root ${root}\`, then run this again.`;
 }
 
 function isConnection(value: unknown): value is SandboxConnection {

@@ -1,10 +1,14 @@
 /**
  * The command line as data: every subcommand's options, positionals, help and exit codes are a
- * CommandSpec; one parser (node:util parseArgs in token mode) checks a command line against it
- * and turns every mistake into a UsageError that names the fix ("did you mean --dry-run?").
- * The same specs render `--help`, `help <command>` and the README's exit-code table.
+ * CommandSpec; one parser checks a command line against it and turns every mistake into a
+ * UsageError that names the fix ("did you mean --dry-run?"). The same specs render `--help`,
+ * `help <command>` and the README's exit-code table.
+ *
+ * The parser is our own rather than node:util parseArgs because note ids are base64url: one in
+ * 64 begins with `-`, and parseArgs reads `-ve4vn…` as a group of short flags (one of them `-h`).
+ * Here only `--help` and a standalone `-h` ask for help; any other word of one dash and more than
+ * one character is an argument (a note id, a file name); `--` ends the options.
  */
-import { parseArgs } from "node:util";
 import { UsageError } from "./output";
 
 /** One option of a subcommand (long form only; `-h` is the one short form, for `--help`). */
@@ -14,6 +18,11 @@ export interface OptionDef {
   value?: string;
   /** One line of help. */
   help: string;
+  /**
+   * A string option that may be given more than once; its values accumulate, in order. Any other
+   * string option given twice is a usage error (never "the last one wins").
+   */
+  repeatable?: boolean;
 }
 
 /** Options by long name (without the leading `--`). */
@@ -44,8 +53,11 @@ export interface CommandSpec {
   examples?: readonly string[];
 }
 
-/** Option values after parsing: strings for string options, `true` for booleans given. */
-export type ParsedValues = Readonly<Record<string, string | boolean | undefined>>;
+/**
+ * Option values after parsing: strings for string options, `true` for booleans given, and for a
+ * repeatable option every value given, in order.
+ */
+export type ParsedValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
 /** A checked command line. */
 export interface ParsedLine {
@@ -72,47 +84,74 @@ export function allOptions(spec: CommandSpec): OptionDefs {
   return Object.assign({}, spec.options, ...spec.shared.map((group) => SHARED_OPTIONS[group])) as OptionDefs;
 }
 
+/** What every help of a command with arguments says about arguments that begin with `-`. */
+export const DASH_ARGUMENT_NOTE = [
+  "An argument that begins with - (one note id in 64 does) is read as an argument, not an option;",
+  "-- ends the options, so everything after it is an argument: hackmd-bridge pull -- -PxV… plan.md",
+].join("\n");
+
 /**
- * Checks a command line against a spec. `--help`/`-h` anywhere before `--` wins over every other
- * check. Unknown options, missing or unexpected values and a wrong number of positionals are
- * UsageErrors whose message names the fix; `others` lets an option of another subcommand be
- * named as such.
+ * Parses `args` (what follows the subcommand) against the spec. `--help`/`-h` anywhere before `--`
+ * wins over every other check. Unknown options, missing or unexpected values, a single-valued
+ * option given twice and a wrong number of positionals are UsageErrors whose message names the
+ * fix; `others` lets an option of another subcommand be named as such.
  */
 export function parseCommandLine(spec: CommandSpec, args: readonly string[], others: readonly CommandSpec[] = []): ParsedLine {
   const defs = allOptions(spec);
-  const parseOptions: Record<string, { type: "string" | "boolean"; short?: string }> = { help: { type: "boolean", short: "h" } };
-  for (const [name, def] of Object.entries(defs)) parseOptions[name] = { type: def.type };
-  const { tokens } = parseArgs({ args: [...args], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
-  const values: Record<string, string | boolean> = {};
+  const values: Record<string, string | boolean | string[]> = {};
   const positionals: string[] = [];
   const problems: UsageError[] = [];
   let help = false;
-  for (const token of tokens) {
-    if (token.kind === "positional") {
-      positionals.push(token.value);
+  let index = 0;
+  let optionsEnded = false;
+  while (index < args.length) {
+    const arg = args[index++] ?? "";
+    if (optionsEnded || arg === "-" || !arg.startsWith("-")) {
+      positionals.push(arg);
       continue;
     }
-    if (token.kind === "option-terminator") continue;
-    if (token.name === "help") {
+    if (arg === "--") {
+      optionsEnded = true;
+      continue;
+    }
+    if (!arg.startsWith("--")) {
+      // One dash: `-h` is help; `-x` is an unknown short option; anything longer is an argument
+      // (a note id such as -PxV… or -ve4vn…), unless it is a long option written with one dash.
+      const word = arg.slice(1).split("=")[0] ?? "";
+      if (arg === "-h") help = true;
+      else if (arg.length === 2) problems.push(new UsageError(unknownOption(spec, arg, others)));
+      else if (word === "help" || Object.hasOwn(defs, word)) problems.push(new UsageError(`${arg} has one dash; write --${arg.slice(1)}`));
+      else positionals.push(arg);
+      continue;
+    }
+    const equals = arg.indexOf("=");
+    const name = equals === -1 ? arg.slice(2) : arg.slice(2, equals);
+    const inline = equals === -1 ? undefined : arg.slice(equals + 1);
+    if (name === "help") {
       help = true;
       continue;
     }
-    const def = defs[token.name];
+    const def = Object.hasOwn(defs, name) ? defs[name] : undefined;
     if (def === undefined) {
-      problems.push(new UsageError(unknownOption(spec, token.rawName, others)));
+      problems.push(new UsageError(unknownOption(spec, `--${name}`, others)));
       continue;
     }
     if (def.type === "boolean") {
-      if (token.inlineValue === true || token.value !== undefined) problems.push(new UsageError(`--${token.name} takes no value; write just --${token.name}`));
-      else values[token.name] = true;
+      if (inline !== undefined) problems.push(new UsageError(`--${name} takes no value; write just --${name}`));
+      else values[name] = true;
       continue;
     }
-    // `--root --json`: parseArgs would take `--json` as the folder; that is a forgotten value.
-    if (token.value === undefined || token.value === "" || (token.inlineValue === false && token.value.startsWith("--"))) {
-      problems.push(new UsageError(`--${token.name} needs a value: --${token.name} ${def.value ?? "<value>"}`));
+    let value = inline;
+    // `--root --json`: the next word is another option, so the value was forgotten.
+    if (value === undefined && index < args.length && !(args[index] ?? "").startsWith("--")) value = args[index++];
+    if (value === undefined || value === "") {
+      problems.push(new UsageError(`--${name} needs a value: --${name} ${def.value ?? "<value>"}`));
       continue;
     }
-    values[token.name] = token.value;
+    const earlier = values[name];
+    if (def.repeatable === true) values[name] = [...(Array.isArray(earlier) ? earlier : []), value];
+    else if (typeof earlier === "string") problems.push(new UsageError(`--${name} is given twice (${JSON.stringify(earlier)} and ${JSON.stringify(value)}); give it once`));
+    else values[name] = value;
   }
   if (help) return { values, positionals, help };
   const first = problems[0];
@@ -207,12 +246,14 @@ export function commandHelp(spec: CommandSpec, notes: { rootDefault: string }): 
   const defs = allOptions(spec);
   const optionRows: Array<[string, string]> = Object.entries(defs).map(([name, def]) => [
     optionLabel(name, def),
-    name === "root" ? `${def.help} (default: ${notes.rootDefault})` : def.help,
+    name === "root" ? `${def.help} (default: ${notes.rootDefault})` : def.repeatable === true ? `${def.help}; may be repeated` : def.help,
   ]);
   optionRows.push(["-h, --help", "show this help"]);
   const codes = ([0, 1, 2] as const).flatMap((code) => (spec.exitCodes[code] === undefined ? [] : [[String(code), spec.exitCodes[code]] as [string, string]]));
   const parts = [`hackmd-bridge ${spec.name} — ${spec.summary}`, "", `Usage: ${usageLine(spec)}`];
   if (spec.description !== undefined) parts.push("", spec.description);
+  // Every command with arguments but `help` (whose argument is a command name) can be given a note id or a file name.
+  if (spec.name !== "help" && spec.positionals.required.length + (spec.positionals.optional?.length ?? 0) > 0) parts.push("", DASH_ARGUMENT_NOTE);
   parts.push("", "Options:", rows(optionRows), "", "Exit codes:", rows(codes));
   if (spec.examples !== undefined && spec.examples.length > 0) parts.push("", "Examples:", ...spec.examples.map((example) => `  ${example}`));
   return `${parts.join("\n")}\n`;

@@ -1,7 +1,8 @@
 /**
  * `hackmd-bridge diff <path> [--remote]`: a unified diff of a tracked file against its baseline
  * (the text both sides last agreed on; no request), or against the note on HackMD (one GET).
- * Exit codes follow diff(1): 0 no differences, 1 differences, 2 trouble. Nothing is written.
+ * Exit codes: 0 no differences, 1 differences (as diff(1)) or a refusal such as a file that is not
+ * tracked (as every subcommand), 2 trouble. Nothing is written.
  */
 import { createTwoFilesPatch } from "diff";
 import { BridgeError } from "../../core/errors";
@@ -75,11 +76,10 @@ export const diffCommand: HumanCommand = {
   positionals: { required: ["path"] },
   options: { remote: { type: "boolean", help: "compare with the note on HackMD instead of the baseline" } },
   shared: ["root", "json"],
-  exitCodes: { 0: "no differences", 1: "differences (shown)", 2: "usage error, or trouble (not tracked, a damaged record, token, network)" },
+  exitCodes: { 0: "no differences", 1: "differences (shown), or refused: the file is not tracked", 2: "usage error, or trouble (a damaged record, token, network)" },
   examples: ["hackmd-bridge diff notes/plan.md", "hackmd-bridge diff notes/plan.md --remote"],
   parse: ({ values, positionals: given }) => {
     const args: DiffArgs = { path: given[0] ?? "", remote: flag(values, "remote"), json: flag(values, "json") };
-    // diff(1): 1 means "they differ", so every failure, a refusal too, is trouble (2).
-    return { json: args.json, run: (context) => runDiff(args, context), exitCodeOf: () => EXIT.error };
+    return { json: args.json, run: (context) => runDiff(args, context) };
   },
 };

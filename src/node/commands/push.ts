@@ -93,7 +93,7 @@ export const pushCommand: HumanCommand = {
   shared: ["root", "json"],
   exitCodes: {
     0: "pushed, or nothing to push",
-    1: "not pushed: a conflict (<name>.remote.md written), a remote change to pull first, or a refusal naming the flag",
+    1: "not pushed: a conflict (<name>.remote.md written), a remote change to pull first, the file is not tracked, or a refusal naming the flag",
     2: "usage error, or a failure",
   },
   examples: ["hackmd-bridge push notes/plan.md", "hackmd-bridge push notes/plan.md --expected-remote-hash sha256:…"],

@@ -180,7 +180,7 @@ export const statusCommand: HumanCommand = {
   shared: ["root", "json"],
   exitCodes: {
     0: "checked; nothing needs you (in_sync, local_changed or remote_changed, or a conflict sync merges by itself)",
-    1: "a conflict to merge by hand, or a file or note that is missing",
+    1: "a conflict to merge by hand, a file or note that is missing, or refused: the file is not tracked",
     2: "usage error, or a failure (a note could not be checked)",
   },
   examples: ["hackmd-bridge status", "hackmd-bridge status notes/plan.md --json"],

@@ -1,6 +1,7 @@
 /**
- * The command line's vocabulary (src/core/wording.ts): the fixes the sync engine names, as the
- * subcommands and flags a person types, with the actual file and note filled in where known.
+ * The command line's vocabulary (src/core/wording.ts): the fixes the sync engine and the HackMD
+ * client name, as the subcommands and flags a person types, with the actual file and note filled
+ * in where known; no tool names, tool arguments or raw HackMD replies.
  */
 import type { NextStep, RetryFlag, Words } from "../../core/wording";
 
@@ -44,6 +45,10 @@ function stepLine(step: NextStep): string {
       return "hackmd-bridge list --tracked";
     case "get_note":
       return step.path === undefined ? "hackmd-bridge status" : `hackmd-bridge diff ${path} --remote`;
+    case "list_versions":
+      return `hackmd-bridge history ${path}`;
+    case "list_comments":
+      return `hackmd-bridge comments ${path} --all`;
   }
 }
 
@@ -58,10 +63,13 @@ export const CLI_WORDS: Words = {
       case "note_id":
         return "the note id";
       case "team_path":
-        return "--team";
+        return "the team (--team)";
       case "diff_summary":
         return "the diff above";
     }
   },
   step: (step) => `\`${stepLine(step)}\``,
+  teamSource: () => "the path of a team you belong to, as in its HackMD address (hackmd.io/team/<path>)",
+  // A person gets what HackMD's answer means; its raw reply body only when nothing explains it.
+  reply: ({ where, text, said, explained }) => (explained ? `${where}: ${text}` : `${where}: ${text} HackMD said: ${said}`),
 };
