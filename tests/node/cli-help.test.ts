@@ -9,7 +9,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exitCodeTable } from "../../src/node/commands/args";
+import { exitCodeTable, parseCommandLine } from "../../src/node/commands/args";
+import { pullCommand } from "../../src/node/commands/pull";
+import { syncCommand } from "../../src/node/commands/sync";
+import { mcpSpec, serveSpec } from "../../src/node/commands/protocol";
+import { parsePolicyFlags } from "../../src/node/tool-policy-flags";
 import { ALL_SPECS } from "../../src/node/cli";
 import { buildCli } from "../helpers/build-cli";
 
@@ -128,6 +132,82 @@ describe("usage errors", () => {
       expect({ args, status: result.status, stdout: result.stdout }).toEqual({ args, status: 2, stdout: "" });
       expect(result.stderr).toMatch(message);
     }
+  });
+});
+
+describe("note ids that begin with - (base64url: one in 64)", () => {
+  // Real shapes: 22-character note ids and 9-character short ids; the second holds an h, which
+  // node:util parseArgs read as -v -e -4 … -h (help, exit 0, nothing pulled).
+  const ids = ["-PxVq3nGxRzKbLm0aY8ZtQ", "-ve4vnGutHhk3AAuRhk3AA", "-h1ab2cd3"];
+
+  it.each(ids)("the parser takes %s as an argument, before or after the options and after --", (id) => {
+    for (const args of [[id, "a.md"], [id, "a.md", "--overwrite"], ["--overwrite", id, "a.md"], ["--", id, "a.md"], ["--overwrite", "--", id, "a.md"]]) {
+      const line = parseCommandLine(pullCommand, args, ALL_SPECS);
+      expect({ args, help: line.help, positionals: line.positionals }).toEqual({ args, help: false, positionals: [id, "a.md"] });
+    }
+    // An option's value may begin with - too.
+    expect(parseCommandLine(pullCommand, ["x", "a.md", "--team", id], ALL_SPECS).values.team).toBe(id);
+  });
+
+  it("only --help and a standalone -h ask for help; one-dash spellings of options are refused naming the fix", () => {
+    expect(parseCommandLine(pullCommand, ["-h"], ALL_SPECS).help).toBe(true);
+    expect(parseCommandLine(pullCommand, ["x", "--help"], ALL_SPECS).help).toBe(true);
+    // After --, --help is a file name.
+    expect(parseCommandLine(pullCommand, ["x", "--", "--help"], ALL_SPECS)).toMatchObject({ help: false, positionals: ["x", "--help"] });
+    expect(() => parseCommandLine(pullCommand, ["-x", "a.md", "b"], ALL_SPECS)).toThrow(/unknown option -x/);
+    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "-overwrite"], ALL_SPECS)).toThrow("-overwrite has one dash; write --overwrite");
+  });
+
+  it("a pull of an id that begins with - and holds an h never prints the help and exits 0", () => {
+    const result = run(["pull", "-ve4vnGutHhk3AAuRhk3AA", "a.md"], { cwd: work });
+    // No token here, so the pull fails (2) — but it was attempted, not answered with the help.
+    expect(result.status).toBe(2);
+    expect(result.stdout).not.toContain("Usage:");
+    expect(result.stderr).not.toMatch(/unknown option|Usage:/);
+  });
+
+  it("every command with arguments says in its help how ids that begin with - are read", () => {
+    for (const name of ["pull", "push", "status", "diff", "untrack", "history", "comments", "publish"]) {
+      expect(run([name, "--help"]).stdout).toContain("-- ends the options");
+    }
+    expect(run(["--help"]).stdout).toContain("-- ends the options");
+  });
+});
+
+describe("options given more than once", () => {
+  it("--deny, --allow and --ask accumulate, repeated and comma-separated alike", () => {
+    const line = parseCommandLine(mcpSpec, ["--deny", "hackmd_delete_note", "--deny", "hackmd_update_note,hackmd_delete_folder", "--ask", "hackmd_push_note"], ALL_SPECS);
+    expect(parsePolicyFlags(line.values).policies).toEqual({
+      hackmd_delete_note: "deny",
+      hackmd_update_note: "deny",
+      hackmd_delete_folder: "deny",
+      hackmd_push_note: "ask",
+    });
+  });
+
+  it("a tool given two policies across repeats is a usage error (exit 2) naming it", () => {
+    const result = run(["mcp", "--root", work, "--deny", "hackmd_delete_note", "--deny", "hackmd_update_note", "--allow", "hackmd_delete_note"]);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("hackmd_delete_note is given to both --deny and --allow; name it once");
+  });
+
+  it("a single-valued option given twice is a usage error (exit 2), never last-wins", () => {
+    expect(() => parseCommandLine(syncCommand, ["--watch", "--budget", "10", "--budget", "20"], ALL_SPECS)).toThrow('--budget is given twice ("10" and "20"); give it once');
+    for (const args of [
+      ["status", "--root", "a", "--root", "b"],
+      ["serve", "--root", work, "--port", "0", "--port", "1"],
+      ["sync", "--watch", "--budget", "10", "--budget=20"],
+      ["pull", "x", "a.md", "--team", "t", "--team", "u"],
+      ["history", "a.md", "--show", "v1", "--show", "v2"],
+      ["emulator", "--port", "0", "--port", "0"],
+    ]) {
+      const result = run(args);
+      expect({ args, status: result.status, stdout: result.stdout }).toEqual({ args, status: 2, stdout: "" });
+      expect(result.stderr).toMatch(/--[a-z-]+ is given twice \(.*\); give it once/);
+    }
+    // Booleans say the same thing twice: harmless, accepted.
+    expect(parseCommandLine(serveSpec, ["--read-only", "--read-only"], ALL_SPECS).values["read-only"]).toBe(true);
   });
 });
 

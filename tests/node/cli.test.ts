@@ -275,6 +275,74 @@ describe("hackmd-bridge serve: the tool policy flags (issue 14)", () => {
     expect(twice.stderr).toContain("hackmd_pull_note is given to both --deny and --allow");
   });
 
+  /** An MCP client of `hackmd-bridge mcp` over stdio, against the emulator. */
+  async function stdioClient(args: string[]): Promise<Client> {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", ...args], env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }), stderr: "pipe" });
+    const client = new Client({ name: "cli-test", version: "1" });
+    await client.connect(transport);
+    return client;
+  }
+
+  it("mcp --root DIR with no policy flag allows the tools that write (the README's first agent example)", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const client = await stdioClient(["--root", root]);
+    try {
+      const created = await client.callTool({ name: "hackmd_create_note", arguments: { title: "Written over stdio", content: "# Written over stdio\n" } });
+      expect({ isError: created.isError, meta: created._meta }).not.toMatchObject({ isError: true });
+      const note = (created.structuredContent as { note: { id: string } }).note;
+      expect(emu.inspect().notes.some((entry) => entry.id === note.id)).toBe(true);
+      const pulled = await client.callTool({ name: "hackmd_pull_note", arguments: { note_ref: note.id, local_path: "stdio.md" } });
+      expect(pulled.isError).toBeFalsy();
+      expect(existsSync(join(root, "stdio.md"))).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("repeated --deny flags all count: each tool named is refused, the others stay allowed", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const client = await stdioClient(["--root", root, "--deny", "hackmd_delete_note", "--deny", "hackmd_update_note"]);
+    try {
+      for (const name of ["hackmd_delete_note", "hackmd_update_note"]) {
+        const result = await client.callTool({ name, arguments: { note_ref: "x" } });
+        expect({ name, kind: (result._meta as { error_kind?: string } | undefined)?.error_kind }).toEqual({ name, kind: "tool_denied" });
+        expect((result.content as Array<{ text: string }>)[0]?.text).toContain(`refuses ${name} (--deny)`);
+      }
+      const created = await client.callTool({ name: "hackmd_create_note", arguments: { title: "Still allowed", content: "x\n" } });
+      expect(created.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("serve with no policy flag allows a tool that writes", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0"], { env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }) });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+        if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
+      });
+      child.once("exit", () => reject(new Error(`serve exited early: ${stderr}`)));
+    });
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    try {
+      const { url, token } = JSON.parse(line) as { url: string; token: string };
+      const client = new Client({ name: "cli-test", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const created = await client.callTool({ name: "hackmd_create_note", arguments: { title: "Written over HTTP", content: "# Written over HTTP\n" } });
+      expect(created.isError).toBeFalsy();
+      expect(emu.inspect().notes.some((entry) => entry.title === "Written over HTTP")).toBe(true);
+      await client.close();
+    } finally {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+    }
+  });
+
   it("serve --read-only refuses every write tool with tool_denied and still reads; --ask refuses with the reason", async () => {
     const root = await mkdtemp(join(work, "root-"));
     const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0", "--read-only", "--ask", "hackmd_list_folders"], {

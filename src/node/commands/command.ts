@@ -17,8 +17,10 @@ export interface CommandContext {
 export interface CommandRun {
   /** Whether `--json` was given (errors are then reported as one JSON object too). */
   json: boolean;
-  /** Runs the command; resolves with its exit code. Refusals may throw; the caller maps them (exit-codes.ts). */
+  /** Runs the command; resolves with its exit code. Refusals may throw; the caller maps them. */
   run: (context: CommandContext) => Promise<ExitCode>;
+  /** The exit code of a thrown failure, when the command's table differs from the usual one. */
+  exitCodeOf?: (error: unknown) => ExitCode;
 }
 
 /** A human subcommand defined as data: its spec (usage, options, help, exit codes) and its check. */

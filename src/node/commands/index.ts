@@ -35,9 +35,9 @@ export const HUMAN_COMMANDS: ReadonlyMap<string, HumanCommand> = new Map(HUMAN_C
 
 /**
  * Builds the core over the settings (its messages in the command line's words) and runs a
- * checked command line. Every failure, building the core included, is reported once, by one rule
- * for every subcommand: refusals (not tracked, a flag needed, no such note) exit 1, failures 2
- * (exit-codes.ts).
+ * checked command line. Every failure, building the core included, is reported once: refusals
+ * (not tracked, a flag needed, no such note) exit 1, failures 2 (exit-codes.ts); only `list`,
+ * which refuses nothing, counts every failure as one.
  */
 export async function runHumanCommand(options: {
   command: HumanCommand;
@@ -52,7 +52,7 @@ export async function runHumanCommand(options: {
     const core = await createNodeCore(settings, logger, { words: CLI_WORDS });
     return await run.run({ core, io, env });
   } catch (caught) {
-    return reportError({ error: caught, io, json: run.json, command: command.name });
+    return reportError({ error: caught, io, json: run.json, command: command.name, ...(run.exitCodeOf === undefined ? {} : { exitCode: run.exitCodeOf(caught) }) });
   }
 }
 

@@ -93,7 +93,7 @@ export const listCommand: HumanCommand = {
     team: { type: "string", value: "<team_path>", help: "list a team's notes (default: personal)" },
   },
   shared: ["root", "json"],
-  exitCodes: { 0: "listed", 1: "refused: no such team, or the token may not read it", 2: "usage error, or a failure (token, network, HackMD)" },
+  exitCodes: { 0: "listed", 2: "usage error, or a failure (token, network, HackMD)" },
   examples: ["hackmd-bridge list", "hackmd-bridge list --team my-team --json", "hackmd-bridge list --tracked"],
   parse: ({ values }) => {
     const tracked = flag(values, "tracked");
@@ -106,6 +106,7 @@ export const listCommand: HumanCommand = {
       throw new UsageError("--team is blank or contains a control character; pass a team path");
     }
     const args: ListArgs = { tracked, teamPath, json: flag(values, "json") };
-    return { json: args.json, run: (context) => runList(args, context) };
+    // Listing refuses nothing: every failure is one (exit 2).
+    return { json: args.json, run: (context) => runList(args, context), exitCodeOf: () => EXIT.error };
   },
 };
