@@ -33,8 +33,6 @@ export interface Words {
   input(name: InputName): string;
   /** A next step, e.g. `hackmd_pull_note with overwrite_local: true`. */
   step(step: NextStep): string;
-  /** Where a team path comes from, e.g. `a team path from hackmd_get_me`. */
-  teamSource(): string;
   /**
    * An error answer of HackMD as a message: `where` is the request (`PUT /v1/notes/…`), `text`
    * what the answer means and what to do, `said` HackMD's own (bounded, redacted) reply body, and
@@ -73,6 +71,5 @@ export const TOOL_WORDS: Words = {
     const flags = step.flags ?? [];
     return flags.length === 0 ? TOOL_STEPS[step.action] : `${TOOL_STEPS[step.action]} with ${flags.map((flag) => TOOL_FLAGS[flag]).join(" and ")}`;
   },
-  teamSource: () => "a team path from hackmd_get_me",
   reply: ({ where, text, said }) => `${where}: ${text} HackMD said: ${said}`,
 };

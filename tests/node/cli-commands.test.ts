@@ -113,7 +113,7 @@ describe("diff", () => {
     expect(report.diff).toContain("\n+- local\n");
   }, 60_000);
 
-  it("exit 0 with no differences; a file that is not tracked is trouble (2), as in diff(1)", async () => {
+  it("exit 0 with no differences; a file that is not tracked is a refusal (1), as for every command", async () => {
     await cmd(["pull", DEMO_NOTE_IDS.cs101, "cs101.md"]);
     const same = await cmd(["diff", "cs101.md"]);
     expect(same.status).toBe(0);
@@ -121,7 +121,7 @@ describe("diff", () => {
     expect((await cmd(["diff", "cs101.md", "--remote"])).status).toBe(0);
     await writeFile(join(root, "loose.md"), "# Loose\n");
     const untracked = await cmd(["diff", "loose.md"]);
-    expect(untracked.status).toBe(2);
+    expect(untracked.status).toBe(1);
     expect(untracked.stderr).toContain("loose.md is not tracked");
     expect(untracked.stderr).toContain("`hackmd-bridge pull <note_ref> loose.md`");
   }, 60_000);
@@ -190,6 +190,58 @@ describe("untrack", () => {
   });
 });
 
+describe("one exit code for a file that is not tracked", () => {
+  it("every command that takes a tracked file refuses an untracked one with exit 1, naming the pull that tracks it", async () => {
+    await writeFile(join(root, "never-tracked.md"), "# Never tracked\n");
+    for (const args of [["status", "never-tracked.md"], ["diff", "never-tracked.md"], ["diff", "never-tracked.md", "--remote"], ["push", "never-tracked.md"], ["history", "never-tracked.md"], ["comments", "never-tracked.md"], ["untrack", "never-tracked.md"]]) {
+      const result = await cmd(args);
+      expect({ args, status: result.status }).toEqual({ args, status: 1 });
+      expect(result.stderr).toContain("never-tracked.md is not tracked");
+      const json = await cmd([...args, "--json"]);
+      expect({ args, status: json.status, kind: (JSON.parse(json.stdout) as { error: { kind: string } }).error.kind }).toEqual({ args, status: 1, kind: "not_tracked" });
+    }
+  }, 60_000);
+});
+
+describe("note ids that begin with - (one in 64: they are base64url)", () => {
+  // A 22-character id, and one holding an h that node:util parseArgs read as a group of short flags (-h: help, exit 0).
+  const dashed = "-PxVq3nGxRzKbLm0aY8ZtQ";
+  const withH = "-ve4vnGutHhk3AAuRhk3AA";
+
+  beforeAll(() => {
+    emu.seed({
+      notes: [
+        { id: dashed, shortId: "-PxVshort", title: "Dashed", content: "# Dashed\n\nA note whose id begins with a dash.\n", workspace: { user: "sandbox" } },
+        { id: withH, shortId: "-ve4short", title: "Dashed with h", content: "# Dashed with h\n", workspace: { user: "sandbox" } },
+        { id: "-QaBcDeFgHiJkLmNoPqRsA", shortId: "-h1ab2cd3", title: "Short id with h", content: "# Short id with h\n", workspace: { user: "sandbox" } },
+      ],
+    });
+  });
+
+  it("pull, status, diff, push, history and untrack take such ids and file names, with or without --", async () => {
+    const pulled = await cmd(["pull", withH, "with-h.md"]);
+    expect({ status: pulled.status, stderr: pulled.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(pulled.stdout).toContain(`note ${withH}`);
+    expect(await readFile(join(root, "with-h.md"), "utf8")).toBe("# Dashed with h\n");
+    // A short id that begins with -h is a note reference too, not the help.
+    const byShort = await cmd(["pull", "-h1ab2cd3", "with-h-short.md"]);
+    expect(byShort.status).toBe(0);
+    expect(byShort.stdout).toContain("note -QaBcDeFgHiJkLmNoPqRsA");
+    // -- ends the options: a file name that begins with - as well.
+    const ended = await cmd(["pull", "--create-parent-dirs", "--", dashed, "-dashed.md"]);
+    expect(ended.status).toBe(0);
+    expect(existsSync(join(root, "-dashed.md"))).toBe(true);
+    for (const args of [["status", "-dashed.md"], ["diff", "-dashed.md"], ["push", "-dashed.md"], ["history", "-dashed.md"], ["status", "--", "-dashed.md"]]) {
+      const result = await cmd(args);
+      expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 0, stderr: "" });
+      expect(result.stdout).not.toContain("Usage:");
+    }
+    const byNote = await cmd(["untrack", "--note", withH]);
+    expect(byNote.status).toBe(0);
+    expect(byNote.stdout).toContain("Untracked with-h.md");
+  }, 60_000);
+});
+
 describe("history and comments (issue 12)", () => {
   it("history lists a tracked file's versions with one GET, and --show prints one version's text", async () => {
     expect((await cmd(["pull", DEMO_NOTE_IDS.readingList, "reading.md"])).status).toBe(0);
@@ -223,5 +275,46 @@ describe("history and comments (issue 12)", () => {
     expect((await cmd(["comments", "weekly.md", "--json"])).stdout).not.toContain(thread);
     expect((await cmd(["comments", "weekly.md", "--reopen", thread])).status).toBe(0);
     expect((await cmd(["comments", "weekly.md", "--resolve", "a", "--reopen", "b"])).status).toBe(2);
+  }, 60_000);
+});
+
+describe("the command's words", () => {
+  it("no message names a tool, a tool argument or team_path, or quotes HackMD's raw reply when its meaning is known", async () => {
+    const texts: string[] = [];
+    const failing = async (args: string[], expected: number): Promise<Run> => {
+      const result = await cmd(args);
+      expect({ args, status: result.status }).toEqual({ args, status: expected });
+      expect(result.stderr).not.toBe("");
+      texts.push(result.stderr);
+      const json = await cmd([...args, "--json"]);
+      texts.push(json.stdout, json.stderr);
+      return result;
+    };
+    const thread = "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d03";
+    expect((await cmd(["comments", "weekly.md", "--resolve", thread])).status).toBe(0);
+    const twice = await failing(["comments", "weekly.md", "--resolve", thread], 1);
+    expect(twice.stderr).toContain("the comment is already resolved");
+    expect((await cmd(["comments", "weekly.md", "--reopen", thread])).status).toBe(0);
+    const version = await failing(["history", "reading.md", "--show", "no-such-version"], 1);
+    expect(version.stderr).toContain("`hackmd-bridge history <path>` lists them");
+    const comment = await failing(["comments", "weekly.md", "--resolve", "no-such-comment"], 1);
+    expect(comment.stderr).toContain("`hackmd-bridge comments <path> --all` lists them");
+    const team = await failing(["pull", DEMO_NOTE_IDS.cs101, "team.md", "--team", "no-such-team"], 1);
+    expect(team.stderr).toContain("check the note or folder id and the team (--team)");
+    const listed = await failing(["list", "--team", "no-such-team"], 2);
+    expect(listed.stderr).toContain("check the note or folder id and the team (--team)");
+    const short = await failing(["pull", "-h1ab2cd3", "short-team.md", "--team", "no-such-team"], 1);
+    expect(short.stderr).toContain("not found (404)");
+    const fault = emu.injectFault({ match: { method: "GET", route: "GET /notes/:noteId" }, action: { status: 403, body: { error: "forbidden", message: "raw body" } }, times: 2 });
+    const forbidden = await failing(["diff", "weekly.md", "--remote"], 1);
+    expect(forbidden.stderr).toContain("check the team (--team) and the note's permissions");
+    fault.remove();
+    for (const text of texts) {
+      expect(text).not.toMatch(/\bteam_path\b/);
+      expect(text).not.toMatch(/\bhackmd_[a-z_]+/);
+      expect(text).not.toMatch(/\b[a-z]+_[a-z_]+: true\b/);
+      expect(text).not.toContain("HackMD said");
+      expect(text).not.toContain("raw body");
+    }
   }, 60_000);
 });

@@ -65,9 +65,9 @@ async function stop(running: Running): Promise<number | null> {
   return code;
 }
 
-function cmd(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function cmd(args: string[], options: { in?: string } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env: env() });
+    const child = spawn(process.execPath, [cli, ...args], { cwd: options.in ?? cwd, env: env() });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -140,13 +140,22 @@ describe("npm start (hackmd-bridge sandbox)", () => {
       expect(pulled.status).toBe(0);
       expect(pulled.stdout).toContain(`note ${created.note_id}`);
       expect((await cmd(["status", "--root", "sandbox-vault"])).status).toBe(0);
-      for (const run of [listed, pulled]) expect(run.stdout + run.stderr).not.toContain(first.token);
+      // doctor, like the sync commands, works on the current folder and finds the sandbox there.
+      const doctor = await cmd(["doctor", "--probe-api"], { in: join(cwd, "sandbox-vault") });
+      expect({ status: doctor.status, stderr: doctor.stderr }).toEqual({ status: 0, stderr: "" });
+      expect(JSON.parse(doctor.stdout)).toMatchObject({ ok: true, token_present: true, root: { configured: true, exists: true }, sandbox: { api_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/) as unknown }, api_probe: { ok: true } });
+      for (const run of [listed, pulled, doctor]) expect(run.stdout + run.stderr).not.toContain(first.token);
     } finally {
       expect(await stop(running)).toBe(0);
     }
-    const stopped = await cmd(["status", "made.md", "--root", "sandbox-vault"]);
-    expect(stopped.status).toBe(2);
-    expect(stopped.stderr).toMatch(/The sandbox in \S*sandbox-vault is not running \(nothing answers at http:\/\/127\.0\.0\.1:\d+\/v1\); start it with `npm start`/);
+    // Every command says the sandbox is not running: one file, the whole folder, and sync.
+    const notRunning = /[Tt]he sandbox in \S*sandbox-vault is not running \(nothing answers at http:\/\/127\.0\.0\.1:\d+\/v1\); start it with `npm start`/;
+    for (const args of [["status", "made.md"], ["status"], ["sync"], ["sync", "--dry-run"], ["list"], ["pull", created.note_id, "again.md"]]) {
+      const stopped = await cmd([...args, "--root", "sandbox-vault"]);
+      expect({ args, status: stopped.status }).toEqual({ args, status: 2 });
+      expect(stopped.stdout + stopped.stderr).toMatch(notRunning);
+      expect(stopped.stdout + stopped.stderr).not.toContain("could not reach HackMD");
+    }
   }, 60_000);
 
   it("a restart serves the same notes at the same URL with the same token: agents and tracked files keep working", async () => {

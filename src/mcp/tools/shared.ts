@@ -1,6 +1,5 @@
 /** Helpers shared by the tool handlers: workspace arguments, resolution, paging, permissions. */
 import { BridgeError, invalidInput } from "../../core/errors";
-import { TOOL_WORDS } from "../../core/wording";
 import { isBodyHash } from "../../core/hash";
 import type { CallContext } from "../../hackmd/call-context";
 import { parseNoteRef, resolveNoteRef, type Resolution } from "../../hackmd/note-ref";
@@ -107,7 +106,7 @@ export async function ensureTeamMember(deps: ToolDeps, call: CallContext, teamPa
   if (cached?.some((team) => team.path === teamPath)) return;
   const fresh = await accountTeamPaths(deps, call, true);
   if (!fresh.includes(teamPath)) {
-    throw new BridgeError("not_found", `The account is not a member of team ${teamPath}; use ${(deps.client.config.words ?? TOOL_WORDS).teamSource()}.`);
+    throw new BridgeError("not_found", `The account is not a member of team ${teamPath}; use a team path from hackmd_get_me.`);
   }
 }
 

@@ -63,13 +63,12 @@ export const CLI_WORDS: Words = {
       case "note_id":
         return "the note id";
       case "team_path":
-        return "the team (--team)";
+        return "team (--team)";
       case "diff_summary":
         return "the diff above";
     }
   },
   step: (step) => `\`${stepLine(step)}\``,
-  teamSource: () => "the path of a team you belong to, as in its HackMD address (hackmd.io/team/<path>)",
   // A person gets what HackMD's answer means; its raw reply body only when nothing explains it.
   reply: ({ where, text, said, explained }) => (explained ? `${where}: ${text}` : `${where}: ${text} HackMD said: ${said}`),
 };
