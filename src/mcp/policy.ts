@@ -64,6 +64,8 @@ export function isToolPolicy(value: unknown): value is ToolPolicy {
  * The policy that applies to a call of a tool whose `readOnlyHint` is `readsOnly`: "read-only for
  * agents" denies every tool that may change something; otherwise the tool's own policy, or for a
  * tool the map does not name (one added later), allow when it reads only and ask when it writes.
+ * That fallback is the plugin's default; the command, which cannot ask, passes a complete map
+ * (src/node/tool-policy-flags.ts, commandPolicies) so it never applies there.
  */
 export function effectivePolicy(options: { policies: PolicyMap; readOnly: boolean; tool: string; readsOnly: boolean }): ToolPolicy {
   if (options.readOnly && !options.readsOnly) return "deny";
