@@ -316,7 +316,7 @@ export class SyncService implements SyncTools {
     const path = resolved.path;
     const keysOf = async (): Promise<string[]> => {
       const found = await this.store.findByPath(path);
-      if (!found) throw notTracked(path, this.words);
+      if (!found) throw await this.notTracked(path);
       return [noteQueueKey(found.key), pathQueueKey(path)];
     };
     return this.serialised(keysOf, async () => this.withSnapshotCleanup(await this.pushHeld(request, path)));
@@ -627,8 +627,22 @@ export class SyncService implements SyncTools {
   /** Finds and loads the record of a path: untracked → `not_tracked`; damaged → `sync_state`. */
   private async loadTracked(path: string): Promise<LoadedRecord> {
     const found = await this.store.findByPath(path);
-    if (!found) throw notTracked(path, this.words);
+    if (!found) throw await this.notTracked(path);
     return this.store.load(found);
+  }
+
+  /**
+   * The `not_tracked` refusal of a path; when a pull moved the note's record away from it, the
+   * message says where the note is tracked now (the record's `moved_from`).
+   */
+  private async notTracked(path: string): Promise<BridgeError> {
+    const moved = await this.store.movedAwayFrom(path).catch(() => undefined);
+    if (moved === undefined) return notTracked(path, this.words);
+    const { record } = moved;
+    return new BridgeError(
+      "not_tracked",
+      `${path} is no longer tracked: note ${record.internal_id} was pulled to ${record.local_path}, which is tracked in its place (${path} was kept as it was). Work on ${record.local_path}, or pull the note back here with ${this.words.step({ action: "pull", path, noteId: record.internal_id, teamPath: record.team_path, flags: ["overwrite_local"] })}.`,
+    );
   }
 
   /**
