@@ -15,7 +15,7 @@ import { pollUntil } from "../hackmd/readback";
 import { overwrittenSentence } from "../hackmd/safety-version";
 import type { CreateNoteRequest, Permission } from "../hackmd/types";
 import { accountTeamPaths, listWorkspace, resolveRef } from "../mcp/tools/shared";
-import { removeOwnedSnapshot, snapshotCleanupSentence } from "../sync/snapshots";
+import { snapshotCleanupSentence, type SnapshotOutcome } from "../sync/snapshots";
 import type { SyncAllResult } from "../sync/sync-all";
 import type { KeyedRecord } from "../sync/store";
 import type { PushOutput } from "../sync/types";
@@ -92,9 +92,6 @@ export interface BridgeActionsOptions {
   ui: PluginUi;
 }
 
-/** Sync-all outcomes after which both sides agree (an earlier conflict's snapshot may go). */
-const RESOLVING_OUTCOMES: ReadonlySet<string> = new Set(["pulled", "pushed", "merged"]);
-
 /** Characters Obsidian or common file systems refuse in file names. */
 const UNSAFE_NAME = /[\\/:*?"<>|#^[\]\p{Cc}]/gu;
 
@@ -105,6 +102,12 @@ export function fileNameFromTitle(title: string, fallback: string): string {
     .join("")
     .trim();
   return cleaned === "" ? fallback.replace(UNSAFE_NAME, "_") : cleaned;
+}
+
+/** A push's output and what the engine did with the `.remote.md` snapshot beside the file. */
+interface Pushed {
+  output: PushOutput;
+  snapshot?: SnapshotOutcome | undefined;
 }
 
 /** The plugin's use-cases. */
@@ -189,7 +192,7 @@ export class BridgeActions {
           // Edits in different places merge by themselves; only overlapping ones need the user.
           if (this.services.settings.autoMerge) {
             const merged = await this.pushSafe(path, call, undefined, "merge");
-            if (merged.status !== "conflict") {
+            if (merged.output.status !== "conflict") {
               await this.handlePush(path, merged);
               return;
             }
@@ -221,8 +224,8 @@ export class BridgeActions {
       for (const item of result.items) {
         this.services.status.forget(item.local_path);
         if (item.outcome === "conflict" && item.remote_body_hash !== undefined) this.conflicts.set(item.local_path, item.remote_body_hash);
-        // Both sides now agree: a snapshot of an earlier conflict has done its job.
-        if (RESOLVING_OUTCOMES.has(item.outcome) && (await this.snapshotCleanup(item.local_path)).kind === "removed") removed += 1;
+        // Both sides now agree: the engine removed the snapshot of an earlier conflict.
+        if (item.snapshot_cleanup?.kind === "removed") removed += 1;
       }
       const tidy = removed === 0 ? "" : ` Removed ${removed === 1 ? "1 .remote.md snapshot" : `${removed} .remote.md snapshots`} of resolved conflicts.`;
       showInfo(syncAllSummary(result) + tidy);
@@ -422,22 +425,6 @@ export class BridgeActions {
     await this.ui.showDiff(path, diff);
   }
 
-  /** Removes our unedited `.remote.md` of a resolved file; never fails the operation. */
-  private async snapshotCleanup(path: string) {
-    if (path === "") return { kind: "none" } as const;
-    try {
-      return await removeOwnedSnapshot({ files: this.services.files, store: this.services.store, queue: (await this.services.loadDeps()).queue, localPath: path });
-    } catch (error) {
-      this.services.logger.debug("snapshot_cleanup_failed", { kind: isBridgeError(error) ? error.kind : "unexpected" });
-      return { kind: "none" } as const;
-    }
-  }
-
-  /** The cleanup's sentence for a notice ("" when there was no snapshot). */
-  private async cleanSnapshot(path: string): Promise<string> {
-    return snapshotCleanupSentence(await this.snapshotCleanup(path));
-  }
-
   private sources() {
     const services = this.services;
     return { files: services.files, store: services.store, hashCache: services.hashCache, memory: services.status, remoteForm: async (found: KeyedRecord, text: string) => (await services.loadDeps()).sync.remoteFormOf(found, text) };
@@ -498,8 +485,9 @@ export class BridgeActions {
       const title = target.title !== "" ? target.title : (await deps.client.getNote(call, { teamPath: target.teamPath, noteId: target.noteId })).title;
       path = await this.freeDestination(fileNameFromTitle(title, target.noteId));
     }
-    const out = await this.runPull(call, { path, teamPath: target.teamPath, noteId: target.noteId, overwriteLocal: tracked !== undefined });
-    showInfo(`Pulled “${out.title || out.note_id}” to ${out.local_path}.`);
+    const { output: out } = await this.runPull(call, { path, teamPath: target.teamPath, noteId: target.noteId, overwriteLocal: tracked !== undefined });
+    const moved = out.moved_from === undefined ? "" : ` It was linked to ${out.moved_from} until now; that file is kept but no longer linked.`;
+    showInfo(`Pulled “${out.title || out.note_id}” to ${out.local_path}.${moved}`);
     await this.ui.openFile(out.local_path);
   }
 
@@ -511,15 +499,15 @@ export class BridgeActions {
   async pullConverting(path: string, convert: boolean): Promise<void> {
     await this.guard("pull", async () => {
       const found = await this.requireTracked(path);
-      const out = await this.runPull(this.services.newCall(), { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true, convert });
+      const { output: out } = await this.runPull(this.services.newCall(), { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true, convert });
       showInfo(convert ? `${out.local_path} is written in Obsidian's syntax and converted when pushed.` : `${out.local_path} now syncs byte for byte, exactly as HackMD stores it.`);
     });
   }
 
   private async pullTracked(path: string, call: CallContext): Promise<void> {
     const found = await this.requireTracked(path);
-    const out = await this.runPull(call, { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true });
-    showInfo(`Pulled the latest version of ${out.local_path} from HackMD.${await this.cleanSnapshot(out.local_path)}`);
+    const { output: out, snapshot } = await this.runPull(call, { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true });
+    showInfo(`Pulled the latest version of ${out.local_path} from HackMD.${snapshotCleanupSentence(snapshot)}`);
   }
 
   /** One pull; a large note asks first. Records what both sides now hold for the status bar. */
@@ -549,10 +537,10 @@ export class BridgeActions {
     this.services.hashCache.forget(result.output.local_path);
     this.services.status.observe(result.output.local_path, { baseline_body_hash: result.output.body_hash, remote_body_hash: result.output.body_hash });
     this.conflicts.delete(result.output.local_path);
-    return result.output;
+    return result;
   }
 
-  private async pushSafe(path: string, call: CallContext, expectedRemoteHash?: string, strategy: "safe" | "merge" = "safe"): Promise<PushOutput> {
+  private async pushSafe(path: string, call: CallContext, expectedRemoteHash?: string, strategy: "safe" | "merge" = "safe"): Promise<Pushed> {
     const sync = (await this.services.loadDeps()).sync;
     const push = (confirmLargeFile: boolean) =>
       sync.push({ localPath: path, strategy, confirm: false, expectedRemoteHash, confirmLargeFile, call });
@@ -569,10 +557,11 @@ export class BridgeActions {
     // A collaborator's edit replaced in the read-to-write window: say which version holds it (issue 12).
     const overwritten = result.safety?.overwritten ?? [];
     if (overwritten.length > 0) showInfo(`${path}: ${overwrittenSentence(overwritten)} Open note history to compare or restore it.`);
-    return result.output;
+    return { output: result.output, snapshot: result.snapshot };
   }
 
-  private async handlePush(path: string, out: PushOutput): Promise<void> {
+  private async handlePush(path: string, pushed: Pushed): Promise<void> {
+    const out = pushed.output;
     const status = this.services.status;
     switch (out.status) {
       case "pushed":
@@ -589,7 +578,8 @@ export class BridgeActions {
               : out.status === "pushed"
                 ? `Pushed ${path} to HackMD.`
                 : `Nothing to push: the note already matches ${path}.`;
-          showInfo(done + (await this.cleanSnapshot(path)));
+          // The engine removed the snapshot of an earlier conflict, or says why it stayed.
+          showInfo(done + snapshotCleanupSentence(pushed.snapshot));
         }
         return;
       case "remote_changed": {

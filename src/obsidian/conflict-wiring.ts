@@ -1,11 +1,10 @@
 /**
  * Wires the merge editor into the plugin: the conflict flow (ui/conflict-flow.ts) gets the merge
- * editor tab as its view, the trash copy of a losing side (keep-copy.ts) and the snapshot
- * cleanup of the sync engine (sync/snapshots.ts); the diff views get the same tabs. Adapts
+ * editor tab as its view and the trash copy of a losing side (keep-copy.ts); the sync engine
+ * removes the `.remote.md` snapshot itself (sync/snapshots.ts). The diff views get the same tabs. Adapts
  * PluginServices; nothing here runs during onload but the view registration.
  */
 import type { Plugin } from "obsidian";
-import { removeOwnedSnapshot } from "../sync/snapshots";
 import type { ConflictOutcome } from "../ui/conflict-flow";
 import { keepCopyInTrash } from "./keep-copy";
 import { MergeEditors } from "./merge-editors";
@@ -41,7 +40,6 @@ export function wireMergeEditor(options: ConflictWiringOptions): MergeEditors {
           newCall: () => services.newCall(),
           openModal: (viewModel) => editors.openConflict(viewModel),
           keepCopy: (file, text, side) => keepCopyInTrash(plugin.app, file, text, side),
-          cleanSnapshot: (file) => removeOwnedSnapshot({ files: services.files, store: services.store, queue: deps.queue, localPath: file }),
         },
         path,
       );

@@ -21,7 +21,7 @@ import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
 import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
-import { ownedSnapshotStamp } from "./snapshots";
+import { ownedSnapshotStamp, removeSnapshotBeside, type SnapshotOutcome } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
 import { baselineFile, expectationOf, MoveSkipped, RecordChangedError, SaveSkipped, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
 import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, PushSafety, FollowRenameOutcome, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
@@ -279,6 +279,8 @@ export class SyncService implements SyncTools {
         );
       }
       const drift = titleDrift(note.title, body);
+      // The file and the note now agree: a snapshot of an earlier conflict of this file has done its job.
+      const snapshot = typeof prior === "object" && prior.local_path === path ? await this.cleanSnapshot(key, path) : undefined;
       return {
         kind: "pulled",
         output: {
@@ -290,7 +292,10 @@ export class SyncService implements SyncTools {
           body_hash: await bodyHash(body),
           ...(changes === undefined ? {} : { changes }),
           ...(drift === undefined ? {} : { title_drift: drift }),
+          // The record moved here: the file it named is kept as it is, but no longer tracked.
+          ...(typeof prior === "object" && prior.local_path !== path ? { moved_from: prior.local_path } : {}),
         },
+        ...(snapshot === undefined ? {} : { snapshot }),
       };
     });
   }
@@ -311,117 +316,151 @@ export class SyncService implements SyncTools {
     const path = resolved.path;
     const keysOf = async (): Promise<string[]> => {
       const found = await this.store.findByPath(path);
-      if (!found) throw notTracked(path, this.words);
+      if (!found) throw await this.notTracked(path);
       return [noteQueueKey(found.key), pathQueueKey(path)];
     };
-    return this.serialised(keysOf, async () => {
-      // Read only now, holding the keys: a pull that ran meanwhile has already written this file.
-      const loaded = await this.loadTracked(path);
-      const file = await this.readLocalFile(path, { confirmLargeFile: request.confirmLargeFile });
-      let form = await this.conversion.remoteForm(loaded.conversion, file.text, { listVault: true });
-      const { record } = loaded;
-      const address = { teamPath: record.team_path, noteId: record.internal_id };
-      if (request.crossCheck) {
-        const resolution = await request.crossCheck(record.team_path);
-        if (resolution.status !== "resolved") return { kind: "unresolved", resolution };
-        if (resolution.noteId !== address.noteId || resolution.teamPath !== address.teamPath) {
-          throw new BridgeError(
-            "invalid_input",
-            `note_ref names a different note (${resolution.noteId}) than the one ${path} was pulled from (${address.noteId}); omit note_ref or pass that note.`,
-          );
-        }
+    return this.serialised(keysOf, async () => this.withSnapshotCleanup(await this.pushHeld(request, path)));
+  }
+
+  /** The push itself, holding the note's and the file's keys (see `push`). */
+  private async pushHeld(request: PushRequest, path: string): Promise<PushResult> {
+    const expected = request.expectedRemoteHash;
+    // Read only now, holding the keys: a pull that ran meanwhile has already written this file.
+    const loaded = await this.loadTracked(path);
+    const file = await this.readLocalFile(path, { confirmLargeFile: request.confirmLargeFile });
+    let form = await this.conversion.remoteForm(loaded.conversion, file.text, { listVault: true });
+    const { record } = loaded;
+    const address = { teamPath: record.team_path, noteId: record.internal_id };
+    if (request.crossCheck) {
+      const resolution = await request.crossCheck(record.team_path);
+      if (resolution.status !== "resolved") return { kind: "unresolved", resolution };
+      if (resolution.noteId !== address.noteId || resolution.teamPath !== address.teamPath) {
+        throw new BridgeError(
+          "invalid_input",
+          `note_ref names a different note (${resolution.noteId}) than the one ${path} was pulled from (${address.noteId}); omit note_ref or pass that note.`,
+        );
       }
-      const listed = await this.listedNote(request, loaded, form);
-      const note = listed ?? (await this.getNote(request.call, loaded));
-      let local = form.text;
-      let localHash = await bodyHash(local);
-      const remoteHash = await bodyHash(note.content);
-      const decision = decidePush({ strategy: request.strategy, baseline: record.baseline_body_hash, local: localHash, remote: remoteHash, expected });
-      const base: PushOutput = {
-        status: decision.status,
-        team_path: address.teamPath,
-        note_id: address.noteId,
-        local_path: record.local_path,
-        baseline_path: this.baselinePath(loaded.key),
-      };
-      const uploads = decision.effect === "patch" || decision.effect === "merge" ? await this.conversion.imagesToUpload(form) : [];
-      if (uploads.length > 0) {
-        // New or edited embedded images go up first (one request each), then the file converts with their links.
+    }
+    const listed = await this.listedNote(request, loaded, form);
+    const note = listed ?? (await this.getNote(request.call, loaded));
+    let local = form.text;
+    let localHash = await bodyHash(local);
+    const remoteHash = await bodyHash(note.content);
+    const decision = decidePush({ strategy: request.strategy, baseline: record.baseline_body_hash, local: localHash, remote: remoteHash, expected });
+    const base: PushOutput = {
+      status: decision.status,
+      team_path: address.teamPath,
+      note_id: address.noteId,
+      local_path: record.local_path,
+      baseline_path: this.baselinePath(loaded.key),
+    };
+    const uploads = decision.effect === "patch" || decision.effect === "merge" ? await this.conversion.imagesToUpload(form) : [];
+    if (uploads.length > 0) {
+      // New or edited embedded images go up first (one request each), then the file converts with their links.
+      await this.store.expectRecord(loaded.key, expectationOf(record));
+      const links = await this.conversion.uploadImages({ call: request.call, client: this.client, teamPath: address.teamPath, noteId: address.noteId, paths: uploads });
+      form = await this.conversion.remoteForm(loaded.conversion, file.text, { extraImages: links, listVault: true });
+      local = form.text;
+      localHash = await bodyHash(local);
+    }
+    const conversion = conversionOption(form);
+    switch (decision.effect) {
+      case "none":
+        if (decision.status === "remote_changed") {
+          return {
+            kind: "pushed",
+            output: {
+              ...base,
+              remote_body_hash: remoteHash,
+              instructions: `The note changed on HackMD and ${path} has no local edits. Run ${this.words.step({ action: "pull", path, noteId: address.noteId, teamPath: address.teamPath, flags: ["overwrite_local"] })} to bring the file up to date.`,
+            },
+          };
+        }
+        return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
+      case "advance_baseline":
+        await this.saveAfter(path, { record, baseline: local, note, kind: "advance", ...conversion });
+        return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
+      case "patch": {
+        // An earlier unconfirmed write may still land on top of the body just read: wait for it.
+        this.pending.assertClear(address, note.content);
+        await request.call.beforeChange(pushChange(address, note, record.local_path, local));
+        if (listed !== undefined) await this.assertListStillFresh(request, loaded);
         await this.store.expectRecord(loaded.key, expectationOf(record));
-        const links = await this.conversion.uploadImages({ call: request.call, client: this.client, teamPath: address.teamPath, noteId: address.noteId, paths: uploads });
-        form = await this.conversion.remoteForm(loaded.conversion, file.text, { extraImages: links, listVault: true });
-        local = form.text;
-        localHash = await bodyHash(local);
+        // A deliberate overwrite of HackMD's text first names that text as a version (one request).
+        const version = OVERWRITE_BRANCHES.has(decision.branch) ? await this.safety?.before(request.call, address.noteId, request.purpose ?? "push") : undefined;
+        const last = await this.writeNote(request.call, address, local);
+        await this.saveAfter(path, { record, baseline: local, note: last, kind: "push", ...conversion });
+        const overwritten = version === undefined ? await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at) : undefined;
+        return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) }, ...pushSafety(version, overwritten) };
       }
-      const conversion = conversionOption(form);
-      switch (decision.effect) {
-        case "none":
-          if (decision.status === "remote_changed") {
-            return {
-              kind: "pushed",
-              output: {
-                ...base,
-                remote_body_hash: remoteHash,
-                instructions: `The note changed on HackMD and ${path} has no local edits. Run ${this.words.step({ action: "pull", path, noteId: address.noteId, teamPath: address.teamPath, flags: ["overwrite_local"] })} to bring the file up to date.`,
-              },
-            };
-          }
-          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
-        case "advance_baseline":
-          await this.saveAfter(path, { record, baseline: local, note, kind: "advance", ...conversion });
-          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
-        case "patch": {
-          // An earlier unconfirmed write may still land on top of the body just read: wait for it.
-          this.pending.assertClear(address, note.content);
-          await request.call.beforeChange(pushChange(address, note, record.local_path, local));
-          if (listed !== undefined) await this.assertListStillFresh(request, loaded);
-          await this.store.expectRecord(loaded.key, expectationOf(record));
-          // A deliberate overwrite of HackMD's text first names that text as a version (one request).
-          const version = OVERWRITE_BRANCHES.has(decision.branch) ? await this.safety?.before(request.call, address.noteId, request.purpose ?? "push") : undefined;
-          const last = await this.writeNote(request.call, address, local);
-          await this.saveAfter(path, { record, baseline: local, note: last, kind: "push", ...conversion });
-          const overwritten = version === undefined ? await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at) : undefined;
-          return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) }, ...pushSafety(version, overwritten) };
+      case "merge": {
+        // The merge engine loads on first use (not with the plugin).
+        const { threeWayMerge } = await import("./merge");
+        const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
+        if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
+        const merged = merge.merged;
+        // The merged body in the file's form (issue 11), and the conversion that goes with it.
+        const mergedForm = await this.conversion.localForm(merged, { convert: form.conversion?.enabled === true, previous: form.conversion });
+        const mergedConversion = mergedForm.conversion ? { conversion: mergedForm.conversion } : {};
+        // Ask once, about what changes: the note's body, or (when HackMD already holds the merge) only the file.
+        if (merged !== note.content) await request.call.beforeChange(pushChange(address, note, record.local_path, merged));
+        else if (mergedForm.text !== file.raw) {
+          await request.call.beforeChange({ action: "push_note", note: { ...address, title: note.title }, localPath: record.local_path, body: { where: "file", before: file.text, after: mergedForm.text } });
         }
-        case "merge": {
-          // The merge engine loads on first use (not with the plugin).
-          const { threeWayMerge } = await import("./merge");
-          const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
-          if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
-          const merged = merge.merged;
-          // The merged body in the file's form (issue 11), and the conversion that goes with it.
-          const mergedForm = await this.conversion.localForm(merged, { convert: form.conversion?.enabled === true, previous: form.conversion });
-          const mergedConversion = mergedForm.conversion ? { conversion: mergedForm.conversion } : {};
-          // Ask once, about what changes: the note's body, or (when HackMD already holds the merge) only the file.
-          if (merged !== note.content) await request.call.beforeChange(pushChange(address, note, record.local_path, merged));
-          else if (mergedForm.text !== file.raw) {
-            await request.call.beforeChange({ action: "push_note", note: { ...address, title: note.title }, localPath: record.local_path, body: { where: "file", before: file.text, after: mergedForm.text } });
-          }
-          // The file first, exactly as read (an edit made meanwhile wins); then HackMD; then the baseline.
-          if (mergedForm.text !== file.raw) {
-            await this.store.expectRecord(loaded.key, expectationOf(record));
-            try {
-              await this.files.write(path, mergedForm.text, { expect: file.stamp });
-            } catch (error) {
-              if (!isBridgeError(error, "conflict")) throw error;
-              throw new BridgeError("conflict", `${path} changed while its edits were being merged with the note's; nothing was written or sent. Sync it again.`, { cause: error });
-            }
-          }
-          const mergedHash = await bodyHash(merged);
-          if (merged === note.content) {
-            await this.saveAfter(path, { record, baseline: merged, note, kind: "advance", ...mergedConversion });
-            return { kind: "pushed", output: { ...base, status: "nothing_to_push", body_hash: mergedHash, merged: true, ...drift(note.title, merged) } };
-          }
-          this.pending.assertClear(address, note.content);
+        // The file first, exactly as read (an edit made meanwhile wins); then HackMD; then the baseline.
+        if (mergedForm.text !== file.raw) {
           await this.store.expectRecord(loaded.key, expectationOf(record));
-          const last = await this.writeNote(request.call, address, merged);
-          await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push", ...mergedConversion });
-          return { kind: "pushed", output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) } };
+          try {
+            await this.files.write(path, mergedForm.text, { expect: file.stamp });
+          } catch (error) {
+            if (!isBridgeError(error, "conflict")) throw error;
+            throw new BridgeError("conflict", `${path} changed while its edits were being merged with the note's; nothing was written or sent. Sync it again.`, { cause: error });
+          }
         }
-        case "snapshot":
-          return { kind: "pushed", output: await this.conflictOutput(base, loaded, local, note.content, remoteHash) };
+        const mergedHash = await bodyHash(merged);
+        if (merged === note.content) {
+          await this.saveAfter(path, { record, baseline: merged, note, kind: "advance", ...mergedConversion });
+          return { kind: "pushed", output: { ...base, status: "nothing_to_push", body_hash: mergedHash, merged: true, ...drift(note.title, merged) } };
+        }
+        this.pending.assertClear(address, note.content);
+        await this.store.expectRecord(loaded.key, expectationOf(record));
+        const last = await this.writeNote(request.call, address, merged);
+        await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push", ...mergedConversion });
+        return { kind: "pushed", output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) } };
       }
-    });
+      case "snapshot": {
+        const output = await this.conflictOutput(base, loaded, local, note.content, remoteHash);
+        // Both sides changed (S7): say when strategy merge would merge them without help.
+        const mergeable = decision.branch === "S7" && (await mergesCleanly(loaded.baseline, local, note.content));
+        return { kind: "pushed", output, ...(mergeable ? { mergeable: true as const } : {}) };
+      }
+    }
+  }
+
+  /**
+   * After a push that leaves the file, the baseline and the note agreeing (pushed, or nothing to
+   * push), the `.remote.md` of an earlier conflict has done its job: it goes when it is still the
+   * unedited snapshot this tool wrote (sync/snapshots.ts). Runs holding the push's keys; never
+   * fails the push.
+   */
+  private async withSnapshotCleanup(result: PushResult): Promise<PushResult> {
+    if (result.kind !== "pushed" || (result.output.status !== "pushed" && result.output.status !== "nothing_to_push")) return result;
+    const snapshot = await this.cleanSnapshot(recordKey(result.output.team_path, result.output.note_id), result.output.local_path);
+    return snapshot === undefined ? result : { ...result, snapshot };
+  }
+
+  /** Removes the owned `.remote.md` beside the tracked file `path` of record `key` (the record read now); never throws. */
+  private async cleanSnapshot(key: string, path: string): Promise<SnapshotOutcome | undefined> {
+    try {
+      const record = await this.store.readRecord(key);
+      if (typeof record !== "object" || record.local_path !== path) return undefined;
+      const cleanup = await removeSnapshotBeside(this.files, path, record.remote_snapshot_hash);
+      return cleanup.kind === "none" ? undefined : cleanup;
+    } catch (error) {
+      // The operation stands; a snapshot left behind is only clutter.
+      this.logger.debug("snapshot_cleanup_failed", { kind: isBridgeError(error) ? error.kind : "unexpected" });
+      return undefined;
+    }
   }
 
   /** A conflict's output: the `.remote.md` snapshot, the diff summary and the next steps; nothing sent. */
@@ -588,8 +627,22 @@ export class SyncService implements SyncTools {
   /** Finds and loads the record of a path: untracked → `not_tracked`; damaged → `sync_state`. */
   private async loadTracked(path: string): Promise<LoadedRecord> {
     const found = await this.store.findByPath(path);
-    if (!found) throw notTracked(path, this.words);
+    if (!found) throw await this.notTracked(path);
     return this.store.load(found);
+  }
+
+  /**
+   * The `not_tracked` refusal of a path; when a pull moved the note's record away from it, the
+   * message says where the note is tracked now (the record's `moved_from`).
+   */
+  private async notTracked(path: string): Promise<BridgeError> {
+    const moved = await this.store.movedAwayFrom(path).catch(() => undefined);
+    if (moved === undefined) return notTracked(path, this.words);
+    const { record } = moved;
+    return new BridgeError(
+      "not_tracked",
+      `${path} is no longer tracked: note ${record.internal_id} was pulled to ${record.local_path}, which is tracked in its place (${path} was kept as it was). Work on ${record.local_path}, or pull the note back here with ${this.words.step({ action: "pull", path, noteId: record.internal_id, teamPath: record.team_path, flags: ["overwrite_local"] })}.`,
+    );
   }
 
   /**
@@ -891,6 +944,16 @@ function conflictInstructions(options: { path: string; remoteHash: string; snaps
   const { path, remoteHash, snapshot, words } = options;
   const where = snapshot === undefined ? `the remote changes shown in ${words.input("diff_summary")}` : `the changes in ${snapshot} (the current remote body)`;
   return `Both ${path} and the note changed since the last sync; nothing was sent. Fold ${where} into ${path}, then push again with ${words.expectedHash(remoteHash)}. Avoid ${words.flag("strategy_overwrite")} until the merge has been reviewed.`;
+}
+
+/** Whether baseline, local and remote bodies merge without overlap (the merge engine loads on first use). */
+async function mergesCleanly(base: string, local: string, remote: string): Promise<boolean> {
+  try {
+    const { threeWayMerge } = await import("./merge");
+    return threeWayMerge({ base, local, remote }).clean;
+  } catch {
+    return false;
+  }
 }
 
 /** A short description of a failure for messages. */

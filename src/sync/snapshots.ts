@@ -3,15 +3,14 @@
  * the conflict it was written for is resolved, the snapshot goes — but only when it is still
  * exactly the text this tool wrote (the record's `remote_snapshot_hash`). A snapshot the user
  * edited, or a file of that name we never wrote, is kept and reported so the user can be told
- * where it is. Host-neutral; runs in the core's queue under the note's and the file's keys, the
- * keys a push holds while it writes the snapshot, so the two never interleave.
+ * where it is (docs/sync-decision-table.md, "The snapshot's end"). Host-neutral; runs inside the
+ * sync engine's operations, under the note's and the file's queue keys — the keys a push holds
+ * while it writes the snapshot, so the two never interleave.
  */
 import { isBridgeError } from "../core/errors";
 import { sha256Hex } from "../core/hash";
 import type { FileStamp, LocalFiles } from "../core/local-files";
 import { isMarkdownPath, remoteSnapshotPath } from "../core/paths";
-import { noteQueueKey, pathQueueKey, type SyncQueue } from "./queue";
-import type { SyncStateStore } from "./store";
 
 /** Snapshots above this size are never ours to remove (a note holds at most 50 MiB). */
 const MAX_SNAPSHOT_BYTES = 50 * 1_048_576;
@@ -36,59 +35,47 @@ export type SnapshotCleanup =
   /** A file is there but it is not (any more) the text we wrote: left alone. */
   | { kind: "kept"; path: string; reason: "edited" | "not-ours" | "unreadable" };
 
-/** What `removeOwnedSnapshot` needs. */
-export interface SnapshotCleanupOptions {
-  files: LocalFiles;
-  store: Pick<SyncStateStore, "findByPath">;
-  /** The core's one queue (`ToolDeps.queue`). */
-  queue: SyncQueue;
-  /** The tracked file whose conflict was just resolved (ROOT-relative). */
-  localPath: string;
-}
+/** A cleanup that found a snapshot: what a result reports (nothing when there was none). */
+export type SnapshotOutcome = Exclude<SnapshotCleanup, { kind: "none" }>;
 
 /**
- * Removes the `.remote.md` beside `localPath` when it is the unedited snapshot this tool wrote;
- * otherwise leaves it and says why. Call it only after the file's conflict was resolved (a
- * confirmed push or pull). Never throws for a snapshot it cannot judge: that one is kept.
+ * Removes the `.remote.md` beside `localPath` when it is the unedited snapshot this tool wrote
+ * (its SHA-256 is `recorded`, the record's `remote_snapshot_hash`); otherwise leaves it and says
+ * why. The sync engine calls it after every operation that leaves the file, the baseline and the
+ * note agreeing (a push that wrote or found nothing to send, a merge, a pull), while it still
+ * holds the note's and the file's queue keys — so every door (plugin, command, agent tools,
+ * sync-all, automatic sync) removes the snapshot the same way. Never throws for a snapshot it
+ * cannot judge: that one is kept.
  */
-export async function removeOwnedSnapshot(options: SnapshotCleanupOptions): Promise<SnapshotCleanup> {
-  const { files, store, queue } = options;
-  if (!isMarkdownPath(options.localPath)) return { kind: "none" };
-  const first = await store.findByPath(options.localPath);
-  if (!first) return { kind: "none" };
-  return queue.run([noteQueueKey(first.key), pathQueueKey(first.record.local_path)], async () => {
-    // Decide on what holds now, under the keys: a push may have written a new snapshot meanwhile.
-    const found = await store.findByPath(options.localPath);
-    if (!found) return { kind: "none" };
-    let target: string;
-    try {
-      target = (await files.resolve(remoteSnapshotPath(found.record.local_path), "write")).path;
-    } catch {
-      return { kind: "none" };
-    }
-    const info = await files.stat(target);
-    if (info.kind === "missing") return { kind: "none" };
-    if (info.kind !== "file") return { kind: "kept", path: target, reason: "not-ours" };
-    const recorded = found.record.remote_snapshot_hash;
-    if (recorded === undefined) return { kind: "kept", path: target, reason: "not-ours" };
-    let stamp: FileStamp | undefined;
-    try {
-      stamp = await ownedSnapshotStamp(files, target, recorded);
-    } catch (error) {
-      if (isBridgeError(error)) return { kind: "kept", path: target, reason: "unreadable" };
-      throw error;
-    }
-    if (stamp === undefined) return { kind: "kept", path: target, reason: "edited" };
-    try {
-      // Expect the stamp just read: an edit saved in between keeps the file.
-      const removed = await files.remove(target, { expect: stamp });
-      return removed ? { kind: "removed", path: target } : { kind: "none" };
-    } catch (error) {
-      if (isBridgeError(error, "conflict")) return { kind: "kept", path: target, reason: "edited" };
-      if (isBridgeError(error)) return { kind: "kept", path: target, reason: "unreadable" };
-      throw error;
-    }
-  });
+export async function removeSnapshotBeside(files: LocalFiles, localPath: string, recorded: string | undefined): Promise<SnapshotCleanup> {
+  if (!isMarkdownPath(localPath)) return { kind: "none" };
+  let target: string;
+  try {
+    target = (await files.resolve(remoteSnapshotPath(localPath), "write")).path;
+  } catch {
+    return { kind: "none" };
+  }
+  const info = await files.stat(target);
+  if (info.kind === "missing") return { kind: "none" };
+  if (info.kind !== "file") return { kind: "kept", path: target, reason: "not-ours" };
+  if (recorded === undefined) return { kind: "kept", path: target, reason: "not-ours" };
+  let stamp: FileStamp | undefined;
+  try {
+    stamp = await ownedSnapshotStamp(files, target, recorded);
+  } catch (error) {
+    if (isBridgeError(error)) return { kind: "kept", path: target, reason: "unreadable" };
+    throw error;
+  }
+  if (stamp === undefined) return { kind: "kept", path: target, reason: "edited" };
+  try {
+    // Expect the stamp just read: an edit saved in between keeps the file.
+    const removed = await files.remove(target, { expect: stamp });
+    return removed ? { kind: "removed", path: target } : { kind: "none" };
+  } catch (error) {
+    if (isBridgeError(error, "conflict")) return { kind: "kept", path: target, reason: "edited" };
+    if (isBridgeError(error)) return { kind: "kept", path: target, reason: "unreadable" };
+    throw error;
+  }
 }
 
 /** Why a snapshot stayed, as a notice says it. */
@@ -99,7 +86,8 @@ const KEPT_REASONS: Readonly<Record<Extract<SnapshotCleanup, { kind: "kept" }>["
 };
 
 /** One sentence for a notice about a cleanup (with a leading space), or "" when there was nothing. */
-export function snapshotCleanupSentence(cleanup: SnapshotCleanup): string {
+export function snapshotCleanupSentence(cleanup: SnapshotCleanup | undefined): string {
+  if (cleanup === undefined) return "";
   switch (cleanup.kind) {
     case "none":
       return "";

@@ -50,6 +50,11 @@ export interface SyncRecord {
   baseline_body_hash: string;
   last_observed_remote_timestamp: string;
   remote_snapshot_hash?: string;
+  /**
+   * The file this note was tracked at before a pull moved its record to `local_path` (an optional
+   * field older versions ignore): lets a check or push of that file say where the note went.
+   */
+  moved_from?: string;
 }
 
 /** A record with its key. */
@@ -205,6 +210,7 @@ export function parseRecord(text: string): SyncRecord | string {
   }
   if (value.team_path !== null && typeof value.team_path !== "string") return "its field team_path is neither null nor a string";
   if (value.remote_snapshot_hash !== undefined && typeof value.remote_snapshot_hash !== "string") return "its field remote_snapshot_hash is not a string";
+  if (value.moved_from !== undefined && typeof value.moved_from !== "string") return "its field moved_from is not a string";
   return {
     format: RECORD_FORMAT,
     internal_id: value.internal_id as string,
@@ -213,7 +219,15 @@ export function parseRecord(text: string): SyncRecord | string {
     baseline_body_hash: value.baseline_body_hash as string,
     last_observed_remote_timestamp: value.last_observed_remote_timestamp as string,
     ...(typeof value.remote_snapshot_hash === "string" ? { remote_snapshot_hash: value.remote_snapshot_hash } : {}),
+    ...(typeof value.moved_from === "string" ? { moved_from: value.moved_from } : {}),
   };
+}
+
+/** The `moved_from` of a record saved at `localPath` after `before`. */
+function movedFrom(before: SyncRecord | undefined, localPath: string): { moved_from?: string } {
+  if (before === undefined) return {};
+  if (before.local_path !== localPath) return { moved_from: before.local_path };
+  return before.moved_from === undefined ? {} : { moved_from: before.moved_from };
 }
 
 /** Serialises a record (pretty-printed, fixed field order, trailing newline). */
@@ -226,6 +240,7 @@ function serialise(record: SyncRecord): string {
     baseline_body_hash: record.baseline_body_hash,
     last_observed_remote_timestamp: record.last_observed_remote_timestamp,
     ...(record.remote_snapshot_hash === undefined ? {} : { remote_snapshot_hash: record.remote_snapshot_hash }),
+    ...(record.moved_from === undefined ? {} : { moved_from: record.moved_from }),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
@@ -471,6 +486,18 @@ export class SyncStateStore {
     }
   }
 
+  /**
+   * The record of a note that a pull moved away from `localPath` (its `moved_from`) and that no
+   * longer names it, or undefined; for messages only (it decides nothing).
+   */
+  async movedAwayFrom(localPath: string): Promise<KeyedRecord | undefined> {
+    const index = await this.exclusive(() => this.currentIndex());
+    for (const [key, record] of index.records) {
+      if (typeof record === "object" && record.moved_from === localPath && record.local_path !== localPath) return { key, record };
+    }
+    return undefined;
+  }
+
   /** The record of a note, or undefined; a damaged record → `sync_state`. */
   async findByNote(teamPath: string | null, noteId: string): Promise<KeyedRecord | undefined> {
     const key = recordKey(teamPath, noteId);
@@ -562,6 +589,8 @@ export class SyncStateStore {
       baseline_body_hash: await bodyHash(options.baseline),
       last_observed_remote_timestamp: options.timestamp,
       ...(before?.local_path === options.localPath && before.remote_snapshot_hash !== undefined ? { remote_snapshot_hash: before.remote_snapshot_hash } : {}),
+      // A pull to another path: remember the file it left (kept while the path stays).
+      ...movedFrom(before, options.localPath),
     };
     if (options.conversion !== undefined) {
       const stored = { baseline_body_hash: record.baseline_body_hash, dependencies: options.conversion };
@@ -622,6 +651,8 @@ export class SyncStateStore {
       local_path: localPath,
       baseline_body_hash: before.baseline_body_hash,
       last_observed_remote_timestamp: before.last_observed_remote_timestamp,
+      // A rename keeps what a pull left: that file's note is still tracked, now here.
+      ...(before.moved_from === undefined || before.moved_from === localPath ? {} : { moved_from: before.moved_from }),
     };
     await this.files.write(`${TRACKED}/${found.key}.json`, serialise(record));
     // A process that does not take the record lock (an older version) may have saved (baseline,

@@ -28,6 +28,8 @@
  *      therefore reported WITH the `.remote.md` snapshot and `diff_summary` a push writes —
  *      nothing is sent to HackMD and no user file is replaced (the snapshot only replaces the
  *      snapshot this tool wrote last).
+ *    - a pull, push or merge that leaves both sides agreeing removes the `.remote.md` snapshot of
+ *      an earlier conflict when it is still unedited (the service does it; the item says so);
  *    - missing files and notes are reported, never recreated or untracked.
  * 3. Rate limit: at most `concurrency` (default 4) steps in flight. The client already retries
  *    429s whose hint is at most 5 s; a `rate_limited` error that still comes back pauses every
@@ -46,6 +48,7 @@ import type { NoteSummary } from "../hackmd/types";
 import { LocalHashCache } from "./local-hash-cache";
 import { MAX_BODY_BYTES } from "./service";
 import { baselineFile, conversionFile, CONVERT, SyncStateStore, type SyncRecord } from "./store";
+import type { SnapshotOutcome } from "./snapshots";
 import type { PushOutput, SyncTools } from "./types";
 import { TOOL_WORDS, type Words } from "../core/wording";
 
@@ -179,6 +182,11 @@ export interface SyncAllItem {
   remote_body_hash?: string;
   /** Dry runs with auto-merge: the planned conflict's edits do not overlap, so a real run merges them. */
   merges?: true;
+  /**
+   * After a pull, push or merge that left both sides agreeing: the `.remote.md` snapshot of an
+   * earlier conflict, removed or (edited, not ours, unreadable) kept (sync/snapshots.ts).
+   */
+  snapshot_cleanup?: SnapshotOutcome;
 }
 
 /** Notes per result (a dry run counts what would happen). */
@@ -772,10 +780,11 @@ class SyncAllRun {
     });
     if (result.kind !== "pulled") throw new BridgeError("internal", "A direct note id did not resolve; report this as a bug.");
     this.cache.forget(record.local_path);
+    const snapshot = result.snapshot === undefined ? {} : { snapshot_cleanup: result.snapshot };
     if (result.output.body_hash === record.baseline_body_hash) {
-      return { ...base, outcome: "unchanged", message: "The note's timestamp moved but its body equals the baseline; only the sync record's timestamp was refreshed." };
+      return { ...base, outcome: "unchanged", message: "The note's timestamp moved but its body equals the baseline; only the sync record's timestamp was refreshed.", ...snapshot };
     }
-    return { ...base, outcome: "pulled" };
+    return { ...base, outcome: "pulled", ...snapshot };
   }
 
   /** A safe push: its own GET decides between pushed, baseline advanced and conflict. */
@@ -785,7 +794,8 @@ class SyncAllRun {
     const result = await this.sync.push({ localPath: record.local_path, strategy, confirm: false, confirmLargeFile: this.confirmLargeFiles, call: this.call, ...trusted });
     if (result.kind === "pushed" && result.output.merged === true) this.cache.forget(record.local_path);
     if (result.kind !== "pushed") throw new BridgeError("internal", "A push without note_ref returned a resolution; report this as a bug.");
-    return pushItem(base, record, result.output);
+    const item = pushItem(base, record, result.output);
+    return result.snapshot === undefined ? item : { ...item, snapshot_cleanup: result.snapshot };
   }
 
   private progress(progress: SyncAllProgress): void {

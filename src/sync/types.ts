@@ -3,6 +3,7 @@ import type { OverwriteAction, OverwrittenVersion, SafetyVersion } from "../hack
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
 import type { NoteSummary } from "../hackmd/types";
+import type { SnapshotOutcome } from "./snapshots";
 import type { KeyedRecord, SyncStateStore } from "./store";
 
 /** A reference that did not resolve to exactly one note (§3.3). */
@@ -36,10 +37,18 @@ export type PullOutput = {
   body_hash: string;
   changes?: string;
   title_drift?: string;
+  /**
+   * The file the note was tracked at until this pull, when that was another path: the record moved
+   * to `local_path`, and that file (kept as it is) is no longer tracked.
+   */
+  moved_from?: string;
 };
 
-/** A pull's outcome: pulled, or the reference did not resolve (nothing touched). */
-export type PullResult = { kind: "pulled"; output: PullOutput } | { kind: "unresolved"; resolution: UnresolvedTarget };
+/**
+ * A pull's outcome: pulled, or the reference did not resolve (nothing touched). `snapshot`: what
+ * became of the `.remote.md` beside the file, when there was one (sync/snapshots.ts).
+ */
+export type PullResult = { kind: "pulled"; output: PullOutput; snapshot?: SnapshotOutcome } | { kind: "unresolved"; resolution: UnresolvedTarget };
 
 /** What `push` needs. */
 export interface PushRequest {
@@ -87,8 +96,15 @@ export type PushOutput = {
   instructions?: string;
 };
 
-/** A push's outcome: done, or the cross-check reference did not resolve. */
-export type PushResult = { kind: "pushed"; output: PushOutput; safety?: PushSafety } | { kind: "unresolved"; resolution: UnresolvedTarget };
+/**
+ * A push's outcome: done, or the cross-check reference did not resolve. Beside the output (whose
+ * shape is a contract): `snapshot`, what became of the `.remote.md` beside the file after a push
+ * that left both sides agreeing (sync/snapshots.ts); `mergeable`, a strategy `safe` conflict
+ * whose edits do not overlap, so strategy `merge` would merge them.
+ */
+export type PushResult =
+  | { kind: "pushed"; output: PushOutput; safety?: PushSafety; snapshot?: SnapshotOutcome; mergeable?: true }
+  | { kind: "unresolved"; resolution: UnresolvedTarget };
 
 /** What a push that wrote did to keep HackMD's previous text (docs/versions-and-comments.md); outside PushOutput, whose shape is a contract. */
 export interface PushSafety {

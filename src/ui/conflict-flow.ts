@@ -14,8 +14,9 @@
  *
  * Nothing discarded unasked (STYLE.md rule 6): the editor asks before a whole-file choice, and the
  * flow keeps the losing side through `keepCopy` (the plugin moves a copy to the trash) before it
- * writes; a failed copy writes nothing. After a resolution the `.remote.md` snapshot we wrote is
- * removed when unedited (`cleanSnapshot`), and the notice says where a kept one is.
+ * writes; a failed copy writes nothing. After a resolution the sync engine removes the
+ * `.remote.md` snapshot it wrote when unedited (sync/snapshots.ts), and the notice says so, or
+ * where a kept one is.
  */
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash } from "../core/hash";
@@ -26,7 +27,7 @@ import type { HackmdClient } from "../hackmd/client";
 import { decideCheck } from "../sync/decide";
 import { MAX_BODY_BYTES } from "../sync/limits";
 import type { KeyedRecord, LoadedRecord, SyncStateStore } from "../sync/store";
-import { snapshotCleanupSentence, type SnapshotCleanup } from "../sync/snapshots";
+import { snapshotCleanupSentence, type SnapshotOutcome } from "../sync/snapshots";
 import type { PullOutput, PushOutput, PushSafety, SyncCheck, SyncTools } from "../sync/types";
 import { safetySentence, type OverwriteAction, type SafetyVersion } from "../hackmd/safety-version";
 import type { ConflictChoice, ConflictViewModel } from "./conflict-view-model";
@@ -64,8 +65,6 @@ export interface ConflictFlowServices {
    * (for the notice). Throwing stops the choice before anything is written. Absent: no copy.
    */
   keepCopy?: ((path: string, text: string, side: KeptSide) => Promise<string>) | undefined;
-  /** Removes our unedited `.remote.md` after a resolution (`removeOwnedSnapshot`). Absent: left. */
-  cleanSnapshot?: ((path: string) => Promise<SnapshotCleanup>) | undefined;
   /** Rounds before giving up when the note or the file keeps changing (default 3). */
   maxRounds?: number | undefined;
 }
@@ -172,14 +171,14 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
         }
       }
       if (moved) return remoteMoved(services, path, SAVED_AS_MINE);
-      const push = await pushFile(services, path, viewModel.remoteHash);
+      const { output: push, snapshot } = await pushResult(services, path, viewModel.remoteHash);
       if (push.status === "conflict") return remoteMoved(services, path, SAVED_AS_MINE);
       if (push.status === "remote_changed") {
         services.notify(`The merged text of ${path} equals the last synced version, so nothing was pushed. HackMD's version is newer; sync the file to take it.`);
         return { done: { outcome: "not-pushed", push } };
       }
       const done = push.status === "pushed" ? `Merged ${path} and pushed it to HackMD.` : `Merged ${path}; HackMD already held that text.`;
-      services.notify(done + (await snapshotWords(services, path)));
+      services.notify(done + snapshotCleanupSentence(snapshot));
       return { done: { outcome: "merged", push } };
     }
     case "keep-mine": {
@@ -188,10 +187,10 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       const kept = await keepCopy(services, path, viewModel.theirs, "theirs");
       // E = the remote shown: HackMD is overwritten only if it still holds exactly that version;
       // the push names that version on HackMD first (issue 12).
-      const { output: push, safety } = await pushResult(services, path, viewModel.remoteHash, "keep mine");
+      const { output: push, safety, snapshot } = await pushResult(services, path, viewModel.remoteHash, "keep mine");
       if (push.status === "conflict") return remoteMoved(services, path);
       const version = safety?.version === undefined ? "" : ` ${safetySentence(safety.version)}`;
-      services.notify(`Pushed ${path} to HackMD, replacing the version shown.${version}${kept}${await snapshotWords(services, path)}`);
+      services.notify(`Pushed ${path} to HackMD, replacing the version shown.${version}${kept}${snapshotCleanupSentence(snapshot)}`);
       return { done: { outcome: "kept-mine", push, version: safety?.version } };
     }
     case "take-theirs": {
@@ -211,7 +210,7 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       });
       if (result.kind !== "pulled") throw new BridgeError("internal", `The note of ${path} could not be addressed by its sync record; nothing was written.`);
       const newer = result.output.body_hash !== viewModel.remoteHash ? " It had changed again meanwhile; the file holds its newest version." : "";
-      services.notify(`Replaced ${path} with HackMD's version.${newer}${kept}${await snapshotWords(services, path)}`);
+      services.notify(`Replaced ${path} with HackMD's version.${newer}${kept}${snapshotCleanupSentence(result.snapshot)}`);
       return { done: { outcome: "took-theirs", pull: result.output } };
     }
     case "keep-both": {
@@ -238,8 +237,13 @@ async function pushFile(services: ConflictFlowServices, path: string, expectedRe
   return (await pushResult(services, path, expectedRemoteHash)).output;
 }
 
-/** `pushFile` with the push's safety report (the version made before an overwrite). */
-async function pushResult(services: ConflictFlowServices, path: string, expectedRemoteHash: string, purpose?: OverwriteAction): Promise<{ output: PushOutput; safety?: PushSafety | undefined }> {
+/** `pushFile` with the push's safety report (the version made before an overwrite) and what became of the snapshot. */
+async function pushResult(
+  services: ConflictFlowServices,
+  path: string,
+  expectedRemoteHash: string,
+  purpose?: OverwriteAction,
+): Promise<{ output: PushOutput; safety?: PushSafety | undefined; snapshot?: SnapshotOutcome | undefined }> {
   const result = await services.sync.push({
     localPath: path,
     strategy: "safe",
@@ -251,7 +255,7 @@ async function pushResult(services: ConflictFlowServices, path: string, expected
     ...(purpose === undefined ? {} : { purpose }),
   });
   if (result.kind !== "pushed") throw new BridgeError("internal", `The push of ${path} did not address its tracked note; nothing was written.`);
-  return { output: result.output, safety: result.safety };
+  return { output: result.output, safety: result.safety, snapshot: result.snapshot };
 }
 
 /** The sentence after a moved remote when the merged result was written into the file. */
@@ -273,18 +277,6 @@ function fileMoved(services: ConflictFlowServices, path: string, kept = ""): Ste
 async function keepCopy(services: ConflictFlowServices, path: string, text: string, side: KeptSide): Promise<string> {
   if (!services.keepCopy) return "";
   return ` ${await services.keepCopy(path, text, side)}`;
-}
-
-/** Removes our unedited snapshot after a resolution; the sentence for the notice (leading space), or "". */
-async function snapshotWords(services: ConflictFlowServices, path: string): Promise<string> {
-  if (!services.cleanSnapshot) return "";
-  let cleanup: SnapshotCleanup;
-  try {
-    cleanup = await services.cleanSnapshot(path);
-  } catch {
-    return ""; // The resolution stands; a snapshot left behind is only clutter.
-  }
-  return snapshotCleanupSentence(cleanup);
 }
 
 /** Whether the file still holds the text shown (content, not time, decides). */

@@ -298,7 +298,7 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     // A conflict that merges by itself needs no person: status exits 0 and says sync merges it.
     const mergeable = await cmd(["status", "--root", merging]);
     expect(mergeable.status).toBe(0);
-    expect(mergeable.stdout).toContain("hackmd-bridge sync merges them");
+    expect(mergeable.stdout).toContain("hackmd-bridge push cs101.md --merge (or hackmd-bridge sync) merges them");
     const synced = await cmd(["sync", "--root", merging, "--json"]);
     expect(synced.status).toBe(0);
     expect(json(synced)).toMatchObject({ counts: { merged: 1, conflicts: 0 } });
@@ -323,6 +323,118 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     expect(wrong.status).toBe(2);
     expect(wrong.stdout + wrong.stderr).not.toContain("wrong-token-value-123456");
     for (const text of printed) expect(text).not.toContain(emu.token);
+  }, 60_000);
+});
+
+describe("conflicts resolved from the command line, push --merge, and a pull that moves a note", () => {
+  const note = DEMO_NOTE_IDS.cs101;
+  let dir: string;
+  let body: string;
+  const at = (name: string): string => join(dir, name);
+  const remoteBody = (): string => emu.inspect().notes.find((n) => n.id === note)?.content ?? "";
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(work, "resolve-"));
+    const pulled = await cmd(["pull", note, "draft.md", "--root", dir]);
+    expect(pulled.status).toBe(0);
+    body = await readFile(at("draft.md"), "utf8");
+  });
+
+  /** Edits on both sides that overlap (both append a last line). */
+  async function overlapping(): Promise<void> {
+    await writeFile(at("draft.md"), `${body}mine\n`);
+    emu.collaboratorEdit(note, { content: `${body}theirs\n` }, { as: "ada" });
+  }
+
+  it("push --expected-remote-hash resolves a conflict and removes the .remote.md it wrote; an edited one is kept", async () => {
+    await overlapping();
+    const conflict = json(await cmd(["push", "draft.md", "--root", dir, "--json"]));
+    expect(conflict).toMatchObject({ status: "conflict", snapshot_path: "draft.remote.md" });
+    expect(existsSync(at("draft.remote.md"))).toBe(true);
+
+    await writeFile(at("draft.md"), `${body}theirs\nmine\n`);
+    const resolved = await cmd(["push", "draft.md", "--root", dir, "--expected-remote-hash", String(conflict.remote_body_hash)]);
+    expect(resolved.status).toBe(0);
+    expect(resolved.stdout).toContain("Removed draft.remote.md, the copy of HackMD's version it no longer needs.");
+    expect(existsSync(at("draft.remote.md"))).toBe(false);
+
+    // Again, but the user writes in the snapshot: it is theirs now, and stays.
+    body = `${body}theirs\nmine\n`;
+    await overlapping();
+    const again = json(await cmd(["push", "draft.md", "--root", dir, "--json"]));
+    expect(again.status).toBe("conflict");
+    await writeFile(at("draft.remote.md"), `${body}theirs\nmy notes on it\n`);
+    await writeFile(at("draft.md"), `${body}theirs\nmine\n`);
+    const kept = await cmd(["push", "draft.md", "--root", dir, "--expected-remote-hash", String(again.remote_body_hash), "--json"]);
+    expect(kept.status).toBe(0);
+    expect(json(kept)).toMatchObject({ status: "pushed", snapshot_cleanup: { kind: "kept", path: "draft.remote.md", reason: "edited" } });
+    expect(await readFile(at("draft.remote.md"), "utf8")).toBe(`${body}theirs\nmy notes on it\n`);
+  }, 60_000);
+
+  it("a conflict whose edits do not overlap: push names --merge and sync, status too; sync merges it and removes the snapshot", async () => {
+    await writeFile(at("draft.md"), `Local intro\n${body}`);
+    emu.collaboratorEdit(note, { content: `${body}Remote outro\n` }, { as: "ada" });
+
+    const status = await cmd(["status", "--root", dir]);
+    expect(status.status).toBe(0);
+    expect(status.stdout).toContain("both sides changed without overlapping: hackmd-bridge push draft.md --merge (or hackmd-bridge sync) merges them");
+
+    const push = await cmd(["push", "draft.md", "--root", dir]);
+    expect(push.status).toBe(1);
+    expect(push.stdout).toContain("The edits do not overlap: hackmd-bridge push draft.md --merge (or hackmd-bridge sync) merges them.");
+    expect(existsSync(at("draft.remote.md"))).toBe(true);
+
+    const synced = await cmd(["sync", "--root", dir]);
+    expect(synced.status).toBe(0);
+    expect(synced.stdout).toMatch(/merged {2}draft\.md/);
+    expect(synced.stdout).toContain("Removed draft.remote.md");
+    expect(existsSync(at("draft.remote.md"))).toBe(false);
+    expect(remoteBody()).toBe(`Local intro\n${body}Remote outro\n`);
+  }, 60_000);
+
+  it("push --merge merges edits that do not overlap and removes an earlier snapshot; overlapping edits stay a conflict (exit 1)", async () => {
+    await writeFile(at("draft.md"), `Local intro\n${body}`);
+    emu.collaboratorEdit(note, { content: `${body}Remote outro\n` }, { as: "ada" });
+    expect((await cmd(["push", "draft.md", "--root", dir])).status).toBe(1);
+    expect(existsSync(at("draft.remote.md"))).toBe(true);
+
+    const before = lastSeq();
+    const merged = await cmd(["push", "draft.md", "--merge", "--root", dir]);
+    expect(merged.status).toBe(0);
+    expect(merged.stdout).toContain("Merged the edits of draft.md");
+    expect(merged.stdout).toContain("Removed draft.remote.md");
+    expect(patches(before)).toBe(1);
+    const result = `Local intro\n${body}Remote outro\n`;
+    expect(await readFile(at("draft.md"), "utf8")).toBe(result);
+    expect(remoteBody()).toBe(result);
+    expect(existsSync(at("draft.remote.md"))).toBe(false);
+
+    body = result;
+    await overlapping();
+    const refused = await cmd(["push", "draft.md", "--merge", "--root", dir, "--json"]);
+    expect(refused.status).toBe(1);
+    expect(json(refused)).toMatchObject({ status: "conflict", snapshot_path: "draft.remote.md" });
+    expect(await readFile(at("draft.md"), "utf8")).toBe(`${body}mine\n`);
+
+    const usage = await cmd(["push", "draft.md", "--merge", "--overwrite", "--confirm", "--root", dir]);
+    expect(usage.status).toBe(2);
+  }, 60_000);
+
+  it("pulling a tracked note to a second path says its tracking moved (text and --json); status on the old path says where", async () => {
+    const moved = await cmd(["pull", note, "second.md", "--root", dir]);
+    expect(moved.status).toBe(0);
+    expect(moved.stdout).toContain("The note was tracked at draft.md until now; it is tracked at second.md from now on, and draft.md is kept but no longer tracked.");
+
+    const old = await cmd(["status", "draft.md", "--root", dir]);
+    expect(old.status).toBe(1);
+    expect(old.stderr).toContain(`draft.md is no longer tracked: note ${note} was pulled to second.md`);
+    expect(old.stderr).toContain(`hackmd-bridge pull ${note} draft.md --overwrite`);
+
+    const third = await cmd(["pull", note, "third.md", "--root", dir, "--json"]);
+    expect(third.status).toBe(0);
+    expect(json(third)).toMatchObject({ local_path: "third.md", moved_from: "second.md" });
+    const same = await cmd(["pull", note, "third.md", "--overwrite", "--root", dir, "--json"]);
+    expect(json(same).moved_from).toBeUndefined();
   }, 60_000);
 });
 

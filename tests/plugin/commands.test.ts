@@ -249,6 +249,24 @@ describe("sync all and publish", () => {
     expect(shown.at(-1)).toBe("Synced 1 notes: 0 in sync, 0 pulled, 1 pushed.");
   });
 
+  it("sync all counts the .remote.md snapshots the engine removed after resolving their conflicts", async () => {
+    h.plugin.ui.resolveConflict = undefined;
+    await h.plugin.saveSettings({ autoMerge: false });
+    const path = await pullWeekly();
+    const base = await h.read(path);
+    const snapshot = "HackMD/Weekly sync — Project Aurora.remote.md";
+    await h.write(path, `${base}local line\n`);
+    h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${base}remote line\n` }, { as: "ada" });
+    expect(await h.run("sync-file")).toMatch(/^Conflict: /);
+    expect(await h.app.vault.adapter.exists(snapshot)).toBe(true);
+    // Merged by hand into exactly HackMD's text: sync-all advances the baseline, and the snapshot goes.
+    await h.write(path, `${base}remote line\n`);
+    const result = await h.plugin.actions.syncAllTracked();
+    expect(result?.items[0]?.snapshot_cleanup).toEqual({ kind: "removed", path: snapshot });
+    expect(Notice.shown.at(-1)).toBe("Synced 1 notes: 1 in sync, 0 pulled, 0 pushed. Removed 1 .remote.md snapshot of resolved conflicts.");
+    expect(await h.app.vault.adapter.exists(snapshot)).toBe(false);
+  });
+
   it("publishes an untracked file as a private note and tracks it", async () => {
     await h.write("Drafts/idea.md", "# My idea\n\nText\n");
     h.app.workspace.openPath("Drafts/idea.md");

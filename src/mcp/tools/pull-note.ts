@@ -3,13 +3,14 @@ import { parseNoteRef } from "../../hackmd/note-ref";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { resolveRef, unresolved, workspaceArg } from "./shared";
 import { tool } from "./tool";
+import { snapshotCleanupSentence } from "../../sync/snapshots";
 
 /** `hackmd_pull_note` (TOOLS.md §9.12): writes a note's body to a Markdown file and tracks it. */
 export const pullNoteTool = tool({
   name: "hackmd_pull_note",
   title: "Pull HackMD Note",
   description:
-    "Writes a note's body into a Markdown file under the root and starts (or refreshes) tracking it for hackmd_push_note. local_path must end in .md. An existing file needs overwrite_local: true; unpushed edits in it are still protected (unpushed_changes: push first; unverified_local_content: pull to another path), and discard_local_changes: true drops them. A missing folder needs create_parent_dirs: true; a body above 5 MiB needs confirm_large_file: true. Returns changes (a diff from the replaced file) and title_drift when the body's title differs from the listed one.",
+    "Writes a note's body into a Markdown file under the root and starts (or refreshes) tracking it for hackmd_push_note. local_path must end in .md. An existing file needs overwrite_local: true; unpushed edits in it are still protected (unpushed_changes: push first; unverified_local_content: pull to another path), and discard_local_changes: true drops them. A missing folder needs create_parent_dirs: true; a body above 5 MiB needs confirm_large_file: true. Returns changes (a diff from the replaced file) and title_drift when the body's title differs from the listed one. Pulling a tracked note to another path moves its tracking there: moved_from names the file it was tracked at, which is kept but no longer tracked.",
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   input: z
     .object({
@@ -33,6 +34,7 @@ export const pullNoteTool = tool({
       body_hash: z.string(),
       changes: z.string().optional(),
       title_drift: z.string().optional(),
+      moved_from: z.string().optional(),
     }),
     resolutionOutput,
   ]),
@@ -50,6 +52,7 @@ export const pullNoteTool = tool({
     });
     if (result.kind === "unresolved") return unresolved(result.resolution);
     const out = result.output;
-    return { summary: `Pulled note ${out.note_id} to ${out.local_path} (${out.bytes} bytes).`, output: out };
+    const moved = out.moved_from === undefined ? "" : ` It was tracked at ${out.moved_from} until now; that file is kept but no longer tracked.`;
+    return { summary: `Pulled note ${out.note_id} to ${out.local_path} (${out.bytes} bytes).${moved}${snapshotCleanupSentence(result.snapshot)}`, output: out };
   },
 });

@@ -2,6 +2,7 @@ import { z } from "zod/v4";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { resolveRef, unresolved, workspaceArg } from "./shared";
 import { safetyReport } from "./safety";
+import { snapshotCleanupSentence } from "../../sync/snapshots";
 import { tool } from "./tool";
 
 /** `hackmd_push_note` (TOOLS.md §9.13): sends a tracked file's edits with conflict detection. */
@@ -62,8 +63,10 @@ export const pushNoteTool = tool({
     if (result.kind === "unresolved") return unresolved(result.resolution);
     const out = result.output;
     const report = safetyReport(result.safety?.version, result.safety?.overwritten);
-    if (report.sentence === "") return { summary: `Push of note ${out.note_id}: ${out.status}.`, output: out };
+    // The .remote.md of an earlier conflict, removed now that both sides agree (or why it stayed).
+    const snapshot = snapshotCleanupSentence(result.snapshot);
+    if (report.sentence === "") return { summary: `Push of note ${out.note_id}: ${out.status}.${snapshot}`, output: out };
     const instructions = [out.instructions, report.sentence.trim()].filter((text) => text !== undefined).join(" ");
-    return { summary: `Push of note ${out.note_id}: ${out.status}.${report.sentence}`, output: { ...out, instructions }, ...(report.meta ? { meta: report.meta } : {}) };
+    return { summary: `Push of note ${out.note_id}: ${out.status}.${report.sentence}${snapshot}`, output: { ...out, instructions }, ...(report.meta ? { meta: report.meta } : {}) };
   },
 });

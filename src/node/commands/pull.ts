@@ -1,6 +1,7 @@
 /** `hackmd-bridge pull <note_ref> <path>`: the sync engine's pull (TOOLS.md §14.1–§14.2) for people. */
 import { CallContext } from "../../hackmd/call-context";
 import { resolveRef, unresolved, workspaceArg } from "../../mcp/tools/shared";
+import { snapshotCleanupSentence } from "../../sync/snapshots";
 import type { UnresolvedTarget } from "../../sync/types";
 import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
@@ -38,10 +39,16 @@ export async function runPull(args: PullArgs, context: CommandContext): Promise<
   if (result.kind === "unresolved") return reportUnresolved({ resolution: result.resolution, io, json: args.json });
   const out = result.output;
   if (args.json) {
-    writeJson(io, out);
+    writeJson(io, result.snapshot === undefined ? out : { ...out, snapshot_cleanup: result.snapshot });
     return EXIT.ok;
   }
   io.out(`Pulled "${out.title}" (${workspaceLabel(out.team_path)}, note ${out.note_id}) to ${out.local_path}: ${out.bytes} bytes.\n`);
+  if (out.moved_from !== undefined) {
+    // The record moved: say so, or the first file silently stops syncing.
+    io.out(`The note was tracked at ${out.moved_from} until now; it is tracked at ${out.local_path} from now on, and ${out.moved_from} is kept but no longer tracked.\n`);
+  }
+  const snapshot = snapshotCleanupSentence(result.snapshot).trim();
+  if (snapshot !== "") io.out(`${snapshot}\n`);
   if (out.changes !== undefined) io.out(`Changes to the replaced file:\n${indent(out.changes)}\n`);
   if (out.title_drift !== undefined) io.out(`Title drift: ${out.title_drift}\n`);
   return EXIT.ok;

@@ -48,7 +48,7 @@ export function nextStep(entry: { status: NoteState; local_path: string; note_id
       return `pull it: hackmd-bridge pull ${shellQuote(entry.note_id)} ${path}${teamFlag(entry.team_path)} --overwrite (or hackmd-bridge sync)`;
     case "conflict":
       return entry.merges === true
-        ? "both sides changed without overlapping: hackmd-bridge sync merges them"
+        ? `both sides changed without overlapping: hackmd-bridge push ${path} --merge (or hackmd-bridge sync) merges them`
         : `both sides changed: hackmd-bridge push ${path} writes the note's text to ${path.replace(/\.md$/i, ".remote.md")}; merge it, then push with the --expected-remote-hash it prints`;
     case "missing_local":
       return `the file is gone: ${CLI_WORDS.step({ action: "pull", path: entry.local_path, noteId: entry.note_id, teamPath: entry.team_path })} restores it, or ${CLI_WORDS.step({ action: "untrack", path: entry.local_path })} forgets it`;

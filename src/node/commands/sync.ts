@@ -7,6 +7,7 @@ import { syncAll, type SyncAllCounts, type SyncAllItem, type SyncAllProgress, ty
 import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
 import { createProgress, formatTable, groupedMessages, indent, UsageError, writeJson, type CommandIo, type Progress } from "./output";
+import { snapshotCleanupSentence } from "../../sync/snapshots";
 import { CLI_WORDS, shellQuote } from "./words";
 import { parseBudget, parseQuietTime, runWatch } from "./watch";
 
@@ -143,7 +144,9 @@ function printReport(options: { result: SyncAllResult; io: CommandIo }): void {
   }
   const head = result.dry_run ? "Dry run, nothing was written. " : "";
   io.out(`${head}${total} tracked note${total === 1 ? "" : "s"}: ${countWords(result.counts, result.dry_run)}.\n`);
-  const shown = result.items.filter((item) => item.outcome !== "unchanged" && item.outcome !== "baseline_advanced" && !(item.outcome === "planned" && item.plan === "same_change"));
+  const quiet = (item: SyncAllItem): boolean => item.outcome === "unchanged" || item.outcome === "baseline_advanced" || (item.outcome === "planned" && item.plan === "same_change");
+  // A note in sync is shown only when its conflict's snapshot was removed (or kept) just now.
+  const shown = result.items.filter((item) => !quiet(item) || item.snapshot_cleanup !== undefined);
   if (shown.length === 0) return;
   io.out(formatTable(shown.map((item) => [label(item), item.local_path || "(unknown path)", noteLabel(item)])));
   const details = shown.flatMap((item) => {
@@ -163,6 +166,9 @@ export function itemDetails(item: SyncAllItem): string[] {
   const lines: string[] = [];
   if (item.message !== undefined) lines.push(item.message);
   if (item.snapshot_path !== undefined) lines.push(`remote body: ${item.snapshot_path}`);
+  // The .remote.md of an earlier conflict, removed now that both sides agree (or why it stayed).
+  const cleanup = snapshotCleanupSentence(item.snapshot_cleanup).trim();
+  if (cleanup !== "") lines.push(cleanup);
   if (item.outcome === "conflict" && item.remote_body_hash !== undefined) {
     lines.push(`after merging: hackmd-bridge push ${shellQuote(item.local_path)} --expected-remote-hash ${item.remote_body_hash}`);
   } else if (item.outcome === "planned" && item.plan === "conflict" && item.merges !== true) {
