@@ -440,6 +440,25 @@ describe("README.md, run as a user runs it", () => {
       await viaRemote.close();
     }, 60_000);
 
+    it("the stdio configurations it prints (Claude Code, Codex) start the tools on its folder with no token", async () => {
+      const out = sandbox.stdout();
+      const claudeLine = out.split("\n").find((text) => text.trim().startsWith("claude mcp add --transport stdio "))?.trim() ?? "";
+      const claude = claudeStandIn(await words(claudeLine, home));
+      expect(claude).toMatchObject({ transport: "stdio", name: "hackmd", env: {} });
+      const codexStart = out.indexOf("[mcp_servers.hackmd]\n  command = ");
+      const codex = parseCodexToml(out.slice(codexStart).split("\n").slice(0, 3).map((text) => text.trim()).join("\n"));
+      for (const server of [{ command: claude.command ?? "", args: claude.args }, codex]) {
+        // What a client app passes: its own PATH and HOME, and no HackMD variables.
+        const { client } = await stdioClient(server.command, server.args, { cwd: home, env: { PATH: env.PATH ?? "", HOME: home } });
+        try {
+          expect((await client.listTools()).tools).toHaveLength(TOOL_COUNT);
+          expect((await call(client, "hackmd_get_me")).structured).toMatchObject({ user_path: "sandbox" });
+        } finally {
+          await client.close();
+        }
+      }
+    }, 60_000);
+
     it("Ctrl+C stops it; npm start -- --reset (run with --port 0) starts over", async () => {
       await sandbox.stop("SIGINT");
       const sandboxEnv = { ...env };
