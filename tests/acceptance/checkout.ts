@@ -12,7 +12,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -22,11 +22,29 @@ export const REPO = resolve(__dirname, "..", "..");
 
 /** The files a user's checkout has: tracked, plus new files git does not ignore. */
 function checkoutFiles(): string[] {
-  const out = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO, encoding: "utf8" });
-  return out
-    .split("\0")
-    .filter((path) => path !== "" && existsSync(join(REPO, path)))
-    .sort();
+  let listed: string[];
+  try {
+    listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\0");
+  } catch {
+    // Not a git checkout (an unpacked archive): every file but what .gitignore names.
+    listed = walk("");
+  }
+  return listed.filter((path) => path !== "" && existsSync(join(REPO, path)) && statSync(join(REPO, path)).isFile()).sort();
+}
+
+/** The files under `dir` (relative to the repository), skipping .git and what .gitignore names (its simple forms). */
+function walk(dir: string): string[] {
+  const ignore = readFileSync(join(REPO, ".gitignore"), "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+  const ignored = (name: string, isDir: boolean): boolean =>
+    name === ".git" || ignore.some((rule) => (rule.endsWith("/") ? isDir && name === rule.slice(0, -1) : rule.startsWith("*") ? name.endsWith(rule.slice(1)) : name === rule));
+  const out: string[] = [];
+  for (const entry of readdirSync(join(REPO, dir), { withFileTypes: true })) {
+    if (ignored(entry.name, entry.isDirectory())) continue;
+    const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...walk(path));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out;
 }
 
 async function contentHash(files: string[]): Promise<string> {
