@@ -193,6 +193,10 @@ describe("README.md, run as a user runs it", () => {
   it("hackmd-bridge --help, <command> --help and help <command> for every command of the exit-code table", async () => {
     const help = await run(line(/^hackmd-bridge --help$/));
     expect(help.status).toBe(0);
+    // Typed with nothing after it: the same help, on stderr, as a usage error.
+    const bare = await run("hackmd-bridge");
+    expect({ status: bare.status, stdout: bare.stdout }).toEqual({ status: 2, stdout: "" });
+    expect(bare.stderr).toContain(help.stdout.trim().split("\n")[0] ?? "");
     const readmeText = await readFile(join(checkout, "README.md"), "utf8");
     const commands = [...readmeText.slice(readmeText.indexOf("<!-- exit-codes:start -->"), readmeText.indexOf("<!-- exit-codes:end -->")).matchAll(/^\| `([a-z]+)` \|/gm)].map((match) => match[1] ?? "");
     expect(commands.length).toBeGreaterThan(10);
@@ -211,10 +215,10 @@ describe("README.md, run as a user runs it", () => {
       );
     }
     // "the client starts `hackmd-bridge mcp` itself": typed alone it needs a root, and says so.
-    const bare = await run(line(/^hackmd-bridge mcp$/));
-    expect(bare.status).toBe(2);
-    expect(bare.stderr).toContain("--root");
-    expect(bare.stdout).toBe("");
+    const mcp = await run(line(/^hackmd-bridge mcp$/));
+    expect(mcp.status).toBe(2);
+    expect(mcp.stderr).toContain("--root");
+    expect(mcp.stdout).toBe("");
   }, 120_000);
 
   describe("the standalone command block, in ~/notes against the emulator", () => {
