@@ -10,6 +10,7 @@ import * as nodePath from "node:path";
 import type { Logger } from "../core/ports";
 import { startEmulator, EmulatorStateError, type Emulator } from "../emulator";
 import { stdioHelpText } from "../mcp/client-configs";
+import { PortInUseError } from "../mcp/http/listener";
 import { NodeLocalFiles } from "./local-files";
 import { makeSettings, type NodeSettings } from "./runtime";
 import { ensureSandboxDir, readConnection, resetSandbox, sandboxFiles, SANDBOX_STATE_DIR, writeConnection, type SandboxConnection } from "./sandbox-state";
@@ -53,6 +54,19 @@ function savedPort(apiUrl: string | undefined): number | undefined {
 
 /** Runs the sandbox until a signal; resolves with the exit code. */
 export async function runSandbox(options: SandboxOptions): Promise<number> {
+  try {
+    return await runSandboxOnce(options);
+  } catch (error) {
+    if (!(error instanceof PortInUseError)) throw error;
+    // Most often another sandbox (a second npm start) holds it; say how to start this one anyway.
+    const again = options.env.npm_lifecycle_event === "start" ? "npm start -- --port 0" : "hackmd-bridge sandbox --port 0";
+    throw new SandboxStartError(
+      `${error.message} Is another sandbox (npm start) running? Stop it, or start this one on a free port with ${again} (its URL then changes, so paste the new connection snippets into your agents).`,
+    );
+  }
+}
+
+async function runSandboxOnce(options: SandboxOptions): Promise<number> {
   const { settings, env, io, logger, remember } = options;
   const root = settings.root ?? nodePath.resolve(SANDBOX_FOLDER);
   const shown = nodePath.relative(process.cwd(), root) || ".";

@@ -25,6 +25,7 @@
  */
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { npmEnv, userCopy } from "./checkout";
@@ -479,6 +480,20 @@ describe("README.md, run as a user runs it", () => {
       }
     }, 120_000);
   });
+
+  it("npm start on a port another program holds: says so and how to start anyway, and stops", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const ran = await run(`${line(/^npm start$/)} -- --port ${port}`, { HACKMD_API_TOKEN: undefined, HACKMD_API_URL: undefined }, checkout);
+      expect(ran.status).not.toBe(0);
+      expect(ran.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+      expect(ran.stderr).toContain("npm start -- --port 0");
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  }, 60_000);
 
   it("installing the plugin: the copied main.js loads in the fake host, pulls and pushes against the emulator", async () => {
     const vault = await mkdtemp(join(tmpdir(), "hb-accept-vault-"));

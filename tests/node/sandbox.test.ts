@@ -188,7 +188,7 @@ describe("npm start (hackmd-bridge sandbox)", () => {
     }
   }, 60_000);
 
-  it("a port another program holds: says so, names --port, and exits 2", async () => {
+  it("a port another program holds: says so, asks whether another sandbox runs, names --port 0, and exits 2", async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
     const port = (holder.address() as AddressInfo).port;
@@ -196,8 +196,17 @@ describe("npm start (hackmd-bridge sandbox)", () => {
       const taken = await cmd(["sandbox", "--port", String(port)]);
       expect(taken.status).toBe(2);
       expect(taken.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
-      expect(taken.stderr).toContain("--port");
+      expect(taken.stderr).toContain("Is another sandbox (npm start) running?");
+      expect(taken.stderr).toContain("hackmd-bridge sandbox --port 0");
       expect(taken.stdout).toBe("");
+      // Run by npm start, it names the npm form of the flag.
+      const viaNpm = await new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, [cli, "sandbox", "--port", String(port)], { cwd, env: { ...env(), npm_lifecycle_event: "start" } });
+        let stderr = "";
+        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+        child.once("close", () => resolve(stderr));
+      });
+      expect(viaNpm).toContain("npm start -- --port 0");
     } finally {
       await new Promise<void>((resolve) => holder.close(() => resolve()));
     }
