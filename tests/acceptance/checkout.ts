@@ -13,7 +13,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -100,7 +100,7 @@ async function buildOnce(): Promise<string> {
   const folder = join(tmpdir(), `hb-accept-${await contentHash(files)}`);
   const lock = `${folder}.lock`;
   for (;;) {
-    if (existsSync(join(folder, ".built"))) return folder;
+    if (existsSync(join(folder, ".built"))) return touched(folder);
     try {
       await mkdir(lock);
     } catch {
@@ -110,7 +110,7 @@ async function buildOnce(): Promise<string> {
       continue;
     }
     try {
-      if (existsSync(join(folder, ".built"))) return folder;
+      if (existsSync(join(folder, ".built"))) return touched(folder);
       const staging = await mkdtemp(`${folder}.staging-`);
       await copyFiles(files, staging);
       // The real build, as a user runs it (esbuild.config.mjs: main.js and dist/cli.js).
@@ -126,15 +126,22 @@ async function buildOnce(): Promise<string> {
   }
 }
 
-/** Checkouts of other contents not used for a day are removed (each is about 6 MB). */
+/** Marks a checkout as in use (its folder's time), so another run's clean-up leaves it. */
+async function touched(folder: string): Promise<string> {
+  const now = new Date();
+  await utimes(folder, now, now);
+  return folder;
+}
+
+/** Checkouts of other contents not used for an hour are removed (each is about 6 MB; a run lasts minutes). */
 async function removeOldCheckouts(keep: string): Promise<void> {
-  const dayAgo = Date.now() - 24 * 3600_000;
+  const hourAgo = Date.now() - 3600_000;
   for (const name of await readdir(tmpdir())) {
     if (!name.startsWith("hb-accept-")) continue;
     const path = join(tmpdir(), name);
     if (path === keep) continue;
     const info = await stat(path).catch(() => undefined);
-    if (info !== undefined && info.mtimeMs < dayAgo) await rm(path, { recursive: true, force: true });
+    if (info !== undefined && info.mtimeMs < hourAgo) await rm(path, { recursive: true, force: true });
   }
 }
 
