@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const work = await mkdtemp(join(tmpdir(), "hb-clients-"));
@@ -58,8 +59,19 @@ function run(command, args, options = {}) {
   });
 }
 
+/** How many tools the endpoint lists to the SDK's own client: what each real client must see too. */
+async function endpointToolCount(line) {
+  const client = new Client({ name: "check-clients-direct", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(line.url), { requestInit: { headers: { Authorization: `Bearer ${line.token}` } } }));
+  try {
+    return (await client.listTools()).tools.length;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
 /** The printed Inspector command, run through a shell exactly as printed. */
-async function inspector(stdout) {
+async function inspector(stdout, expected) {
   const line = stdout.split("\n").find((text) => text.trim().startsWith("npx -y @modelcontextprotocol/inspector@"));
   check(line !== undefined, "the sandbox prints an Inspector command");
   if (line === undefined) return;
@@ -71,11 +83,11 @@ async function inspector(stdout) {
   } catch {
     process.stdout.write(`${result.stderr.split("\n").filter((text) => !text.includes("EBADENGINE")).join("\n")}\n`);
   }
-  check(result.status === 0 && tools.length === 14, `Inspector CLI on Node ${process.version}: tools/list answers 14 tools (exit ${result.status})`);
+  check(result.status === 0 && tools.length === expected, `Inspector CLI on Node ${process.version}: tools/list answers ${tools.length} of the endpoint's ${expected} tools (exit ${result.status})`);
 }
 
 /** The printed Claude Desktop configuration: mcp-remote started with its command and args. */
-async function mcpRemote(stdout) {
+async function mcpRemote(stdout, expected) {
   const start = stdout.indexOf("{\n", stdout.indexOf("Claude Desktop"));
   const end = stdout.indexOf("\nMCP Inspector");
   const text = stdout.slice(start, end).split("\n").map((line) => line.replace(/^ {2}/, "")).join("\n");
@@ -89,7 +101,7 @@ async function mcpRemote(stdout) {
     await client.connect(transport);
     const { tools } = await client.listTools();
     const me = await client.callTool({ name: "hackmd_get_me", arguments: {} });
-    check(tools.length === 14 && me.structuredContent?.user_path === "sandbox", "mcp-remote (Claude Desktop's configuration): tools/list and hackmd_get_me answer");
+    check(tools.length === expected && me.structuredContent?.user_path === "sandbox", `mcp-remote (Claude Desktop's configuration): tools/list (${tools.length} of ${expected} tools) and hackmd_get_me answer`);
   } catch (error) {
     process.stdout.write(`${stderr}\n`);
     check(false, `mcp-remote: ${error instanceof Error ? error.message : String(error)}`);
@@ -101,8 +113,11 @@ async function mcpRemote(stdout) {
 try {
   const first = await startSandbox(["--port", "0"]);
   check(first.line.mode === "sandbox", `sandbox started at ${first.line.url}`);
-  await inspector(first.stdout);
-  await mcpRemote(first.stdout);
+  const expected = await endpointToolCount(first.line);
+  // The 14 tools that match hackmd-mcp and the five for versions and comments (README).
+  check(expected === 19, `the endpoint lists ${expected} tools to the SDK's client (19 expected)`);
+  await inspector(first.stdout, expected);
+  await mcpRemote(first.stdout, expected);
   const listed = await run(process.execPath, [cli, "list", "--root", "sandbox-vault", "--json"]);
   const notes = listed.status === 0 ? JSON.parse(listed.stdout).notes : [];
   check(notes.length > 0, `list on the sandbox folder finds the sandbox by itself (${notes.length} notes)`);
@@ -112,7 +127,7 @@ try {
 
   const second = await startSandbox();
   check(second.line.url === first.line.url && second.line.token === first.line.token, "after a restart: the same URL and the same token");
-  await inspector(second.stdout);
+  await inspector(second.stdout, expected);
   const status = await run(process.execPath, [cli, "status", "first.md", "--root", "sandbox-vault"]);
   check(status.status === 0 && status.stdout.startsWith("in_sync"), `after a restart the tracked file is in sync (${status.stdout.trim() || status.stderr.trim()})`);
   await stop(second.child);

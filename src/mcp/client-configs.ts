@@ -80,3 +80,56 @@ export function connectionHelpText(url: string, token: string): string {
   }
   return lines.join("\n");
 }
+
+/** A stdio server as MCP clients start it: the program, its arguments and the environment it adds. */
+export interface StdioServer {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** A word quoted for a POSIX shell only when it needs it. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The stdio configurations for Claude Code, Codex and Cursor: the client starts `server` itself
+ * (`hackmd-bridge mcp --root …`), so no endpoint has to run. Printed by the sandbox, whose folder
+ * the command finds by itself (no token in `env`); README.md shows them with HACKMD_API_TOKEN.
+ */
+export function stdioClientConfigs(server: StdioServer): Array<{ id: "claude-code-stdio" | "codex-stdio" | "cursor-stdio"; label: string; where: string; text: string }> {
+  const name = MCP_CLIENT_SERVER_NAME;
+  const envFlags = Object.entries(server.env).map(([key, value]) => `--env ${shellWord(`${key}=${value}`)} `);
+  const tomlEnv = Object.entries(server.env).map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
+  return [
+    {
+      id: "claude-code-stdio",
+      label: "Claude Code over stdio",
+      where: "run in a terminal",
+      text: `claude mcp add --transport stdio ${envFlags.join("")}${name} -- ${[server.command, ...server.args].map(shellWord).join(" ")}`,
+    },
+    {
+      id: "codex-stdio",
+      label: "Codex over stdio",
+      where: "add to ~/.codex/config.toml instead of the entry above",
+      text: [`[mcp_servers.${name}]`, `command = ${JSON.stringify(server.command)}`, `args = ${JSON.stringify(server.args).replace(/","/g, '", "')}`, ...(tomlEnv.length === 0 ? [] : [`env = { ${tomlEnv.join(", ")} }`])].join("\n"),
+    },
+    {
+      id: "cursor-stdio",
+      label: "Cursor over stdio",
+      where: "add to ~/.cursor/mcp.json",
+      text: JSON.stringify({ mcpServers: { [name]: { command: server.command, args: server.args, ...(tomlEnv.length === 0 ? {} : { env: server.env }) } } }, null, 2),
+    },
+  ];
+}
+
+/** The stdio configurations as text to print, each under its label. */
+export function stdioHelpText(server: StdioServer): string {
+  const lines: string[] = [];
+  for (const config of stdioClientConfigs(server)) {
+    lines.push(`${config.label} (${config.where}):`);
+    lines.push(...config.text.split("\n").map((line) => `  ${line}`));
+  }
+  return lines.join("\n");
+}

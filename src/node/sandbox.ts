@@ -9,6 +9,8 @@ import { mkdir } from "node:fs/promises";
 import * as nodePath from "node:path";
 import type { Logger } from "../core/ports";
 import { startEmulator, EmulatorStateError, type Emulator } from "../emulator";
+import { stdioHelpText } from "../mcp/client-configs";
+import { PortInUseError } from "../mcp/http/listener";
 import { NodeLocalFiles } from "./local-files";
 import { makeSettings, type NodeSettings } from "./runtime";
 import { ensureSandboxDir, readConnection, resetSandbox, sandboxFiles, SANDBOX_STATE_DIR, writeConnection, type SandboxConnection } from "./sandbox-state";
@@ -52,6 +54,19 @@ function savedPort(apiUrl: string | undefined): number | undefined {
 
 /** Runs the sandbox until a signal; resolves with the exit code. */
 export async function runSandbox(options: SandboxOptions): Promise<number> {
+  try {
+    return await runSandboxOnce(options);
+  } catch (error) {
+    if (!(error instanceof PortInUseError)) throw error;
+    // Most often another sandbox (a second npm start) holds it; say how to start this one anyway.
+    const again = options.env.npm_lifecycle_event === "start" ? "npm start -- --port 0" : "hackmd-bridge sandbox --port 0";
+    throw new SandboxStartError(
+      `${error.message} Is another sandbox (npm start) running? Stop it, or start this one on a free port with ${again} (its URL then changes, so paste the new connection snippets into your agents).`,
+    );
+  }
+}
+
+async function runSandboxOnce(options: SandboxOptions): Promise<number> {
   const { settings, env, io, logger, remember } = options;
   const root = settings.root ?? nodePath.resolve(SANDBOX_FOLDER);
   const shown = nodePath.relative(process.cwd(), root) || ".";
@@ -81,6 +96,8 @@ export async function runSandbox(options: SandboxOptions): Promise<number> {
     `  node dist/cli.js status --root ${shown}`,
     `Restart with npm start to keep the notes, the port and the token; npm start -- --reset starts over.`,
   ].join("\n");
+  // Over stdio the client starts the command itself; on this folder it finds the sandbox, so no token.
+  const stdioHint = `Or let the client start the tools over stdio while the sandbox runs (no token needed):\n${stdioHelpText({ command: process.execPath, args: [nodePath.resolve(process.argv[1] ?? "dist/cli.js"), "mcp", "--root", root], env: {} })}`;
 
   if (settings.token !== undefined) {
     io.err(`Mode: HackMD — HACKMD_API_TOKEN is set; the tools act on your real HackMD account.\nRoot folder: ${root}\n\n`);
@@ -114,7 +131,7 @@ export async function runSandbox(options: SandboxOptions): Promise<number> {
       extra: { mode: "sandbox" },
       tokenNote,
       snippetsOnStdout: true,
-      footer: commandHint,
+      footer: `${stdioHint}\n\n${commandHint}`,
       onListening: (listener) =>
         writeConnection(root, {
           api_url: emulator.url,

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -177,7 +178,9 @@ describe("npm start (hackmd-bridge sandbox)", () => {
   }, 60_000);
 
   it("--reset starts over: new token, fresh demo notes, no tracked files; the Markdown files are kept", async () => {
-    const running = await startSandbox(["--reset"]);
+    // --reset forgets the saved port too, so without --port it would ask for 27183, which another
+    // program (a developer's own `npm start`) may hold while the tests run.
+    const running = await startSandbox(["--reset", "--port", "0"]);
     try {
       expect(running.stderr()).toContain("Started over");
       expect(running.line.token).not.toBe(first.token);
@@ -191,6 +194,30 @@ describe("npm start (hackmd-bridge sandbox)", () => {
       expect(existsSync(join(cwd, "sandbox-vault", "made.md"))).toBe(true);
     } finally {
       expect(await stop(running)).toBe(0);
+    }
+  }, 60_000);
+
+  it("a port another program holds: says so, asks whether another sandbox runs, names --port 0, and exits 2", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const taken = await cmd(["sandbox", "--port", String(port)]);
+      expect(taken.status).toBe(2);
+      expect(taken.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+      expect(taken.stderr).toContain("Is another sandbox (npm start) running?");
+      expect(taken.stderr).toContain("hackmd-bridge sandbox --port 0");
+      expect(taken.stdout).toBe("");
+      // Run by npm start, it names the npm form of the flag.
+      const viaNpm = await new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, [cli, "sandbox", "--port", String(port)], { cwd, env: { ...env(), npm_lifecycle_event: "start" } });
+        let stderr = "";
+        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+        child.once("close", () => resolve(stderr));
+      });
+      expect(viaNpm).toContain("npm start -- --port 0");
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
     }
   }, 60_000);
 
