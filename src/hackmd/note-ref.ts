@@ -1,4 +1,5 @@
 import { invalidInput } from "../core/errors";
+import { checkIdentifier } from "./identifiers";
 
 /** A parsed `note_ref` (TOOLS.md §8.1). */
 export type NoteRef = { kind: "direct"; id: string } | { kind: "scoped"; owner: string; slug: string };
@@ -35,12 +36,22 @@ export interface ResolverSources {
 
 const HELP = "give a note id or a https://hackmd.io URL";
 
+/** Longest note reference read (a URL with an owner and a permalink fits many times over). */
+export const MAX_NOTE_REF_LENGTH = 2048;
+
+/** A direct id, checked as every note id is (hackmd/identifiers.ts) before any request. */
+function direct(id: string): NoteRef {
+  checkIdentifier("note id", id);
+  return { kind: "direct", id };
+}
+
 /** Parses a note id or HackMD URL without any request or token. */
 export function parseNoteRef(raw: string): NoteRef {
   const value = raw.trim();
   if (value === "") throw invalidInput(`note_ref is empty; ${HELP}.`);
+  if (value.length > MAX_NOTE_REF_LENGTH) throw invalidInput(`note_ref is ${value.length} characters long; ${HELP} (at most ${MAX_NOTE_REF_LENGTH} characters).`);
   const withScheme = value.startsWith("hackmd.io/") ? `https://${value}` : value;
-  if (!withScheme.includes("://")) return { kind: "direct", id: withScheme };
+  if (!withScheme.includes("://")) return direct(withScheme);
   let url: URL;
   try {
     url = new URL(withScheme);
@@ -51,7 +62,7 @@ export function parseNoteRef(raw: string): NoteRef {
     throw invalidInput(`note_ref must be an https://hackmd.io URL (other hosts and http are not accepted); ${HELP}. With another API URL, pass the note id.`);
   }
   const segments = rawPathSegments(withScheme).map(decodeSegment);
-  if (segments.length === 1 && !segments[0]!.startsWith("@")) return { kind: "direct", id: segments[0]! };
+  if (segments.length === 1 && !segments[0]!.startsWith("@")) return direct(segments[0]!);
   if (segments.length === 2 && segments[0]!.startsWith("@") && segments[0]!.length > 1) {
     return { kind: "scoped", owner: segments[0]!.slice(1), slug: segments[1]! };
   }

@@ -3,7 +3,7 @@ import { BridgeError, invalidInput } from "../../core/errors";
 import { isBodyHash } from "../../core/hash";
 import type { CallContext } from "../../hackmd/call-context";
 import { parseNoteRef, resolveNoteRef, type Resolution } from "../../hackmd/note-ref";
-import { checkSegment, hasControlCharacter, segment } from "../../hackmd/request";
+import { checkIdentifier, hasControlCharacter, type IdentifierLabel } from "../../hackmd/identifiers";
 import type { NoteSummary, Permission } from "../../hackmd/types";
 import { noteQueueKey } from "../../sync/queue";
 import { recordKey } from "../../sync/store";
@@ -19,12 +19,14 @@ export function workspaceArg(value: string | null | undefined): string | null {
       "team_path is blank, a dot segment or contains a control character; pass a team path from hackmd_get_me, or omit team_path for the personal workspace.",
     );
   }
+  // Length and characters (hackmd/identifiers.ts), before any request.
+  checkIdentifier("team path", trimmed);
   return trimmed;
 }
 
-/** Checks a caller-given id before any request (TOOLS.md §5.5), with the client's own rule. */
-export function idArg(label: "folder id" | "note id" | "version id" | "comment id", value: string): string {
-  checkSegment(segment(label, value));
+/** Checks a caller-given id before any request (TOOLS.md §5.5; length and characters: hackmd/identifiers.ts). */
+export function idArg(label: Exclude<IdentifierLabel, "team path">, value: string): string {
+  checkIdentifier(label, value);
   return value;
 }
 
