@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { BridgeError, invalidInput } from "../core/errors";
 import { toAdvertisedSchema, type JsonSchema } from "./json-schema";
-import { ARGUMENT_DEPTH_LIMIT } from "./json-depth";
+import { ARGUMENT_ARRAY_LIMIT, ARGUMENT_DEPTH_LIMIT } from "./json-depth";
 
 /** The four MCP annotation hints; every tool sets all of them (STYLE.md rule 9). */
 export interface ToolAnnotations {
@@ -137,7 +137,8 @@ function pathOf(place: Place | undefined): string {
 }
 
 /**
- * Refuses arguments nested deeper than ARGUMENT_DEPTH_LIMIT (mcp/json-depth.ts) and a reserved
+ * Refuses arguments nested deeper than ARGUMENT_DEPTH_LIMIT, an array longer than
+ * ARGUMENT_ARRAY_LIMIT (mcp/json-depth.ts) and a reserved
  * property name anywhere in them, naming it and where it is. One iterative pass: each value is
  * visited once and holds only a link to its parent's place, so the work is linear in the size of
  * the arguments however deep they nest (copying the path at every level made it quadratic).
@@ -150,6 +151,10 @@ function refuseOddShapes(root: object): void {
       throw invalidInput(
         `Invalid arguments: nested deeper than ${ARGUMENT_DEPTH_LIMIT} levels of arrays and objects; no tool takes such a shape. Send the parameters the tool's input schema lists.`,
       );
+    }
+    if (Array.isArray(value) && value.length > ARGUMENT_ARRAY_LIMIT) {
+      const where = place === undefined ? "the arguments" : pathOf(place);
+      throw invalidInput(`Invalid arguments: ${where} has ${value.length} entries; no tool takes more than ${ARGUMENT_ARRAY_LIMIT}. Fix them and call again.`);
     }
     for (const key of Object.keys(value)) {
       if (RESERVED_NAMES.has(key)) {

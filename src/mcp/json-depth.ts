@@ -5,7 +5,8 @@
  * deep value cannot make the work quadratic).
  *
  * - Tool arguments: the arguments object is level 1; anything nested deeper than
- *   `ARGUMENT_DEPTH_LIMIT` is refused by `decodeArguments` with `invalid_input`.
+ *   `ARGUMENT_DEPTH_LIMIT`, or an array longer than `ARGUMENT_ARRAY_LIMIT`, is refused by
+ *   `decodeArguments` with `invalid_input`.
  * - A whole JSON-RPC message on the wire: the transports (`mcp/http/listener.ts`,
  *   `node/stdio-transport.ts`) read it with `parseJsonBounded`, which scans the text before
  *   `JSON.parse` and cuts every container nested deeper than `MESSAGE_DEPTH_LIMIT`, so neither
@@ -17,6 +18,12 @@
 
 /** Deepest nesting of tool arguments (the arguments object itself is level 1). */
 export const ARGUMENT_DEPTH_LIMIT = 64;
+
+/**
+ * Most entries of one array in tool arguments. No tool takes more (tags, child_order), and a
+ * wrong array of millions of entries would otherwise be judged entry by entry.
+ */
+export const ARGUMENT_ARRAY_LIMIT = 10_000;
 
 /**
  * Deepest nesting of a whole JSON-RPC message. Tool arguments sit at level 3 of a request
