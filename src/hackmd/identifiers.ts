@@ -45,17 +45,18 @@ export function checkIdentifier(label: IdentifierLabel, value: string): void {
   if (value.trim() === "") {
     throw new BridgeError("invalid_input", `The ${label} is empty; pass a non-blank ${label}.`);
   }
-  if (value === "." || value === "..") {
-    throw new BridgeError("invalid_input", `The ${label} "${value}" is a dot segment and cannot name anything; pass a real ${label}.`);
-  }
-  if (hasControlCharacter(value)) {
-    throw new BridgeError("invalid_input", `The ${label} contains a control character; pass the ${label} exactly as HackMD shows it.`);
-  }
+  // The length first, so a huge value costs no scan.
   if (value.length > MAX_IDENTIFIER_LENGTH) {
     throw new BridgeError(
       "invalid_input",
       `The ${label} is ${value.length} characters long; HackMD's are at most ${MAX_IDENTIFIER_LENGTH}. Pass the ${label} exactly as HackMD shows it.`,
     );
+  }
+  if (value === "." || value === "..") {
+    throw new BridgeError("invalid_input", `The ${label} "${value}" is a dot segment and cannot name anything; pass a real ${label}.`);
+  }
+  if (hasControlCharacter(value)) {
+    throw new BridgeError("invalid_input", `The ${label} contains a control character; pass the ${label} exactly as HackMD shows it.`);
   }
   if (label === "team path" ? TEAM_PATH_REFUSED.test(value) : !ID_CHARACTERS.test(value)) {
     const allowed = label === "team path" ? "no spaces, / \\ ? # or %" : "only letters A–Z and a–z, digits, - _ and .";

@@ -3,7 +3,7 @@ import { BridgeError, invalidInput } from "../../core/errors";
 import { isBodyHash } from "../../core/hash";
 import type { CallContext } from "../../hackmd/call-context";
 import { parseNoteRef, resolveNoteRef, type Resolution } from "../../hackmd/note-ref";
-import { checkIdentifier, hasControlCharacter, type IdentifierLabel } from "../../hackmd/identifiers";
+import { checkIdentifier, hasControlCharacter, MAX_IDENTIFIER_LENGTH, type IdentifierLabel } from "../../hackmd/identifiers";
 import type { NoteSummary, Permission } from "../../hackmd/types";
 import { noteQueueKey } from "../../sync/queue";
 import { recordKey } from "../../sync/store";
@@ -14,12 +14,13 @@ import type { ToolDeps } from "../deps";
 export function workspaceArg(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   const trimmed = value.trim();
+  // Length and characters (hackmd/identifiers.ts) before any request; a huge value is refused before any scan.
+  if (trimmed.length > MAX_IDENTIFIER_LENGTH) checkIdentifier("team path", trimmed);
   if (trimmed === "" || trimmed === "." || trimmed === ".." || hasControlCharacter(trimmed)) {
     throw invalidInput(
       "team_path is blank, a dot segment or contains a control character; pass a team path from hackmd_get_me, or omit team_path for the personal workspace.",
     );
   }
-  // Length and characters (hackmd/identifiers.ts), before any request.
   checkIdentifier("team path", trimmed);
   return trimmed;
 }
