@@ -1,4 +1,5 @@
 import { invalidInput } from "../core/errors";
+import { checkIdentifier } from "./identifiers";
 
 /** A parsed `note_ref` (TOOLS.md §8.1). */
 export type NoteRef = { kind: "direct"; id: string } | { kind: "scoped"; owner: string; slug: string };
@@ -35,27 +36,40 @@ export interface ResolverSources {
 
 const HELP = "give a note id or a https://hackmd.io URL";
 
-/** Parses a note id or HackMD URL without any request or token. */
-export function parseNoteRef(raw: string): NoteRef {
+/** Longest note reference read (a URL with an owner and a permalink fits many times over). */
+export const MAX_NOTE_REF_LENGTH = 2048;
+
+/** A direct id, checked as every note id is (hackmd/identifiers.ts) before any request. */
+function direct(id: string): NoteRef {
+  checkIdentifier("note id", id);
+  return { kind: "direct", id };
+}
+
+/**
+ * Parses a note id or HackMD URL without any request or token. `label` names the value in
+ * messages: the tools' parameter by default, the command line's `<note_ref>` argument there.
+ */
+export function parseNoteRef(raw: string, label = "note_ref"): NoteRef {
   const value = raw.trim();
-  if (value === "") throw invalidInput(`note_ref is empty; ${HELP}.`);
+  if (value === "") throw invalidInput(`${label} is empty; ${HELP}.`);
+  if (value.length > MAX_NOTE_REF_LENGTH) throw invalidInput(`${label} is ${value.length} characters long; ${HELP} (at most ${MAX_NOTE_REF_LENGTH} characters).`);
   const withScheme = value.startsWith("hackmd.io/") ? `https://${value}` : value;
-  if (!withScheme.includes("://")) return { kind: "direct", id: withScheme };
+  if (!withScheme.includes("://")) return direct(withScheme);
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    throw invalidInput(`note_ref is not a valid URL; ${HELP}.`);
+    throw invalidInput(`${label} is not a valid URL; ${HELP}.`);
   }
   if (url.protocol !== "https:" || url.hostname !== "hackmd.io" || url.port !== "" || url.username !== "" || url.password !== "") {
-    throw invalidInput(`note_ref must be an https://hackmd.io URL (other hosts and http are not accepted); ${HELP}. With another API URL, pass the note id.`);
+    throw invalidInput(`${label} must be an https://hackmd.io URL (other hosts and http are not accepted); ${HELP}. With another API URL, pass the note id.`);
   }
-  const segments = rawPathSegments(withScheme).map(decodeSegment);
-  if (segments.length === 1 && !segments[0]!.startsWith("@")) return { kind: "direct", id: segments[0]! };
+  const segments = rawPathSegments(withScheme).map((segment) => decodeSegment(segment, label));
+  if (segments.length === 1 && !segments[0]!.startsWith("@")) return direct(segments[0]!);
   if (segments.length === 2 && segments[0]!.startsWith("@") && segments[0]!.length > 1) {
     return { kind: "scoped", owner: segments[0]!.slice(1), slug: segments[1]! };
   }
-  throw invalidInput(`note_ref has an unsupported URL shape; use https://hackmd.io/<note id> or https://hackmd.io/@<owner>/<permalink or short id>.`);
+  throw invalidInput(`${label} has an unsupported URL shape; use https://hackmd.io/<note id> or https://hackmd.io/@<owner>/<permalink or short id>.`);
 }
 
 /**
@@ -70,11 +84,11 @@ function rawPathSegments(url: string): string[] {
   return path.split("/").filter((segment) => segment !== "");
 }
 
-function decodeSegment(segment: string): string {
+function decodeSegment(segment: string, label: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw invalidInput(`note_ref has a malformed percent-escape in "${segment}"; copy the URL again from HackMD.`);
+    throw invalidInput(`${label} has a malformed percent-escape in "${segment}"; copy the URL again from HackMD.`);
   }
 }
 

@@ -18,6 +18,7 @@ import {
   type Sleep,
 } from "../core/ports";
 import type { CallContext } from "./call-context";
+import { checkIdentifier, type IdentifierLabel } from "./identifiers";
 import { DEFAULT_API_URL, type ApiUrl, type ClientConfig } from "./config";
 import { boundedDetail, redactToken } from "./redact";
 import { decideRetry, retryPolicyFromConfig, type AttemptOutcome, type RequestMode } from "./retry";
@@ -27,7 +28,7 @@ import { quotaFragment } from "./quota";
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a caller-supplied path segment is, for messages. */
-export type SegmentLabel = "note id" | "team path" | "folder id" | "version id" | "comment id";
+export type SegmentLabel = IdentifierLabel;
 
 /** A caller-supplied path segment; literal segments are plain strings. */
 export interface CallerSegment {
@@ -48,33 +49,11 @@ export function workspaceParts(teamPath: string | null, ...rest: PathPart[]): Pa
   return teamPath === null ? rest : ["teams", segment("team path", teamPath), ...rest];
 }
 
-/** Whether text holds a C0 control, DEL or a C1 control character. */
-export function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) return true;
-  }
-  return false;
-}
+export { hasControlCharacter } from "./identifiers";
 
-/** Checks one caller segment (TOOLS.md §5.5); throws `invalid_input` without echoing odd values. */
+/** Checks one caller segment (TOOLS.md §5.5, and its length and characters: hackmd/identifiers.ts); throws `invalid_input` without echoing odd values. */
 export function checkSegment(part: CallerSegment): void {
-  const { label, value } = part;
-  if (value.trim() === "") {
-    throw new BridgeError("invalid_input", `The ${label} is empty; pass a non-blank ${label}.`);
-  }
-  if (value === "." || value === "..") {
-    throw new BridgeError(
-      "invalid_input",
-      `The ${label} "${value}" is a dot segment and cannot name anything; pass a real ${label}.`,
-    );
-  }
-  if (hasControlCharacter(value)) {
-    throw new BridgeError(
-      "invalid_input",
-      `The ${label} contains a control character; pass the ${label} exactly as HackMD shows it.`,
-    );
-  }
+  checkIdentifier(part.label, part.value);
 }
 
 /** A built request address. */

@@ -1,6 +1,7 @@
 import { z } from "zod/v4";
 import { BridgeError, invalidInput } from "../core/errors";
 import { toAdvertisedSchema, type JsonSchema } from "./json-schema";
+import { ARGUMENT_ARRAY_LIMIT, ARGUMENT_DEPTH_LIMIT } from "./json-depth";
 
 /** The four MCP annotation hints; every tool sets all of them (STYLE.md rule 9). */
 export interface ToolAnnotations {
@@ -79,7 +80,7 @@ export function decodeArguments<Args>(input: z.ZodType<Args>, aliases: AliasMap 
   if (typeof value !== "object" || Array.isArray(value)) {
     throw invalidInput("Arguments must be a JSON object; pass the parameters by name.");
   }
-  refuseReservedNames(value);
+  refuseOddShapes(value);
   const args: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   for (const [alias, canonical] of Object.entries(aliases ?? {})) {
     if (!Object.hasOwn(args, alias)) continue;
@@ -91,7 +92,28 @@ export function decodeArguments<Args>(input: z.ZodType<Args>, aliases: AliasMap 
   }
   const parsed = input.safeParse(args);
   if (parsed.success) return parsed.data;
-  throw invalidInput(`Invalid arguments: ${parsed.error.issues.map(describeIssue).join("; ")}. Fix them and call again.`);
+  const issues = parsed.error.issues;
+  const described = issues.slice(0, MAX_ISSUES_NAMED).map(describeIssue);
+  if (issues.length > MAX_ISSUES_NAMED) described.push(`and ${issues.length - MAX_ISSUES_NAMED} more`);
+  throw invalidInput(`Invalid arguments: ${described.join("; ")}. Fix them and call again.`);
+}
+
+/** Problems named in one message: a huge wrong array must not make a huge error. */
+const MAX_ISSUES_NAMED = 5;
+/** Property names named in one message, and the characters kept of each. */
+const MAX_KEYS_NAMED = 5;
+const MAX_NAME_CHARS = 64;
+
+/** A property name as a message quotes it: JSON-quoted, a long one cut with an ellipsis. */
+function quotedName(key: string): string {
+  const chars = [...key.slice(0, MAX_NAME_CHARS * 2)];
+  return JSON.stringify(chars.length > MAX_NAME_CHARS ? `${chars.slice(0, MAX_NAME_CHARS).join("")}…` : key);
+}
+
+/** A path segment as a message shows it (a long name cut, as quotedName). */
+function shortName(key: string): string {
+  const chars = [...key.slice(0, MAX_NAME_CHARS * 2)];
+  return chars.length > MAX_NAME_CHARS ? `${chars.slice(0, MAX_NAME_CHARS).join("")}…` : key;
 }
 
 /**
@@ -102,18 +124,48 @@ export function decodeArguments<Args>(input: z.ZodType<Args>, aliases: AliasMap 
  */
 const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 
-/** Refuses a reserved property name anywhere in the arguments, naming it and where it is. */
-function refuseReservedNames(root: object): void {
-  const pending: Array<{ value: unknown; where: string[] }> = [{ value: root, where: [] }];
+/** Where a value sits in the arguments: its key and its parent's place (built into a path only for a message). */
+interface Place {
+  key: string;
+  parent: Place | undefined;
+}
+
+function pathOf(place: Place | undefined): string {
+  const keys: string[] = [];
+  for (let at = place; at !== undefined; at = at.parent) keys.push(at.key);
+  return keys.reverse().map(shortName).join(".");
+}
+
+/**
+ * Refuses arguments nested deeper than ARGUMENT_DEPTH_LIMIT, an array longer than
+ * ARGUMENT_ARRAY_LIMIT (mcp/json-depth.ts) and a reserved
+ * property name anywhere in them, naming it and where it is. One iterative pass: each value is
+ * visited once and holds only a link to its parent's place, so the work is linear in the size of
+ * the arguments however deep they nest (copying the path at every level made it quadratic).
+ */
+function refuseOddShapes(root: object): void {
+  const pending: Array<{ value: object; depth: number; place: Place | undefined }> = [{ value: root, depth: 1, place: undefined }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, where } = next;
-    if (typeof value !== "object" || value === null) continue;
+    const { value, depth, place } = next;
+    if (depth > ARGUMENT_DEPTH_LIMIT) {
+      throw invalidInput(
+        `Invalid arguments: nested deeper than ${ARGUMENT_DEPTH_LIMIT} levels of arrays and objects; no tool takes such a shape. Send the parameters the tool's input schema lists.`,
+      );
+    }
+    if (Array.isArray(value) && value.length > ARGUMENT_ARRAY_LIMIT) {
+      const where = place === undefined ? "the arguments" : pathOf(place);
+      throw invalidInput(`Invalid arguments: ${where} has ${value.length} entries; no tool takes more than ${ARGUMENT_ARRAY_LIMIT}. Fix them and call again.`);
+    }
     for (const key of Object.keys(value)) {
       if (RESERVED_NAMES.has(key)) {
-        const problem = where.length === 0 ? `unknown property ${JSON.stringify(key)} (remove it)` : `${where.join(".")} has the property ${JSON.stringify(key)}, which is not accepted (remove it)`;
+        const problem =
+          place === undefined
+            ? `unknown property ${JSON.stringify(key)} (remove it)`
+            : `${pathOf(place)} has the property ${JSON.stringify(key)}, which is not accepted (remove it)`;
         throw invalidInput(`Invalid arguments: ${problem}. Fix them and call again.`);
       }
-      pending.push({ value: (value as Record<string, unknown>)[key], where: [...where, key] });
+      const child = (value as Record<string, unknown>)[key];
+      if (typeof child === "object" && child !== null) pending.push({ value: child, depth: depth + 1, place: { key, parent: place } });
     }
   }
 }
@@ -131,10 +183,10 @@ function workspaceAliasValue(value: unknown): unknown {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "arguments";
+  const where = issue.path.length > 0 ? issue.path.map((part) => shortName(String(part))).join(".") : "arguments";
   switch (issue.code) {
     case "unrecognized_keys":
-      return `unknown ${issue.keys.length === 1 ? "property" : "properties"} ${issue.keys.map((key) => JSON.stringify(key)).join(", ")} (remove ${issue.keys.length === 1 ? "it" : "them"})`;
+      return `unknown ${issue.keys.length === 1 ? "property" : "properties"} ${namedKeys(issue.keys)} (remove ${issue.keys.length === 1 ? "it" : "them"})`;
     case "too_big":
       return `${where} must be at most ${String(issue.maximum)}`;
     case "too_small":
@@ -146,6 +198,12 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     default:
       return `${where}: ${issue.message}`;
   }
+}
+
+function namedKeys(keys: readonly string[]): string {
+  const named = keys.slice(0, MAX_KEYS_NAMED).map(quotedName);
+  if (keys.length > MAX_KEYS_NAMED) named.push(`and ${keys.length - MAX_KEYS_NAMED} more`);
+  return named.join(", ");
 }
 
 function describeExpected(expected: string): string {

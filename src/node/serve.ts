@@ -1,6 +1,5 @@
 /** `hackmd-bridge mcp` and `serve`, and what the sandbox reuses: the tools over stdio or loopback HTTP. */
 import { randomBytes } from "node:crypto";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "../core/ports";
 import { VERSION } from "../core/version";
 import { connectionHelpText } from "../mcp/client-configs";
@@ -9,6 +8,7 @@ import type { ToolGate } from "../mcp/gate";
 import { startMcpListener, type McpListener } from "../mcp/http/listener";
 import { createMcpServer } from "../mcp/server";
 import { createNodeCore, type NodeSettings } from "./runtime";
+import { BoundedStdioServerTransport } from "./stdio-transport";
 
 /** Default port of the MCP endpoint (ARCHITECTURE.md §5). */
 export const DEFAULT_MCP_PORT = 27183;
@@ -81,7 +81,8 @@ export function untilSignal(): Promise<void> {
 export async function runStdio(settings: NodeSettings, logger: Logger, gate?: ToolGate): Promise<number> {
   const core = await createNodeCore(settings, logger);
   const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: VERSION, secrets: () => [settings.token], ...(gate === undefined ? {} : { gate }) }));
-  const transport = new StdioServerTransport();
+  // Ours, not the SDK's: it bounds the nesting of each line before parsing it (node/stdio-transport.ts).
+  const transport = new BoundedStdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });

@@ -29,10 +29,35 @@ const json = (value: unknown, status = 200, headers: Record<string, string> = {}
 describe("URL building and segment checks (TOOLS.md §5.1, §5.5)", () => {
   it("percent-encodes each segment on its own", async () => {
     const { client } = makeClient({ url: server.url });
-    server.script(json([]), json({ id: "note ?#" }));
-    await client.listNotes(new CallContext(), { teamPath: "core/team" });
-    await client.getNote(new CallContext(), { teamPath: null, noteId: "note ?#" });
-    expect(server.requests.map((r) => r.path)).toEqual(["/v1/teams/core%2Fteam/notes", "/v1/notes/note%20%3F%23"]);
+    server.script(json([]), json({ id: "a.b_c-D9" }));
+    await client.listNotes(new CallContext(), { teamPath: "café-団" });
+    await client.getNote(new CallContext(), { teamPath: null, noteId: "a.b_c-D9" });
+    expect(server.requests.map((r) => r.path)).toEqual(["/v1/teams/caf%C3%A9-%E5%9B%A3/notes", "/v1/notes/a.b_c-D9"]);
+  });
+
+  it("refuses an id longer than 128 characters or with characters HackMD does not use, before any request", async () => {
+    const { client } = makeClient({ url: server.url });
+    const context = new CallContext();
+    const long = "a".repeat(129);
+    const cases: Array<[Promise<unknown>, RegExp]> = [
+      [client.getNote(context, { teamPath: null, noteId: long }), /note id is 129 characters long; HackMD's are at most 128/],
+      [client.listNotes(context, { teamPath: "t".repeat(2 * 1024 * 1024) }), /team path is 2097152 characters long/],
+      [client.getNote(context, { teamPath: null, noteId: "note ?#" }), /note id has characters HackMD does not use/],
+      [client.getNote(context, { teamPath: null, noteId: "x/y" }), /note id has characters HackMD does not use/],
+      [client.listNotes(context, { teamPath: "core/team" }), /team path has characters HackMD does not use/],
+      [client.listNotes(context, { teamPath: "core team" }), /team path has characters HackMD does not use/],
+      [client.deleteFolder(context, { teamPath: null, folderId: "%2e%2e" }), /folder id has characters/],
+    ];
+    for (const [call, message] of cases) {
+      const error = await failure(call);
+      expect(error.kind).toBe("invalid_input");
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toContain(long);
+    }
+    // The longest accepted id still goes out.
+    server.script(json({ id: "b".repeat(128) }));
+    await client.getNote(context, { teamPath: null, noteId: "b".repeat(128) });
+    expect(server.requests.map((r) => r.path)).toEqual([`/v1/notes/${"b".repeat(128)}`]);
   });
 
   it("sends the bearer token and a JSON content type only with JSON bodies", async () => {
@@ -76,7 +101,8 @@ describe("URL building and segment checks (TOOLS.md §5.1, §5.5)", () => {
 
   it("checks the number of path segments after building", () => {
     const api = parseApiUrl("http://127.0.0.1:1/v1");
-    expect(buildTarget(api, ["notes", { label: "note id", value: "x/y" }]).path).toBe("/v1/notes/x%2Fy");
+    expect(buildTarget(api, ["teams", { label: "team path", value: "é" }, "notes"]).path).toBe("/v1/teams/%C3%A9/notes");
+    expect(() => buildTarget(api, ["notes", { label: "note id", value: "x/y" }])).toThrow(/characters HackMD does not use/);
     // A literal part is trusted, but the segment count still catches a dot segment in it.
     expect(() => buildTarget(api, ["notes", ".."])).toThrow(/dot segment/);
   });

@@ -318,3 +318,27 @@ describe("the command's words", () => {
     }
   }, 60_000);
 });
+
+describe("identifiers on the command line (hackmd/identifiers.ts)", () => {
+  it("refuses a team path or note id HackMD could not have issued before any request, without echoing it", async () => {
+    const long = "t".repeat(5000);
+    const since = lastSeq();
+    const cases: Array<[string[], RegExp]> = [
+      [["list", "--team", long], /--team is 5000 characters long; HackMD's are at most 128/],
+      [["list", "--team", "a/b"], /--team has characters HackMD does not use/],
+      [["pull", "--team", "--help", "x", "odd.md"], /--team needs a value/],
+      [["pull", "--team=--help", "x", "odd.md"], /--team starts with "-" like a command-line option/],
+      [["pull", "a b", "odd.md"], /note id has characters HackMD does not use/],
+      [["pull", "--", "-x", "odd.md"], /note id starts with "-" like a command-line option/],
+      [["pull", long, "odd.md"], /<note_ref> is 5000 characters long/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await cmd(args);
+      expect([args[0], run.status]).toEqual([args[0], 2]);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr + run.stdout).not.toContain(long);
+    }
+    expect(routesSince(since)).toEqual([]);
+    expect(existsSync(join(root, "odd.md"))).toBe(false);
+  }, 60_000);
+});

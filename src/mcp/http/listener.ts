@@ -17,6 +17,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpProtocolServer } from "../server";
 import type { Logger } from "../../core/ports";
 import { bearerMatches, isAllowedHost, isAllowedOrigin } from "./guards";
+import { messageTooDeepError, parseJsonBounded } from "../json-depth";
 
 /** Options of the loopback listener. */
 export interface McpListenerOptions {
@@ -128,6 +129,13 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
       const read = await readJsonBody(req, maxBodyBytes);
       if (read.status !== 200) return reply(res, read.status, read.message);
       body = read.value;
+      // A message nested too deep was cut before parsing; only a tools/call with too-deep
+      // arguments goes on (its handler answers invalid_input), anything else is answered here.
+      const tooDeep = read.cut ? messageTooDeepError(body) : undefined;
+      if (tooDeep !== undefined) {
+        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(tooDeep));
+        return;
+      }
     }
     const sessionId = header(req, "mcp-session-id");
     if (sessionId) {
@@ -234,7 +242,7 @@ function replyJsonRpc(res: ServerResponse, status: number, message: string): voi
 async function readJsonBody(
   req: IncomingMessage,
   maxBytes: number,
-): Promise<{ status: 200; value: unknown } | { status: 400 | 413; message: string }> {
+): Promise<{ status: 200; value: unknown; cut: boolean } | { status: 400 | 413; message: string }> {
   const tooLarge = { status: 413 as const, message: `Request body too large; the limit is ${maxBytes} bytes.` };
   const declared = Number(header(req, "content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -253,7 +261,9 @@ async function readJsonBody(
     chunks.push(buffer);
   }
   try {
-    return { status: 200, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown };
+    // Bounded: the nesting is checked in one pass over the text before JSON.parse (mcp/json-depth.ts).
+    const { value, cut } = parseJsonBounded(Buffer.concat(chunks).toString("utf8"));
+    return { status: 200, value, cut };
   } catch {
     return { status: 400, message: "Request body is not valid JSON." };
   }

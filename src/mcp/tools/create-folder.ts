@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { folderWithTimesOutput, teamPathInput } from "./schemas";
-import { defined, ensureTeamMember, workspaceArg, workspaceName } from "./shared";
+import { defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_create_folder` (TOOLS.md §9.9). */
@@ -25,6 +25,7 @@ export const createFolderTool = tool({
   create: (deps) => async (args, call) => {
     if (args.name.trim() === "") throw invalidInput("name is blank; give the folder a name.");
     const teamPath = workspaceArg(args.team_path);
+    if (typeof args.parent_folder_id === "string") idArg("folder id", args.parent_folder_id);
     await ensureTeamMember(deps, call, teamPath);
     await call.beforeChange({
       action: "create_folder",

@@ -5,7 +5,7 @@ import { normalizeLineEndings } from "../../core/text";
 import { pollUntil } from "../../hackmd/readback";
 import type { CreateNoteRequest, NoteDetail } from "../../hackmd/types";
 import { noteDetailOutput, permissionInput, teamPathInput } from "./schemas";
-import { checkPermissions, defined, ensureTeamMember, workspaceArg, workspaceName } from "./shared";
+import { checkPermissions, defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "./shared";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
 import { tool } from "./tool";
 
@@ -43,6 +43,7 @@ export const createNoteTool = tool({
   create: (deps) => async (args, call) => {
     checkPermissions(args);
     const teamPath = workspaceArg(args.team_path);
+    if (args.parent_folder_id !== undefined) idArg("folder id", args.parent_folder_id);
     await ensureTeamMember(deps, call, teamPath);
     const content = args.content === undefined ? undefined : normalizeLineEndings(args.content);
     const body = defined({

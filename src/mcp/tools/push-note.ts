@@ -1,5 +1,6 @@
 import { z } from "zod/v4";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
+import { parseNoteRef } from "../../hackmd/note-ref";
 import { resolveRef, unresolved, workspaceArg } from "./shared";
 import { safetyReport } from "./safety";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
@@ -48,6 +49,7 @@ export const pushNoteTool = tool({
   create: (deps) => async (args, call) => {
     const givenTeam = args.team_path === undefined || args.team_path === null ? undefined : workspaceArg(args.team_path);
     const noteRef = args.note_ref;
+    if (noteRef !== undefined) parseNoteRef(noteRef); // a malformed reference is refused before any file access or request
     const result = await deps.sync.push({
       localPath: args.local_path,
       strategy: args.strategy,

@@ -3,7 +3,7 @@ import { BridgeError, invalidInput } from "../../core/errors";
 import { isBodyHash } from "../../core/hash";
 import type { CallContext } from "../../hackmd/call-context";
 import { parseNoteRef, resolveNoteRef, type Resolution } from "../../hackmd/note-ref";
-import { checkSegment, hasControlCharacter, segment } from "../../hackmd/request";
+import { checkIdentifier, hasControlCharacter, MAX_IDENTIFIER_LENGTH, type IdentifierLabel } from "../../hackmd/identifiers";
 import type { NoteSummary, Permission } from "../../hackmd/types";
 import { noteQueueKey } from "../../sync/queue";
 import { recordKey } from "../../sync/store";
@@ -14,17 +14,20 @@ import type { ToolDeps } from "../deps";
 export function workspaceArg(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   const trimmed = value.trim();
+  // Length and characters (hackmd/identifiers.ts) before any request; a huge value is refused before any scan.
+  if (trimmed.length > MAX_IDENTIFIER_LENGTH) checkIdentifier("team path", trimmed);
   if (trimmed === "" || trimmed === "." || trimmed === ".." || hasControlCharacter(trimmed)) {
     throw invalidInput(
       "team_path is blank, a dot segment or contains a control character; pass a team path from hackmd_get_me, or omit team_path for the personal workspace.",
     );
   }
+  checkIdentifier("team path", trimmed);
   return trimmed;
 }
 
-/** Checks a caller-given id before any request (TOOLS.md §5.5), with the client's own rule. */
-export function idArg(label: "folder id" | "note id" | "version id" | "comment id", value: string): string {
-  checkSegment(segment(label, value));
+/** Checks a caller-given id before any request (TOOLS.md §5.5; length and characters: hackmd/identifiers.ts). */
+export function idArg(label: Exclude<IdentifierLabel, "team path">, value: string): string {
+  checkIdentifier(label, value);
   return value;
 }
 
@@ -115,9 +118,9 @@ export function resolveRef(
   deps: ToolDeps,
   call: CallContext,
   noteRef: string,
-  options: { teamPath: string | null; refresh: boolean },
+  options: { teamPath: string | null; refresh: boolean; label?: string },
 ): Promise<Resolution> {
-  const ref = parseNoteRef(noteRef);
+  const ref = parseNoteRef(noteRef, options.label);
   return resolveNoteRef(ref, options, {
     userPath: (refresh) => accountUserPath(deps, call, refresh),
     teamPaths: (refresh) => accountTeamPaths(deps, call, refresh),

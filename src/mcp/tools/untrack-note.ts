@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { teamPathInput } from "./schemas";
-import { workspaceArg } from "./shared";
+import { idArg, workspaceArg } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_untrack_note` (TOOLS.md §9.14): forgets a sync record; local only, no request. */
@@ -22,6 +22,7 @@ export const untrackNoteTool = tool({
   create: (deps) => async (args, call) => {
     const teamPath = workspaceArg(args.team_path);
     if (args.note_id.trim() === "") throw invalidInput("note_id is blank; pass the note_id of a tracked note (see hackmd_list_notes with source: tracked).");
+    idArg("note id", args.note_id);
     if (args.confirm) await call.beforeChange({ action: "untrack_note", note: { teamPath, noteId: args.note_id } });
     const out = await deps.sync.untrack({ teamPath, noteId: args.note_id, confirm: args.confirm });
     return { summary: `Stopped tracking note ${out.note_id} (${out.local_path || "no file recorded"} is kept).`, output: out };

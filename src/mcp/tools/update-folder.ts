@@ -41,7 +41,11 @@ export const updateFolderTool = tool({
       throw invalidInput("child_order applies to the children of folder_id (omit it for the top level); parent_folder_id would be a move — remove it.");
     }
     if (!hasFields && order === undefined) throw invalidInput("Nothing to update: pass a field to change or child_order.");
-    const duplicate = order?.find((id, index) => order.indexOf(id) !== index);
+    if (typeof args.parent_folder_id === "string") idArg("folder id", args.parent_folder_id);
+    for (const id of order ?? []) idArg("folder id", id);
+    // One pass with a set: indexOf per entry made a long child_order quadratic.
+    const seen = new Set<string>();
+    const duplicate = order?.find((id) => seen.size === seen.add(id).size);
     if (duplicate !== undefined) throw invalidInput(`child_order lists ${duplicate} more than once; list each child folder once.`);
     if (hasFields || args.parent_folder_id !== undefined) {
       if (args.folder_id === undefined) throw invalidInput("Field changes need folder_id: the folder to change.");

@@ -9,7 +9,7 @@ import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
 import { applyPatchAsync } from "../../patch";
 import type { ToolDeps } from "../deps";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { checkPermissions, defined, hashArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
+import { checkPermissions, defined, hashArg, idArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
 import { safetyReport } from "./safety";
 import { tool } from "./tool";
@@ -64,6 +64,7 @@ export const updateNoteTool = tool({
       throw invalidInput("Nothing to update: pass a patch, or at least one field to change.");
     }
     checkPermissions(args);
+    if (typeof args.parent_folder_id === "string") idArg("folder id", args.parent_folder_id);
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const address = { teamPath: resolution.teamPath, noteId: resolution.noteId };

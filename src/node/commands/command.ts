@@ -1,5 +1,6 @@
 /** The shape of a human subcommand (pull, push, status, sync, list, diff, publish, untrack, history, comments). */
 import type { BridgeCore } from "../../mcp/core";
+import { workspaceArg } from "../../mcp/tools/shared";
 import type { CommandSpec, ParsedValues } from "./args";
 import type { ExitCode } from "./exit-codes";
 import { UsageError, type CommandIo } from "./output";
@@ -40,4 +41,18 @@ export function text(values: ParsedValues, name: string): string | undefined {
   if (typeof value !== "string") return undefined;
   if (value.trim() === "") throw new UsageError(`--${name} needs a value`);
   return value;
+}
+
+/**
+ * `--team` as a team path (null when absent), checked as the tools check `team_path`
+ * (workspaceArg: blank, dot segment, control character, and hackmd/identifiers.ts's length and
+ * characters) before any request; a refusal is a usage error that says which rule failed.
+ */
+export function teamOption(value: string | undefined): string | null {
+  try {
+    return workspaceArg(value);
+  } catch (error) {
+    const said = error instanceof Error && error.message.startsWith("The team path ") ? error.message.slice("The team path ".length) : undefined;
+    throw new UsageError(said === undefined ? "--team is blank or contains a control character; pass a team path" : `--team ${said}`);
+  }
 }

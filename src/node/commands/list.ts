@@ -3,9 +3,8 @@
  * it is tracked at; `list --tracked`: the tracked files with their state, from sync-all's dry-run
  * plan (one list per workspace plus a read of each note that moved). Nothing is written.
  */
-import { workspaceArg } from "../../mcp/tools/shared";
 import { CallContext } from "../../hackmd/call-context";
-import { flag, text, type CommandContext, type HumanCommand } from "./command";
+import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { formatTable, UsageError, workspaceLabel, writeJson } from "./output";
 import { countStates, statusEntry } from "./status";
@@ -99,12 +98,7 @@ export const listCommand: HumanCommand = {
     const tracked = flag(values, "tracked");
     const team = text(values, "team");
     if (tracked && team !== undefined) throw new UsageError("--team goes without --tracked (tracked files of every workspace are listed)");
-    let teamPath: string | null;
-    try {
-      teamPath = workspaceArg(team);
-    } catch {
-      throw new UsageError("--team is blank or contains a control character; pass a team path");
-    }
+    const teamPath = teamOption(team);
     const args: ListArgs = { tracked, teamPath, json: flag(values, "json") };
     // Listing refuses nothing: every failure is one (exit 2).
     return { json: args.json, run: (context) => runList(args, context), exitCodeOf: () => EXIT.error };

@@ -10,9 +10,9 @@ import { bodyTitle, normalizeLineEndings } from "../../core/text";
 import { CallContext } from "../../hackmd/call-context";
 import { pollUntil } from "../../hackmd/readback";
 import type { CreateNoteRequest, Permission } from "../../hackmd/types";
-import { checkPermissions, workspaceArg } from "../../mcp/tools/shared";
+import { checkPermissions } from "../../mcp/tools/shared";
 import { MAX_BODY_BYTES } from "../../sync/service";
-import { flag, text, type CommandContext, type HumanCommand } from "./command";
+import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError, workspaceLabel, writeJson } from "./output";
 import { shellQuote, teamFlag } from "./words";
@@ -131,12 +131,7 @@ export const publishCommand: HumanCommand = {
   examples: ["hackmd-bridge publish notes/idea.md", "hackmd-bridge publish notes/handout.md --team course --read guest"],
   parse: ({ values, positionals: given }) => {
     const [path = ""] = given;
-    let teamPath: string | null;
-    try {
-      teamPath = workspaceArg(text(values, "team"));
-    } catch {
-      throw new UsageError("--team is blank or contains a control character; pass a team path");
-    }
+    const teamPath = teamOption(text(values, "team"));
     const readPermission = permission(text(values, "read"), "read", "owner");
     const writePermission = permission(text(values, "write"), "write", "owner");
     try {

@@ -1,9 +1,9 @@
 /** `hackmd-bridge pull <note_ref> <path>`: the sync engine's pull (TOOLS.md §14.1–§14.2) for people. */
 import { CallContext } from "../../hackmd/call-context";
-import { resolveRef, unresolved, workspaceArg } from "../../mcp/tools/shared";
+import { resolveRef, unresolved } from "../../mcp/tools/shared";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import type { UnresolvedTarget } from "../../sync/types";
-import { flag, text, type CommandContext, type HumanCommand } from "./command";
+import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { formatTable, indent, UsageError, workspaceLabel, writeJson, type CommandIo } from "./output";
 
@@ -28,7 +28,7 @@ export async function runPull(args: PullArgs, context: CommandContext): Promise<
   const call = new CallContext();
   const result = await core.deps.sync.pull({
     localPath: args.path,
-    resolveTarget: () => resolveRef(core.deps, call, args.noteRef, { teamPath: args.teamPath, refresh: false }),
+    resolveTarget: () => resolveRef(core.deps, call, args.noteRef, { teamPath: args.teamPath, refresh: false, label: "<note_ref>" }),
     overwriteLocal: args.overwrite,
     discardLocalChanges: args.discardLocalChanges,
     createParentDirs: args.createParentDirs,
@@ -105,12 +105,7 @@ export const pullCommand: HumanCommand = {
     const [noteRef = "", path = ""] = given;
     if (noteRef.trim() === "") throw new UsageError("<note_ref> is blank; give a note id, a short id or a HackMD URL");
     const team = text(values, "team");
-    let teamPath: string | null;
-    try {
-      teamPath = workspaceArg(team);
-    } catch {
-      throw new UsageError("--team is blank or contains a control character; pass a team path");
-    }
+    const teamPath = teamOption(team);
     if (flag(values, "convert") && flag(values, "no-convert")) throw new UsageError("--convert and --no-convert contradict each other; give one of them");
     const args: PullArgs = {
       noteRef,

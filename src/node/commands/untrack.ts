@@ -4,8 +4,7 @@
  * Local only: no HackMD request.
  */
 import { BridgeError } from "../../core/errors";
-import { workspaceArg } from "../../mcp/tools/shared";
-import { flag, text, type CommandContext, type HumanCommand } from "./command";
+import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError, workspaceLabel, writeJson } from "./output";
 
@@ -62,12 +61,7 @@ export const untrackCommand: HumanCommand = {
     const team = text(values, "team");
     if ((path === undefined) === (noteId === undefined)) throw new UsageError("give either <path> or --note <note_id>");
     if (team !== undefined && noteId === undefined) throw new UsageError("--team goes with --note (a file's record already names its team)");
-    let teamPath: string | null;
-    try {
-      teamPath = workspaceArg(team);
-    } catch {
-      throw new UsageError("--team is blank or contains a control character; pass a team path");
-    }
+    const teamPath = teamOption(team);
     const args: UntrackArgs = { path, noteId, teamPath, json: flag(values, "json") };
     return { json: args.json, run: (context) => runUntrack(args, context) };
   },
