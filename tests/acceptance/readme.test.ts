@@ -302,11 +302,44 @@ describe("README.md, run as a user runs it", () => {
         expect(diff.status).toBe(1);
         expect(diff.stdout).toContain("+Added from the command line.");
       }
-      const push = await run(line(/^hackmd-bridge push plan\.md$/));
+      const [plainPush, mergePush] = forms(line(/^hackmd-bridge push plan\.md \[--merge\]$/));
+      expect([plainPush, mergePush]).toEqual(["hackmd-bridge push plan.md", "hackmd-bridge push plan.md --merge"]);
+      const push = await run(plainPush ?? "");
       expect(push.status).toBe(0);
       expect(push.stdout).toContain("Pushed plan.md");
-      const remote = (await (await fetch(`${emu.url}/notes/${weekly?.id ?? ""}`, { headers: { Authorization: `Bearer ${emu.token}` } })).json()) as { content: string };
+      const noteUrl = `${emu.url}/notes/${weekly?.id ?? ""}`;
+      const auth = { Authorization: `Bearer ${emu.token}` };
+      const remote = (await (await fetch(noteUrl, { headers: auth })).json()) as { content: string };
       expect(remote.content).toContain("Added from the command line.");
+
+      // A collaborator edits the top of the note while the user adds a line at the end: the
+      // plain push refuses and names --merge; push --merge sends both edits.
+      const collaborator = `${remote.content.replace("Weekly sync", "Weekly sync (moved to Tuesday)")}`;
+      expect((await fetch(noteUrl, { method: "PATCH", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ content: collaborator }) })).status).toBeLessThan(300);
+      await writeFile(join(cwd, "plan.md"), `${await readFile(join(cwd, "plan.md"), "utf8")}\nAnd one more line.\n`);
+      const refused = await run(plainPush ?? "");
+      expect(refused.status).toBe(1);
+      expect(refused.stdout + refused.stderr).toContain("--merge");
+      const merged = await run(mergePush ?? "");
+      expect(merged.status).toBe(0);
+      const both = (await (await fetch(noteUrl, { headers: auth })).json()) as { content: string };
+      expect(both.content).toContain("(moved to Tuesday)");
+      expect(both.content).toContain("And one more line.");
+      expect(existsSync(join(cwd, "plan.remote.md"))).toBe(false);
+
+      // A note id that begins with "-" (one in 64 do), after "--".
+      const dashed = line(/^hackmd-bridge pull -- -[\w-]{21} todo\.md$/);
+      const dashedId = /-- (-[\w-]{21})/.exec(dashed)?.[1] ?? "";
+      const seeded = await fetch(`${emu.url.replace(/\/v1$/, "")}/__emulator/seed`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ notes: [{ id: dashedId, title: "Dashed", content: "# Dashed\n\nAn id that looks like an option.\n" }] }),
+      });
+      expect(seeded.status).toBeLessThan(300);
+      const dashedPull = await run(dashed);
+      expect({ status: dashedPull.status, stderr: dashedPull.stderr }).toEqual({ status: 0, stderr: "" });
+      expect(await readFile(join(cwd, "todo.md"), "utf8")).toContain("An id that looks like an option.");
+      await run("hackmd-bridge untrack todo.md");
 
       for (const form of forms(line(/^hackmd-bridge sync \[--dry-run\]$/))) {
         const sync = await run(form);

@@ -103,9 +103,9 @@ export function header(text: string): Record<string, string> {
   return { [text.slice(0, colon).trim()]: text.slice(colon + 1).trim() };
 }
 
-/** The emulator the command ships (`dist/cli.js emulator --port 0 --seed demo`), as HackMD. */
+/** The emulator the command ships (`dist/cli.js emulator --port 0 --seed demo --control`), as HackMD. */
 export async function startEmulator(checkout: string): Promise<{ url: string; token: string; stop: () => Promise<number | null> }> {
-  const running = await start(`node ${join(checkout, "dist", "cli.js")} emulator --port 0 --seed demo`, {
+  const running = await start(`node ${join(checkout, "dist", "cli.js")} emulator --port 0 --seed demo --control`, {
     cwd: checkout,
     env: { PATH: process.env.PATH ?? "" },
     ready: (stdout) => stdout.includes("\n"),
