@@ -116,6 +116,8 @@ export interface BudgetRead {
   state: BudgetState;
   /** Set when the saved text was damaged (not JSON, no month, a count that is not a count): say so. */
   damage?: string;
+  /** Set when a saved time or month lay after now (the clock was set back): the text should be rewritten. */
+  clamped?: true;
 }
 
 /**
@@ -126,7 +128,12 @@ export interface BudgetRead {
 export function readBudgetState(text: string | undefined, now: number, monthly: MonthlyBudget): BudgetRead {
   if (text === undefined) return { state: emptyState(now) };
   const why = damageOf(text);
-  if (why === undefined) return { state: parseBudgetState(text, now) };
+  if (why === undefined) {
+    const state = parseBudgetState(text, now);
+    const saved = JSON.parse(text) as Partial<BudgetState>;
+    const ahead = saved.month !== state.month || (Array.isArray(saved.recent) && saved.recent.some((t) => typeof t === "number" && t > now));
+    return ahead && now > 0 ? { state, clamped: true } : { state };
+  }
   const start = monthStart(now);
   const earned = monthly === "unlimited" ? 0 : Math.min(monthly, Math.ceil((monthly * (now - start)) / (monthEnd(now) - start)));
   return { state: { ...emptyState(now), used: earned }, damage: why };
@@ -214,6 +221,11 @@ export class RequestBudget {
     this.minRoundDelayMs = options.minRoundDelayMs ?? MIN_ROUND_DELAY_MS;
   }
 
+  /** Requests allowed in the short window. */
+  get windowRequests(): number {
+    return this.windowLimit;
+  }
+
   /** The budget in force. */
   get monthly(): MonthlyBudget {
     return this.options.monthly;
@@ -221,7 +233,11 @@ export class RequestBudget {
 
   /** Reads the saved count (a new month starts at zero; a damaged one at a safe count, see `takeDamage`). */
   async load(now: number): Promise<void> {
-    this.adopt(readBudgetState(await this.options.storage.load(), now, this.options.monthly), now);
+    const read = readBudgetState(await this.options.storage.load(), now, this.options.monthly);
+    this.adopt(read, now);
+    // Times after now, read as now, are saved as now: read again later they must age from here,
+    // not look new at every read. A damaged text is replaced by the safe state.
+    if (read.clamped === true || read.damage !== undefined) await this.change(now, () => true);
   }
 
   /**
@@ -322,8 +338,8 @@ export class RequestBudget {
         pruneState(state, now, this.windowMs);
         const write = apply(state);
         next = read;
-        // A damaged text is replaced by the safe state even when nothing else changed.
-        return write || read.damage !== undefined ? JSON.stringify(state) : undefined;
+        // A damaged or clock-ahead text is replaced even when nothing else changed.
+        return write || read.damage !== undefined || read.clamped === true ? JSON.stringify(state) : undefined;
       };
       if (storage.update !== undefined) await storage.update(compute);
       else {

@@ -41,8 +41,16 @@ export const LISTED_PUSH_COST = 2;
  * several edits of one note go out as one.
  */
 export const DIRECT_PUSH_RESERVE_DAYS = 0.25;
-/** Short-window room a round's step waits for: every step in flight may be a full push. */
+/**
+ * Short-window room a round's step waits for: every step in flight may be a full push (never more
+ * than a third of a small window, which would never have that much room; every request is still
+ * held to the window when it is reserved).
+ */
 const STEP_ROOM = PUSH_COST * DEFAULT_SYNC_ALL_CONCURRENCY;
+
+function stepRoom(windowRequests: number): number {
+  return Math.min(STEP_ROOM, Math.max(PUSH_COST, Math.floor(windowRequests / 3)));
+}
 
 /** What the runner needs. */
 export interface AutoSyncDeps {
@@ -393,7 +401,7 @@ export class AutoSyncRunner {
           throw new BridgeError("rate_limited", "This month's request budget is spent; the remaining notes sync next month or after the budget is raised.");
         }
         // Room for every step in flight at once, each a full push.
-        const wait = Math.max(budget.windowWait(now, STEP_ROOM), budget.quotaWait(now, PUSH_COST));
+        const wait = Math.max(budget.windowWait(now, stepRoom(budget.windowRequests)), budget.quotaWait(now, PUSH_COST));
         if (wait === 0) return;
         await sleep(wait);
       }
