@@ -51,7 +51,7 @@ export interface BudgetFileOptions {
 let tokens = 0;
 
 /** A budget's storage as one JSON file in the state folder, changed under a cross-process lock. */
-export function stateFileBudgetStorage(files: StateFiles, options: BudgetFileOptions | string = {}): BudgetStorage {
+export function stateFileBudgetStorage(files: StateFiles, options: BudgetFileOptions | string = {}): Required<BudgetStorage> {
   const opts: BudgetFileOptions = typeof options === "string" ? { path: options } : options;
   const path = opts.path ?? BUDGET_FILE;
   const lock = path.endsWith(".json") ? `${path.slice(0, -".json".length)}.lock` : `${path}.lock`;
