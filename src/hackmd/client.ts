@@ -68,7 +68,7 @@ import {
 } from "./versions-comments";
 
 /** The ports and configuration of a client: what a request needs, minus the client's own hook. */
-export type HackmdClientOptions = Omit<RequestDeps, "onResponse" | "onRequestSent">;
+export type HackmdClientOptions = Omit<RequestDeps, "onResponse" | "onRequestSent" | "beforeSend">;
 
 /** A note in a workspace. */
 export interface NoteAddress {
@@ -96,6 +96,7 @@ export class HackmdClient {
   private readonly deps: RequestDeps;
   private quota: Quota | null = null;
   private readonly sentListeners = new Set<(sent: SentRequest) => void>();
+  private readonly sendHooks = new Set<(sent: SentRequest) => Promise<void>>();
 
   constructor(options: HackmdClientOptions) {
     this.deps = {
@@ -103,6 +104,9 @@ export class HackmdClient {
       onResponse: (headers) => {
         const seen = parseQuota(headers, options.clock.now());
         if (seen !== null) this.quota = seen;
+      },
+      beforeSend: async (sent) => {
+        for (const hook of [...this.sendHooks]) await hook(sent);
       },
       onRequestSent: (sent) => {
         for (const listener of this.sentListeners) {
@@ -122,6 +126,18 @@ export class HackmdClient {
     this.sentListeners.add(listener);
     return () => {
       this.sentListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Awaits `hook` before every attempt of every API request, before `onRequestSent`: a request
+   * budget reserves the attempt there, so a request is counted before it can leave. A hook that
+   * throws fails the request with nothing sent. Returns the unsubscribe.
+   */
+  beforeRequestSent(hook: (sent: SentRequest) => Promise<void>): () => void {
+    this.sendHooks.add(hook);
+    return () => {
+      this.sendHooks.delete(hook);
     };
   }
 

@@ -156,6 +156,12 @@ export interface RequestDeps {
   logger: Logger;
   /** Sees the headers of every response (the client keeps the last quota). */
   onResponse?: (headers: Readonly<Record<string, string>>) => void;
+  /**
+   * Awaited before every attempt (retries included), before `onRequestSent`: a request budget
+   * reserves the attempt here, so it is counted before it can leave. A throw fails the request
+   * with nothing sent.
+   */
+  beforeSend?: (sent: SentRequest) => Promise<void>;
   /** Told of every attempt just before it goes to the transport (retries included): what a request budget counts. */
   onRequestSent?: (sent: SentRequest) => void;
 }
@@ -223,6 +229,7 @@ export async function sendApiRequest(deps: RequestDeps, context: CallContext, sp
       maxResponseBytes: config.maxResponseBytes,
     };
     if (body !== undefined) request.body = body;
+    if (deps.beforeSend !== undefined) await deps.beforeSend({ method: spec.method, path: target.path, at: clock.now() });
     const started = clock.now();
     let outcome: AttemptOutcome;
     let failure: TransportError | undefined;

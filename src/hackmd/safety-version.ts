@@ -18,7 +18,14 @@ export type OverwriteAction = "push" | "keep mine" | "agent update" | "restore";
 
 /** The outcome of asking for a version before an overwrite. */
 export type SafetyVersion =
-  | { made: true; id: string; name: string; reused: boolean }
+  | {
+      made: true;
+      id: string;
+      name: string;
+      reused: boolean;
+      /** HackMD's creation time of a version made now (epoch ms); null when reused or not told. */
+      created_at_ms?: number | null;
+    }
   | { made: false; name: string; why: string };
 
 /** A version someone else made between our read and our write (their text, overwritten by ours). */
@@ -74,7 +81,7 @@ export class SafetyVersions {
     try {
       const made = await this.options.client.createVersion(call, { noteId, name });
       this.available = true;
-      outcome = { made: true, id: made.id, name: made.reused ? (made.version?.name ?? name) : name, reused: made.reused };
+      outcome = { made: true, id: made.id, name: made.reused ? (made.version?.name ?? name) : name, reused: made.reused, created_at_ms: made.reused ? null : (made.version?.created_at_ms ?? null) };
     } catch (error) {
       if (!isBridgeError(error)) throw error;
       if (error.kind === "not_found") this.available = false;
@@ -92,15 +99,22 @@ export class SafetyVersions {
   /**
    * After a confirmed write over a body last changed at `readChangedAt` (HackMD's clock): the
    * versions someone else's edits made after that and before ours, newest first. Costs one GET,
-   * spent only once the versions API has answered in this core; otherwise, and on any failure, [].
-   * It relies on HackMD making a system version per body write, the newest being ours.
+   * spent only once the versions API has answered in this core — or, with `probe`, also while
+   * nobody has asked it yet (a push that sent on a list's word instead of a read of its own,
+   * whose window is longer; the answer is remembered) — otherwise, and on any failure, []. After
+   * a force push `readChangedAt` is the time of the version named before it: an edit landing
+   * between that version and the write is found the same way. It relies on HackMD making a
+   * system version per body write, the newest being ours.
    */
-  async overwrittenSince(call: CallContext, noteId: string, readChangedAt: number | null): Promise<OverwrittenVersion[]> {
-    if (this.available !== true || readChangedAt === null) return [];
+  async overwrittenSince(call: CallContext, noteId: string, readChangedAt: number | null, options: { probe?: boolean } = {}): Promise<OverwrittenVersion[]> {
+    if (readChangedAt === null) return [];
+    if (this.available === false || (this.available === undefined && options.probe !== true)) return [];
     let versions: NoteVersion[];
     try {
       versions = (await this.options.client.listVersions(call, { noteId, createdAfter: new Date(readChangedAt + 1).toISOString(), limit: 20 })).versions;
-    } catch {
+      this.available = true;
+    } catch (error) {
+      if (isBridgeError(error, "not_found") && this.available === undefined) this.available = false;
       return [];
     }
     const systems = versions.filter((v) => v.name_source === "system" && v.created_at_ms !== null && v.created_at_ms > readChangedAt);

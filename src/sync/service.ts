@@ -66,6 +66,13 @@ export const SETTLE_MS = 30_000;
  */
 export const LISTED_TRUST_MS = 2_000;
 
+/**
+ * A push that sent on a list older than this (from the list's request) checks the version list
+ * after its write even before the core has seen the versions API: its window for a collaborator's
+ * edit is then longer than a GET's and its PATCH's, and an edit replaced in it is reported.
+ */
+export const LISTED_CHECK_AFTER_MS = 500;
+
 /** How often an operation redoes its decision when its keys or its record moved under it. */
 const MAX_ATTEMPTS = 3;
 
@@ -388,9 +395,13 @@ export class SyncService implements SyncTools {
         await this.store.expectRecord(loaded.key, expectationOf(record));
         // A deliberate overwrite of HackMD's text first names that text as a version (one request).
         const version = OVERWRITE_BRANCHES.has(decision.branch) ? await this.safety?.before(request.call, address.noteId, request.purpose ?? "push") : undefined;
+        const probe = listed !== undefined && request.listed !== undefined && this.clock.now() - request.listed.at > LISTED_CHECK_AFTER_MS;
         const last = await this.writeNote(request.call, address, local);
         await this.saveAfter(path, { record, baseline: local, note: last, kind: "push", ...conversion });
-        const overwritten = version === undefined ? await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at) : undefined;
+        // A collaborator's edit between our read (or, after a force push, the version named
+        // before it) and our write was replaced: the version list shows it; report it.
+        const since = version?.made === true && typeof version.created_at_ms === "number" ? version.created_at_ms : note.last_changed_at;
+        const overwritten = await this.safety?.overwrittenSince(request.call, address.noteId, since, { probe });
         return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) }, ...pushSafety(version, overwritten) };
       }
       case "merge": {
@@ -426,7 +437,8 @@ export class SyncService implements SyncTools {
         await this.store.expectRecord(loaded.key, expectationOf(record));
         const last = await this.writeNote(request.call, address, merged);
         await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push", ...mergedConversion });
-        return { kind: "pushed", output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) } };
+        const overwritten = await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at);
+        return { kind: "pushed", output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) }, ...pushSafety(undefined, overwritten) };
       }
       case "snapshot": {
         const output = await this.conflictOutput(base, loaded, local, note.content, remoteHash);

@@ -45,6 +45,7 @@ import { normalizeLineEndings } from "../core/text";
 import { CallContext } from "../hackmd/call-context";
 import { compareCodePoints, type HackmdClient } from "../hackmd/client";
 import type { NoteSummary } from "../hackmd/types";
+import { overwrittenSentence, type OverwrittenVersion } from "../hackmd/safety-version";
 import { LocalHashCache } from "./local-hash-cache";
 import { MAX_BODY_BYTES } from "./service";
 import { baselineFile, conversionFile, CONVERT, SyncStateStore, type SyncRecord } from "./store";
@@ -187,6 +188,11 @@ export interface SyncAllItem {
    * earlier conflict, removed or (edited, not ours, unreadable) kept (sync/snapshots.ts).
    */
   snapshot_cleanup?: SnapshotOutcome;
+  /**
+   * Versions of a collaborator's edits that landed between the push's read of the note (or the
+   * list it trusted) and its write, and were replaced by it (docs/versions-and-comments.md).
+   */
+  overwritten_versions?: OverwrittenVersion[];
 }
 
 /** Notes per result (a dry run counts what would happen). */
@@ -550,8 +556,15 @@ class SyncAllRun {
     this.progress({ phase: "listing", done, total: workspaces.length });
     await forEachBounded(workspaces, this.concurrency, async (teamPath) => {
       try {
-        const notes = await this.gate.step(() => this.client.listNotes(this.call, { teamPath }));
-        listings.set(teamPath, { ok: true, byId: new Map(notes.map((note) => [note.id, note])), at: this.clock.now() });
+        // The list's age counts from before its request is sent (retries and waits included):
+        // HackMD may build the answer at any moment after that, and a push that takes the list as
+        // its read must not trust it longer than it is known to hold.
+        let sentAt = this.clock.now();
+        const notes = await this.gate.step(() => {
+          sentAt = this.clock.now();
+          return this.client.listNotes(this.call, { teamPath });
+        });
+        listings.set(teamPath, { ok: true, byId: new Map(notes.map((note) => [note.id, note])), at: sentAt });
       } catch (error) {
         const failure = failureOf(error);
         const message = failure.rate_limited ? failure.message : `Listing the notes of ${workspaceWords(teamPath)} failed, so its notes were not synced: ${failure.message}`;
@@ -795,7 +808,10 @@ class SyncAllRun {
     if (result.kind === "pushed" && result.output.merged === true) this.cache.forget(record.local_path);
     if (result.kind !== "pushed") throw new BridgeError("internal", "A push without note_ref returned a resolution; report this as a bug.");
     const item = pushItem(base, record, result.output);
-    return result.snapshot === undefined ? item : { ...item, snapshot_cleanup: result.snapshot };
+    const cleaned = result.snapshot === undefined ? item : { ...item, snapshot_cleanup: result.snapshot };
+    const overwritten = result.safety?.overwritten ?? [];
+    if (overwritten.length === 0) return cleaned;
+    return { ...cleaned, overwritten_versions: overwritten, message: [cleaned.message, overwrittenSentence(overwritten)].filter((part) => part !== undefined).join(" ") };
   }
 
   private progress(progress: SyncAllProgress): void {

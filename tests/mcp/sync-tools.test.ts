@@ -94,8 +94,8 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     await writeLocal("Notes/reading.md", merged);
     bridge.mark();
     ok(await push({ local_path: "Notes/reading.md", expected_remote_hash: conflict.remote_body_hash }));
-    // Over a remote change: HackMD's text is named as a version first (issue 12).
-    expect(bridge.requestsSinceMark()).toEqual([GET, "POST /notes/:noteId/versions", PATCH, GET]);
+    // Over a remote change: HackMD's text is named as a version first (issue 12), and the version list checked after the write.
+    expect(bridge.requestsSinceMark()).toEqual([GET, "POST /notes/:noteId/versions", PATCH, GET, "GET /notes/:noteId/versions"]);
     expect(remote(READING)).toBe(merged);
     expect(await baseline()).toBe(merged);
 
@@ -158,7 +158,7 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     expect(errorKind(await push({ note_ref: WEEKLY }))).toBe("invalid_input");
     bridge.mark();
     expect(ok(await push({ strategy: "overwrite", confirm: true, note_ref: READING }))).toMatchObject({ status: "pushed" });
-    expect(bridge.requestsSinceMark()).toEqual([GET, "POST /notes/:noteId/versions", PATCH, GET]);
+    expect(bridge.requestsSinceMark()).toEqual([GET, "POST /notes/:noteId/versions", PATCH, GET, "GET /notes/:noteId/versions"]);
     expect(remote(READING)).toBe("mine\n");
     expect(ok(await push({ note_ref: "https://hackmd.io/@sandbox/nope" }))).toEqual({ resolution: { status: "not_found", query: "nope" } });
   });

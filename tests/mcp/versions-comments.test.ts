@@ -30,7 +30,9 @@ test("a force push names HackMD's text first; the version holds it and is listed
   const result = await bridge.call("hackmd_push_note", { local_path: "reading.md", strategy: "overwrite", confirm: true });
   const out = ok(result);
   expect(out.status).toBe("pushed");
-  expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId", "POST /notes/:noteId/versions", "PATCH /notes/:noteId", "GET /notes/:noteId"]);
+  // After the write, the version list since the version it named: no one else's edit in between.
+  expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId", "POST /notes/:noteId/versions", "PATCH /notes/:noteId", "GET /notes/:noteId", "GET /notes/:noteId/versions"]);
+  expect(result._meta?.overwritten_versions).toBeUndefined();
   const meta = result._meta?.safety_version as { id: string; name: string };
   expect(meta.name).toMatch(VERSION_NAME);
   expect(out.instructions).toContain(meta.id);
@@ -122,6 +124,39 @@ test("an edit landing between a push's read and its write is found in the versio
   expect(ok(await bridge.call("hackmd_get_version", { note_ref: READING, version_id: found[0]?.version_id })).content).toBe("ada's late edit\n");
   expect(ok(result).instructions).toContain("An edit by Ada Collaborator landed between the read and this write");
   expect(await readFile(join(bridge.root, "reading.md"), "utf8")).toBe("mine\n");
+});
+
+test("a force push reports an edit landing between the version it named and its write, as a plain push does", async () => {
+  let editBeforePatch = false;
+  bridge = await startBridge({
+    transport: (inner) => ({
+      request: (request) => {
+        if (editBeforePatch && request.method === "PATCH") {
+          editBeforePatch = false;
+          // HackMD's clock past the named version's millisecond, then the collaborator's edit.
+          const named = Date.now();
+          while (Date.now() <= named + 1) {
+            // spin for two milliseconds
+          }
+          bridge.emu.collaboratorEdit(READING, { content: "ada's edit after the version\n" }, { as: "ada" });
+        }
+        return inner.request(request);
+      },
+    }),
+  });
+  await divergedPull();
+  editBeforePatch = true;
+  bridge.mark();
+  const result = await bridge.call("hackmd_push_note", { local_path: "reading.md", strategy: "overwrite", confirm: true });
+  expect(ok(result).status).toBe("pushed");
+  expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId", "POST /notes/:noteId/versions", "PATCH /notes/:noteId", "GET /notes/:noteId", "GET /notes/:noteId/versions"]);
+  const named = result._meta?.safety_version as { id: string };
+  const found = result._meta?.overwritten_versions as Array<{ version_id: string; by: string }>;
+  expect(found).toEqual([expect.objectContaining({ by: "Ada Collaborator" })]);
+  expect(found[0]?.version_id).not.toBe(named.id);
+  expect(ok(await bridge.call("hackmd_get_version", { note_ref: READING, version_id: found[0]?.version_id })).content).toBe("ada's edit after the version\n");
+  expect(ok(result).instructions).toContain("An edit by Ada Collaborator landed between the read and this write");
+  expect(remote()).toBe("mine\n");
 });
 
 test("hackmd_create_version names the text once, then reuses it; versions need an existing version id", async () => {

@@ -1,7 +1,14 @@
 import { CallContext } from "../../src/hackmd/call-context";
 import type { Quota } from "../../src/hackmd/quota";
 import type { SentRequest } from "../../src/hackmd/request";
-import { FREE_PLAN_MONTHLY, MIN_ROUND_DELAY_MS, RequestBudget, WINDOW_MS, defaultBudget, monthEnd, monthOf, parseBudgetState, type BudgetStorage } from "../../src/sync/auto/budget";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isBridgeError } from "../../src/core/errors";
+import { NodeLocalFiles } from "../../src/node/local-files";
+import { FREE_PLAN_MONTHLY, MIN_ROUND_DELAY_MS, RequestBudget, WINDOW_MS, defaultBudget, monthEnd, monthOf, parseBudgetState, readBudgetState, type BudgetStorage } from "../../src/sync/auto/budget";
+import { BUDGET_FILE, BUDGET_LOCK, stateFileBudgetStorage } from "../../src/sync/auto/budget-file";
+import { FIRST_RETRY_MS, retryAt } from "../../src/sync/auto/outbox";
 import { startBridge } from "../helpers/bridge";
 
 const DAY = 24 * 3_600_000;
@@ -149,5 +156,105 @@ describe("the client's request hook (emulator)", () => {
     } finally {
       await bridge.close();
     }
+  });
+});
+
+describe("reserving before sending (the count saved before a request leaves)", () => {
+  it("requests reserved at once by several steps never pass the month's budget: the one too many is refused, nothing counted", async () => {
+    const storage = memoryStorage(JSON.stringify({ format: 1, month: "2027-04", used: 7, rounds: 0, recent: [] }));
+    const budget = await budgetAt(APRIL, 10, storage);
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => budget.reserve(APRIL + 5, { inRound: true, enforce: true })));
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(3);
+    const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    expect(refused).toHaveLength(7);
+    expect(refused.every((outcome) => isBridgeError(outcome.reason, "rate_limited"))).toBe(true);
+    expect(JSON.parse(storage.text ?? "{}")).toMatchObject({ used: 10, rounds: 3 });
+    // Not held to the budget (an agent's call between steps): counted all the same.
+    await budget.reserve(APRIL + 6, { inRound: false, enforce: false });
+    expect(budget.used(APRIL + 6)).toBe(11);
+  });
+
+  it("a full short window reserves nothing and answers the wait; the saved window survives a restart", async () => {
+    const storage = memoryStorage();
+    const budget = new RequestBudget({ monthly: "unlimited", storage, windowLimit: 3, windowMs: 60_000 });
+    await budget.load(APRIL);
+    for (let i = 0; i < 3; i += 1) expect(await budget.reserve(APRIL + i, { inRound: false, enforce: true })).toBe(0);
+    expect(await budget.reserve(APRIL + 10, { inRound: false, enforce: true })).toBe(60_000 - 10);
+    const restarted = new RequestBudget({ monthly: "unlimited", storage, windowLimit: 3, windowMs: 60_000 });
+    await restarted.load(APRIL + 20);
+    expect(restarted.used(APRIL + 20)).toBe(3);
+    expect(await restarted.reserve(APRIL + 20, { inRound: false, enforce: true })).toBe(60_000 - 20);
+    expect(await restarted.reserve(APRIL + 60_000, { inRound: false, enforce: true })).toBe(0);
+  });
+
+  it("two budgets over one state file (two processes) add to one count under the file's lock, never overwriting", async () => {
+    const root = await mkdtemp(join(tmpdir(), "hb-budget-file-"));
+    try {
+      const files = await NodeLocalFiles.open({ root });
+      const one = new RequestBudget({ monthly: "unlimited", storage: stateFileBudgetStorage(files.state, { owner: "1@here" }) });
+      const two = new RequestBudget({ monthly: "unlimited", storage: stateFileBudgetStorage(files.state, { owner: "2@here" }) });
+      const now = Date.now();
+      await Promise.all([one.load(now), two.load(now)]);
+      await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? one : two).reserve(now + i, { inRound: false, enforce: false })));
+      const saved = JSON.parse(await readFile(join(root, files.root.stateFolder, BUDGET_FILE), "utf8")) as { used: number; recent: number[] };
+      expect(saved.used).toBe(40);
+      expect(saved.recent).toHaveLength(40);
+      // Each sees the other's requests at its next read.
+      await one.refresh(now + 100);
+      expect(one.used(now + 100)).toBe(40);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("a lock left by a process that is gone is broken at once; a live owner's lock is waited for", async () => {
+    const root = await mkdtemp(join(tmpdir(), "hb-budget-lock-"));
+    try {
+      const files = await NodeLocalFiles.open({ root });
+      const alive = new Set(["live@here"]);
+      const storage = stateFileBudgetStorage(files.state, { owner: "me@here", isAlive: (owner) => alive.has(owner) });
+      expect(await files.state.create(BUDGET_LOCK, `token ${Date.now()} dead@here\n`)).toBe(true);
+      await storage.update(() => "{}");
+      expect(await files.state.read(BUDGET_LOCK, { maxBytes: 256 })).toBeUndefined();
+      expect(await files.state.create(BUDGET_LOCK, `token ${Date.now()} live@here\n`)).toBe(true);
+      let done = false;
+      const waiting = storage.update(() => '{"x":1}').then(() => (done = true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(done).toBe(false);
+      await files.state.remove(BUDGET_LOCK);
+      await waiting;
+      expect(done).toBe(true);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it("saved send times and a month after now (a clock set back) are read as now and written back so; they then age normally", async () => {
+    const later = APRIL + 10 * DAY;
+    const storage = memoryStorage(JSON.stringify({ format: 1, month: "2027-05", used: 12, rounds: 0, recent: [later, later + 1, later + 2] }));
+    const budget = new RequestBudget({ monthly: 2000, storage, windowLimit: 3, windowMs: WINDOW_MS });
+    await budget.load(APRIL);
+    expect(budget.used(APRIL)).toBe(12); // the count is kept as this month's
+    expect(JSON.parse(storage.text ?? "{}")).toMatchObject({ month: "2027-04", used: 12, recent: [APRIL, APRIL, APRIL] });
+    expect(budget.windowWait(APRIL + 1000, 1)).toBe(WINDOW_MS - 1000);
+    await budget.refresh(APRIL + WINDOW_MS + 1);
+    expect(budget.windowWait(APRIL + WINDOW_MS + 1, 1)).toBe(0);
+    // A queued push's retry, saved after now, is due from now.
+    expect(retryAt({ team_path: null, note_id: "n", local_path: "n.md", queued_at: later, attempts: 1, last_attempt_at: later, last_error_kind: "network" }, APRIL)).toBe(APRIL + FIRST_RETRY_MS);
+  });
+
+  it("a damaged saved count is reported once and restarts at the month's even pace, not at zero", async () => {
+    const mid = APRIL + 15 * DAY;
+    const read = readBudgetState("{not json", mid, 2000);
+    expect(read.damage).toBe("it is not JSON");
+    expect(read.state.used).toBe(1000);
+    expect(readBudgetState(JSON.stringify({ month: "2027-04", used: -3 }), mid, 2000).damage).toBe("its count is not a whole number");
+    expect(readBudgetState("{not json", mid, "unlimited").state.used).toBe(0);
+    const storage = memoryStorage("{not json");
+    const budget = await budgetAt(mid, 2000, storage);
+    expect(budget.takeDamage()).toBe("it is not JSON");
+    expect(budget.takeDamage()).toBeUndefined();
+    expect(JSON.parse(storage.text ?? "{}")).toMatchObject({ month: "2027-04", used: 1000 });
+    expect(budget.nextDelay(mid, 2).reason).toBe("minimum"); // never a stall
   });
 });

@@ -2,12 +2,18 @@
  * `hackmd-bridge sync --watch [--budget N]`: automatic sync of a folder (src/sync/auto/) until
  * SIGINT or SIGTERM — sync-all rounds paced by the monthly request budget, queued pushes retried
  * from the outbox in the shared state folder — one line per round or push. The budget's count is
- * kept in the state folder (`auto-sync/budget.json`), so it survives restarts.
+ * kept in the state folder (`auto-sync/budget.json`): every request is added to it before it is
+ * sent, under the file's lock (src/sync/auto/budget-file.ts), so it survives restarts and kills
+ * and is shared by every watcher of the folder. A signal ends every wait at once.
  */
+import { hostname } from "node:os";
 import { sameStamp, type FileStamp, type LocalFiles } from "../../core/local-files";
 import type { SyncTools } from "../../sync/types";
+import type { OverwrittenVersion } from "../../hackmd/safety-version";
+import { BUDGET_FILE } from "../../sync/auto/budget-file";
 import { FREE_PLAN_MONTHLY, RequestBudget, type MonthlyBudget, type RoundDelay } from "../../sync/auto/budget";
-import { Outbox, stateFileBudgetStorage } from "../../sync/auto/outbox";
+import { stateFileBudgetStorage } from "../../sync/auto/budget-file";
+import { Outbox } from "../../sync/auto/outbox";
 import { AutoSyncRunner, DEFAULT_DEBOUNCE_MS, type StepReport } from "../../sync/auto/runner";
 import type { CommandContext } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
@@ -71,13 +77,13 @@ export function parseQuietTime(value: string | undefined): number {
   return Number(text) * 1000;
 }
 
-/** A stop signal: SIGINT or SIGTERM ends `wait` at once; `dispose` removes the handlers. */
+/** A stop signal: SIGINT or SIGTERM ends every `wait` at once; `dispose` removes the handlers. */
 function signals(): { wait: (ms: number) => Promise<void>; isStopped: () => boolean; dispose: () => void } {
   let stop = false;
-  let wake: (() => void) | undefined;
+  const wakes = new Set<() => void>();
   const onSignal = (): void => {
     stop = true;
-    wake?.();
+    for (const wake of [...wakes]) wake();
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -89,10 +95,10 @@ function signals(): { wait: (ms: number) => Promise<void>; isStopped: () => bool
         const timer = setTimeout(done, ms);
         function done(): void {
           clearTimeout(timer);
-          wake = undefined;
+          wakes.delete(done);
           resolve();
         }
-        wake = done;
+        wakes.add(done);
       }),
     isStopped: () => stop,
     dispose: () => {
@@ -105,23 +111,31 @@ function signals(): { wait: (ms: number) => Promise<void>; isStopped: () => bool
 /** Runs until a signal; a step in progress finishes first (no pull or push is cut in half). */
 export async function runWatch(args: { budget: MonthlyBudget; merge: boolean; quietMs?: number }, context: CommandContext): Promise<ExitCode> {
   const { io } = context;
-  const { client, files, sync, clock, sleep, logger } = context.core.deps;
-  const budget = new RequestBudget({ monthly: args.budget, storage: stateFileBudgetStorage(files.state) });
-  await budget.load(clock.now());
-  const outbox = new Outbox(files.state);
-  const runner = new AutoSyncRunner({ client, files, sync, clock, sleep, budget, outbox, logger, words: CLI_WORDS }, { autoMerge: args.merge, debounceMs: args.quietMs ?? DEFAULT_DEBOUNCE_MS });
+  const { client, files, sync, clock, logger } = context.core.deps;
   const signal = signals();
+  const host = hostname().replace(/[\s@]/g, "_");
+  const storage = stateFileBudgetStorage(files.state, { logger, owner: `${process.pid}@${host}`, isAlive: (owner) => processAlive(owner, host), stateFolder: files.root.stateFolder });
+  const budget = new RequestBudget({ monthly: args.budget, storage, ...budgetTuning(context.env) });
+  const outbox = new Outbox(files.state);
+  // Every wait of the runner (the short window, a rate-limit pause) ends at a signal.
+  const runner = new AutoSyncRunner(
+    { client, files, sync, clock, sleep: signal.wait, budget, outbox, logger, words: CLI_WORDS, isStopping: signal.isStopped },
+    { autoMerge: args.merge, debounceMs: args.quietMs ?? DEFAULT_DEBOUNCE_MS },
+  );
   // Edits are noticed within a few seconds, so a push is due a quiet time after the last one.
   const looker = new TrackedFileLooker(files, sync);
   const lookMs = Math.min(LOOK_MS, args.quietMs ?? DEFAULT_DEBOUNCE_MS);
   try {
+    await budget.load(clock.now());
     runner.start(clock.now());
     const limit = args.budget === "unlimited" ? "unlimited" : String(args.budget);
     const tracked = (await sync.listTracked()).length;
+    sayDamage(budget.takeDamage(), files.root.stateFolder, io);
     io.out(`Watching ${tracked} tracked note${tracked === 1 ? "" : "s"}: ${budget.used(clock.now())}/${limit} requests used this month. Stop with Ctrl+C.\n`);
     while (!signal.isStopped()) {
       for (const path of await looker.changed()) runner.fileChanged(path, clock.now());
       const report = await runner.step(clock.now());
+      sayDamage(budget.takeDamage(), files.root.stateFolder, io);
       const line = reportLine(report);
       if (line !== undefined) io.out(`${line}\n`);
       if (signal.isStopped()) break;
@@ -131,10 +145,43 @@ export async function runWatch(args: { budget: MonthlyBudget; merge: boolean; qu
   } finally {
     runner.stop();
     signal.dispose();
-    await budget.flush();
+    await budget.flush().catch(() => undefined);
   }
   io.out(`Stopped: ${budget.used(clock.now())} requests used this month; ${(await outbox.list()).length} pushes queued.\n`);
   return EXIT.ok;
+}
+
+/** Says once that the saved count was damaged and what the budget counts from instead. */
+function sayDamage(damage: string | undefined, stateFolder: string, io: CommandContext["io"]): void {
+  if (damage === undefined) return;
+  io.out(
+    `The request budget file ${stateFolder}/${BUDGET_FILE} was damaged (${damage}); counting goes on from a safe count (what the month's even pace allows so far, nothing in the last 5 minutes) and the file is written anew.\n`,
+  );
+}
+
+/** Whether the process that took a budget lock (`<pid>@<host>`) still runs; undefined when that cannot be told from here. */
+function processAlive(owner: string, host: string): boolean | undefined {
+  const [pidText, ownerHost] = owner.split("@");
+  const pid = Number(pidText);
+  if (ownerHost !== host || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? true : false;
+  }
+}
+
+/**
+ * Test-only tunables of the short window, from the environment (never documented for users):
+ * `HACKMD_BRIDGE_TEST_WINDOW_LIMIT` requests per `HACKMD_BRIDGE_TEST_WINDOW_MS` milliseconds.
+ */
+function budgetTuning(env: NodeJS.ProcessEnv): { windowLimit?: number; windowMs?: number } {
+  const number = (text: string | undefined): number | undefined => (text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : undefined);
+  const windowLimit = number(env.HACKMD_BRIDGE_TEST_WINDOW_LIMIT);
+  const windowMs = number(env.HACKMD_BRIDGE_TEST_WINDOW_MS);
+  return { ...(windowLimit === undefined ? {} : { windowLimit }), ...(windowMs === undefined ? {} : { windowMs }) };
 }
 
 /** One line per round or push: what happened, requests used / budget, queued pushes, next round. */
@@ -151,14 +198,25 @@ export function reportLine(report: StepReport): string | undefined {
       counts.skipped > 0 ? `${counts.skipped} skipped` : "",
     ].filter((part) => part !== "");
     parts.push(`round: ${done.length === 0 ? "nothing to do" : done.join(", ")}`);
+    for (const item of report.round.items) {
+      if (item.overwritten_versions !== undefined) parts.push(overwrittenWords(item.local_path, item.overwritten_versions));
+    }
   }
   for (const push of report.pushes) {
     parts.push(`push ${push.local_path}: ${push.outcome}${push.error_kind === undefined ? "" : ` (${push.error_kind})`}`);
+    if (push.overwritten_versions !== undefined) parts.push(overwrittenWords(push.local_path, push.overwritten_versions));
   }
   if (parts.length === 0) return undefined;
   const limit = report.monthly === "unlimited" ? "unlimited" : String(report.monthly);
   const time = new Date(report.at).toISOString().slice(0, 19).replace("T", " ");
   return `${time} ${parts.join("; ")}; ${report.requests} requests, ${report.used}/${limit} this month, ${report.queued} queued; next round ${delayWords(report.next)}`;
+}
+
+/** A collaborator's edits a push replaced, as the line says them. */
+function overwrittenWords(path: string, found: readonly OverwrittenVersion[]): string {
+  const first = found[0];
+  const by = [...new Set(found.map((version) => version.by))].join(", ");
+  return `${path}: an edit by ${by} landed just before the push and was replaced; their text is in version ${first?.version_id ?? "?"} (hackmd-bridge history ${path} --show ${first?.version_id ?? "<version id>"})`;
 }
 
 function delayWords(delay: RoundDelay): string {

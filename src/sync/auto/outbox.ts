@@ -9,7 +9,6 @@
 import type { ErrorKind } from "../../core/errors";
 import type { StateFiles } from "../../core/local-files";
 import { recordKey } from "../store";
-import type { BudgetStorage } from "./budget";
 
 /** Folder of the entries inside the state folder. */
 const OUTBOX = "outbox";
@@ -112,30 +111,18 @@ export class Outbox {
   }
 }
 
-/** A budget's storage as one JSON file in the state folder (the command's; the plugin keeps it device-local). */
-export function stateFileBudgetStorage(files: StateFiles, path = "auto-sync/budget.json"): BudgetStorage {
-  return {
-    load: async () => {
-      const read = await files.read(path, { maxBytes: MAX_ENTRY_BYTES });
-      if (read === undefined || read.truncated) return undefined;
-      try {
-        return decoder.decode(read.bytes);
-      } catch {
-        return undefined;
-      }
-    },
-    save: async (text) => {
-      await files.write(path, text);
-    },
-  };
-}
+export { stateFileBudgetStorage } from "./budget-file";
 
 /** First wait before a queued push is retried; doubled per failure up to `MAX_RETRY_MS`. */
 export const FIRST_RETRY_MS = 60_000;
 export const MAX_RETRY_MS = 30 * 60_000;
 
-/** When a queued push is next tried: after its last failure, waiting longer after each. */
-export function retryAt(entry: OutboxEntry): number {
+/**
+ * When a queued push is next tried: after its last failure, waiting longer after each. A last
+ * failure saved after `now` (the clock was set back since) counts as made now, so a clock moved
+ * back never holds a queued push until its old future passes.
+ */
+export function retryAt(entry: OutboxEntry, now = Infinity): number {
   const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, entry.attempts - 1));
-  return entry.last_attempt_at + wait;
+  return Math.min(entry.last_attempt_at, now) + wait;
 }

@@ -16,6 +16,8 @@ import type { LocalFiles } from "../../core/local-files";
 import { silentLogger, type Clock, type Logger, type Sleep } from "../../core/ports";
 import { CallContext } from "../../hackmd/call-context";
 import type { HackmdClient } from "../../hackmd/client";
+import type { OverwrittenVersion } from "../../hackmd/safety-version";
+import type { SentRequest } from "../../hackmd/request";
 import type { Words } from "../../core/wording";
 import { DEFAULT_SYNC_ALL_CONCURRENCY, LocalHashCache, syncAll, type SyncAllCounts, type SyncAllItem } from "../sync-all";
 import type { PushStatus, SyncTools, TrackedEntry } from "../types";
@@ -39,8 +41,16 @@ export const LISTED_PUSH_COST = 2;
  * several edits of one note go out as one.
  */
 export const DIRECT_PUSH_RESERVE_DAYS = 0.25;
-/** Short-window room a round's step waits for: every step in flight may be a full push. */
+/**
+ * Short-window room a round's step waits for: every step in flight may be a full push (never more
+ * than a third of a small window, which would never have that much room; every request is still
+ * held to the window when it is reserved).
+ */
 const STEP_ROOM = PUSH_COST * DEFAULT_SYNC_ALL_CONCURRENCY;
+
+function stepRoom(windowRequests: number): number {
+  return Math.min(STEP_ROOM, Math.max(PUSH_COST, Math.floor(windowRequests / 3)));
+}
 
 /** What the runner needs. */
 export interface AutoSyncDeps {
@@ -54,6 +64,11 @@ export interface AutoSyncDeps {
   outbox: Outbox;
   logger?: Logger;
   words?: Words;
+  /**
+   * True once the host is stopping (the command's SIGINT/SIGTERM): no request waits for the
+   * budget any more, and none is sent; the host's `sleep` should return early then too.
+   */
+  isStopping?: () => boolean;
 }
 
 /** Options of the runner. */
@@ -75,6 +90,8 @@ export interface PushReport {
   message?: string;
   /** A conflict's remote body hash (the host's status bar shows the conflict). */
   remote_body_hash?: string;
+  /** A collaborator's edits the push replaced (landed between its read and its write), by version. */
+  overwritten_versions?: OverwrittenVersion[];
 }
 
 /** What one `step` did. */
@@ -114,6 +131,8 @@ export class AutoSyncRunner {
   private unsubscribe: (() => void) | undefined;
   private sent = 0;
   private running = false;
+  private inRound = false;
+
   /**
    * After a push failed for want of HackMD (offline, rate limited, down), no push is tried until
    * then: one failure stands for all, so an offline day does not spend the budget on probes.
@@ -130,13 +149,42 @@ export class AutoSyncRunner {
     this.isEditing = options.isEditing ?? (() => false);
   }
 
-  /** Starts counting the client's requests against the budget; the first round is due at `firstRoundAt`. */
+  /**
+   * Starts counting the client's requests against the budget: each is reserved (saved in the
+   * budget's storage) before it is sent, and inside a step it first waits for room in the short
+   * window and is refused once the month's budget is spent. The first round is due at `firstRoundAt`.
+   */
   start(firstRoundAt: number): void {
-    this.unsubscribe ??= this.deps.client.onRequestSent((sent) => {
-      this.sent += 1;
-      this.deps.budget.record(sent.at);
-    });
+    if (this.unsubscribe === undefined) {
+      const reserving = this.deps.client.beforeRequestSent((sent) => this.reserve(sent));
+      const counting = this.deps.client.onRequestSent(() => {
+        this.sent += 1;
+      });
+      this.unsubscribe = () => {
+        reserving();
+        counting();
+      };
+    }
     this.nextRoundAt = firstRoundAt;
+  }
+
+  /**
+   * Reserves one request before it leaves. Requests of a step are held to the budget (they wait
+   * for the window, and a spent month refuses them); others (an agent's call in the plugin
+   * between steps) are only counted.
+   */
+  private async reserve(_sent: SentRequest): Promise<void> {
+    const { budget, clock, sleep } = this.deps;
+    for (;;) {
+      this.assertNotStopping();
+      const wait = await budget.reserve(clock.now(), { inRound: this.inRound, enforce: this.running });
+      if (wait === 0) return;
+      await sleep(wait);
+    }
+  }
+
+  private assertNotStopping(): void {
+    if (this.deps.isStopping?.() === true) throw new BridgeError("network", "Automatic sync is stopping; this request was not sent, and nothing was written for it.");
   }
 
   /** Stops counting; a step in progress finishes. */
@@ -170,7 +218,7 @@ export class AutoSyncRunner {
   async nextWake(now: number): Promise<number> {
     let wake = this.nextRoundAt ?? now;
     for (const [path, at] of this.dirty) wake = Math.min(wake, this.pushWake(now, at + this.debounceMs, path));
-    for (const entry of await this.deps.outbox.list()) wake = Math.min(wake, this.pushWake(now, retryAt(entry), entry.local_path));
+    for (const entry of await this.deps.outbox.list()) wake = Math.min(wake, this.pushWake(now, retryAt(entry, now), entry.local_path));
     return Math.max(now, wake);
   }
 
@@ -219,6 +267,10 @@ export class AutoSyncRunner {
     this.running = true;
     const before = this.sent;
     const { budget } = this.deps;
+    // What other processes sharing the budget's storage sent since (one read).
+    await budget.refresh(now).catch((error: unknown) => {
+      this.logger.warn("auto_sync.budget_read_failed", { error: error instanceof Error ? error.name : "unknown" });
+    });
     budget.observeQuota(this.deps.client.lastQuota);
     const pushes: PushReport[] = [];
     let round: StepReport["round"];
@@ -240,7 +292,7 @@ export class AutoSyncRunner {
       }
       for (const entry of await this.deps.outbox.list()) {
         if (now < this.pushesBlockedUntil) break;
-        if (retryAt(entry) > now || this.isEditing(entry.local_path) || this.dirty.has(entry.local_path)) continue;
+        if (retryAt(entry, now) > now || this.isEditing(entry.local_path) || this.dirty.has(entry.local_path)) continue;
         if (!this.mayPushAlone(now)) break; // the next round pushes it
         const report = await this.push(await trackedByPath(), entry.local_path, true, now, entry);
         if (report !== undefined) pushes.push(report);
@@ -282,6 +334,7 @@ export class AutoSyncRunner {
       return undefined;
     }
     budget.setInRound(true);
+    this.inRound = true;
     try {
       const result = await syncAll(
         { client: this.deps.client, files: this.deps.files, sync: this.gatedSync(), sleep: this.deps.sleep, clock: this.deps.clock, logger: this.logger, ...(this.deps.words === undefined ? {} : { words: this.deps.words }) },
@@ -323,6 +376,7 @@ export class AutoSyncRunner {
       }
     } finally {
       budget.setInRound(false);
+      this.inRound = false;
     }
     const spent = this.sent - start;
     // The next round is due once the pace has earned back what this one cost, and its lists.
@@ -337,29 +391,30 @@ export class AutoSyncRunner {
    */
   private gatedSync(): SyncTools {
     const { sync, budget, clock, sleep } = this.deps;
+    // Steps in flight at once may together reach the month's end: each request is checked again
+    // when it is reserved, and one past the budget is refused before it is sent.
     const room = async (): Promise<void> => {
       for (;;) {
+        this.assertNotStopping();
         const now = clock.now();
         if (budget.remaining(now) < PUSH_COST) {
           throw new BridgeError("rate_limited", "This month's request budget is spent; the remaining notes sync next month or after the budget is raised.");
         }
         // Room for every step in flight at once, each a full push.
-        const wait = Math.max(budget.windowWait(now, STEP_ROOM), budget.quotaWait(now, PUSH_COST));
+        const wait = Math.max(budget.windowWait(now, stepRoom(budget.windowRequests)), budget.quotaWait(now, PUSH_COST));
         if (wait === 0) return;
         await sleep(wait);
       }
     };
+    const claimed = async <T>(run: () => Promise<T>): Promise<T> => {
+      await room();
+      return run();
+    };
     return {
       listTracked: () => sync.listTracked(),
       check: (options) => sync.check(options),
-      pull: async (request) => {
-        await room();
-        return sync.pull(request);
-      },
-      push: async (request) => {
-        await room();
-        return sync.push(request);
-      },
+      pull: (request) => claimed(() => sync.pull(request)),
+      push: (request) => claimed(() => sync.push(request)),
       remoteFormOf: (found, text) => sync.remoteFormOf(found, text),
       localFormOf: (found, text) => sync.localFormOf(found, text),
       untrack: (request) => sync.untrack(request),
@@ -391,7 +446,14 @@ export class AutoSyncRunner {
       this.cache.forget(localPath);
       const status = result.kind === "pushed" ? result.output.status : "nothing_to_push";
       const remote = result.kind === "pushed" && status === "conflict" ? result.output.remote_body_hash : undefined;
-      return { local_path: localPath, from_outbox: fromOutbox, outcome: status, ...(remote === undefined ? {} : { remote_body_hash: remote }) };
+      const overwritten = result.kind === "pushed" ? (result.safety?.overwritten ?? []) : [];
+      return {
+        local_path: localPath,
+        from_outbox: fromOutbox,
+        outcome: status,
+        ...(remote === undefined ? {} : { remote_body_hash: remote }),
+        ...(overwritten.length === 0 ? {} : { overwritten_versions: overwritten }),
+      };
     } catch (error) {
       const kind: ErrorKind = isBridgeError(error) ? error.kind : "internal";
       const message = error instanceof Error ? error.message : String(error);
@@ -435,7 +497,7 @@ export class AutoSyncRunner {
   /** Queues a push that could not be sent; no push is tried again before its retry is due. */
   private async queue(note: { team_path: string | null; note_id: string; local_path: string }, kind: ErrorKind, now: number): Promise<void> {
     const queued = await this.deps.outbox.add({ team_path: note.team_path, note_id: note.note_id, local_path: note.local_path, last_error_kind: kind, at: now });
-    this.pushesBlockedUntil = Math.max(this.pushesBlockedUntil, retryAt(queued));
+    this.pushesBlockedUntil = Math.max(this.pushesBlockedUntil, retryAt(queued, now));
   }
 
   /** Whether a file modified in this process has had its quiet time by `now`. */
