@@ -13,13 +13,14 @@
  * No assertion is on time: waits are for output lines or for the emulator's log, and a watcher
  * that ignored a signal or stalled would fail by the test's own timeout.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_NOTE_IDS, startEmulator, type Emulator } from "../../src/emulator";
 import { DEFAULT_SYNC_ALL_CONCURRENCY } from "../../src/sync/sync-all";
 import { buildCli } from "../helpers/build-cli";
+import { spawnCli, type SpawnedCli } from "../helpers/spawned-cli";
 
 let work: string;
 let cli: string;
@@ -50,46 +51,14 @@ afterEach(async () => {
   await Promise.all(closing);
 });
 
-interface Watcher {
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  closed: Promise<number | null>;
-  waitFor: (pattern: RegExp) => Promise<void>;
-}
+type Watcher = SpawnedCli;
 
 function start(args: string[], extraEnv: Record<string, string> = {}): Watcher {
   const env = { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token, ...extraEnv };
-  const child = spawn(process.execPath, [cli, ...args], { env });
-  live.add(child);
-  child.once("close", () => live.delete(child));
-  let out = "";
-  let err = "";
-  const waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
-  const check = (): void => {
-    for (const waiter of [...waiters]) {
-      if (waiter.pattern.test(out)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-  };
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString("utf8");
-    check();
-  });
-  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-  const closed = new Promise<number | null>((resolve) => child.once("close", resolve));
-  return {
-    child,
-    output: () => out + err,
-    closed,
-    waitFor: (pattern) =>
-      new Promise<void>((resolve, reject) => {
-        waiters.push({ pattern, resolve });
-        check();
-        void closed.then(() => reject(new Error(`exited before printing ${String(pattern)}: ${out}${err}`)));
-      }),
-  };
+  const watcher = spawnCli(cli, args, env);
+  live.add(watcher.child);
+  watcher.child.once("close", () => live.delete(watcher.child));
+  return watcher;
 }
 
 async function run(args: string[]): Promise<number | null> {

@@ -4,12 +4,12 @@
  * SIGTERM) stop it cleanly with exit 0, and the month's count is kept in the state folder.
  * The test waits for output lines, never for a time.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_NOTE_IDS, startEmulator, type Emulator } from "../../src/emulator";
 import { buildCli } from "../helpers/build-cli";
+import { spawnCli, type SpawnedCli } from "../helpers/spawned-cli";
 
 let work: string;
 let cli: string;
@@ -26,37 +26,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function start(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; closed: Promise<number | null>; waitFor: (pattern: RegExp) => Promise<void> } {
-  const env = { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token };
-  const child = spawn(process.execPath, [cli, ...args], { env });
-  let out = "";
-  let err = "";
-  const waiters: Array<{ pattern: RegExp; resolve: () => void }> = [];
-  const check = (): void => {
-    for (const waiter of [...waiters]) {
-      if (waiter.pattern.test(out)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-  };
-  child.stdout.on("data", (chunk: Buffer) => {
-    out += chunk.toString("utf8");
-    check();
-  });
-  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString("utf8")));
-  const closed = new Promise<number | null>((resolve) => child.once("close", resolve));
-  return {
-    child,
-    output: () => out + err,
-    closed,
-    waitFor: (pattern) =>
-      new Promise<void>((resolve, reject) => {
-        waiters.push({ pattern, resolve });
-        check();
-        void closed.then(() => reject(new Error(`exited before printing ${String(pattern)}: ${out}${err}`)));
-      }),
-  };
+function start(args: string[]): SpawnedCli {
+  return spawnCli(cli, args, { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token });
 }
 
 function run(args: string[]): Promise<number | null> {
