@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Rewrites citations of texts outside the repository into citations of docs/ in the repository:
+// Rewrites citations of texts outside the repository into citations of docs/ in the repository
+// (and drops the two of the product brief, PRODUCT.md, whose sentences read without them):
 // "TOOLS.md §X" → "docs/tools.md §X", HACKMD_API.md → docs/hackmd-api.md, STYLE.md → docs/style.md,
 // ARCHITECTURE.md §N → the docs/architecture.md section that now holds that subject, and "issue N"
 // → the page that describes what issue N built (or nothing, where the sentence reads without it).
@@ -77,6 +78,9 @@ const PHRASES = [
   ["TOOLS.md (kept beside the repository)", "docs/tools.md"],
   ["(TOOLS.md, kept\nbeside the repository)", "(docs/tools.md)"],
   ['(ARCHITECTURE.md §4 "Obsidian command")', "(docs/architecture.md §3)"],
+  // The product brief, also outside the repository: the sentence says what it asked for.
+  ["(PRODUCT.md: token in secret storage, connection test, defaults, MCP endpoint)", "(token in secret storage, connection test, defaults, MCP endpoint)"],
+  [' (PRODUCT.md: "copy-ready client\n * configurations"). Pure', ".\n * Pure"],
   ["the roughly 400 KiB that\n  ARCHITECTURE.md §6 expects", "the roughly 400 KiB that\n  the first toolchain plan expected"],
 ];
 
@@ -315,7 +319,7 @@ function segments(src) {
   return parts;
 }
 
-const PATTERN = /TOOLS\.md|STYLE\.md|ARCHITECTURE\.md|HACKMD_API\.md|[Ii]ssue (\d+|")|beside the repository/;
+const PATTERN = /TOOLS\.md|STYLE\.md|ARCHITECTURE\.md|HACKMD_API\.md|PRODUCT\.md|[Ii]ssue (\d+|")|beside the repository/;
 
 function rewriteFile(rel, src) {
   if (!CODE_EXT.test(rel)) {
