@@ -18,12 +18,12 @@ import type { Settings } from "./settings/schema";
 import { StatusBarView } from "./ui/status-bar";
 
 /**
- * HackMD Bridge: wiring only (docs/architecture.md, "The plugin"). `onload` loads data.json and
+ * HackMD Bridge: wiring only (docs/architecture.md, "The plugin's start"). `onload` loads data.json and
  * registers every command, the ribbon icon, the file menu, the views, the settings tab, the status
  * bar item and the vault's events; it sends no request and scans nothing. What can wait — the
- * endpoint's start, automatic sync, the first status refresh — waits for `onLayoutReady` in the
- * modules that own it; the MCP endpoint, the merge editor and the merge engine are evaluated only
- * at their first `import()`.
+ * endpoint's start and automatic sync's start-up round — waits for `onLayoutReady` in the modules
+ * that own it; the MCP endpoint, the merge editor and the merge engine are evaluated only at their
+ * first `import()` (docs/architecture.md, "The bundle").
  */
 export default class HackmdBridgePlugin extends Plugin {
   /** The migrated settings (data.json). */
