@@ -12,7 +12,7 @@
 // Then the cost of the status refresh when a tracked file is opened with 1 and N tracked notes.
 // Usage: npm run bench -- plugin [--loads N] [--notes N] [--opens N] [--also file.js ...]
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -83,7 +83,7 @@ async function buildBaseline(dir: string): Promise<string | undefined> {
     process.stdout.write(`baseline: not built (git archive ${BASELINE_COMMIT} failed: ${archive.stderr.toString().trim() || archive.error?.message || "no git"})\n`);
     return undefined;
   }
-  spawnSync("mkdir", ["-p", source]);
+  mkdirSync(source, { recursive: true });
   const untar = spawnSync("tar", ["-x", "-C", source], { input: archive.stdout });
   if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString()}`);
   symlinkSync(join(root, "node_modules"), join(source, "node_modules"), "dir");
