@@ -2,9 +2,9 @@
 // Usage: node esbuild.config.mjs [--watch] [--cli-only] [--dev] [--cli-outfile=<path>]
 import { chmodSync, readFileSync } from "node:fs";
 import esbuild from "esbuild";
-import bundle from "./scripts/plugin-bundle.cjs";
+import pluginBuild from "./scripts/plugin-build.cjs";
 
-const { buildPlugin, pluginOptions } = bundle;
+const { pluginOptions } = pluginBuild;
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -15,7 +15,7 @@ const cliOnly = args.has("--cli-only");
 // Where the command goes (tests build it into a temporary folder); default dist/cli.js.
 const cliOutfile = [...args].find((arg) => arg.startsWith("--cli-outfile="))?.slice("--cli-outfile=".length) || "dist/cli.js";
 
-/** The plugin (main.js): its options, stubs and chunked loader live in scripts/plugin-bundle.cjs (issue 13). */
+/** The plugin (main.js): one plain CommonJS file; its options and stubs live in scripts/plugin-build.cjs. */
 const plugin = pluginOptions({ version, dev });
 
 /** The standalone command: one self-contained Node script with a shebang, executable (chmod 755). */
@@ -49,5 +49,5 @@ if (watch) {
     await context.watch();
   }
 } else {
-  await Promise.all(builds.map((options) => (options === plugin ? buildPlugin(options) : esbuild.build(options))));
+  await Promise.all(builds.map((options) => esbuild.build(options)));
 }

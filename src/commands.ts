@@ -32,11 +32,10 @@ export const FILE_COMMANDS: readonly FileCommand[] = [
 ];
 
 /**
- * The commands the plugin body registers (history, automatic sync, endpoint): their palette
- * entries exist from onload (obsidian/deferred-registry.ts); the body binds their callbacks, taking
- * the ids and names from here.
+ * The commands other modules register with their own callbacks (history, automatic sync,
+ * endpoint): their ids and names are kept here with the rest, so every command id is in this file.
  */
-export const BODY_COMMANDS = {
+export const WIRED_COMMANDS = {
   openNoteHistory: { id: "open-note-history", name: "Open note history", icon: "history" },
   openComments: { id: "open-comments", name: "Open comments", icon: "message-square" },
   showQueuedPushes: { id: "show-queued-pushes", name: "Show queued pushes", icon: "inbox" },

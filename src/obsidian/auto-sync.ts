@@ -131,8 +131,8 @@ export class AutoSyncHost {
 
   /**
    * Registers the window events and the cleanup; the runner starts once the layout is ready (and
-   * the setting is on). The vault's `modify` and the editors' `editor-change` come from the shell
-   * (main.ts), which hears them from onload on: `modified` and `typed`.
+   * the setting is on). The vault's `modify` and the editors' `editor-change` come from main.ts,
+   * which hears them from onload on: `modified` and `typed`.
    */
   register(): void {
     const { workspace } = this.plugin.app;

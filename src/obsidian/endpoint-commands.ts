@@ -4,7 +4,7 @@
  * on mobile the controller refuses to start and says why.
  */
 import { FuzzySuggestModal, type App, type Plugin } from "obsidian";
-import { BODY_COMMANDS } from "../commands";
+import { WIRED_COMMANDS } from "../commands";
 import { clientConfigs, type ClientConfig } from "../mcp/client-configs";
 import { confirm } from "../ui/confirm-modal";
 import { ENABLE_ENDPOINT_CONFIRMATION, ENDPOINT_SAFEGUARDS } from "../ui/settings-tab";
@@ -34,7 +34,7 @@ export function registerEndpointCommands(options: EndpointCommandOptions): void 
   const copy = options.copy ?? ((text: string) => navigator.clipboard.writeText(text));
 
   plugin.addCommand({
-    ...BODY_COMMANDS.toggleMcpEndpoint,
+    ...WIRED_COMMANDS.toggleMcpEndpoint,
     callback: async () => {
       const state = endpoint.status.state;
       if (state === "listening" || state === "starting") {
@@ -50,7 +50,7 @@ export function registerEndpointCommands(options: EndpointCommandOptions): void 
   });
 
   plugin.addCommand({
-    ...BODY_COMMANDS.copyMcpClientConfig,
+    ...WIRED_COMMANDS.copyMcpClientConfig,
     callback: async () => {
       const status = endpoint.status;
       const token = options.secrets.endpointToken.getToken();
@@ -65,7 +65,7 @@ export function registerEndpointCommands(options: EndpointCommandOptions): void 
     },
   });
 
-  plugin.addCommand({ ...BODY_COMMANDS.openMcpActivityLog, callback: () => void options.openActivityLog() });
+  plugin.addCommand({ ...WIRED_COMMANDS.openMcpActivityLog, callback: () => void options.openActivityLog() });
 }
 
 /** Lets the user pick one client's configuration. */

@@ -4,7 +4,7 @@
  * registration happens during onload; the views fetch when they open.
  */
 import type { Plugin } from "obsidian";
-import { BODY_COMMANDS } from "../commands";
+import { WIRED_COMMANDS } from "../commands";
 import { COMMENTS_VIEW_TYPE, CommentsView } from "../ui/comments-view";
 import { HISTORY_VIEW_TYPE, NoteHistoryView } from "../ui/history-view";
 import { TrackedFileView } from "../ui/tracked-file-view";
@@ -38,7 +38,7 @@ export function wireNoteHistory(options: { plugin: Plugin; services: PluginServi
     }
     await workspace.revealLeaf(leaf);
   };
-  plugin.addCommand({ ...BODY_COMMANDS.openNoteHistory, callback: () => void reveal(HISTORY_VIEW_TYPE) });
-  plugin.addCommand({ ...BODY_COMMANDS.openComments, callback: () => void reveal(COMMENTS_VIEW_TYPE) });
+  plugin.addCommand({ ...WIRED_COMMANDS.openNoteHistory, callback: () => void reveal(HISTORY_VIEW_TYPE) });
+  plugin.addCommand({ ...WIRED_COMMANDS.openComments, callback: () => void reveal(COMMENTS_VIEW_TYPE) });
   return history;
 }

@@ -127,8 +127,8 @@ export class PluginServices {
   /**
    * The plugin's one core's deps (client, caches, queue, sync engine), loaded and built on first
    * use (`loadDeps`); its requests follow the API URL setting. The engine's modules are not
-   * parsed when the plugin loads (issue 13): they arrive with the first command, status refresh
-   * of a tracked file, or shortly after the layout is ready. Loading them does not evaluate the
+   * evaluated when the plugin loads: they run with the first command or status refresh of a
+   * tracked file (docs/architecture.md, "The bundle"). Loading them does not evaluate the
    * MCP tool registry, its schemas or the SDK: those load with `loadCore()`.
    */
   loadDeps(): Promise<ToolDeps> {

@@ -4,7 +4,7 @@
  * entry only: the file and its sync record stay, so a later sync still finds and sends its edits.
  */
 import type { Plugin } from "obsidian";
-import { BODY_COMMANDS } from "../commands";
+import { WIRED_COMMANDS } from "../commands";
 import type { OutboxEntry } from "../sync/auto/outbox";
 import { retryAt } from "../sync/auto/outbox";
 import type { ConfirmDialog } from "./actions";
@@ -50,7 +50,7 @@ export async function showQueuedPushes(options: { host: Pick<AutoSyncHost, "queu
 /** Registers "Show queued pushes" (stable id, no hotkey). */
 export function registerQueuedPushesCommand(plugin: Plugin, host: AutoSyncHost, ui: QueuedPushesUi): void {
   plugin.addCommand({
-    ...BODY_COMMANDS.showQueuedPushes,
+    ...WIRED_COMMANDS.showQueuedPushes,
     callback: () => void showQueuedPushes({ host, ui }).catch(() => showInfo("The queued pushes could not be read.")),
   });
 }

@@ -9,7 +9,7 @@ import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
 import type * as FakeObsidian from "../__mocks__/obsidian";
 
 type Fake = typeof FakeObsidian;
-type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void> | void; loaded(): Promise<unknown>; ui: Record<string, unknown> };
+type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void> | void; ui: Record<string, unknown> };
 
 function forwardRequestUrl(fake: Fake): void {
   fake.requestUrl.mockImplementation(async (request) => {
@@ -62,7 +62,6 @@ export async function loadPlugin(mainJs: string, options: { apiUrl: string; toke
   const plugin = new Plugin(app, options.manifest);
   plugin.data = { version: 1, apiUrl: options.apiUrl };
   await plugin.onload();
-  await plugin.loaded();
 
   const run = async (id: string): Promise<string> => {
     const command = plugin.commands.find((entry) => entry.id === id);

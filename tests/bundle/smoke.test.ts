@@ -1,6 +1,7 @@
 /**
- * Bundle smoke test (ARCHITECTURE.md §6): builds main.js as esbuild.config.mjs does (through
- * scripts/plugin-bundle.cjs: stubs and the chunked loader), loads it with `require` against the fake `obsidian` module, and drives it:
+ * Bundle smoke test: builds main.js as esbuild.config.mjs does (scripts/plugin-build.cjs: one
+ * plain CommonJS file, minified, with its banner), checks that it reads as ordinary code (no
+ * `new Function`, no `eval`, no base64), loads it with `require` against the fake `obsidian` module, and drives it:
  * commands, ribbon, settings tab and status bar are registered; a note is pulled and pushed through
  * the commands against the emulator; the MCP endpoint answers a tool call over real HTTP and its
  * port is free after unload. Then the mobile path: with `Platform.isDesktopApp` false and every
@@ -12,7 +13,8 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Plugin } from "esbuild";
-import { buildChunkedPlugin, bundleCode, nodeBuiltins, pluginOptions } from "../../scripts/plugin-bundle.cjs";
+import esbuild from "esbuild";
+import { BANNER, nodeBuiltins, pluginOptions } from "../../scripts/plugin-build.cjs";
 import type * as FakeObsidian from "../__mocks__/obsidian";
 import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
 import { createEmulatorFree } from "../helpers/emulator";
@@ -20,13 +22,13 @@ import type { Emulator } from "../../src/emulator";
 import { freePort, portIsFree } from "../helpers/ports";
 
 type Fake = typeof FakeObsidian;
-type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void> | void; loaded(): Promise<unknown>; ui: Record<string, unknown> };
-
+type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void> | void; ui: Record<string, unknown> };
 
 /**
  * Modules whose evaluation the bundle reports: each pushes its name onto `globalThis.__hbEvaluated`
- * when its top-level code runs. None of them may run at load (issue 13): the MCP stack, the tool
- * schemas and the merge engine wait for their first use behind a dynamic `import()`.
+ * when its top-level code runs. None of them may run at load: the MCP stack, the tool schemas and
+ * the merge engine wait for their first use behind a dynamic `import()`, which esbuild turns into
+ * a module wrapper that runs at the import.
  */
 const MARKED: ReadonlyArray<{ name: string; file: RegExp }> = [
   { name: "zod", file: /node_modules\/zod\/v4\/core\/core\.js$/ },
@@ -54,9 +56,9 @@ const markEvaluation: Plugin = {
   },
 };
 
-/** The plugin build of esbuild.config.mjs (production: minified, chunked, no source map), plus the markers. */
-async function buildPlugin(outfile: string): Promise<void> {
-  await buildChunkedPlugin({ ...pluginOptions({ version: "0.0.0-smoke", outfile, plugins: [markEvaluation] }), logLevel: "warning" });
+/** The plugin build of esbuild.config.mjs (production: minified, no source map), plus the markers when asked. */
+async function buildPlugin(outfile: string, marked = true): Promise<void> {
+  await esbuild.build({ ...pluginOptions({ version: "0.0.0-smoke", outfile, plugins: marked ? [markEvaluation] : [] }), logLevel: "warning" });
 }
 
 /** Sends the fake requestUrl's requests with Node's fetch (as requestUrl would, status >= 400 throws). */
@@ -128,9 +130,7 @@ async function startPlugin(loaded: ReturnType<typeof loadBundle>, emu: Emulator,
   const plugin = new Plugin(app, { id: "hackmd-bridge", version: "0.0.0-smoke" });
   plugin.data = { version: 1, apiUrl: emu.url };
   await plugin.onload();
-  // The shell registered everything; the body loads once the layout is ready (at once in the fake).
   expect(plugin.commands.length).toBeGreaterThan(20);
-  await plugin.loaded();
   const run = async (id: string): Promise<string> => {
     const command = plugin.commands.find((c) => c.id === id);
     if (!command) throw new Error(`no command ${id}`);
@@ -186,10 +186,24 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it("is one plain minified file under the banner: no new Function, no eval, no base64, no module loader of its own", async () => {
+    // The shipped build, without the evaluation markers.
+    const shipped = join(dir, "shipped.js");
+    await buildPlugin(shipped, false);
+    const text = await readFile(shipped, "utf8");
+    expect(text.startsWith(BANNER)).toBe(true);
+    expect(BANNER).toMatch(/https:\/\/github\.com\/[\w.-]+\/[\w.-]+/);
+    expect(text).not.toMatch(/new\s+Function\b/);
+    expect(text).not.toMatch(/(?<![\w$.])eval\s*\(/);
+    expect(text).not.toMatch(/[A-Za-z0-9+/]{200,}/);
+    // Minified: long lines of code, not a readable layout, yet our own strings are there to read.
+    expect(text.split("\n").length).toBeLessThan(200);
+    expect(text).toContain("Pull a note by link or ID");
+    expect(text).toContain("hackmd_get_note");
+  });
+
   it("bundles @codemirror/merge and takes CodeMirror's core from Obsidian, one instance", async () => {
-    // The lazy chunks are deflated in the file; look at the code they hold.
-    const text = bundleCode(await readFile(bundle, "utf8"));
-    expect(text.length).toBeGreaterThan(1.5 * (await readFile(bundle, "utf8")).length);
+    const text = await readFile(bundle, "utf8");
     const required = new Set([...text.matchAll(/require\("(@codemirror\/[a-z]+|@lezer\/[a-z]+|style-mod)"\)/g)].map((match) => match[1]));
     expect([...required].sort()).toEqual(["@codemirror/commands", "@codemirror/language", "@codemirror/state", "@codemirror/view", "@lezer/highlight"]);
     // The merge view's own code is inside (its base theme's class names are there).
@@ -255,22 +269,7 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     }
   });
 
-  // The lazy chunks are inflated by the WebView's DecompressionStream on mobile, or by the bundled
-  // fflate where a WebView lacks it (older iOS); desktop uses Node's zlib (the tests above).
-  it.each([
-    ["with DecompressionStream", true],
-    ["without DecompressionStream", false],
-  ])("mobile (%s): loads with every Node built-in throwing, registers the sync commands, and pulls and pushes", async (_name, streams) => {
-    const original = globalThis.DecompressionStream;
-    if (!streams) Reflect.deleteProperty(globalThis, "DecompressionStream");
-    try {
-      await mobileRun();
-    } finally {
-      globalThis.DecompressionStream = original;
-    }
-  });
-
-  async function mobileRun(): Promise<void> {
+  it("mobile: loads with every Node built-in throwing, registers the sync commands, and pulls and pushes", async () => {
     (globalThis as { __hbEvaluated?: string[] }).__hbEvaluated = [];
     const loaded = loadBundle(bundle, true);
     const started = await startPlugin(loaded, emu, { mcpEnabled: true, mcpPort: await freePort() });
@@ -284,5 +283,5 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     expect(started.app.secretStorage.getSecret("hackmd-bridge-mcp-token")).toBeNull();
     expect(loaded.refused).toEqual([]);
     plugin.unload();
-  }
+  });
 });

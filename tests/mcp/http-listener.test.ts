@@ -117,6 +117,33 @@ describe("loopback MCP endpoint", () => {
     listener = await startMcpListener({ port, token: TOKEN, createServer: newServer, logger: silentLogger });
   });
 
+  it("a silent SSE stream (GET) gets its headers at once, and a client that drops it frees it for the next GET", async () => {
+    const init = await post({ authorization: `Bearer ${TOKEN}` });
+    const session = init.headers.get("mcp-session-id") ?? "";
+    await init.text();
+    const headers = { authorization: `Bearer ${TOKEN}`, accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+    await post({ authorization: `Bearer ${TOKEN}`, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }, { jsonrpc: "2.0", method: "notifications/initialized" });
+    // The server sends nothing on this stream, so fetch resolves only if the headers were flushed.
+    const dropped = new AbortController();
+    const first = await fetch(listener.url, { headers, signal: dropped.signal });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("text/event-stream");
+    // One standalone stream per session: while it is open a second is refused (409).
+    const second = await fetch(listener.url, { headers });
+    expect(second.status).toBe(409);
+    await second.text();
+    dropped.abort();
+    // Once the client has gone, the transport let go of the stream: a new GET is accepted.
+    let again: Response | undefined;
+    for (let attempt = 0; attempt < 100 && again?.status !== 200; attempt++) {
+      await again?.text();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      again = await fetch(listener.url, { headers, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+    }
+    expect(again?.status).toBe(200);
+    await again?.body?.cancel();
+  });
+
   it("reports a port in use clearly", async () => {
     await expect(startMcpListener({ port: listener.port, token: TOKEN, createServer: newServer, logger: silentLogger })).rejects.toBeInstanceOf(
       PortInUseError,

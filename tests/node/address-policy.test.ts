@@ -69,6 +69,13 @@ describe("isPublicAddress: IPv4", () => {
     expect(isPublicAddress("::ffff:169.254.169.254")).toBe(false);
     expect(isPublicAddress("::ffff:93.184.216.34")).toBe(true);
     expect(isPublicAddress("::ffff:5db8:d822")).toBe(true);
+    // Any spelling of the same mapped address: uncompressed, upper case, the unspecified one.
+    expect(isPublicAddress("0:0:0:0:0:ffff:7f00:1")).toBe(false);
+    expect(isPublicAddress("::FFFF:127.0.0.1")).toBe(false);
+    expect(isPublicAddress("::ffff:0.0.0.0")).toBe(false);
+    expect(isPublicAddress("0:0:0:0:0:FFFF:5DB8:D822")).toBe(true);
+    // The deprecated IPv4-compatible form is not mapped: outside 2000::/3, refused.
+    expect(isPublicAddress("::93.184.216.34")).toBe(false);
   });
 
   it("refuses text that is not a plain four-part decimal or IPv6 address", () => {

@@ -35,8 +35,7 @@ async function reload(tuning: Partial<AutoSyncTuning> = FAST): Promise<HackmdBri
   const fake = again as unknown as Plugin;
   fake.data = h.fake.data;
   reloaded.push(fake);
-  again.onload();
-  await again.loaded();
+  await again.onload();
   return again;
 }
 

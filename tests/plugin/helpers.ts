@@ -65,8 +65,6 @@ export async function startPlugin(
     emulator?: EmulatorOptions;
     /** Runs on the app before onload (device switches, secrets, the plugin's tunings). */
     beforeLoad?: (app: App, plugin: HackmdBridgePlugin) => void;
-    /** Whether to wait for the plugin body after onload (default true; false tests the shell). */
-    awaitBody?: boolean;
   } = {},
 ): Promise<PluginHarness> {
   provideWindow();
@@ -80,9 +78,7 @@ export async function startPlugin(
   const fake = plugin as unknown as Plugin;
   fake.data = { version: 1, apiUrl: emu.url, ...options.data };
   options.beforeLoad?.(app, plugin);
-  plugin.onload();
-  // The body (services, use-cases, status bar) loads after the layout is ready; the tests start with it there.
-  if (options.awaitBody !== false) await plugin.loaded();
+  await plugin.onload();
   const run = async (id: string): Promise<string> => {
     const command = fake.commands.find((c) => c.id === id);
     if (!command) throw new Error(`no command ${id}`);

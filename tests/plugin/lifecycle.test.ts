@@ -25,8 +25,7 @@ describe("plugin lifecycle", () => {
     const app = new App();
     const { plugin, fake } = newPlugin(app);
     fake.data = { token: "legacy-token", pullFolder: "Inbox", readPermission: "signed_in", autoCheckInterval: 0 };
-    plugin.onload();
-    await plugin.loaded();
+    await plugin.onload();
     expect(plugin.settings).toMatchObject({ version: SETTINGS_VERSION, defaultPullFolder: "Inbox", defaultReadPermission: "signed_in" });
     expect(fake.data).toEqual(plugin.settings);
     expect(JSON.stringify(fake.data)).not.toContain("legacy-token");
@@ -41,17 +40,9 @@ describe("plugin lifecycle", () => {
     fake.data = { version: 1, backgroundCheckMinutes: 5 };
     const setSpy = jest.spyOn(globalThis, "setInterval");
     const clearSpy = jest.spyOn(globalThis, "clearInterval");
-    plugin.onload();
-    // The shell (onload): the vault events and the file menu; the status bar waits for the body.
+    await plugin.onload();
     expect(app.vault.listenerCount("rename")).toBe(1);
-    expect(app.vault.listenerCount("modify")).toBe(1);
-    expect(app.workspace.listenerCount("editor-change")).toBe(1);
-    expect(app.workspace.listenerCount("file-menu")).toBe(1);
-    expect(app.workspace.listenerCount("file-open")).toBe(0);
-    expect(setSpy).not.toHaveBeenCalled();
-    await plugin.loaded();
-    expect(app.vault.listenerCount("rename")).toBe(1);
-    // The shell's (for automatic sync's edit watch, idle while the setting is off) and the status bar's refresh.
+    // Automatic sync's edit watch (idle while the setting is off) and the status bar's refresh.
     expect(app.vault.listenerCount("modify")).toBe(2);
     expect(app.workspace.listenerCount("editor-change")).toBe(1);
     expect(app.workspace.listenerCount("file-open")).toBe(1);
@@ -78,8 +69,7 @@ describe("plugin lifecycle", () => {
     const { plugin, fake } = newPlugin(app);
     const setSpy = jest.spyOn(globalThis, "setInterval");
     const clearSpy = jest.spyOn(globalThis, "clearInterval");
-    plugin.onload();
-    await plugin.loaded();
+    await plugin.onload();
     expect(setSpy).not.toHaveBeenCalled();
     await plugin.saveSettings({ backgroundCheckMinutes: 15 });
     expect(setSpy).toHaveBeenCalledTimes(1);

@@ -12,11 +12,12 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { Socket } from "node:net";
 // Node's own timers: in Obsidian's renderer the global setInterval is the DOM one, whose id has no unref().
 import { clearInterval, setInterval } from "node:timers";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpProtocolServer } from "../server";
 import type { Logger } from "../../core/ports";
 import { bearerMatches, isAllowedHost, isAllowedOrigin } from "./guards";
+import { answerWithTransport } from "./node-bridge";
 import { messageTooDeepError, parseJsonBounded } from "../json-depth";
 
 /** Options of the loopback listener. */
@@ -59,7 +60,7 @@ export class PortInUseError extends Error {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: McpProtocolServer;
   /** When its last request arrived or finished. */
   lastSeen: number;
@@ -142,10 +143,10 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
       const session = sessions.get(sessionId);
       if (!session) return replyJsonRpc(res, 404, "Session not found; initialize a new session.");
       session.lastSeen = Date.now();
-      if (req.method === "GET") return session.transport.handleRequest(req, res, body);
+      if (req.method === "GET") return answerWithTransport(session.transport, req, res, body);
       session.inFlight += 1;
       try {
-        await session.transport.handleRequest(req, res, body);
+        await answerWithTransport(session.transport, req, res, body);
       } finally {
         session.inFlight -= 1;
         session.lastSeen = Date.now();
@@ -159,7 +160,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     if (sessions.size >= maxSessions) await evictLeastRecent();
     if (sessions.size >= maxSessions) return replyJsonRpc(res, 503, "Too many sessions busy at once; close one and retry.");
     const server = options.createServer();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, lastSeen: Date.now(), inFlight: 0 });
@@ -172,7 +173,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
       if (id !== undefined && sessions.get(id)?.transport === transport) void closeSession(id, "deleted");
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await answerWithTransport(transport, req, res, body);
   };
 
   const http: HttpServer = createServer((req, res) => {

@@ -1,0 +1,42 @@
+/**
+ * Answers a Node HTTP request with the SDK's web-standard Streamable HTTP transport: the request
+ * becomes a fetch `Request` (its body already parsed by the listener, so none is copied), and the
+ * transport's `Response` is written back, streaming an SSE body as it comes. This is all the SDK's
+ * Node wrapper used `@hono/node-server` for (~21 KB in main.js); docs/architecture.md, "The bundle".
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+
+/** Answers `req` through `transport`; resolves when the response has ended (an SSE stream included). */
+export async function answerWithTransport(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  // The client going away aborts the request and cancels the response's stream.
+  const aborted = new AbortController();
+  res.once("close", () => aborted.abort());
+  const request = new Request(`http://127.0.0.1${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal: aborted.signal });
+  const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  // An SSE stream may stay silent for a while: the client gets the headers now.
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  res.once("close", cancel);
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (!res.write(chunk.value)) await new Promise((resolve) => res.once("drain", resolve));
+    }
+  } catch {
+    // The stream was cancelled (the client left) or failed; the response ends either way.
+  } finally {
+    res.off("close", cancel);
+    if (!res.writableEnded) res.end();
+  }
+}
