@@ -8,7 +8,7 @@
 import { isBridgeError } from "../core/errors";
 import type { CallContext } from "../hackmd/call-context";
 import { decodeArguments } from "../mcp/define-tool";
-import type { ToolDeps } from "../mcp/deps";
+import type { AppDeps } from "../app/deps";
 import { updateNoteTool } from "../mcp/tools/update-note";
 import type { ActivityEntry, ActivityLog } from "./activity-log";
 import { errorNoticeText } from "./notices";
@@ -22,7 +22,7 @@ export type RestoreFromVersion = (entry: ActivityEntry) => Promise<boolean>;
 /** What Undo needs. */
 export interface UndoOptions {
   log: ActivityLog;
-  deps: ToolDeps;
+  deps: AppDeps;
   newCall: () => CallContext;
   /** Asks the user to confirm; resolves true to go ahead. */
   confirm: (entry: ActivityEntry) => Promise<boolean>;

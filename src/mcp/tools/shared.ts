@@ -8,7 +8,7 @@ import type { NoteSummary, Permission } from "../../hackmd/types";
 import { noteQueueKey } from "../../sync/queue";
 import { recordKey } from "../../sync/store";
 import type { ToolSuccess } from "../define-tool";
-import type { ToolDeps } from "../deps";
+import type { ToolDeps } from "./tool";
 
 /** Checks and trims `team_path` (TOOLS.md §3.1, §5.5): omitted or null → personal (null). */
 export function workspaceArg(value: string | null | undefined): string | null {

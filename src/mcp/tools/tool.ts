@@ -1,7 +1,14 @@
 import type { z } from "zod/v4";
 import type { CallContext } from "../../hackmd/call-context";
 import { defineTool, type ToolDefinition } from "../define-tool";
-import type { ToolDeps } from "../deps";
+import type { AppDeps } from "../../app/deps";
+
+/**
+ * What every tool handler receives (STYLE.md rule 2: the world as parameters): the MCP door's
+ * view of the application layer's services (app/deps.ts), shared with the Obsidian commands and
+ * the command line.
+ */
+export type ToolDeps = AppDeps;
 
 /** A HackMD Bridge tool: handlers receive the core's deps and the per-call retry context. */
 export type BridgeTool = ToolDefinition<ToolDeps, CallContext, never>;

@@ -7,7 +7,7 @@ import { pollUntil } from "../../hackmd/readback";
 import type { SafetyVersion } from "../../hackmd/safety-version";
 import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
 import { applyPatchAsync } from "../../patch";
-import type { ToolDeps } from "../deps";
+import type { ToolDeps } from "./tool";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { checkPermissions, defined, hashArg, idArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";

@@ -16,7 +16,7 @@ import {
 } from "../../core/image";
 import { parseNoteRef } from "../../hackmd/note-ref";
 import type { ImageUpload } from "../../hackmd/types";
-import type { ToolDeps } from "../deps";
+import type { ToolDeps } from "./tool";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { resolveRef, unresolved, workspaceArg } from "./shared";
 import { tool } from "./tool";
