@@ -14,7 +14,7 @@ import type { Resolution } from "../hackmd/note-ref";
 import { pollUntil } from "../hackmd/readback";
 import { overwrittenSentence } from "../hackmd/safety-version";
 import type { CreateNoteRequest, Permission } from "../hackmd/types";
-import { accountTeamPaths, listWorkspace, resolveRef } from "../mcp/tools/shared";
+import { accountTeamPaths, listWorkspace, resolveRef } from "../app/notes";
 import { snapshotCleanupSentence, type SnapshotOutcome } from "../sync/snapshots";
 import type { SyncAllResult } from "../sync/sync-all";
 import type { KeyedRecord } from "../sync/store";

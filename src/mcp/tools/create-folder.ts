@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { folderWithTimesOutput, teamPathInput } from "./schemas";
-import { defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "./shared";
+import { defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "../../app/notes";
 import { tool } from "./tool";
 
 /** `hackmd_create_folder` (TOOLS.md §9.9). */

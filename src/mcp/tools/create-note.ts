@@ -5,7 +5,7 @@ import { normalizeLineEndings } from "../../core/text";
 import { pollUntil } from "../../hackmd/readback";
 import type { CreateNoteRequest, NoteDetail } from "../../hackmd/types";
 import { noteDetailOutput, permissionInput, teamPathInput } from "./schemas";
-import { checkPermissions, defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "./shared";
+import { checkPermissions, defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "../../app/notes";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
 import { tool } from "./tool";
 

@@ -2,7 +2,7 @@ import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { noteTarget } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef, unresolved, workspaceArg } from "../../app/notes";
 import { tool } from "./tool";
 
 /** `hackmd_create_version` (issue 12): names the note's current text as a version. */

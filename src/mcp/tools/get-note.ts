@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { noteDetailFields, noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef, unresolved, workspaceArg } from "../../app/notes";
 import { tool } from "./tool";
 
 const syncOutput = z.object({

@@ -2,7 +2,7 @@ import { z } from "zod/v4";
 import { bodyHash } from "../../core/hash";
 import { noteTarget, versionOutput, versionView } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { idArg, resolveRef, unresolved, workspaceArg } from "./shared";
+import { idArg, resolveRef, unresolved, workspaceArg } from "../../app/notes";
 import { tool } from "./tool";
 
 /** `hackmd_get_version` (issue 12): one saved version with its text. */

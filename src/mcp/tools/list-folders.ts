@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { tool } from "./tool";
 import { folderFields, limitInput, offsetInput, pageFields, teamPathInput } from "./schemas";
-import { page, workspaceArg, workspaceName } from "./shared";
+import { page, workspaceArg, workspaceName } from "../../app/notes";
 
 /** `hackmd_list_folders` (TOOLS.md §9.8): one page of a workspace's folders, never cached. */
 export const listFoldersTool = tool({

@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { parseNoteRef } from "../../hackmd/note-ref";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef, unresolved, workspaceArg } from "../../app/notes";
 import { safetyReport } from "./safety";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import { tool } from "./tool";

@@ -9,7 +9,7 @@ import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
 import { applyPatchAsync } from "../../patch";
 import type { ToolDeps } from "./tool";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { checkPermissions, defined, hashArg, idArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
+import { checkPermissions, defined, hashArg, idArg, resolveRef, underNote, unresolved, workspaceArg } from "../../app/notes";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
 import { safetyReport } from "./safety";
 import { tool } from "./tool";

@@ -18,7 +18,7 @@ import { parseNoteRef } from "../../hackmd/note-ref";
 import type { ImageUpload } from "../../hackmd/types";
 import type { ToolDeps } from "./tool";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef, unresolved, workspaceArg } from "../../app/notes";
 import { tool } from "./tool";
 
 const input = z

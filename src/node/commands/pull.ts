@@ -1,6 +1,6 @@
 /** `hackmd-bridge pull <note_ref> <path>`: the sync engine's pull (TOOLS.md §14.1–§14.2) for people. */
 import { CallContext } from "../../hackmd/call-context";
-import { resolveRef, unresolved } from "../../mcp/tools/shared";
+import { resolveRef, unresolved } from "../../app/notes";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import type { UnresolvedTarget } from "../../sync/types";
 import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";

@@ -1,14 +1,14 @@
 /** Helpers shared by the tool handlers: workspace arguments, resolution, paging, permissions. */
-import { BridgeError, invalidInput } from "../../core/errors";
-import { isBodyHash } from "../../core/hash";
-import type { CallContext } from "../../hackmd/call-context";
-import { parseNoteRef, resolveNoteRef, type Resolution } from "../../hackmd/note-ref";
-import { checkIdentifier, hasControlCharacter, MAX_IDENTIFIER_LENGTH, type IdentifierLabel } from "../../hackmd/identifiers";
-import type { NoteSummary, Permission } from "../../hackmd/types";
-import { noteQueueKey } from "../../sync/queue";
-import { recordKey } from "../../sync/store";
-import type { ToolSuccess } from "../define-tool";
-import type { ToolDeps } from "./tool";
+import { BridgeError, invalidInput } from "../core/errors";
+import { isBodyHash } from "../core/hash";
+import type { CallContext } from "../hackmd/call-context";
+import { parseNoteRef, resolveNoteRef, type Resolution } from "../hackmd/note-ref";
+import { checkIdentifier, hasControlCharacter, MAX_IDENTIFIER_LENGTH, type IdentifierLabel } from "../hackmd/identifiers";
+import type { NoteSummary, Permission } from "../hackmd/types";
+import { noteQueueKey } from "../sync/queue";
+import { recordKey } from "../sync/store";
+import type { ToolSuccess } from "../mcp/define-tool";
+import type { ToolDeps } from "../mcp/tools/tool";
 
 /** Checks and trims `team_path` (TOOLS.md §3.1, §5.5): omitted or null → personal (null). */
 export function workspaceArg(value: string | null | undefined): string | null {
