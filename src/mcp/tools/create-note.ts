@@ -5,7 +5,9 @@ import { normalizeLineEndings } from "../../core/text";
 import { pollUntil } from "../../hackmd/readback";
 import type { CreateNoteRequest, NoteDetail } from "../../hackmd/types";
 import { noteDetailOutput, permissionInput, teamPathInput } from "./schemas";
-import { checkPermissions, defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "../../app/notes";
+import { ensureTeamMember } from "../../app/notes";
+import { checkPermissions, defined, idArg, workspaceArg } from "../../app/inputs";
+import { workspaceName } from "./shared";
 import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
 import { tool } from "./tool";
 

@@ -2,7 +2,9 @@ import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { noteTarget } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "../../app/notes";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_create_version` (issue 12): names the note's current text as a version. */

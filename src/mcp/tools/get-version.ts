@@ -2,7 +2,9 @@ import { z } from "zod/v4";
 import { bodyHash } from "../../core/hash";
 import { noteTarget, versionOutput, versionView } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { idArg, resolveRef, unresolved, workspaceArg } from "../../app/notes";
+import { resolveRef } from "../../app/notes";
+import { idArg, workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_get_version` (issue 12): one saved version with its text. */

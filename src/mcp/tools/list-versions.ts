@@ -1,7 +1,9 @@
 import { z } from "zod/v4";
 import { noteTarget, versionOutput, versionView } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "../../app/notes";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_list_versions` (issue 12): one page of a note's saved versions, newest first. */

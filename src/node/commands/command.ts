@@ -1,6 +1,6 @@
 /** The shape of a human subcommand (pull, push, status, sync, list, diff, publish, untrack, history, comments). */
 import type { BridgeCore } from "../../mcp/core";
-import { workspaceArg } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
 import type { CommandSpec, ParsedValues } from "./args";
 import type { ExitCode } from "./exit-codes";
 import { UsageError, type CommandIo } from "./output";

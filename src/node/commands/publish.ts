@@ -10,7 +10,7 @@ import { bodyTitle, normalizeLineEndings } from "../../core/text";
 import { CallContext } from "../../hackmd/call-context";
 import { pollUntil } from "../../hackmd/readback";
 import type { CreateNoteRequest, Permission } from "../../hackmd/types";
-import { checkPermissions } from "../../app/notes";
+import { checkPermissions } from "../../app/inputs";
 import { MAX_BODY_BYTES } from "../../sync/service";
 import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
