@@ -3,9 +3,9 @@ import { BridgeError, invalidInput } from "../../core/errors";
 import { bodyHash, utf8Length } from "../../core/hash";
 import { normalizeLineEndings } from "../../core/text";
 import type { CallContext } from "../../hackmd/call-context";
-import { pollUntil } from "../../hackmd/readback";
 import type { SafetyVersion } from "../../hackmd/safety-version";
 import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
+import { writeBody } from "../../hackmd/write-body";
 import { applyPatchAsync } from "../../patch";
 import type { ToolDeps } from "./tool";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
@@ -79,7 +79,7 @@ export const updateNoteTool = tool({
         if (result.changed) {
           deps.pending.assertClear(address, note.content);
           await call.beforeChange({ action: "edit_note", note: { ...address, title: note.title }, body: { where: "note", before: note.content, after: result.body } });
-          await writeBody(deps, call, address, result.body, {});
+          await sendAndConfirm(deps, call, address, result.body, {});
         }
         return {
           summary: result.changed ? `Edited note ${address.noteId}.` : `Note ${address.noteId} is unchanged (the patch changes nothing).`,
@@ -129,7 +129,7 @@ export const updateNoteTool = tool({
       // A body this call has not read is replaced blind: name HackMD's text first (one request),
       // once the host agreed to the change (nothing is written while it asks).
       if (replacement !== undefined && expected === undefined) version = await deps.safety.before(call, address.noteId, "agent update");
-      const last = await writeBody(deps, call, address, content, fields, {
+      const last = await sendAndConfirm(deps, call, address, content, fields, {
         metadata,
         checkBody: replacement !== undefined,
         placement,
@@ -190,7 +190,7 @@ async function readBody(deps: ToolDeps, call: CallContext, address: Address, exp
  * Sends one PATCH carrying `content` (never retried) and polls until the body (and any sent
  * metadata) show; an unconfirmed write is `readback`. Returns the last read-back.
  */
-async function writeBody(
+function sendAndConfirm(
   deps: ToolDeps,
   call: CallContext,
   address: Address,
@@ -198,39 +198,19 @@ async function writeBody(
   fields: Omit<UpdateNoteRequest, "content">,
   checks: { metadata?: Parameters<typeof unshownFields>[0]; checkBody?: boolean; placement?: string | null | undefined } = { checkBody: true },
 ): Promise<NoteDetail> {
-  return deps.pending.track(address, content, {
-    send: () => deps.lists.aroundWrite(() => deps.client.updateNote(call, { ...address, body: { ...fields, content } })),
-    confirm: () => confirmWrite(deps, call, address, content, checks),
-  });
-}
-
-/** Polls until the body (and any sent metadata) show; an unconfirmed write is `readback`. */
-async function confirmWrite(
-  deps: ToolDeps,
-  call: CallContext,
-  address: Address,
-  content: string,
-  checks: { metadata?: Parameters<typeof unshownFields>[0]; checkBody?: boolean; placement?: string | null | undefined },
-): Promise<NoteDetail> {
   const checkBody = checks.checkBody ?? true;
-  const required = (note: NoteDetail): boolean =>
-    (!checkBody || note.content === content) && (checks.metadata === undefined || unshownFields(checks.metadata, note).length === 0);
-  const poll = await pollUntil({
-    context: call,
-    clock: deps.clock,
-    sleep: deps.sleep,
-    writtenBytes: utf8Length(content),
-    read: (deadlineAt) => deps.client.getNote(call, { ...address, deadlineAt }),
+  const placement = checks.placement;
+  return writeBody(deps, call, {
+    address,
+    content,
+    fields,
+    shows: (note) => (!checkBody || note.content === content) && (checks.metadata === undefined || unshownFields(checks.metadata, note).length === 0),
     // The folder is waited for too, but a move that never shows is only a flag (§9.5).
-    matches: (note) => required(note) && (checks.placement === undefined || showsPlacement(note, checks.placement)),
-    subject: `note ${address.noteId}`,
+    ...(placement === undefined ? {} : { waitsFor: (note: NoteDetail) => showsPlacement(note, placement) }),
+    unconfirmed: () =>
+      new BridgeError(
+        "readback",
+        `HackMD accepted the update of note ${address.noteId}, but reading it back never showed the change; get the note and compare before writing again.`,
+      ),
   });
-  if (!poll.confirmed && !required(poll.last)) {
-    throw new BridgeError(
-      "readback",
-      `HackMD accepted the update of note ${address.noteId}, but reading it back never showed the change; get the note and compare before writing again.`,
-    );
-  }
-  deps.lists.invalidate();
-  return poll.last;
 }
