@@ -8,7 +8,7 @@ import { noteDetailOutput, permissionInput, teamPathInput } from "./schemas";
 import { ensureTeamMember } from "../../app/notes";
 import { checkPermissions, defined, idArg, workspaceArg } from "../../app/inputs";
 import { workspaceName } from "./shared";
-import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
+import { showsPlacement, unshownFields, withoutContent } from "../../app/note-writes";
 import { tool } from "./tool";
 
 /** `hackmd_create_note` (TOOLS.md §9.4). */

@@ -12,7 +12,7 @@ import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resoluti
 import { resolveRef, underNote } from "../../app/notes";
 import { checkPermissions, defined, hashArg, idArg, workspaceArg } from "../../app/inputs";
 import { unresolved } from "./shared";
-import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
+import { showsPlacement, unshownFields, withoutContent } from "../../app/note-writes";
 import { safetyReport } from "./safety";
 import { tool } from "./tool";
 
