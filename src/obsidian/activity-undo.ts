@@ -9,7 +9,7 @@ import { isBridgeError } from "../core/errors";
 import type { CallContext } from "../hackmd/call-context";
 import { decodeArguments } from "../mcp/define-tool";
 import type { AppDeps } from "../app/deps";
-import { updateNoteTool } from "../mcp/tools/update-note";
+import { updateNoteTool } from "../app/update-note";
 import type { ActivityEntry, ActivityLog } from "./activity-log";
 import { errorNoticeText } from "./notices";
 

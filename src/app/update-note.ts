@@ -1,20 +1,20 @@
 import { z } from "zod/v4";
-import { BridgeError, invalidInput } from "../../core/errors";
-import { bodyHash, utf8Length } from "../../core/hash";
-import { normalizeLineEndings } from "../../core/text";
-import type { CallContext } from "../../hackmd/call-context";
-import type { SafetyVersion } from "../../hackmd/safety-version";
-import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
-import { writeBody } from "../../hackmd/write-body";
-import { applyPatchAsync } from "../../patch";
-import type { ToolDeps } from "./tool";
-import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { resolveRef, underNote } from "../../app/notes";
-import { checkPermissions, defined, hashArg, idArg, workspaceArg } from "../../app/inputs";
-import { unresolved } from "./shared";
-import { showsPlacement, unshownFields, withoutContent } from "../../app/note-writes";
-import { safetyReport } from "./safety";
-import { tool } from "./tool";
+import { BridgeError, invalidInput } from "../core/errors";
+import { bodyHash, utf8Length } from "../core/hash";
+import { normalizeLineEndings } from "../core/text";
+import type { CallContext } from "../hackmd/call-context";
+import type { SafetyVersion } from "../hackmd/safety-version";
+import type { NoteDetail, UpdateNoteRequest } from "../hackmd/types";
+import { writeBody } from "../hackmd/write-body";
+import { applyPatchAsync } from "../patch";
+import type { ToolDeps } from "../mcp/tools/tool";
+import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "../mcp/tools/schemas";
+import { resolveRef, underNote } from "./notes";
+import { checkPermissions, defined, hashArg, idArg, workspaceArg } from "./inputs";
+import { unresolved } from "../mcp/tools/shared";
+import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
+import { safetyReport } from "../mcp/tools/safety";
+import { tool } from "../mcp/tools/tool";
 
 const CHANGING_FIELDS = ["title", "content", "tags", "description", "permalink", "read_permission", "write_permission", "parent_folder_id"] as const;
 
