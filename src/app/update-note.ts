@@ -1,153 +1,134 @@
-import { z } from "zod/v4";
+/**
+ * Edit a note (TOOLS.md §9.5): a patch applied to the body as read, metadata changes, or a whole
+ * body replacement, each read, decided and written under the note's queue key, and confirmed by
+ * read-back through the one body write (hackmd/write-body.ts). Two doors use it: the agent's
+ * `hackmd_update_note` (mcp/tools/update-note.ts) and the plugin's Undo of an agent's write
+ * (obsidian/activity-undo.ts). Messages are in the tools' words, the contract's names.
+ */
 import { BridgeError, invalidInput } from "../core/errors";
 import { bodyHash, utf8Length } from "../core/hash";
 import { normalizeLineEndings } from "../core/text";
 import type { CallContext } from "../hackmd/call-context";
 import type { SafetyVersion } from "../hackmd/safety-version";
-import type { NoteDetail, UpdateNoteRequest } from "../hackmd/types";
+import type { NoteDetail, Permission, UpdateNoteRequest } from "../hackmd/types";
 import { writeBody } from "../hackmd/write-body";
 import { applyPatchAsync } from "../patch";
-import type { ToolDeps } from "../mcp/tools/tool";
-import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "../mcp/tools/schemas";
-import { resolveRef, underNote } from "./notes";
-import { checkPermissions, defined, hashArg, idArg, workspaceArg } from "./inputs";
-import { unresolved } from "../mcp/tools/shared";
-import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
-import { safetyReport } from "../mcp/tools/safety";
-import { tool } from "../mcp/tools/tool";
+import type { AppDeps } from "./deps";
+import { checkPermissions, defined, hashArg, idArg } from "./inputs";
+import { showsPlacement, unshownFields } from "./note-writes";
+import { underNote } from "./notes";
+
+/** What an edit changes, in the contract's names (the decoded arguments of `hackmd_update_note`). */
+export interface NoteUpdate {
+  patch?: string | undefined;
+  /** The body hash the caller read; the edit is refused when the note changed since. */
+  expected_hash?: string | undefined;
+  title?: string | undefined;
+  /** Replaces the whole body (destructive). */
+  content?: string | undefined;
+  tags?: string[] | undefined;
+  description?: string | undefined;
+  permalink?: string | undefined;
+  read_permission?: Permission | undefined;
+  write_permission?: Permission | undefined;
+  parent_folder_id?: string | null | undefined;
+  comment_permission?: string | undefined;
+  suggest_edit_permission?: string | undefined;
+}
+
+/** How an edit ended. */
+export type UpdateOutcome =
+  | { mode: "patched"; teamPath: string | null; noteId: string; patchPath: string; changed: boolean; bytes: number }
+  | {
+      mode: "updated";
+      /** The last read-back. */
+      note: NoteDetail;
+      /** Whether the note shows the folder asked for; null when no move was asked. */
+      placementConfirmed: boolean | null;
+      /** The version named before a blind replacement, when one was attempted. */
+      safety: SafetyVersion | undefined;
+    };
 
 const CHANGING_FIELDS = ["title", "content", "tags", "description", "permalink", "read_permission", "write_permission", "parent_folder_id"] as const;
 
-/** `hackmd_update_note` (TOOLS.md §9.5): patch edits, metadata changes, or a whole-body replacement. */
-export const updateNoteTool = tool({
-  name: "hackmd_update_note",
-  title: "Update HackMD Note",
-  description:
-    "Edits a note. Prefer patch: context-anchored hunks in an envelope (*** Begin Patch / *** Update File: <patch_path from hackmd_get_note> / @@ hunks / *** End Patch); pass expected_hash (body_hash from hackmd_get_note) so a concurrent edit is refused instead of overwritten. patch cannot be combined with other changes. Without patch: change title, tags, description, permalink, permissions or folder (parent_folder_id: null moves to the workspace root), or replace the whole body with content (destructive). A patch_rejected error means: read the note again and rebuild the patch; a readback error means: read the note and compare before writing again.",
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  input: z
-    .object({
-      note_ref: noteRefInput,
-      team_path: teamPathInput,
-      refresh: refreshInput,
-      patch: z.string().optional().describe("Patch envelope; exclusive with every changing field."),
-      expected_hash: z.string().optional().describe("body_hash from hackmd_get_note; the update is refused if the note changed since."),
-      title: z.string().optional(),
-      content: z.string().optional().describe("Replaces the whole body (destructive)."),
-      tags: z.array(z.string()).optional(),
-      description: z.string().optional(),
-      permalink: z.string().optional(),
-      read_permission: permissionInput.optional(),
-      write_permission: permissionInput.optional(),
-      parent_folder_id: z.string().nullable().optional().describe("Folder id to move into, or null for the workspace root."),
-      comment_permission: z.string().optional().describe("Not settable through the API; any value is refused."),
-      suggest_edit_permission: z.string().optional().describe("Not settable through the API; any value is refused."),
-    })
-    .strict(),
-  output: z.union([
-    z.object({
-      mode: z.literal("patched"),
-      team_path: z.string().nullable(),
-      note_id: z.string(),
-      patch_path: z.string(),
-      changed: z.boolean(),
-      bytes: z.number().int(),
-    }),
-    z.object({ mode: z.literal("updated"), note: noteDetailOutput, folder_placement_confirmed: z.boolean().nullable() }),
-    resolutionOutput,
-  ]),
-  create: (deps) => async (args, call) => {
-    const expected = hashArg("expected_hash", args.expected_hash, "the body_hash from hackmd_get_note");
-    const changing = CHANGING_FIELDS.filter((key) => args[key] !== undefined);
-    if (args.patch !== undefined && changing.length > 0) {
-      throw invalidInput(`patch cannot be combined with ${changing.join(", ")}; send the patch in a call of its own.`);
-    }
-    if (args.patch === undefined && changing.length === 0) {
-      throw invalidInput("Nothing to update: pass a patch, or at least one field to change.");
-    }
-    checkPermissions(args);
-    if (typeof args.parent_folder_id === "string") idArg("folder id", args.parent_folder_id);
-    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
-    if (resolution.status !== "resolved") return unresolved(resolution);
-    const address = { teamPath: resolution.teamPath, noteId: resolution.noteId };
-    // Read, decide and write under the note's key: a push or pull of the same note waits for this, and this for them.
-    return underNote(deps, address, async () => {
-      if (args.patch !== undefined) {
-        const note = await readBody(deps, call, address, expected);
-        // Cooperative: a large patch yields between slices, so other sessions are not stalled meanwhile.
-        const result = await applyPatchAsync({ body: note.content, patch: args.patch, patchPath: note.patch_path, pause: () => deps.sleep(0) });
-        if (result.changed) {
-          deps.pending.assertClear(address, note.content);
-          await call.beforeChange({ action: "edit_note", note: { ...address, title: note.title }, body: { where: "note", before: note.content, after: result.body } });
-          await sendAndConfirm(deps, call, address, result.body, {});
-        }
-        return {
-          summary: result.changed ? `Edited note ${address.noteId}.` : `Note ${address.noteId} is unchanged (the patch changes nothing).`,
-          output: {
-            mode: "patched",
-            team_path: address.teamPath,
-            note_id: address.noteId,
-            patch_path: note.patch_path,
-            changed: result.changed,
-            bytes: utf8Length(result.changed ? result.body : note.content),
-          },
-        };
-      }
+/** Checks an edit before any request (invalid_input): hash form, patch exclusive, permissions, folder id. */
+export function checkNoteUpdate(update: NoteUpdate): void {
+  hashArg("expected_hash", update.expected_hash, "the body_hash from hackmd_get_note");
+  const changing = CHANGING_FIELDS.filter((key) => update[key] !== undefined);
+  if (update.patch !== undefined && changing.length > 0) {
+    throw invalidInput(`patch cannot be combined with ${changing.join(", ")}; send the patch in a call of its own.`);
+  }
+  if (update.patch === undefined && changing.length === 0) {
+    throw invalidInput("Nothing to update: pass a patch, or at least one field to change.");
+  }
+  checkPermissions(update);
+  if (typeof update.parent_folder_id === "string") idArg("folder id", update.parent_folder_id);
+}
 
-      const replacement = args.content === undefined ? undefined : normalizeLineEndings(args.content);
-      // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
-      let content: string;
-      let current: (NoteDetail & { content: string }) | undefined;
-      let version: SafetyVersion | undefined;
-      if (replacement !== undefined && expected === undefined) {
-        deps.pending.assertClear(address, undefined);
-        content = replacement;
-      } else {
-        current = await readBody(deps, call, address, expected);
-        deps.pending.assertClear(address, current.content);
-        content = replacement ?? current.content;
+/**
+ * Edits a resolved note (checked first by `checkNoteUpdate`). Read, decide and write under the
+ * note's key: a push or pull of the same note waits for this, and this for them.
+ */
+export function updateNote(deps: AppDeps, call: CallContext, address: Address, update: NoteUpdate): Promise<UpdateOutcome> {
+  const expected = hashArg("expected_hash", update.expected_hash, "the body_hash from hackmd_get_note");
+return underNote(deps, address, async (): Promise<UpdateOutcome> => {
+    if (update.patch !== undefined) {
+      const note = await readBody(deps, call, address, expected);
+      // Cooperative: a large patch yields between slices, so other sessions are not stalled meanwhile.
+      const result = await applyPatchAsync({ body: note.content, patch: update.patch, patchPath: note.patch_path, pause: () => deps.sleep(0) });
+      if (result.changed) {
+        deps.pending.assertClear(address, note.content);
+        await call.beforeChange({ action: "edit_note", note: { ...address, title: note.title }, body: { where: "note", before: note.content, after: result.body } });
+        await sendAndConfirm(deps, call, address, result.body, {});
       }
-      const metadata = { tags: args.tags, description: args.description, permalink: args.permalink, read_permission: args.read_permission, write_permission: args.write_permission };
-      const fields = defined({
-        title: args.title,
-        tags: args.tags,
-        description: args.description,
-        permalink: args.permalink,
-        readPermission: args.read_permission,
-        writePermission: args.write_permission,
-        parentFolderId: args.parent_folder_id,
-      });
-      const placement = args.parent_folder_id;
-      // The text before is read only when the host needs it (a question, the activity history).
-      const readCurrent = async (): Promise<NoteDetail & { content: string }> => current ?? (current = await readBody(deps, call, address, undefined));
-      await call.beforeChange({
-        action: "update_note",
-        note: { ...address, ...(current === undefined ? { readTitle: async () => (await readCurrent()).title } : { title: current.title }) },
-        ...(replacement === undefined ? {} : { body: { where: "note" as const, ...(current === undefined ? { readBefore: async () => (await readCurrent()).content } : { before: current.content }), after: replacement } }),
-        fields: changedFields(args),
-      });
-      // A body this call has not read is replaced blind: name HackMD's text first (one request),
-      // once the host agreed to the change (nothing is written while it asks).
-      if (replacement !== undefined && expected === undefined) version = await deps.safety.before(call, address.noteId, "agent update");
-      const last = await sendAndConfirm(deps, call, address, content, fields, {
-        metadata,
-        checkBody: replacement !== undefined,
-        placement,
-      });
-      const report = safetyReport(version);
-      return {
-        summary: `Updated note ${address.noteId}.${report.sentence}`,
-        output: {
-          mode: "updated",
-          note: withoutContent(last),
-          folder_placement_confirmed: placement === undefined ? null : showsPlacement(last, placement),
-        },
-        ...(report.meta ? { meta: report.meta } : {}),
-      };
+      return { mode: "patched", ...address, patchPath: note.patch_path, changed: result.changed, bytes: utf8Length(result.changed ? result.body : note.content) };
+    }
+
+    const replacement = update.content === undefined ? undefined : normalizeLineEndings(update.content);
+    // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
+    let content: string;
+    let current: (NoteDetail & { content: string }) | undefined;
+    let version: SafetyVersion | undefined;
+    if (replacement !== undefined && expected === undefined) {
+      deps.pending.assertClear(address, undefined);
+      content = replacement;
+    } else {
+      current = await readBody(deps, call, address, expected);
+      deps.pending.assertClear(address, current.content);
+      content = replacement ?? current.content;
+    }
+    const metadata = { tags: update.tags, description: update.description, permalink: update.permalink, read_permission: update.read_permission, write_permission: update.write_permission };
+    const fields = defined({
+      title: update.title,
+      tags: update.tags,
+      description: update.description,
+      permalink: update.permalink,
+      readPermission: update.read_permission,
+      writePermission: update.write_permission,
+      parentFolderId: update.parent_folder_id,
     });
-  },
-});
+    const placement = update.parent_folder_id;
+    // The text before is read only when the host needs it (a question, the activity history).
+    const readCurrent = async (): Promise<NoteDetail & { content: string }> => current ?? (current = await readBody(deps, call, address, undefined));
+    await call.beforeChange({
+      action: "update_note",
+      note: { ...address, ...(current === undefined ? { readTitle: async () => (await readCurrent()).title } : { title: current.title }) },
+      ...(replacement === undefined ? {} : { body: { where: "note" as const, ...(current === undefined ? { readBefore: async () => (await readCurrent()).content } : { before: current.content }), after: replacement } }),
+      fields: changedFields(update),
+    });
+    // A body this call has not read is replaced blind: name HackMD's text first (one request),
+    // once the host agreed to the change (nothing is written while it asks).
+    if (replacement !== undefined && expected === undefined) version = await deps.safety.before(call, address.noteId, "agent update");
+    const last = await sendAndConfirm(deps, call, address, content, fields, {
+      metadata,
+      checkBody: replacement !== undefined,
+      placement,
+    });
+    return { mode: "updated", note: last, placementConfirmed: placement === undefined ? null : showsPlacement(last, placement), safety: version };
+  });
+}
 
+/** A resolved note. */
 type Address = { teamPath: string | null; noteId: string };
 
 /** The metadata an update sets, as the user is shown it (the body is shown as a diff). */
@@ -172,7 +153,7 @@ function changedFields(args: {
 }
 
 /** GETs the note, requires its body, and compares `expected_hash` (nothing written on mismatch). */
-async function readBody(deps: ToolDeps, call: CallContext, address: Address, expected: string | undefined): Promise<NoteDetail & { content: string }> {
+async function readBody(deps: AppDeps, call: CallContext, address: Address, expected: string | undefined): Promise<NoteDetail & { content: string }> {
   const note = await deps.client.getNote(call, address);
   if (note.content === undefined) {
     throw new BridgeError("upstream", `HackMD sent note ${address.noteId} without its body, so nothing was written; retry later.`);
@@ -191,7 +172,7 @@ async function readBody(deps: ToolDeps, call: CallContext, address: Address, exp
  * metadata) show; an unconfirmed write is `readback`. Returns the last read-back.
  */
 function sendAndConfirm(
-  deps: ToolDeps,
+  deps: AppDeps,
   call: CallContext,
   address: Address,
   content: string,

@@ -17,7 +17,7 @@ import { resolveCommentTool } from "./resolve-comment";
 import type { BridgeTool } from "./tool";
 import { updateFolderTool } from "./update-folder";
 import { untrackNoteTool } from "./untrack-note";
-import { updateNoteTool } from "../../app/update-note";
+import { updateNoteTool } from "./update-note";
 import { uploadNoteImageTool } from "./upload-note-image";
 
 /** All tools, in their documented order: the 14 of TOOLS.md §9.0, then the additions of docs/tool-contract-extensions.md. */
