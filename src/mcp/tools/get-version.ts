@@ -4,6 +4,7 @@ import { noteTarget, versionOutput, versionView } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
 import { resolveRef } from "../../app/notes";
 import { idArg, workspaceArg } from "../../app/inputs";
+import { getNoteVersion } from "../../app/versions";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
 
@@ -29,8 +30,7 @@ export const getVersionTool = tool({
     const versionId = idArg("version id", args.version_id);
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
-    const version = await deps.client.getVersion(call, { noteId: resolution.noteId, versionId });
-    deps.safety.noteAvailability(true);
+    const version = await getNoteVersion(deps, call, resolution.noteId, versionId);
     return {
       summary: `Fetched version "${version.name}" of note ${resolution.noteId}.`,
       output: {
