@@ -35,7 +35,7 @@ export interface AppOptions {
   /** The vocabulary of the fixes the sync engine's messages name (default: the tools' words). */
   words?: Words;
   /**
-   * Whether pulls write notes in Obsidian's syntax (issue 11) unless a pull says otherwise, read at
+   * Whether pulls write notes in Obsidian's syntax unless a pull says otherwise, read at
    * each pull. Default: off (every note byte for byte).
    */
   convertByDefault?: () => boolean;
@@ -53,7 +53,7 @@ export interface AppOptions {
 
 /**
  * An image on HackMD's own site (the API origin, or it without `api.`), read signed out, as the
- * readability probe reads it (TOOLS.md §16.8); anything else is not fetched. Undefined when the
+ * readability probe reads it (docs/tools.md §16.8); anything else is not fetched. Undefined when the
  * answer is not a 200 with a body.
  */
 async function fetchSiteImage(transport: HttpTransport, apiOrigin: string, url: string): Promise<Uint8Array | undefined> {

@@ -8,7 +8,7 @@ import { isBodyHash } from "../core/hash";
 import { checkIdentifier, hasControlCharacter, MAX_IDENTIFIER_LENGTH, type IdentifierLabel } from "../hackmd/identifiers";
 import type { Permission } from "../hackmd/types";
 
-/** Checks and trims `team_path` (TOOLS.md §3.1, §5.5): omitted or null → personal (null). */
+/** Checks and trims `team_path` (docs/tools.md §3.1, §5.5): omitted or null → personal (null). */
 export function workspaceArg(value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   const trimmed = value.trim();
@@ -23,13 +23,13 @@ export function workspaceArg(value: string | null | undefined): string | null {
   return trimmed;
 }
 
-/** Checks a caller-given id before any request (TOOLS.md §5.5; length and characters: hackmd/identifiers.ts). */
+/** Checks a caller-given id before any request (docs/tools.md §5.5; length and characters: hackmd/identifiers.ts). */
 export function idArg(label: Exclude<IdentifierLabel, "team path">, value: string): string {
   checkIdentifier(label, value);
   return value;
 }
 
-/** Checks a caller-supplied hash (TOOLS.md §11.1). */
+/** Checks a caller-supplied hash (docs/tools.md §11.1). */
 export function hashArg(name: string, value: string | undefined, source: string): string | undefined {
   if (value === undefined) return undefined;
   if (!isBodyHash(value)) {
@@ -40,7 +40,7 @@ export function hashArg(name: string, value: string | undefined, source: string)
 
 const PERMISSION_ORDER: Record<Permission, number> = { owner: 0, signed_in: 1, guest: 2 };
 
-/** Refuses settings HackMD's API cannot apply and write more permissive than read (TOOLS.md §5.4). */
+/** Refuses settings HackMD's API cannot apply and write more permissive than read (docs/tools.md §5.4). */
 export function checkPermissions(args: {
   read_permission?: Permission | undefined;
   write_permission?: Permission | undefined;

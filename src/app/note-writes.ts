@@ -1,4 +1,4 @@
-/** Confirmation rules shared by note creates and updates (TOOLS.md §7, §9.4, §9.5): what a read-back must show. */
+/** Confirmation rules shared by note creates and updates (docs/tools.md §7, §9.4, §9.5): what a read-back must show. */
 import type { NoteDetail, Permission } from "../hackmd/types";
 
 /** The metadata a write sent, in input names. */

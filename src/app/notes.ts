@@ -59,7 +59,7 @@ export async function ensureTeamMember(deps: AppDeps, call: CallContext, teamPat
   }
 }
 
-/** Parses and resolves a `note_ref` (TOOLS.md §8). */
+/** Parses and resolves a `note_ref` (docs/tools.md §8). */
 export function resolveRef(
   deps: AppDeps,
   call: CallContext,

@@ -1,5 +1,5 @@
 /**
- * Publish a Markdown file as a new note (TOOLS.md §14.8, adoption): create the note, then wait
+ * Publish a Markdown file as a new note (docs/tools.md §14.8, adoption): create the note, then wait
  * until HackMD shows the text that was sent, so the pull that tracks the file next adopts that
  * text and not a stale read. Two doors: the plugin's "Publish" (obsidian/actions.ts) and
  * `hackmd-bridge publish` (node/commands/publish.ts); each then tracks the file through the sync

@@ -1,5 +1,5 @@
 /**
- * Edit a note (TOOLS.md §9.5): a patch applied to the body as read, metadata changes, or a whole
+ * Edit a note (docs/tools.md §9.5): a patch applied to the body as read, metadata changes, or a whole
  * body replacement, each read, decided and written under the note's queue key, and confirmed by
  * read-back through the one body write (hackmd/write-body.ts). Two doors use it: the agent's
  * `hackmd_update_note` (mcp/tools/update-note.ts) and the plugin's Undo of an agent's write

@@ -1,5 +1,5 @@
 /**
- * The one way a note body is written and confirmed (TOOLS.md §7; docs/architecture.md §3
+ * The one way a note body is written and confirmed (docs/tools.md §7; docs/architecture.md §3
  * "Writes"): one PATCH carrying `content`, never retried, then read back until the note shows
  * it. Every door reaches it: the sync engine's push and merge (sync/service.ts) and the edits of
  * the application layer (app/update-note.ts: `hackmd_update_note`, the plugin's Undo). A write

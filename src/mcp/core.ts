@@ -1,5 +1,5 @@
 /**
- * One core instance (TOOLS.md §1.3) with its MCP door: the application layer's services
+ * One core instance (docs/tools.md §1.3) with its MCP door: the application layer's services
  * (`createAppDeps`, app/compose.ts) and a factory for MCP hosts over them. Both hosts (the
  * standalone command and the plugin) call this.
  */
@@ -19,7 +19,7 @@ export interface BridgeCore {
   /** An MCP host over this core; each MCP session gets a server built from it. */
   mcpHost(options: { name: string; version: string; /** Every secret to scrub from results: the HackMD token and, over HTTP, the endpoint token. */
     secrets: () => ReadonlyArray<string | undefined>; onCallCompleted?: McpHost<ToolDeps, CallContext>["onCallCompleted"];
-    /** The per-tool policy and approver (issue 14); absent: every tool allowed. */
+    /** The per-tool policy and approver; absent: every tool allowed. */
     gate?: ToolGate }): McpHost<ToolDeps, CallContext>;
 }
 

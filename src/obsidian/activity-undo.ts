@@ -1,5 +1,5 @@
 /**
- * Undo of an agent's note write from the activity history (issue 14). The note gets back its text
+ * Undo of an agent's note write from the activity history. The note gets back its text
  * from before the call through the same edit use-case the agent's `hackmd_update_note` uses
  * (app/update-note.ts) — the whole text, with `expected_hash` set to the hash the agent's write
  * left — so it runs under the note's queue key, waits for unconfirmed writes and is confirmed by

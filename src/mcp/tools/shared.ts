@@ -18,7 +18,7 @@ export function unresolved(resolution: Unresolved): ToolSuccess {
   return { summary: `The reference ${resolution.query} did not resolve to exactly one note (${detail}).`, output };
 }
 
-/** Paging of TOOLS.md §9.2. */
+/** Paging of docs/tools.md §9.2. */
 export function page<T>(items: readonly T[], offset: number, limit: number): {
   slice: T[];
   paging: { total: number; count: number; offset: number; has_more: boolean; next_offset: number | null };
@@ -31,7 +31,7 @@ export function page<T>(items: readonly T[], offset: number, limit: number): {
   };
 }
 
-/** Locale-independent case folding of TOOLS.md §9.2. */
+/** Locale-independent case folding of docs/tools.md §9.2. */
 export function fold(text: string): string {
   return text.toUpperCase().toLowerCase();
 }

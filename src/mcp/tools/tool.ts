@@ -4,7 +4,7 @@ import { defineTool, type ToolDefinition } from "../define-tool";
 import type { AppDeps } from "../../app/deps";
 
 /**
- * What every tool handler receives (STYLE.md rule 2: the world as parameters): the MCP door's
+ * What every tool handler receives (docs/style.md rule 2: the world as parameters): the MCP door's
  * view of the application layer's services (app/deps.ts), shared with the Obsidian commands and
  * the command line.
  */
@@ -17,7 +17,7 @@ export type BridgeTool = ToolDefinition<ToolDeps, CallContext, never>;
 export function tool<Schema extends z.ZodObject>(
   definition: Omit<ToolDefinition<ToolDeps, CallContext, z.output<Schema>>, "input"> & { input: Schema },
 ): BridgeTool {
-  // Every tool with team_path also accepts the hidden `workspace` alias (TOOLS.md §3.1).
+  // Every tool with team_path also accepts the hidden `workspace` alias (docs/tools.md §3.1).
   const decodes = definition.decodeInput ?? definition.input;
   const aliases = "team_path" in decodes.shape ? { workspace: "team_path", ...definition.aliases } : definition.aliases;
   return defineTool<ToolDeps, CallContext, Schema>({ ...definition, ...(aliases ? { aliases } : {}) });

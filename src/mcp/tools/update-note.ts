@@ -8,7 +8,7 @@ import { safetyReport } from "./safety";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_update_note` (TOOLS.md §9.5): the door onto the edit use-case (app/update-note.ts). */
+/** `hackmd_update_note` (docs/tools.md §9.5): the door onto the edit use-case (app/update-note.ts). */
 export const updateNoteTool = tool({
   name: "hackmd_update_note",
   title: "Update HackMD Note",
