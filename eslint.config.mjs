@@ -6,6 +6,13 @@ import { DEFAULT_ACRONYMS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/acr
 import { DEFAULT_BRANDS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/brands.js";
 
 const nodeOnly = ["src/node/**/*.ts", "src/emulator/**/*.ts", "src/mcp/http/**/*.ts"];
+// The engine and the application layer (docs/architecture.md §2): host-neutral, below the doors.
+const engine = ["src/core/**/*.ts", "src/hackmd/**/*.ts", "src/patch/**/*.ts", "src/sync/**/*.ts", "src/convert/**/*.ts"];
+const hostNeutral = [...engine, "src/app/**/*.ts"];
+/** A relative import reaching one of these top-level folders of src/. */
+const above = (folders, message) => ({ regex: `^(\\.\\./)+(${folders.join("|")})(/|\\.|$)`, message });
+/** The MCP tools are one door; the other doors share use-cases through src/app/, not through them. */
+const mcpTools = { regex: "^(\\.\\./)+mcp/tools(/|$)", message: "Import the use-case from src/app/; mcp/tools/ is the MCP door." };
 const tooling = ["tests/**/*.ts", "bench/**/*.{ts,mjs}", "scripts/**/*.mjs", "scripts/**/*.cjs", "*.mjs", "*.cjs", "tests/**/*.cjs", ".ci/**"];
 
 export default defineConfig([
@@ -48,15 +55,54 @@ export default defineConfig([
     rules: { "@typescript-eslint/no-require-imports": "off", "no-undef": "off" },
   },
   {
-    // Host-neutral core: no obsidian, no node:* (ARCHITECTURE.md §1).
-    files: ["src/core/**/*.ts", "src/hackmd/**/*.ts", "src/patch/**/*.ts", "src/sync/**/*.ts", "src/convert/**/*.ts", "src/mcp/**/*.ts"],
+    // Host-neutral core: no obsidian, no node:* (ARCHITECTURE.md §1). Each layer imports only the
+    // layers below it (docs/architecture.md §2): the engine (core, hackmd, patch, convert, sync)
+    // knows no door; the application layer (app/) knows no door either; the MCP door (mcp/) may
+    // use app/ but no host.
+    files: [...hostNeutral, "src/mcp/**/*.ts"],
     ignores: ["src/mcp/http/**"],
     rules: {
       // The core runs in Node too, where there is no window: plain timers are the portable ones.
       "obsidianmd/prefer-window-timers": "off",
       "no-restricted-imports": ["error", {
         paths: [{ name: "obsidian", message: "The core is host-neutral; reach Obsidian through a port." }],
-        patterns: [{ regex: "^node:", message: "The core is host-neutral; reach Node through a port." }],
+        patterns: [
+          { regex: "^node:", message: "The core is host-neutral; reach Node through a port." },
+          above(["obsidian", "node", "ui", "settings", "emulator", "commands", "main"], "A host-neutral folder imports no host, UI or the emulator."),
+        ],
+      }],
+    },
+  },
+  {
+    files: ["src/app/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [{ name: "obsidian", message: "The application layer is host-neutral; reach Obsidian through a port." }],
+        patterns: [
+          { regex: "^node:", message: "The application layer is host-neutral; reach Node through a port." },
+          above(["mcp", "obsidian", "node", "ui", "settings", "emulator", "commands", "main"], "The application layer imports only core, hackmd, sync, patch and convert; the doors (mcp/, obsidian/, node/) import it."),
+        ],
+      }],
+    },
+  },
+  {
+    files: engine,
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [{ name: "obsidian", message: "The core is host-neutral; reach Obsidian through a port." }],
+        patterns: [
+          { regex: "^node:", message: "The core is host-neutral; reach Node through a port." },
+          above(["app", "mcp", "obsidian", "node", "ui", "settings", "emulator", "commands", "main"], "The engine is below the application layer and its doors; pass what it needs in."),
+        ],
+      }],
+    },
+  },
+  {
+    // The plugin's door: Obsidian commands reach the use-cases through app/, never through an MCP tool.
+    files: ["src/obsidian/**/*.ts", "src/ui/**/*.ts", "src/commands.ts", "src/main.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [mcpTools],
       }],
     },
   },
@@ -73,6 +119,7 @@ export default defineConfig([
       "no-restricted-globals": "off",
       "no-restricted-imports": ["error", {
         paths: [{ name: "obsidian", message: "Node hosts never import obsidian." }],
+        patterns: [mcpTools],
       }],
     },
   },

@@ -1,51 +1,17 @@
 /**
- * One core instance (TOOLS.md §1.3): the HackMD client, its caches and the tool deps, built from
- * the ports a host supplies. Both hosts (the standalone command and the plugin) call this.
+ * One core instance (docs/tools.md §1.3) with its MCP door: the application layer's services
+ * (`createAppDeps`, app/compose.ts) and a factory for MCP hosts over them. Both hosts (the
+ * standalone command and the plugin) call this.
  */
-import type { ImageFetcher } from "../core/image";
-import type { LocalFiles } from "../core/local-files";
-import type { Clock, HttpTransport, Logger, Random, SecretSource, Sleep } from "../core/ports";
+import { createAppDeps, type AppOptions } from "../app/compose";
 import { CallContext, retryMetaForResult } from "../hackmd/call-context";
-import type { ClientConfig } from "../hackmd/config";
-import { createCoreDeps } from "./core-deps";
-import type { SyncStateStore } from "../sync/store";
-import type { ToolDeps } from "./deps";
+import type { ToolDeps } from "./tools/tool";
 import type { ToolGate } from "./gate";
 import type { McpHost } from "./server";
 import { TOOLS } from "./tools";
-import type { Words } from "../core/wording";
 
-/** The ports and settings of a core instance. */
-export interface BridgeCoreOptions {
-  transport: HttpTransport;
-  config: ClientConfig;
-  secrets: SecretSource;
-  files: LocalFiles;
-  images: ImageFetcher;
-  clock: Clock;
-  sleep: Sleep;
-  random: Random;
-  logger: Logger;
-  /** Time to live of the list and account caches (0 disables them; tests). */
-  cacheTtlMs?: number;
-  /** The vocabulary of the fixes the sync engine's messages name (default: the tools' words). */
-  words?: Words;
-  /**
-   * Whether pulls write notes in Obsidian's syntax (issue 11) unless a pull says otherwise, read at
-   * each pull. Default: off (every note byte for byte).
-   */
-  convertByDefault?: () => boolean;
-  /** Whether a converting pull downloads collaborators' HackMD-hosted images into the vault (default: on). */
-  downloadImages?: () => boolean;
-  /** Who overwrites, in the names of versions made before overwrites (default "hackmd-bridge"). */
-  hostLabel?: string;
-  /** Whether an overwrite stops when no version could be made first (read at each use; default never). */
-  requireVersion?: () => boolean;
-  /** How to turn that requirement off, in the host's words. */
-  requireVersionHint?: string;
-  /** The sync state store to use (the plugin shares its own, so one record index serves both). */
-  store?: SyncStateStore;
-}
+/** The ports and settings of a core instance (the application layer's options). */
+export type BridgeCoreOptions = AppOptions;
 
 /** A running core: the deps tools use, and a factory for MCP hosts over them. */
 export interface BridgeCore {
@@ -53,17 +19,17 @@ export interface BridgeCore {
   /** An MCP host over this core; each MCP session gets a server built from it. */
   mcpHost(options: { name: string; version: string; /** Every secret to scrub from results: the HackMD token and, over HTTP, the endpoint token. */
     secrets: () => ReadonlyArray<string | undefined>; onCallCompleted?: McpHost<ToolDeps, CallContext>["onCallCompleted"];
-    /** The per-tool policy and approver (issue 14); absent: every tool allowed. */
+    /** The per-tool policy and approver; absent: every tool allowed. */
     gate?: ToolGate }): McpHost<ToolDeps, CallContext>;
 }
 
 /** Builds a core instance. */
 export function createBridgeCore(options: BridgeCoreOptions): BridgeCore {
-  return bridgeCoreOver(createCoreDeps(options));
+  return bridgeCoreOver(createAppDeps(options));
 }
 
 /**
- * The MCP side of a core over deps built by `createCoreDeps`. A host that needs the deps before
+ * The MCP side of a core over services built by `createAppDeps`. A host that needs the deps before
  * any MCP session (the plugin) builds them first and loads this module only when the endpoint
  * starts, so the tool registry and its schemas are not evaluated at load.
  */

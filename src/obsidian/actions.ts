@@ -11,10 +11,10 @@ import { bodyHash } from "../core/hash";
 import { bodyTitle, normalizeLineEndings } from "../core/text";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
-import { pollUntil } from "../hackmd/readback";
 import { overwrittenSentence } from "../hackmd/safety-version";
 import type { CreateNoteRequest, Permission } from "../hackmd/types";
-import { accountTeamPaths, listWorkspace, resolveRef } from "../mcp/tools/shared";
+import { accountTeamPaths, listWorkspace, resolveRef } from "../app/notes";
+import { publishNote } from "../app/publish";
 import { snapshotCleanupSentence, type SnapshotOutcome } from "../sync/snapshots";
 import type { SyncAllResult } from "../sync/sync-all";
 import type { KeyedRecord } from "../sync/store";
@@ -258,18 +258,8 @@ export class BridgeActions {
       const title = bodyTitle(content) ?? baseName(path).replace(/\.md$/i, "");
       const body: CreateNoteRequest = { title, content, readPermission: choice.readPermission, writePermission: choice.writePermission };
       if (choice.parentFolderId !== undefined) body.parentFolderId = choice.parentFolderId;
-      const created = await deps.lists.aroundWrite(() => deps.client.createNote(call, { teamPath: choice.teamPath, body }));
-      const noteId = created.note.id;
-      // A read right after a create can show a stale body; wait until HackMD shows ours.
-      await pollUntil({
-        context: call,
-        clock: deps.clock,
-        sleep: deps.sleep,
-        writtenBytes: new TextEncoder().encode(content).byteLength,
-        read: (deadlineAt) => deps.client.getNote(call, { teamPath: choice.teamPath, noteId, deadlineAt }),
-        matches: (note) => note.content === content,
-        subject: `note ${noteId}`,
-      });
+      // The plugin tracks the file even when HackMD did not show the text yet: the pull adopts what it reads.
+      const { created, noteId } = await publishNote(deps, call, choice.teamPath, { ...body, content });
       try {
         await this.runPull(call, { path, teamPath: choice.teamPath, noteId, overwriteLocal: true });
       } catch (error) {

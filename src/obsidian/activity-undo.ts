@@ -1,15 +1,17 @@
 /**
- * Undo of an agent's note write from the activity history (issue 14). The note gets back its text
- * from before the call through the same safe write the agent's tool uses — `hackmd_update_note`
- * with the whole text and `expected_hash` set to the hash the agent's write left — so it runs under
- * the note's queue key, waits for unconfirmed writes and is confirmed by read-back, and it never
- * lands on a later change: if anyone edited the note after the agent, nothing is written.
+ * Undo of an agent's note write from the activity history. The note gets back its text
+ * from before the call through the same edit use-case the agent's `hackmd_update_note` uses
+ * (app/update-note.ts) — the whole text, with `expected_hash` set to the hash the agent's write
+ * left — so it runs under the note's queue key, waits for unconfirmed writes and is confirmed by
+ * read-back, and it never lands on a later change: if anyone edited the note after the agent,
+ * nothing is written.
  */
 import { isBridgeError } from "../core/errors";
 import type { CallContext } from "../hackmd/call-context";
-import { decodeArguments } from "../mcp/define-tool";
-import type { ToolDeps } from "../mcp/deps";
-import { updateNoteTool } from "../mcp/tools/update-note";
+import type { AppDeps } from "../app/deps";
+import { workspaceArg } from "../app/inputs";
+import { resolveRef } from "../app/notes";
+import { checkNoteUpdate, updateNote, type NoteUpdate } from "../app/update-note";
 import type { ActivityEntry, ActivityLog } from "./activity-log";
 import { errorNoticeText } from "./notices";
 
@@ -22,7 +24,7 @@ export type RestoreFromVersion = (entry: ActivityEntry) => Promise<boolean>;
 /** What Undo needs. */
 export interface UndoOptions {
   log: ActivityLog;
-  deps: ToolDeps;
+  deps: AppDeps;
   newCall: () => CallContext;
   /** Asks the user to confirm; resolves true to go ahead. */
   confirm: (entry: ActivityEntry) => Promise<boolean>;
@@ -45,14 +47,14 @@ export async function undoAgentWrite(options: UndoOptions, entry: ActivityEntry)
   }
   const text = await log.textBefore(entry);
   if (text === undefined) return { undone: false, message: "The text from before this change is no longer kept, so it cannot be undone." };
-  const args = decodeArguments(updateNoteTool.input, undefined, {
-    note_ref: entry.noteId,
-    team_path: entry.teamPath ?? null,
-    content: text,
-    expected_hash: entry.hashAfter,
-  });
+  const update: NoteUpdate = { content: text, expected_hash: entry.hashAfter };
   try {
-    await updateNoteTool.create(options.deps)(args as never, options.newCall());
+    checkNoteUpdate(update);
+    const call = options.newCall();
+    const resolution = await resolveRef(options.deps, call, entry.noteId, { teamPath: workspaceArg(entry.teamPath ?? null), refresh: false });
+    // The id the agent's write named; a short id that no longer names one note is not guessed at.
+    if (resolution.status !== "resolved") return { undone: false, message: "This call cannot be undone." };
+    await updateNote(options.deps, call, { teamPath: resolution.teamPath, noteId: resolution.noteId }, update);
   } catch (error) {
     if (isBridgeError(error, "conflict")) {
       return { undone: false, message: "The note changed after the agent's write, so Undo changed nothing. Open the note and compare before changing it." };

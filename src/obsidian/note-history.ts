@@ -5,6 +5,7 @@
  * method makes its requests only when a view asks; none runs at load. Failures are thrown for the
  * views, which show them through notices.ts.
  */
+import { getNoteVersion, listNoteVersions } from "../app/versions";
 import { BridgeError } from "../core/errors";
 import { normalizeLineEndings } from "../core/text";
 import { safetySentence } from "../hackmd/safety-version";
@@ -60,8 +61,7 @@ export class NoteHistory {
   /** The newest versions of the file's note (one request). */
   async versions(path: string): Promise<{ noteId: string; total: number; entries: HistoryEntry[] }> {
     const found = await this.tracked(path);
-    const page = await (await this.services.loadDeps()).client.listVersions(this.services.newCall(), { noteId: found.record.internal_id, limit: 50 });
-    (await this.services.loadDeps()).safety.noteAvailability(true);
+    const page = await listNoteVersions(await this.services.loadDeps(), this.services.newCall(), found.record.internal_id, { limit: 50 });
     return {
       noteId: found.record.internal_id,
       total: page.total,
@@ -153,7 +153,7 @@ export class NoteHistory {
 
   private async text(path: string, version: NoteVersion): Promise<string> {
     const found = await this.tracked(path);
-    const full = await (await this.services.loadDeps()).client.getVersion(this.services.newCall(), { noteId: found.record.internal_id, versionId: version.id });
+    const full = await getNoteVersion(await this.services.loadDeps(), this.services.newCall(), found.record.internal_id, version.id);
     if (full.content === null) throw new BridgeError("upstream", `HackMD cannot show the text of this version of ${path}; nothing was changed.`);
     return normalizeLineEndings(full.content);
   }

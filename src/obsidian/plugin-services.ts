@@ -18,7 +18,7 @@ import { AccountCache } from "../hackmd/cache";
 import { createClientConfig, PLUGIN_TOKEN_HINT, type ClientConfig } from "../hackmd/config";
 import type { Team } from "../hackmd/types";
 import type { BridgeCore } from "../mcp/core";
-import type { ToolDeps } from "../mcp/deps";
+import type { AppDeps } from "../app/deps";
 import type { Settings } from "../settings/schema";
 import { LocalHashCache } from "../sync/local-hash-cache";
 import { SyncStateStore } from "../sync/store";
@@ -92,8 +92,8 @@ export class PluginServices {
   private readonly images: ImageFetcher;
   private readonly transport: HttpTransport;
   private readonly sleep: Sleep;
-  private built: ToolDeps | undefined;
-  private loadingDeps: Promise<ToolDeps> | undefined;
+  private built: AppDeps | undefined;
+  private loadingDeps: Promise<AppDeps> | undefined;
   private core: Promise<BridgeCore> | undefined;
   /** The configuration of the API URL requests last used. */
   private current: { apiUrl: string; config: ClientConfig } | undefined;
@@ -131,9 +131,9 @@ export class PluginServices {
    * tracked file (docs/architecture.md, "The bundle"). Loading them does not evaluate the
    * MCP tool registry, its schemas or the SDK: those load with `loadCore()`.
    */
-  loadDeps(): Promise<ToolDeps> {
+  loadDeps(): Promise<AppDeps> {
     if (this.built !== undefined) return Promise.resolve(this.built);
-    this.loadingDeps ??= import("../mcp/core-deps").then(({ createCoreDeps }) => {
+    this.loadingDeps ??= import("../app/compose").then(({ createAppDeps }) => {
       const config = (): ClientConfig => this.clientConfig();
       // The numbers are the same for every URL; `api` is looked up again at every request.
       const live: ClientConfig = {
@@ -142,7 +142,7 @@ export class PluginServices {
           return config().api;
         },
       };
-      this.built ??= createCoreDeps({
+      this.built ??= createAppDeps({
         transport: this.transport,
         config: live,
         secrets: this.token,
@@ -169,12 +169,12 @@ export class PluginServices {
   }
 
   /** The deps once `loadDeps` has built them; undefined before (for what must not wait, like the quota shown). */
-  get loadedDeps(): ToolDeps | undefined {
+  get loadedDeps(): AppDeps | undefined {
     return this.built;
   }
 
   /** The deps; only after `loadDeps()` resolved (throws before). */
-  get deps(): ToolDeps {
+  get deps(): AppDeps {
     if (this.built === undefined) throw new Error("The sync engine is not loaded yet: await loadDeps() first.");
     return this.built;
   }

@@ -16,8 +16,8 @@ import type { NoteListCache } from "../hackmd/cache";
 import type { CallContext } from "../hackmd/call-context";
 import type { HackmdClient } from "../hackmd/client";
 import { PendingWrites } from "../hackmd/pending-writes";
-import { pollUntil } from "../hackmd/readback";
 import type { NoteDetail, NoteSummary } from "../hackmd/types";
+import { writeBody } from "../hackmd/write-body";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
 import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
@@ -791,30 +791,16 @@ export class SyncService implements SyncTools {
     );
   }
 
-  /** PATCH {content} (never retried), then polls until exactly that body shows; else `readback`. */
-  private async writeNote(call: CallContext, address: { teamPath: string | null; noteId: string }, content: string): Promise<NoteDetail> {
-    const patch = (): Promise<void> => this.client.updateNote(call, { ...address, body: { content } });
-    return this.pending.track(address, content, {
-      send: () => (this.lists ? this.lists.aroundWrite(patch) : patch()),
-      confirm: async () => {
-        const poll = await pollUntil({
-          context: call,
-          clock: this.clock,
-          sleep: this.sleep,
-          writtenBytes: utf8Length(content),
-          read: (deadlineAt) => this.client.getNote(call, { ...address, deadlineAt }),
-          matches: (note) => note.content === content,
-          subject: `note ${address.noteId}`,
-        });
-        this.lists?.invalidate();
-        if (!poll.confirmed) {
-          throw new BridgeError(
-            "readback",
-            `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (${this.words.step({ action: "check", noteId: address.noteId, teamPath: address.teamPath })}) before pushing again.`,
-          );
-        }
-        return poll.last;
-      },
+  /** PATCH {content} (never retried), then polls until exactly that body shows; else `readback` (hackmd/write-body.ts). */
+  private writeNote(call: CallContext, address: { teamPath: string | null; noteId: string }, content: string): Promise<NoteDetail> {
+    return writeBody({ client: this.client, pending: this.pending, lists: this.lists, clock: this.clock, sleep: this.sleep }, call, {
+      address,
+      content,
+      unconfirmed: () =>
+        new BridgeError(
+          "readback",
+          `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (${this.words.step({ action: "check", noteId: address.noteId, teamPath: address.teamPath })}) before pushing again.`,
+        ),
     });
   }
 

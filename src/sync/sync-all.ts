@@ -228,7 +228,7 @@ export interface SyncAllProgress {
   note_id?: string;
 }
 
-/** The services sync-all uses; a core's `deps` (ToolDeps) has all of them. */
+/** The services sync-all uses; a core's `deps` (AppDeps, app/deps.ts) has all of them. */
 export interface SyncAllDeps {
   client: HackmdClient;
   files: LocalFiles;

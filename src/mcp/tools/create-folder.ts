@@ -1,7 +1,9 @@
 import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { folderWithTimesOutput, teamPathInput } from "./schemas";
-import { defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "./shared";
+import { ensureTeamMember } from "../../app/notes";
+import { defined, idArg, workspaceArg } from "../../app/inputs";
+import { workspaceName } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_create_folder` (TOOLS.md §9.9). */

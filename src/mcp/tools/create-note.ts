@@ -5,8 +5,10 @@ import { normalizeLineEndings } from "../../core/text";
 import { pollUntil } from "../../hackmd/readback";
 import type { CreateNoteRequest, NoteDetail } from "../../hackmd/types";
 import { noteDetailOutput, permissionInput, teamPathInput } from "./schemas";
-import { checkPermissions, defined, ensureTeamMember, idArg, workspaceArg, workspaceName } from "./shared";
-import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
+import { ensureTeamMember } from "../../app/notes";
+import { checkPermissions, defined, idArg, workspaceArg } from "../../app/inputs";
+import { workspaceName } from "./shared";
+import { showsPlacement, unshownFields, withoutContent } from "../../app/note-writes";
 import { tool } from "./tool";
 
 /** `hackmd_create_note` (TOOLS.md §9.4). */

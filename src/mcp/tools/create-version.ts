@@ -2,7 +2,10 @@ import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { noteTarget } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { nameNoteVersion } from "../../app/versions";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_create_version` (issue 12): names the note's current text as a version. */
@@ -32,17 +35,7 @@ export const createVersionTool = tool({
     }
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
-    await call.beforeChange({
-      action: "create_version",
-      note: { teamPath: resolution.teamPath, noteId: resolution.noteId },
-      fields: { name: args.name, ...(args.description === undefined ? {} : { description: args.description }) },
-    });
-    const made = await deps.client.createVersion(call, {
-      noteId: resolution.noteId,
-      name: args.name,
-      ...(args.description === undefined ? {} : { description: args.description }),
-    });
-    deps.safety.noteAvailability(true);
+    const made = await nameNoteVersion(deps, call, { teamPath: resolution.teamPath, noteId: resolution.noteId }, { name: args.name, description: args.description });
     const name = made.version?.name ?? args.name;
     return {
       summary: made.reused

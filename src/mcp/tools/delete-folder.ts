@@ -1,7 +1,8 @@
 import { z } from "zod/v4";
 import { BridgeError } from "../../core/errors";
 import { teamPathInput } from "./schemas";
-import { idArg, workspaceArg, workspaceName } from "./shared";
+import { idArg, workspaceArg } from "../../app/inputs";
+import { workspaceName } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_delete_folder` (TOOLS.md §9.11): deletes a folder; child folders need confirmation. */

@@ -2,7 +2,9 @@ import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { parseNoteRef } from "../../hackmd/note-ref";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { resolveRef, underNote, unresolved, workspaceArg } from "./shared";
+import { resolveRef, underNote } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_delete_note` (TOOLS.md §9.6): delete a note, or restore a personal one from the trash. */

@@ -1,7 +1,9 @@
 import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { noteDetailFields, noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 const syncOutput = z.object({

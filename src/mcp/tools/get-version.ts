@@ -2,7 +2,10 @@ import { z } from "zod/v4";
 import { bodyHash } from "../../core/hash";
 import { noteTarget, versionOutput, versionView } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { idArg, resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef } from "../../app/notes";
+import { idArg, workspaceArg } from "../../app/inputs";
+import { getNoteVersion } from "../../app/versions";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_get_version` (issue 12): one saved version with its text. */
@@ -27,8 +30,7 @@ export const getVersionTool = tool({
     const versionId = idArg("version id", args.version_id);
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
-    const version = await deps.client.getVersion(call, { noteId: resolution.noteId, versionId });
-    deps.safety.noteAvailability(true);
+    const version = await getNoteVersion(deps, call, resolution.noteId, versionId);
     return {
       summary: `Fetched version "${version.name}" of note ${resolution.noteId}.`,
       output: {

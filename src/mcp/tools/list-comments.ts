@@ -1,7 +1,9 @@
 import { z } from "zod/v4";
 import { commentOutput, commentView, noteTarget } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_list_comments` (issue 12): one page of a note's comment threads (or all comments). */

@@ -1,7 +1,8 @@
 import { z } from "zod/v4";
 import { tool } from "./tool";
 import { folderFields, limitInput, offsetInput, pageFields, teamPathInput } from "./schemas";
-import { page, workspaceArg, workspaceName } from "./shared";
+import { workspaceArg } from "../../app/inputs";
+import { page, workspaceName } from "./shared";
 
 /** `hackmd_list_folders` (TOOLS.md §9.8): one page of a workspace's folders, never cached. */
 export const listFoldersTool = tool({

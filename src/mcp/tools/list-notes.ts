@@ -2,7 +2,9 @@ import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import type { NoteSummary } from "../../hackmd/types";
 import { limitInput, noteSummaryOutput, offsetInput, pageFields, refreshInput, teamPathInput } from "./schemas";
-import { fold, listWorkspace, page, workspaceArg, workspaceName } from "./shared";
+import { listWorkspace } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { fold, page, workspaceName } from "./shared";
 import { tool } from "./tool";
 
 const SORTS = ["last_changed_desc", "last_changed_asc", "created_desc", "created_asc", "title_asc"] as const;

@@ -1,7 +1,10 @@
 import { z } from "zod/v4";
 import { noteTarget, versionOutput, versionView } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { listNoteVersions } from "../../app/versions";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_list_versions` (issue 12): one page of a note's saved versions, newest first. */
@@ -34,14 +37,12 @@ export const listVersionsTool = tool({
   create: (deps) => async (args, call) => {
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
-    const page = await deps.client.listVersions(call, {
-      noteId: resolution.noteId,
+    const page = await listNoteVersions(deps, call, resolution.noteId, {
       page: args.page,
       limit: args.limit,
       ...(args.named_only ? { namedOnly: true } : {}),
       ...(args.query === undefined ? {} : { q: args.query }),
     });
-    deps.safety.noteAvailability(true);
     return {
       summary: `Listed ${page.versions.length} of ${page.total} versions of note ${resolution.noteId}.`,
       output: {

@@ -1,7 +1,9 @@
 import { z } from "zod/v4";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
 import { parseNoteRef } from "../../hackmd/note-ref";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { safetyReport } from "./safety";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import { tool } from "./tool";

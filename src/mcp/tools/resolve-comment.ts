@@ -1,7 +1,9 @@
 import { z } from "zod/v4";
 import { commentOutput, commentView, noteTarget } from "./history-schemas";
 import { resolutionOutput } from "./schemas";
-import { idArg, resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef } from "../../app/notes";
+import { idArg, workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 /** `hackmd_resolve_comment` (issue 12): resolves a thread or comment, or reopens it with `resolved: false`. */

@@ -1,7 +1,7 @@
 import { z } from "zod/v4";
 import { invalidInput } from "../../core/errors";
 import { teamPathInput } from "./schemas";
-import { idArg, workspaceArg } from "./shared";
+import { idArg, workspaceArg } from "../../app/inputs";
 import { tool } from "./tool";
 
 /** `hackmd_untrack_note` (TOOLS.md §9.14): forgets a sync record; local only, no request. */

@@ -3,7 +3,7 @@ import { BridgeError, invalidInput, isBridgeError } from "../../core/errors";
 import { pollUntil } from "../../hackmd/readback";
 import type { Folder, FolderOrder, UpdateFolderRequest } from "../../hackmd/types";
 import { folderWithTimesOutput, teamPathInput } from "./schemas";
-import { defined, idArg, workspaceArg } from "./shared";
+import { defined, idArg, workspaceArg } from "../../app/inputs";
 import { tool } from "./tool";
 
 /** `hackmd_update_folder` (TOOLS.md §9.10): team folder fields and/or a parent's child order. */

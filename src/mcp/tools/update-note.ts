@@ -1,22 +1,14 @@
 import { z } from "zod/v4";
-import { BridgeError, invalidInput } from "../../core/errors";
-import { bodyHash, utf8Length } from "../../core/hash";
-import { normalizeLineEndings } from "../../core/text";
-import type { CallContext } from "../../hackmd/call-context";
-import { pollUntil } from "../../hackmd/readback";
-import type { SafetyVersion } from "../../hackmd/safety-version";
-import type { NoteDetail, UpdateNoteRequest } from "../../hackmd/types";
-import { applyPatchAsync } from "../../patch";
-import type { ToolDeps } from "../deps";
+import { checkNoteUpdate, updateNote } from "../../app/update-note";
+import { withoutContent } from "../../app/note-writes";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
 import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { checkPermissions, defined, hashArg, idArg, resolveRef, underNote, unresolved, workspaceArg } from "./shared";
-import { showsPlacement, unshownFields, withoutContent } from "./note-writes";
 import { safetyReport } from "./safety";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
-const CHANGING_FIELDS = ["title", "content", "tags", "description", "permalink", "read_permission", "write_permission", "parent_folder_id"] as const;
-
-/** `hackmd_update_note` (TOOLS.md §9.5): patch edits, metadata changes, or a whole-body replacement. */
+/** `hackmd_update_note` (docs/tools.md §9.5): the door onto the edit use-case (app/update-note.ts). */
 export const updateNoteTool = tool({
   name: "hackmd_update_note",
   title: "Update HackMD Note",
@@ -55,180 +47,28 @@ export const updateNoteTool = tool({
     resolutionOutput,
   ]),
   create: (deps) => async (args, call) => {
-    const expected = hashArg("expected_hash", args.expected_hash, "the body_hash from hackmd_get_note");
-    const changing = CHANGING_FIELDS.filter((key) => args[key] !== undefined);
-    if (args.patch !== undefined && changing.length > 0) {
-      throw invalidInput(`patch cannot be combined with ${changing.join(", ")}; send the patch in a call of its own.`);
-    }
-    if (args.patch === undefined && changing.length === 0) {
-      throw invalidInput("Nothing to update: pass a patch, or at least one field to change.");
-    }
-    checkPermissions(args);
-    if (typeof args.parent_folder_id === "string") idArg("folder id", args.parent_folder_id);
+    checkNoteUpdate(args);
     const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
     if (resolution.status !== "resolved") return unresolved(resolution);
-    const address = { teamPath: resolution.teamPath, noteId: resolution.noteId };
-    // Read, decide and write under the note's key: a push or pull of the same note waits for this, and this for them.
-    return underNote(deps, address, async () => {
-      if (args.patch !== undefined) {
-        const note = await readBody(deps, call, address, expected);
-        // Cooperative: a large patch yields between slices, so other sessions are not stalled meanwhile.
-        const result = await applyPatchAsync({ body: note.content, patch: args.patch, patchPath: note.patch_path, pause: () => deps.sleep(0) });
-        if (result.changed) {
-          deps.pending.assertClear(address, note.content);
-          await call.beforeChange({ action: "edit_note", note: { ...address, title: note.title }, body: { where: "note", before: note.content, after: result.body } });
-          await writeBody(deps, call, address, result.body, {});
-        }
-        return {
-          summary: result.changed ? `Edited note ${address.noteId}.` : `Note ${address.noteId} is unchanged (the patch changes nothing).`,
-          output: {
-            mode: "patched",
-            team_path: address.teamPath,
-            note_id: address.noteId,
-            patch_path: note.patch_path,
-            changed: result.changed,
-            bytes: utf8Length(result.changed ? result.body : note.content),
-          },
-        };
-      }
-
-      const replacement = args.content === undefined ? undefined : normalizeLineEndings(args.content);
-      // A replacement without expected_hash needs nothing read first; otherwise the body is resent as read.
-      let content: string;
-      let current: (NoteDetail & { content: string }) | undefined;
-      let version: SafetyVersion | undefined;
-      if (replacement !== undefined && expected === undefined) {
-        deps.pending.assertClear(address, undefined);
-        content = replacement;
-      } else {
-        current = await readBody(deps, call, address, expected);
-        deps.pending.assertClear(address, current.content);
-        content = replacement ?? current.content;
-      }
-      const metadata = { tags: args.tags, description: args.description, permalink: args.permalink, read_permission: args.read_permission, write_permission: args.write_permission };
-      const fields = defined({
-        title: args.title,
-        tags: args.tags,
-        description: args.description,
-        permalink: args.permalink,
-        readPermission: args.read_permission,
-        writePermission: args.write_permission,
-        parentFolderId: args.parent_folder_id,
-      });
-      const placement = args.parent_folder_id;
-      // The text before is read only when the host needs it (a question, the activity history).
-      const readCurrent = async (): Promise<NoteDetail & { content: string }> => current ?? (current = await readBody(deps, call, address, undefined));
-      await call.beforeChange({
-        action: "update_note",
-        note: { ...address, ...(current === undefined ? { readTitle: async () => (await readCurrent()).title } : { title: current.title }) },
-        ...(replacement === undefined ? {} : { body: { where: "note" as const, ...(current === undefined ? { readBefore: async () => (await readCurrent()).content } : { before: current.content }), after: replacement } }),
-        fields: changedFields(args),
-      });
-      // A body this call has not read is replaced blind: name HackMD's text first (one request),
-      // once the host agreed to the change (nothing is written while it asks).
-      if (replacement !== undefined && expected === undefined) version = await deps.safety.before(call, address.noteId, "agent update");
-      const last = await writeBody(deps, call, address, content, fields, {
-        metadata,
-        checkBody: replacement !== undefined,
-        placement,
-      });
-      const report = safetyReport(version);
+    const outcome = await updateNote(deps, call, { teamPath: resolution.teamPath, noteId: resolution.noteId }, args);
+    if (outcome.mode === "patched") {
       return {
-        summary: `Updated note ${address.noteId}.${report.sentence}`,
+        summary: outcome.changed ? `Edited note ${outcome.noteId}.` : `Note ${outcome.noteId} is unchanged (the patch changes nothing).`,
         output: {
-          mode: "updated",
-          note: withoutContent(last),
-          folder_placement_confirmed: placement === undefined ? null : showsPlacement(last, placement),
+          mode: "patched",
+          team_path: outcome.teamPath,
+          note_id: outcome.noteId,
+          patch_path: outcome.patchPath,
+          changed: outcome.changed,
+          bytes: outcome.bytes,
         },
-        ...(report.meta ? { meta: report.meta } : {}),
       };
-    });
+    }
+    const report = safetyReport(outcome.safety);
+    return {
+      summary: `Updated note ${resolution.noteId}.${report.sentence}`,
+      output: { mode: "updated", note: withoutContent(outcome.note), folder_placement_confirmed: outcome.placementConfirmed },
+      ...(report.meta ? { meta: report.meta } : {}),
+    };
   },
 });
-
-type Address = { teamPath: string | null; noteId: string };
-
-/** The metadata an update sets, as the user is shown it (the body is shown as a diff). */
-function changedFields(args: {
-  title?: string | undefined;
-  tags?: string[] | undefined;
-  description?: string | undefined;
-  permalink?: string | undefined;
-  read_permission?: string | undefined;
-  write_permission?: string | undefined;
-  parent_folder_id?: string | null | undefined;
-}): Record<string, string> {
-  return defined({
-    title: args.title,
-    tags: args.tags?.join(", "),
-    description: args.description,
-    permalink: args.permalink,
-    read_permission: args.read_permission,
-    write_permission: args.write_permission,
-    parent_folder_id: args.parent_folder_id === null ? "(the workspace root)" : args.parent_folder_id,
-  });
-}
-
-/** GETs the note, requires its body, and compares `expected_hash` (nothing written on mismatch). */
-async function readBody(deps: ToolDeps, call: CallContext, address: Address, expected: string | undefined): Promise<NoteDetail & { content: string }> {
-  const note = await deps.client.getNote(call, address);
-  if (note.content === undefined) {
-    throw new BridgeError("upstream", `HackMD sent note ${address.noteId} without its body, so nothing was written; retry later.`);
-  }
-  if (expected !== undefined && (note.body_hash ?? (await bodyHash(note.content))) !== expected) {
-    throw new BridgeError(
-      "conflict",
-      `Note ${address.noteId} changed after it was read (its body_hash is no longer ${expected}); nothing was written. Fetch it with hackmd_get_note and redo the change.`,
-    );
-  }
-  return { ...note, content: note.content };
-}
-
-/**
- * Sends one PATCH carrying `content` (never retried) and polls until the body (and any sent
- * metadata) show; an unconfirmed write is `readback`. Returns the last read-back.
- */
-async function writeBody(
-  deps: ToolDeps,
-  call: CallContext,
-  address: Address,
-  content: string,
-  fields: Omit<UpdateNoteRequest, "content">,
-  checks: { metadata?: Parameters<typeof unshownFields>[0]; checkBody?: boolean; placement?: string | null | undefined } = { checkBody: true },
-): Promise<NoteDetail> {
-  return deps.pending.track(address, content, {
-    send: () => deps.lists.aroundWrite(() => deps.client.updateNote(call, { ...address, body: { ...fields, content } })),
-    confirm: () => confirmWrite(deps, call, address, content, checks),
-  });
-}
-
-/** Polls until the body (and any sent metadata) show; an unconfirmed write is `readback`. */
-async function confirmWrite(
-  deps: ToolDeps,
-  call: CallContext,
-  address: Address,
-  content: string,
-  checks: { metadata?: Parameters<typeof unshownFields>[0]; checkBody?: boolean; placement?: string | null | undefined },
-): Promise<NoteDetail> {
-  const checkBody = checks.checkBody ?? true;
-  const required = (note: NoteDetail): boolean =>
-    (!checkBody || note.content === content) && (checks.metadata === undefined || unshownFields(checks.metadata, note).length === 0);
-  const poll = await pollUntil({
-    context: call,
-    clock: deps.clock,
-    sleep: deps.sleep,
-    writtenBytes: utf8Length(content),
-    read: (deadlineAt) => deps.client.getNote(call, { ...address, deadlineAt }),
-    // The folder is waited for too, but a move that never shows is only a flag (§9.5).
-    matches: (note) => required(note) && (checks.placement === undefined || showsPlacement(note, checks.placement)),
-    subject: `note ${address.noteId}`,
-  });
-  if (!poll.confirmed && !required(poll.last)) {
-    throw new BridgeError(
-      "readback",
-      `HackMD accepted the update of note ${address.noteId}, but reading it back never showed the change; get the note and compare before writing again.`,
-    );
-  }
-  deps.lists.invalidate();
-  return poll.last;
-}

@@ -16,9 +16,11 @@ import {
 } from "../../core/image";
 import { parseNoteRef } from "../../hackmd/note-ref";
 import type { ImageUpload } from "../../hackmd/types";
-import type { ToolDeps } from "../deps";
+import type { ToolDeps } from "./tool";
 import { noteRefInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
-import { resolveRef, unresolved, workspaceArg } from "./shared";
+import { resolveRef } from "../../app/notes";
+import { workspaceArg } from "../../app/inputs";
+import { unresolved } from "./shared";
 import { tool } from "./tool";
 
 const input = z

@@ -1,15 +1,19 @@
 /** The shape of a human subcommand (pull, push, status, sync, list, diff, publish, untrack, history, comments). */
-import type { BridgeCore } from "../../mcp/core";
-import { workspaceArg } from "../../mcp/tools/shared";
+import type { AppDeps } from "../../app/deps";
+import { workspaceArg } from "../../app/inputs";
 import type { CommandSpec, ParsedValues } from "./args";
 import type { ExitCode } from "./exit-codes";
 import { UsageError, type CommandIo } from "./output";
 
 export type { ParsedValues } from "./args";
 
-/** What a subcommand runs with: the core (its `deps.sync` and `deps.client`), io and environment. */
+/**
+ * What a subcommand runs with: the core's application services (`core.deps`: the sync engine, the
+ * client, the use-cases' deps; a `BridgeCore` is one), io and environment. The subcommands are a
+ * door onto src/app/, not onto the MCP tools.
+ */
 export interface CommandContext {
-  core: BridgeCore;
+  core: { deps: AppDeps };
   io: CommandIo;
   env: NodeJS.ProcessEnv;
 }

@@ -3,6 +3,7 @@
  * file's note, newest first (one request), or one version's text (one request). Nothing is
  * written; to bring a version back, save its text over the file (`--show … > file`) and push.
  */
+import { getNoteVersion, listNoteVersions } from "../../app/versions";
 import { CallContext } from "../../hackmd/call-context";
 import { localMinute } from "../../hackmd/safety-version";
 import { flag, text, type CommandContext, type HumanCommand } from "./command";
@@ -24,12 +25,12 @@ export async function runHistory(args: HistoryArgs, context: CommandContext): Pr
   const { path, found } = await trackedNote(context, args.path, "note history");
   const noteId = found.record.internal_id;
   if (args.show !== undefined) {
-    const version = await core.deps.client.getVersion(new CallContext(), { noteId, versionId: args.show });
+    const version = await getNoteVersion(core.deps, new CallContext(), noteId, args.show);
     if (args.json) writeJson(io, { local_path: path, note_id: noteId, version: { ...version } });
     else io.out(version.content ?? "");
     return EXIT.ok;
   }
-  const page = await core.deps.client.listVersions(new CallContext(), { noteId, limit: 50, ...(args.named ? { namedOnly: true } : {}) });
+  const page = await listNoteVersions(core.deps, new CallContext(), noteId, { limit: 50, ...(args.named ? { namedOnly: true } : {}) });
   if (args.json) {
     writeJson(io, { local_path: path, note_id: noteId, total: page.total, versions: page.versions });
     return EXIT.ok;

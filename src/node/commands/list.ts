@@ -3,6 +3,7 @@
  * it is tracked at; `list --tracked`: the tracked files with their state, from sync-all's dry-run
  * plan (one list per workspace plus a read of each note that moved). Nothing is written.
  */
+import { listWorkspace } from "../../app/notes";
 import { CallContext } from "../../hackmd/call-context";
 import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
@@ -36,7 +37,8 @@ interface RemoteEntry {
 
 async function listRemote(args: ListArgs, context: CommandContext): Promise<ExitCode> {
   const { core, io } = context;
-  const [notes, tracked] = await Promise.all([core.deps.client.listNotes(new CallContext(), { teamPath: args.teamPath }), core.deps.sync.listTracked()]);
+  // Always fetched (refresh): a person asking for the list wants it as HackMD has it now.
+  const [notes, tracked] = await Promise.all([listWorkspace(core.deps, new CallContext(), args.teamPath, true), core.deps.sync.listTracked()]);
   const pathOf = new Map(tracked.filter((entry) => entry.team_path === args.teamPath).map((entry) => [entry.note_id, entry.local_path]));
   const entries: RemoteEntry[] = notes.map((note) => ({
     id: note.id,

@@ -8,9 +8,9 @@ import { BridgeError, isBridgeError } from "../../core/errors";
 import { baseName, isMarkdownPath } from "../../core/paths";
 import { bodyTitle, normalizeLineEndings } from "../../core/text";
 import { CallContext } from "../../hackmd/call-context";
-import { pollUntil } from "../../hackmd/readback";
 import type { CreateNoteRequest, Permission } from "../../hackmd/types";
-import { checkPermissions } from "../../mcp/tools/shared";
+import { checkPermissions } from "../../app/inputs";
+import { publishNote } from "../../app/publish";
 import { MAX_BODY_BYTES } from "../../sync/service";
 import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
@@ -54,20 +54,9 @@ export async function runPublish(args: PublishArgs, context: CommandContext): Pr
   const call = new CallContext();
   const title = args.title ?? bodyTitle(content) ?? baseName(path).replace(/\.md$/i, "");
   const body: CreateNoteRequest = { title, content, readPermission: args.readPermission, writePermission: args.writePermission };
-  const created = await deps.lists.aroundWrite(() => deps.client.createNote(call, { teamPath: args.teamPath, body }));
-  const noteId = created.note.id;
+  const { created, noteId, shown } = await publishNote(deps, call, args.teamPath, { ...body, content });
   const relink = `\`hackmd-bridge pull ${shellQuote(noteId)} ${shellQuote(path)}${teamFlag(args.teamPath)} --overwrite\``;
-  // A read right after a create can show a stale body; wait until HackMD shows ours.
-  const shown = await pollUntil({
-    context: call,
-    clock: deps.clock,
-    sleep: deps.sleep,
-    writtenBytes: read.bytes.byteLength,
-    read: (deadlineAt) => deps.client.getNote(call, { teamPath: args.teamPath, noteId, deadlineAt }),
-    matches: (note) => note.content === content,
-    subject: `note ${noteId}`,
-  });
-  if (!shown.confirmed) {
+  if (!shown) {
     throw new BridgeError("readback", `HackMD created note ${noteId} but did not show its text yet, so ${path} is not tracked; once the note shows it, link the file with ${relink}.`);
   }
   try {

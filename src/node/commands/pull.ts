@@ -1,6 +1,6 @@
 /** `hackmd-bridge pull <note_ref> <path>`: the sync engine's pull (TOOLS.md §14.1–§14.2) for people. */
 import { CallContext } from "../../hackmd/call-context";
-import { resolveRef, unresolved } from "../../mcp/tools/shared";
+import { resolveRef, unresolvedOutput } from "../../app/notes";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import type { UnresolvedTarget } from "../../sync/types";
 import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
@@ -58,7 +58,7 @@ export async function runPull(args: PullArgs, context: CommandContext): Promise<
 export function reportUnresolved(options: { resolution: UnresolvedTarget; io: CommandIo; json: boolean }): ExitCode {
   const { resolution, io, json } = options;
   if (json) {
-    writeJson(io, unresolved(resolution).output);
+    writeJson(io, unresolvedOutput(resolution));
     return EXIT.attention;
   }
   if (resolution.status === "not_found") {

@@ -1,5 +1,5 @@
-/** Confirmation rules shared by note creates and updates (TOOLS.md §7, §9.4, §9.5). */
-import type { NoteDetail, Permission } from "../../hackmd/types";
+/** Confirmation rules shared by note creates and updates (docs/tools.md §7, §9.4, §9.5): what a read-back must show. */
+import type { NoteDetail, Permission } from "../hackmd/types";
 
 /** The metadata a write sent, in input names. */
 export interface SentMetadata {

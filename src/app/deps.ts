@@ -1,4 +1,8 @@
-/** The dependencies every tool handler receives (STYLE.md rule 2: the world as parameters). */
+/**
+ * The application layer's services (docs/architecture.md §1): one core instance's client, caches,
+ * queue and sync engine, shared by its three doors — the MCP tools (which see them as `ToolDeps`),
+ * the Obsidian commands and the command line's subcommands. Built by `createAppDeps` (compose.ts).
+ */
 import type { ImageFetcher } from "../core/image";
 import type { LocalFiles } from "../core/local-files";
 import type { Clock, HttpTransport, Logger, Sleep } from "../core/ports";
@@ -10,8 +14,8 @@ import type { NoteSummary, Team } from "../hackmd/types";
 import type { SyncQueue } from "../sync/queue";
 import type { SyncTools } from "../sync/types";
 
-/** One core instance's services, shared by all tools. */
-export interface ToolDeps {
+/** One core instance's services, shared by every door. */
+export interface AppDeps {
   client: HackmdClient;
   lists: NoteListCache<NoteSummary>;
   account: AccountCache<Team>;
@@ -26,7 +30,7 @@ export interface ToolDeps {
   /** Body writes whose outcome is unknown, so no later write overwrites them unseen. */
   pending: PendingWrites;
   /**
-   * The core's one queue (docs/architecture.md §3): a tool that reads a note to decide a write
+   * The core's one queue (docs/architecture.md §3): a use-case that reads a note to decide a write
    * holds the note's key (`noteQueueKey(recordKey(team, id))`) from that read through the write.
    */
   queue: SyncQueue;

@@ -1,25 +1,59 @@
 /**
- * The deps of a core instance (client, caches, queue, sync engine) without its MCP side: this
- * module does not reach the tool registry, its schemas or the SDK, so the plugin can build the
- * deps at first use and load `core.ts` only when the MCP endpoint starts.
+ * The composition point of the application layer: builds one core instance's services (client,
+ * caches, queue, sync engine) from the ports a host supplies. It does not reach the MCP tool
+ * registry, its schemas or the SDK, so the plugin builds these services at first use and loads
+ * `mcp/core.ts` (the MCP door over them) only when the endpoint starts.
  */
 import { AccountCache, NoteListCache } from "../hackmd/cache";
 import { HackmdClient } from "../hackmd/client";
-import { hackmdSiteOrigins, IMAGE_MAX_BYTES, isHackmdSiteLink } from "../core/image";
+import { hackmdSiteOrigins, IMAGE_MAX_BYTES, isHackmdSiteLink, type ImageFetcher } from "../core/image";
 import type { LocalFiles } from "../core/local-files";
-import type { HttpTransport } from "../core/ports";
+import type { Clock, HttpTransport, Logger, Random, SecretSource, Sleep } from "../core/ports";
+import type { ClientConfig } from "../hackmd/config";
+import type { Words } from "../core/wording";
 import { PendingWrites } from "../hackmd/pending-writes";
 import { SafetyVersions } from "../hackmd/safety-version";
 import type { NoteSummary, Team } from "../hackmd/types";
 import { SyncQueue } from "../sync/queue";
 import { SyncService } from "../sync/service";
 import { SyncStateStore } from "../sync/store";
-import type { BridgeCoreOptions } from "./core";
-import type { ToolDeps } from "./deps";
+import type { AppDeps } from "./deps";
+
+/** The ports and settings of a core instance. */
+export interface AppOptions {
+  transport: HttpTransport;
+  config: ClientConfig;
+  secrets: SecretSource;
+  files: LocalFiles;
+  images: ImageFetcher;
+  clock: Clock;
+  sleep: Sleep;
+  random: Random;
+  logger: Logger;
+  /** Time to live of the list and account caches (0 disables them; tests). */
+  cacheTtlMs?: number;
+  /** The vocabulary of the fixes the sync engine's messages name (default: the tools' words). */
+  words?: Words;
+  /**
+   * Whether pulls write notes in Obsidian's syntax unless a pull says otherwise, read at
+   * each pull. Default: off (every note byte for byte).
+   */
+  convertByDefault?: () => boolean;
+  /** Whether a converting pull downloads collaborators' HackMD-hosted images into the vault (default: on). */
+  downloadImages?: () => boolean;
+  /** Who overwrites, in the names of versions made before overwrites (default "hackmd-bridge"). */
+  hostLabel?: string;
+  /** Whether an overwrite stops when no version could be made first (read at each use; default never). */
+  requireVersion?: () => boolean;
+  /** How to turn that requirement off, in the host's words. */
+  requireVersionHint?: string;
+  /** The sync state store to use (the plugin shares its own, so one record index serves both). */
+  store?: SyncStateStore;
+}
 
 /**
  * An image on HackMD's own site (the API origin, or it without `api.`), read signed out, as the
- * readability probe reads it (TOOLS.md §16.8); anything else is not fetched. Undefined when the
+ * readability probe reads it (docs/tools.md §16.8); anything else is not fetched. Undefined when the
  * answer is not a 200 with a body.
  */
 async function fetchSiteImage(transport: HttpTransport, apiOrigin: string, url: string): Promise<Uint8Array | undefined> {
@@ -71,8 +105,8 @@ function estimateListBytes(list: readonly NoteSummary[]): number {
   return bytes;
 }
 
-/** Builds the deps of a core instance; `createBridgeCore` adds the MCP side. */
-export function createCoreDeps(options: BridgeCoreOptions): ToolDeps {
+/** Builds the services of a core instance; `createBridgeCore` (mcp/core.ts) adds the MCP door. */
+export function createAppDeps(options: AppOptions): AppDeps {
   const client = new HackmdClient({
     transport: options.transport,
     config: options.config,
