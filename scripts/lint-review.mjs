@@ -62,7 +62,8 @@ async function bundledFiles() {
     define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("0.0.0") },
     logLevel: "silent",
   });
-  return new Set(Object.keys(result.metafile.inputs).filter((path) => !path.startsWith("node_modules/") && !path.includes(":")));
+  // The repository's own files; packages (node_modules may be a symlink elsewhere) are not linted.
+  return new Set(Object.keys(result.metafile.inputs).filter((path) => !path.includes("node_modules/") && !path.startsWith("..") && !path.includes(":")));
 }
 
 const [bundled, results] = await Promise.all([
