@@ -7,6 +7,9 @@ const common = {
     "^obsidian$": "<rootDir>/tests/__mocks__/obsidian.ts",
   },
   moduleFileExtensions: ["ts", "js", "json"],
+  // Node's modules for the code the plugin shares with the command (src/node/node-apis.ts), as
+  // the command installs them at start.
+  setupFiles: ["<rootDir>/src/node/node-apis-install.ts"],
 };
 
 module.exports = {

@@ -16,6 +16,7 @@
  * max wall time, the p50 CPU time (steadier than wall time on a busy machine), and the p50 and
  * max of that longest block. Nothing here asserts a timing.
  */
+import "../src/node/node-apis-install";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { systemSleep } from "../src/core/ports";

@@ -5,6 +5,7 @@
  * client over the SDK's in-memory transport pair, and on request the real loopback HTTP
  * endpoint with a Streamable HTTP client.
  */
+import "../../src/node/node-apis-install";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

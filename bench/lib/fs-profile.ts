@@ -6,6 +6,7 @@
  * and working files. Calls overlap (several are in flight at once), so the sums can exceed the
  * wall time; their shares still show what dominates. Bench-only: nothing in src/ knows of it.
  */
+import "../../src/node/node-apis-install";
 import type * as FsSync from "node:fs";
 import type * as FsPromises from "node:fs/promises";
 import { performance } from "node:perf_hooks";

@@ -102,10 +102,26 @@ export const silentLogger: Logger = {
   error: () => undefined,
 };
 
-/** The real clock and timers, available in every host (no Node or Obsidian import needed). */
+/** Calls `callback` once after `ms` milliseconds, on the host's timers. */
+export type SetTimer = (callback: () => void, ms: number) => void;
+
+let hostTimer: SetTimer | undefined;
+
+/**
+ * Installs the host's timer for `systemSleep` (and the record lock's real timing): the plugin
+ * installs window's (obsidian/plugin-services.ts), so a wait never runs on a popout window's
+ * timers; the Node hosts install Node's (node/node-apis-install.ts). The last call wins.
+ */
+export function useHostTimer(timer: SetTimer): void {
+  hostTimer = timer;
+}
+
+/** The real clock, available in every host (no Node or Obsidian import needed). */
 export const systemClock: Clock = { now: () => Date.now() };
+/** Real waits on the host's timer (useHostTimer); rejects where no host installed one. */
 export const systemSleep: Sleep = (ms) =>
-  new Promise((resolve) => {
-    setTimeout(resolve, Math.max(0, ms));
+  new Promise((resolve, reject) => {
+    if (hostTimer === undefined) reject(new Error("no host timer is installed (useHostTimer)"));
+    else hostTimer(resolve, Math.max(0, ms));
   });
 export const systemRandom: Random = () => Math.random();

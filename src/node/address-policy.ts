@@ -4,7 +4,9 @@
  * from the machine itself, the local network or reserved space. Node's own `net.BlockList`
  * matches the blocks (it judges an IPv4-mapped IPv6 address by the IPv4 rules).
  */
-import { BlockList, isIPv4, isIPv6 } from "node:net";
+import { nodeApis } from "./node-apis";
+
+type BlockList = import("node:net").BlockList;
 
 /**
  * The IPv4 blocks TOOLS.md §16.6 refuses: unspecified, private, shared (carrier-grade NAT),
@@ -38,17 +40,28 @@ const REFUSED_IPV6: ReadonlyArray<[string, number]> = [
   ["3fff::", 20],
 ];
 
-const refused = new BlockList();
-for (const [network, prefix] of REFUSED_IPV4) refused.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of REFUSED_IPV6) refused.addSubnet(network, prefix, "ipv6");
-const globalUnicast = new BlockList();
-globalUnicast.addSubnet("2000::", 3, "ipv6");
+/** The lists, built at first use from the host's Node modules (node/node-apis.ts). */
+let lists: { refused: BlockList; globalUnicast: BlockList } | undefined;
+
+function blockLists(): { refused: BlockList; globalUnicast: BlockList } {
+  if (lists !== undefined) return lists;
+  const { BlockList } = nodeApis().net;
+  const refused = new BlockList();
+  for (const [network, prefix] of REFUSED_IPV4) refused.addSubnet(network, prefix, "ipv4");
+  for (const [network, prefix] of REFUSED_IPV6) refused.addSubnet(network, prefix, "ipv6");
+  const globalUnicast = new BlockList();
+  globalUnicast.addSubnet("2000::", 3, "ipv6");
+  lists = { refused, globalUnicast };
+  return lists;
+}
 
 /**
  * Whether `ip` (a textual address as a resolver returns it) is public under TOOLS.md §16.6.
  * Unparsable text, unusual IPv4 notations and IPv6 zone ids are never public.
  */
 export function isPublicAddress(ip: string): boolean {
+  const { isIPv4, isIPv6 } = nodeApis().net;
+  const { refused, globalUnicast } = blockLists();
   // Node's isIPv4 takes only four decimal parts without leading zeros.
   if (isIPv4(ip)) return !refused.check(ip, "ipv4");
   if (ip.includes("%") || !isIPv6(ip)) return false;

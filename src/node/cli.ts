@@ -7,6 +7,8 @@
  * messages or the one machine-readable line they promise; the human subcommands print readable
  * text there, or exactly one JSON object with `--json`.
  */
+// Node's modules for the code the plugin shares (node-apis.ts), installed before anything runs.
+import "./node-apis-install";
 import * as nodePath from "node:path";
 import { runEmulatorProcess } from "../emulator/process";
 import { VERSION } from "../core/version";

@@ -3,17 +3,19 @@
  * through the Vault API, but on desktop the paths are judged with the real file system, as the
  * standalone command does. The plugin reaches this module only through a dynamic import guarded
  * by `Platform.isDesktopApp` (`obsidian/desktop-loaders.ts`), so mobile never loads it. Loading
- * it also gives the core Node's synchronous SHA-256 (node-sha256.ts).
+ * it also gives the core Node's synchronous SHA-256 (node-sha256.ts). Node's `fs` and `path` come
+ * from node-apis.ts, which the plugin fills on desktop only (obsidian/desktop-node.ts).
  */
-import { constants, promises as fsp } from "node:fs";
-import * as nodePath from "node:path";
 import type { DesktopPaths } from "../core/local-files";
+import { nodeApis, type NodeSystemError } from "./node-apis";
 import { installNodeSha256 } from "./node-sha256";
 
 /** Builds the checks for a vault folder; resolves its real path once. */
 export async function createDesktopPaths(basePath: string): Promise<DesktopPaths> {
   // Desktop has Node's crypto too: body hashes are computed in place.
   installNodeSha256();
+  const { fs, path: nodePath } = nodeApis();
+  const { constants, promises: fsp } = fs;
   const realBase = await fsp.realpath(basePath);
   const inside = (base: string, absolute: string): string | undefined => {
     const relative = nodePath.relative(base, absolute);
@@ -25,11 +27,11 @@ export async function createDesktopPaths(basePath: string): Promise<DesktopPaths
   return {
     basePath,
     createExclusive: async (path, data) => {
-      let handle: fsp.FileHandle;
+      let handle: import("node:fs/promises").FileHandle;
       try {
         handle = await fsp.open(absoluteOf(path), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        if ((error as NodeSystemError).code === "EEXIST") return false;
         throw error;
       }
       try {
@@ -45,7 +47,7 @@ export async function createDesktopPaths(basePath: string): Promise<DesktopPaths
       try {
         return inside(realBase, await fsp.realpath(absolute)) ?? null;
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
+        const code = (error as NodeSystemError).code;
         if (code !== "ENOENT" && code !== "ENOTDIR") return null;
         // Nothing resolves there: an entry that exists without a target is a dangling symlink.
         try {

@@ -3,10 +3,6 @@
  * itself, refuses non-public addresses, pins the connection to the checked addresses, follows
  * redirects by hand with every rule re-applied, and streams the body under the size limits.
  */
-import { promises as dnsPromises, type LookupAddress } from "node:dns";
-import type { ClientRequest, IncomingMessage } from "node:http";
-import * as https from "node:https";
-import { isIP } from "node:net";
 import { BridgeError, invalidInput } from "../core/errors";
 import {
   IMAGE_SNIFF_BYTES,
@@ -23,13 +19,25 @@ import {
   type ImageFetcher,
 } from "../core/image";
 import { isPublicAddress } from "./address-policy";
+import { nodeApis, type NodeBuffer, type NodeSystemError } from "./node-apis";
+
+// Node's modules come from node-apis.ts: the desktop plugin bundles this file and fills it on
+// desktop only (obsidian/desktop-node.ts); the types below load nothing.
+type LookupAddress = import("node:dns").LookupAddress;
+type ClientRequest = import("node:http").ClientRequest;
+type IncomingMessage = import("node:http").IncomingMessage;
+type Timer = ReturnType<typeof import("node:timers").setTimeout>;
+
+/** Node's timers: what they guard (lookups, sockets, streams) is Node's too. */
+const setTimer = (callback: () => void, ms: number): Timer => nodeApis().timers.setTimeout(callback, ms);
+const clearTimer = (timer: Timer | undefined): void => nodeApis().timers.clearTimeout(timer);
 
 /** Resolves a host name to every address it has (like `dns.lookup` with `all: true`). */
 export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
 
 /** The system resolver, as TOOLS.md §16.6 asks: `dns.lookup` with `all: true`. */
 export const systemHostLookup: HostLookup = (hostname) =>
-  dnsPromises.lookup(hostname, { all: true, verbatim: true });
+  nodeApis().dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 /** Timeouts of one image download, in milliseconds. */
 export interface ImageFetchTimeouts {
@@ -95,7 +103,7 @@ export interface NodeImageFetcherOptions {
   /** Lookups allowed to wait for a slot before new ones are refused with `network` (default 16). */
   maxPendingLookups?: number;
   /** Tests only: trusted CA certificates instead of the system's (a self-signed test certificate). */
-  ca?: string | Buffer | Array<string | Buffer>;
+  ca?: string | NodeBuffer | Array<string | NodeBuffer>;
   /**
    * Tests only: the TCP port to connect to instead of 443, which the URL rules demand but a test
    * server cannot listen on.
@@ -182,7 +190,7 @@ class Slots {
   }
 }
 
-type PinnedLookup = NonNullable<https.RequestOptions["lookup"]>;
+type PinnedLookup = NonNullable<import("node:https").RequestOptions["lookup"]>;
 
 /** Downloads `image_url`s for the Node host (desktop plugin and standalone command). */
 export class NodeImageFetcher implements ImageFetcher {
@@ -270,10 +278,10 @@ export class NodeImageFetcher implements ImageFetcher {
       const settle = (finish: () => void): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        clearTimer(timer);
         finish();
       };
-      const timer = setTimeout(() => {
+      const timer = setTimer(() => {
         withdraw();
         settle(() => reject(new BridgeError("network", `the image host ${hostname} did not resolve in time`)));
       }, Math.max(0, deadline - Date.now()));
@@ -313,9 +321,9 @@ export class NodeImageFetcher implements ImageFetcher {
       targets = [];
     }
     const first = targets[0];
-    process.nextTick(() => {
+    nodeApis().process.nextTick(() => {
       if (first === undefined) {
-        const error: NodeJS.ErrnoException = new Error(`${hostname} was not checked for this download`);
+        const error: NodeSystemError = new Error(`${hostname} was not checked for this download`);
         error.code = "ENOTFOUND";
         callback(error, "", 0);
       } else if (options.all === true) {
@@ -334,9 +342,9 @@ export class NodeImageFetcher implements ImageFetcher {
     const totalMs = this.timeouts.headersMs + Math.ceil((limit / this.timeouts.transferBytesPerSecond) * 1000);
     return new Promise((resolve, reject) => {
       let connected = false;
-      const timers: Array<ReturnType<typeof setTimeout>> = [];
-      const clearTimers = (): void => timers.splice(0).forEach((timer) => clearTimeout(timer));
-      const request: ClientRequest = https.request({
+      const timers: Timer[] = [];
+      const clearTimers = (): void => timers.splice(0).forEach((timer) => clearTimer(timer));
+      const request: ClientRequest = nodeApis().https.request({
         protocol: "https:",
         hostname: literal ?? host,
         port: this.connectPort,
@@ -357,13 +365,13 @@ export class NodeImageFetcher implements ImageFetcher {
         request.destroy(error);
       };
       timers.push(
-        setTimeout(
+        setTimer(
           () => {
             if (!connected) fail(new BridgeError("network", `could not connect to the image host ${host} in time`));
           },
           Math.max(0, connectDeadline - startedAt),
         ),
-        setTimeout(() => fail(new BridgeError("network", `the image host ${host} did not answer in time`)), this.timeouts.headersMs),
+        setTimer(() => fail(new BridgeError("network", `the image host ${host} did not answer in time`)), this.timeouts.headersMs),
       );
       request.on("socket", (socket) => {
         socket.once("secureConnect", () => {
@@ -418,33 +426,33 @@ class OpenResponse {
     }
     const res = this.res;
     return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
+      const chunks: NodeBuffer[] = [];
       let received = 0;
       let sniffed = false;
       let done = false;
       const finish = (error: BridgeError | undefined): void => {
         if (done) return;
         done = true;
-        clearTimeout(idle);
-        clearTimeout(ceiling);
+        clearTimer(idle);
+        clearTimer(ceiling);
         if (error !== undefined) {
           this.abandon();
           reject(error);
           return;
         }
-        resolve(new Uint8Array(Buffer.concat(chunks, received)));
+        resolve(new Uint8Array(nodeApis().buffer.Buffer.concat(chunks, received)));
       };
       const stalled = (): void =>
         finish(new BridgeError("network", `the image host ${this.host} stalled while sending the image`));
-      let idle = setTimeout(stalled, this.idleMs);
-      const ceiling = setTimeout(
+      let idle = setTimer(stalled, this.idleMs);
+      const ceiling = setTimer(
         () => finish(new BridgeError("network", `the image download from ${this.host} took too long`)),
         this.remainingMs,
       );
-      res.on("data", (chunk: Buffer) => {
+      res.on("data", (chunk: NodeBuffer) => {
         if (done) return;
-        clearTimeout(idle);
-        idle = setTimeout(stalled, this.idleMs);
+        clearTimer(idle);
+        idle = setTimer(stalled, this.idleMs);
         received += chunk.length;
         if (received > sizing.limit) {
           finish(cutOffError(sizing));
@@ -454,7 +462,7 @@ class OpenResponse {
         if (!sniffed && received >= IMAGE_SNIFF_BYTES) {
           sniffed = true;
           // Refuse a web page or any other non-image as soon as its head arrives.
-          if (sniffImageType(Buffer.concat(chunks, received)) === undefined) finish(invalidInput(NOT_AN_IMAGE_MESSAGE));
+          if (sniffImageType(nodeApis().buffer.Buffer.concat(chunks, received)) === undefined) finish(invalidInput(NOT_AN_IMAGE_MESSAGE));
         }
       });
       res.on("end", () => {
@@ -462,7 +470,7 @@ class OpenResponse {
           finish(lostConnection(this.host));
           return;
         }
-        if (!sniffed && sniffImageType(Buffer.concat(chunks, received)) === undefined) {
+        if (!sniffed && sniffImageType(nodeApis().buffer.Buffer.concat(chunks, received)) === undefined) {
           finish(invalidInput(NOT_AN_IMAGE_MESSAGE));
           return;
         }
@@ -526,7 +534,7 @@ function statusError(status: number): BridgeError {
 /** Maps a request failure: our own errors pass through, refused certificates are `invalid_input`. */
 function transportError(error: unknown, host: string, connected: boolean): BridgeError {
   if (error instanceof BridgeError) return error;
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = (error as NodeSystemError).code;
   if (code !== undefined && CERTIFICATE_ERROR_CODES.has(code)) {
     return invalidInput(`the image host ${host} presented a certificate that was refused`);
   }
@@ -537,5 +545,5 @@ function transportError(error: unknown, host: string, connected: boolean): Bridg
 /** The address when `hostname` (as URL gives it, IPv6 in brackets) is an IP literal. */
 function ipLiteral(hostname: string): string | undefined {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  return isIP(bare) === 0 ? undefined : bare;
+  return nodeApis().net.isIP(bare) === 0 ? undefined : bare;
 }

@@ -16,6 +16,8 @@ import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import { BridgeError } from "../core/errors";
 import { installNodeSha256 } from "./node-sha256";
+// Node's modules for the code the plugin shares (node-apis.ts): this host has them at start.
+import "./node-apis-install";
 import { TOOL_WORDS, type Words } from "../core/wording";
 import {
   sameStamp,

@@ -9,6 +9,8 @@ import { createClientConfig, DEFAULT_API_URL, STANDALONE_TOKEN_HINT, type Client
 import { createBridgeCore, type BridgeCore } from "../mcp/core";
 import { NodeHttpTransport } from "./http-transport";
 import { NodeImageFetcher } from "./image-fetcher";
+// Node's modules for the code the plugin shares (node-apis.ts): this host has them at start.
+import "./node-apis-install";
 import { NodeLocalFiles } from "./local-files";
 import { VERSION } from "../core/version";
 

@@ -122,6 +122,10 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
     io.err(`Mode: SANDBOX — no HACKMD_API_TOKEN is set, so the tools run against the built-in HackMD emulator\n`);
     io.err(`(${emulator.url}, demo notes, nothing leaves this machine; its notes are kept in ${shown}/${SANDBOX_STATE_DIR}/). Set HACKMD_API_TOKEN to use real HackMD.\n`);
     io.err(`Root folder: ${root}\n\n`);
+    // The emulator's own token (made here, kept in the sandbox folder; never a HackMD token), on
+    // stdout with the snippets as the endpoint's token is: what the Obsidian plugin's settings
+    // need to try the plugin against the sandbox (README, "Try the plugin against the sandbox").
+    const pluginHint = `Obsidian plugin (Settings → HackMD Bridge): set API URL to ${emulator.url} and the API token to ${apiToken}`;
     return await runServe({
       settings: makeSettings({ ...settings, root, apiUrl: emulator.url }, apiToken),
       port,
@@ -131,7 +135,7 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
       extra: { mode: "sandbox" },
       tokenNote,
       snippetsOnStdout: true,
-      footer: `${stdioHint}\n\n${commandHint}`,
+      footer: `${pluginHint}\n\n${stdioHint}\n\n${commandHint}`,
       onListening: (listener) =>
         writeConnection(root, {
           api_url: emulator.url,

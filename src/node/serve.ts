@@ -6,6 +6,8 @@ import { connectionHelpText } from "../mcp/client-configs";
 import type { BridgeCore } from "../mcp/core";
 import type { ToolGate } from "../mcp/gate";
 import { startMcpListener, type McpListener } from "../mcp/http/listener";
+// Node's modules for the code the plugin shares (node-apis.ts): this host has them at start.
+import "./node-apis-install";
 import { createMcpServer } from "../mcp/server";
 import { createNodeCore, type NodeSettings } from "./runtime";
 import { BoundedStdioServerTransport } from "./stdio-transport";

@@ -1,6 +1,7 @@
 import { FileSystemAdapter, Platform, type App } from "obsidian";
 import { unavailableImageFetcher, type ImageFetcher } from "../core/image";
 import { VERSION } from "../core/version";
+import { loadDesktopNode } from "./desktop-node";
 import type { DesktopPaths } from "./vault-files";
 
 /**
@@ -11,6 +12,7 @@ export async function loadDesktopPaths(app: App): Promise<DesktopPaths | undefin
   const adapter = app.vault.adapter;
   if (!Platform.isDesktopApp || !(adapter instanceof FileSystemAdapter)) return undefined;
   try {
+    if (!(await loadDesktopNode())) return undefined;
     const { createDesktopPaths } = await import("../node/desktop-paths");
     return await createDesktopPaths(adapter.getBasePath());
   } catch {
@@ -30,7 +32,9 @@ export function desktopImageFetcher(): ImageFetcher {
   return {
     available: true,
     fetch: async (url, options) => {
-      fetcher ??= import("../node/image-fetcher").then(({ NodeImageFetcher }) => new NodeImageFetcher({ version: VERSION }));
+      fetcher ??= loadDesktopNode()
+        .then(() => import("../node/image-fetcher"))
+        .then(({ NodeImageFetcher }) => new NodeImageFetcher({ version: VERSION }));
       return (await fetcher).fetch(url, options);
     },
   };

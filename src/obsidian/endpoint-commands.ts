@@ -87,7 +87,7 @@ function pickClient(app: App, configs: ClientConfig[]): Promise<ClientConfig | u
         window.setTimeout(() => resolve(chosen), 0);
       }
     })(app);
-    modal.setPlaceholder("Which MCP client?");
+    modal.setPlaceholder("Which client to configure?");
     modal.open();
   });
 }

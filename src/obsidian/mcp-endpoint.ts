@@ -5,7 +5,8 @@
  *
  * The listener (`mcp/http/`) needs Node's `http`, which Obsidian mobile lacks, so it is reached
  * only through a dynamic `import()` behind `Platform.isDesktopApp`; esbuild turns that import into
- * a lazy initialiser, so the bundle still loads on mobile. Never import it statically here.
+ * a lazy initialiser, so the bundle still loads on mobile. Never import it statically here. Node's
+ * modules themselves reach it through obsidian/desktop-node.ts, behind the same check.
  */
 import { Notice, Platform } from "obsidian";
 import type { Logger } from "../core/ports";
@@ -16,6 +17,7 @@ import type { ToolGate } from "../mcp/gate";
 import type { ToolCallEvent } from "../mcp/server";
 import type { DeviceSettings } from "./device-settings";
 import type { PluginSecrets } from "./secrets";
+import { loadDesktopNode } from "./desktop-node";
 
 /** What the endpoint is doing right now. */
 export type EndpointStatus =
@@ -31,6 +33,12 @@ export type ListenerLoader = () => Promise<{
   startMcpListener: (options: McpListenerOptions) => Promise<McpListener>;
   PortInUseError: abstract new (...args: never[]) => Error;
 }>;
+
+/** The default loader: Node's modules first (desktop app only), then the listener. */
+async function loadListener(): ReturnType<ListenerLoader> {
+  if (!(await loadDesktopNode())) throw new Error("Node's modules are not available on this device");
+  return import("../mcp/http/listener");
+}
 
 /** What the controller needs from the plugin. */
 export interface McpEndpointOptions {
@@ -126,7 +134,7 @@ export class McpEndpointController {
     let module: Awaited<ReturnType<ListenerLoader>>;
     try {
       // The only way this file reaches node:http: lazily, and only on desktop (see the header).
-      module = await (this.options.loadListener ?? (() => import("../mcp/http/listener")))();
+      module = await (this.options.loadListener ?? loadListener)();
     } catch (error) {
       return this.fail(`The MCP endpoint could not be loaded: ${messageOf(error)}`);
     }

@@ -12,7 +12,7 @@
  */
 import type { App } from "obsidian";
 import { unavailableImageFetcher, type ImageFetcher } from "../core/image";
-import type { Clock, HttpTransport, Logger, LogFields, SecretSource, Sleep } from "../core/ports";
+import { useHostTimer, type Clock, type HttpTransport, type Logger, type LogFields, type SecretSource, type Sleep } from "../core/ports";
 import { CallContext } from "../hackmd/call-context";
 import { AccountCache } from "../hackmd/cache";
 import { createClientConfig, PLUGIN_TOKEN_HINT, type ClientConfig } from "../hackmd/config";
@@ -111,6 +111,10 @@ export class PluginServices {
       new Promise((resolve) => {
         options.timers.setTimeout(resolve, Math.max(0, ms));
       });
+    // The core's own real waits (systemSleep, the record lock's default timing) on window's timers too.
+    useHostTimer((callback, ms) => {
+      options.timers.setTimeout(callback, ms);
+    });
     this.files = new VaultLocalFiles({
       app: options.app,
       ...(options.desktop ? { desktop: options.desktop } : {}),

@@ -13,7 +13,7 @@
  */
 import { BridgeError } from "../core/errors";
 import type { StateFiles } from "../core/local-files";
-import type { Logger } from "../core/ports";
+import { systemSleep, type Logger } from "../core/ports";
 
 /** The lock folder inside the state folder. */
 export const LOCKS = "locks";
@@ -34,7 +34,7 @@ export interface LockTiming {
 /** Real time, for stores built without a core (the plugin's status reads, CLI commands). */
 export const REAL_LOCK_TIMING: LockTiming = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: systemSleep,
 };
 
 let tokens = 0;

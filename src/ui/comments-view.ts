@@ -67,7 +67,7 @@ export class CommentsView extends TrackedFileView {
     });
     const noteId = this.noteId;
     if (noteId !== undefined && this.state === "loaded") {
-      buttons.createEl("button", { text: "Open in HackMD" }).addEventListener("click", () => {
+      buttons.createEl("button", { text: "Open in browser" }).addEventListener("click", () => {
         if (!this.history.openInHackmd(noteId)) showInfo("Links need the default HackMD API URL; open the note from your HackMD server instead.");
       });
     }

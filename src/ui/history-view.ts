@@ -59,7 +59,7 @@ export class NoteHistoryView extends TrackedFileView {
 
   protected renderLoaded(root: HTMLElement, path: string): void {
     if (this.entries.length === 0) {
-      root.createEl("p", { cls: "hackmd-bridge-muted", text: "HackMD has no saved versions of this note yet." });
+      root.createEl("p", { cls: "hackmd-bridge-muted", text: "No saved versions of this note yet." });
       return;
     }
     if (this.total > this.entries.length) root.createEl("p", { cls: "hackmd-bridge-muted", text: `The newest ${this.entries.length} of ${this.total} versions.` });

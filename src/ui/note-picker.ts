@@ -25,7 +25,7 @@ export class NotePickerModal extends PickerModal<PickableNote> {
       if (seen.has(key)) this.shared.add(key);
       seen.add(key);
     }
-    this.setPlaceholder("Type a title to search your HackMD notes");
+    this.setPlaceholder("Type a title to search your notes");
     this.emptyStateText = "No matching notes.";
   }
 

@@ -40,7 +40,7 @@ export class PublishModal extends Modal {
   }
 
   override onOpen(): void {
-    this.setTitle("Publish to HackMD as a new note");
+    this.setTitle("Publish as a new note");
     this.contentEl.createEl("p", { text: `${this.dialog.path} becomes a new note and stays linked to it.` });
     new Setting(this.contentEl).setName("Workspace").addDropdown((dropdown) => {
       dropdown.addOption(PERSONAL, "Personal");

@@ -438,6 +438,12 @@ describe("README.md, run as a user runs it", () => {
       expect(sandbox.stdout()).toContain(`Bearer ${printed.token}`);
       expect(sandbox.stderr()).toContain("Mode: SANDBOX");
       expect(sandbox.stderr()).not.toContain(printed.token);
+      // The README's "Try the plugin against the sandbox": the API URL and token it prints for the
+      // plugin's settings answer as HackMD does.
+      const plugin = /set API URL to (http:\/\/127\.0\.0\.1:\d+\/v1) and the API token to (\S+)/.exec(sandbox.stdout());
+      expect(plugin).not.toBeNull();
+      const me = await fetch(`${plugin?.[1] ?? ""}/me`, { headers: { Authorization: `Bearer ${plugin?.[2] ?? ""}` } });
+      expect(me.status).toBe(200);
     }, 120_000);
 
     it("npx hackmd-bridge list / pull <short_id> … --root sandbox-vault find the sandbox with no token", async () => {

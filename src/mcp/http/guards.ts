@@ -1,4 +1,6 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+// Node's crypto comes from node/node-apis.ts: the desktop plugin bundles this file and fills it
+// only on desktop (obsidian/desktop-node.ts).
+import { nodeApis } from "../../node/node-apis";
 
 /** Host names a loopback request may carry in its Host header. */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -34,6 +36,7 @@ export function isAllowedOrigin(origin: string | undefined): boolean {
 export function bearerMatches(authorization: string | undefined, token: string): boolean {
   if (!authorization || token.length === 0) return false;
   const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
+  const { createHash, timingSafeEqual } = nodeApis().crypto;
   const given = createHash("sha256").update(match?.[1] ?? "").digest();
   const expected = createHash("sha256").update(token).digest();
   return timingSafeEqual(given, expected) && match !== null;

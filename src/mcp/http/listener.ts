@@ -7,11 +7,10 @@
  * closes its transport and MCP server, so nothing of a closed session stays reachable. Used by
  * `hackmd-bridge serve` and, through a guarded dynamic import, by the desktop plugin.
  */
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
-// Node's own timers: in Obsidian's renderer the global setInterval is the DOM one, whose id has no unref().
-import { clearInterval, setInterval } from "node:timers";
+// Node's modules come from node/node-apis.ts (the desktop plugin fills it on desktop only,
+// obsidian/desktop-node.ts), Node's own timers included: in Obsidian's renderer the global
+// setInterval is the DOM one, whose id has no unref().
+import { nodeApis, type NodeBuffer, type NodeSystemError } from "../../node/node-apis";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { McpProtocolServer } from "../server";
@@ -19,6 +18,11 @@ import type { Logger } from "../../core/ports";
 import { bearerMatches, isAllowedHost, isAllowedOrigin } from "./guards";
 import { answerWithTransport } from "./node-bridge";
 import { messageTooDeepError, parseJsonBounded } from "../json-depth";
+
+type IncomingMessage = import("node:http").IncomingMessage;
+type ServerResponse = import("node:http").ServerResponse;
+type HttpServer = import("node:http").Server;
+type Socket = import("node:net").Socket;
 
 /** Options of the loopback listener. */
 export interface McpListenerOptions {
@@ -80,6 +84,7 @@ const MCP_PATH = "/mcp";
 
 /** Starts the endpoint; resolves once it listens. */
 export async function startMcpListener(options: McpListenerOptions): Promise<McpListener> {
+  const node = nodeApis();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const maxSessions = options.maxSessions ?? 32;
   const idleMs = options.idleMs ?? 30 * 60 * 1000;
@@ -161,7 +166,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     if (sessions.size >= maxSessions) return replyJsonRpc(res, 503, "Too many sessions busy at once; close one and retry.");
     const server = options.createServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => node.crypto.randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, lastSeen: Date.now(), inFlight: 0 });
       },
@@ -176,7 +181,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     await answerWithTransport(transport, req, res, body);
   };
 
-  const http: HttpServer = createServer((req, res) => {
+  const http: HttpServer = node.http.createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       options.logger.error("mcp_http_error", { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) reply(res, 500, "Internal error.");
@@ -189,7 +194,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
   });
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException): void => {
+    const onError = (error: NodeSystemError): void => {
       reject(error.code === "EADDRINUSE" ? new PortInUseError(options.port) : error);
     };
     http.once("error", onError);
@@ -200,7 +205,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
   });
   const address = http.address();
   port = typeof address === "object" && address ? address.port : options.port;
-  const sweeper = setInterval(() => void evictIdle(), Math.min(idleMs, 60_000));
+  const sweeper = node.timers.setInterval(() => void evictIdle(), Math.min(idleMs, 60_000));
   sweeper.unref();
 
   return {
@@ -208,7 +213,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     port,
     sessionCount: () => sessions.size,
     close: async () => {
-      clearInterval(sweeper);
+      node.timers.clearInterval(sweeper);
       await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
@@ -250,10 +255,10 @@ async function readJsonBody(
     req.resume();
     return tooLarge;
   }
-  const chunks: Buffer[] = [];
+  const chunks: NodeBuffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    const buffer = chunk as Buffer;
+    const buffer = chunk as NodeBuffer;
     size += buffer.byteLength;
     if (size > maxBytes) {
       req.resume();
@@ -263,7 +268,7 @@ async function readJsonBody(
   }
   try {
     // Bounded: the nesting is checked in one pass over the text before JSON.parse (mcp/json-depth.ts).
-    const { value, cut } = parseJsonBounded(Buffer.concat(chunks).toString("utf8"));
+    const { value, cut } = parseJsonBounded(nodeApis().buffer.Buffer.concat(chunks).toString("utf8"));
     return { status: 200, value, cut };
   } catch {
     return { status: 400, message: "Request body is not valid JSON." };

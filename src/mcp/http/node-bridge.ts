@@ -4,7 +4,8 @@
  * transport's `Response` is written back, streaming an SSE body as it comes. This is all the SDK's
  * Node wrapper used `@hono/node-server` for (~21 KB in main.js); docs/architecture.md, "The bundle".
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+type IncomingMessage = import("node:http").IncomingMessage;
+type ServerResponse = import("node:http").ServerResponse;
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 
 /** Answers `req` through `transport`; resolves when the response has ended (an SSE stream included). */
