@@ -86,8 +86,24 @@ for (const result of results) {
   }
 }
 
+/**
+ * Warnings in main.js's code that are known, reviewed and not yet fixable, each with its reason.
+ * They are printed on every run (the hub shows them publicly too) but do not fail it; any other
+ * warning does. Keep this list empty where possible: an entry is a debt, not a waiver.
+ */
+const KNOWN = [
+  {
+    file: "src/mcp/server.ts",
+    rule: "@typescript-eslint/no-deprecated",
+    why:
+      "the SDK's low-level `Server` is marked deprecated in favour of `McpServer`, whose module adds zod v3 and JSON-schema conversion (~110 KB of main.js) and answers argument errors its own way (docs/adr/0001-tool-handlers.md); it goes when the endpoint moves to the SDK's v2 server packages",
+  },
+];
+const known = (finding) => KNOWN.some((entry) => entry.file === finding.file && entry.rule === finding.rule);
+
 const errors = findings.filter((finding) => finding.severity === "error");
-const bundledWarnings = findings.filter((finding) => finding.severity === "warning" && finding.inMainJs);
+const knownWarnings = findings.filter((finding) => finding.severity === "warning" && finding.inMainJs && known(finding));
+const bundledWarnings = findings.filter((finding) => finding.severity === "warning" && finding.inMainJs && !known(finding));
 const otherWarnings = findings.filter((finding) => finding.severity === "warning" && !finding.inMainJs);
 const show = (finding) => `  ${finding.file}:${finding.line}  ${finding.severity}  ${finding.rule}  ${finding.message}`;
 
@@ -97,6 +113,10 @@ const say = (text) => process.stdout.write(`${text}\n`);
 say(`lint:review — eslint-plugin-obsidianmd recommended, ${results.length} files, ${bundled.size} of them in main.js`);
 if (errors.length > 0) say(`\nErrors (${errors.length}):\n${errors.map(show).join("\n")}`);
 if (bundledWarnings.length > 0) say(`\nWarnings in code bundled into main.js (${bundledWarnings.length}):\n${bundledWarnings.map(show).join("\n")}`);
+if (knownWarnings.length > 0) {
+  const reasons = KNOWN.filter((entry) => knownWarnings.some((finding) => finding.file === entry.file && finding.rule === entry.rule));
+  say(`\nKnown warnings in main.js's code (${knownWarnings.length}, reviewed, not failing):\n${knownWarnings.map(show).join("\n")}\n${reasons.map((entry) => `  why (${entry.file}): ${entry.why}`).join("\n")}`);
+}
 if (otherWarnings.length > 0) {
   const perFolder = new Map();
   for (const finding of otherWarnings) {
@@ -107,5 +127,5 @@ if (otherWarnings.length > 0) {
   if (listAll) say(otherWarnings.map(show).join("\n"));
 }
 const failed = errors.length > 0 || bundledWarnings.length > 0;
-say(`\n${failed ? "FAILED" : "passed"}: ${errors.length} errors, ${bundledWarnings.length} warnings in main.js's code, ${otherWarnings.length} warnings elsewhere`);
+say(`\n${failed ? "FAILED" : "passed"}: ${errors.length} errors, ${bundledWarnings.length} warnings in main.js's code (${knownWarnings.length} known), ${otherWarnings.length} warnings elsewhere`);
 process.exitCode = failed ? 1 : 0;

@@ -12,7 +12,6 @@
 // zod v4's `locales` namespace (every language's error messages, ~145 KB) is re-exported by
 // `zod/v4` and never used: only the English messages, which zod imports on its own, are kept.
 "use strict";
-const { builtinModules } = require("node:module");
 
 /** Where the readable source is; the banner of main.js names it. */
 const REPOSITORY = "https://github.com/hackmd-bridge/hackmd-bridge";
@@ -25,7 +24,12 @@ ${REPOSITORY}
 */
 `;
 
-const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+/**
+ * Node's modules stay outside the bundle: our code imports them only as `node:*` (and only the
+ * desktop host hands them over, src/node/node-apis.ts); a bare `fs` from a dependency would fail
+ * the build here rather than reach mobile.
+ */
+const nodeExternals = ["node:*"];
 
 /**
  * The CodeMirror packages Obsidian provides at runtime (its sample plugin's list): they must stay
@@ -65,7 +69,11 @@ const pluginOptions = ({ version, dev = false, outfile = "main.js", plugins = []
   format: "cjs",
   platform: "node",
   target: "es2022",
-  external: ["obsidian", "electron", ...obsidianProvided, ...nodeBuiltins],
+  // Obsidian runs main.js as a CommonJS module through its own loader, with the host's
+  // `require`: an `import()` of a module outside the bundle (the desktop host's `node:*`) must
+  // become that `require`, not a native dynamic import the loader cannot serve.
+  supported: { "dynamic-import": false },
+  external: ["obsidian", "electron", ...obsidianProvided, ...nodeExternals],
   banner: { js: BANNER },
   sourcemap: dev ? "inline" : false,
   minify: !dev,
@@ -75,4 +83,4 @@ const pluginOptions = ({ version, dev = false, outfile = "main.js", plugins = []
   plugins: [stubs, ...plugins],
 });
 
-module.exports = { BANNER, REPOSITORY, nodeBuiltins, obsidianProvided, pluginOptions };
+module.exports = { BANNER, REPOSITORY, obsidianProvided, pluginOptions };

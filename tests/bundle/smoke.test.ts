@@ -14,7 +14,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Plugin } from "esbuild";
 import esbuild from "esbuild";
-import { BANNER, nodeBuiltins, pluginOptions } from "../../scripts/plugin-build.cjs";
+import { builtinModules } from "node:module";
+import { BANNER, pluginOptions } from "../../scripts/plugin-build.cjs";
+
+/** Every name Node answers `require` with a built-in for. */
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 import type * as FakeObsidian from "../__mocks__/obsidian";
 import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
 import { createEmulatorFree } from "../helpers/emulator";
