@@ -173,12 +173,21 @@ export class AutoSyncRunner {
    * for the window, and a spent month refuses them); others (an agent's call in the plugin
    * between steps) are only counted.
    */
-  private async reserve(_sent: SentRequest): Promise<void> {
+  private async reserve(sent: SentRequest): Promise<void> {
     const { budget, clock, sleep } = this.deps;
     for (;;) {
       this.assertNotStopping();
       const wait = await budget.reserve(clock.now(), { inRound: this.inRound, enforce: this.running });
       if (wait === 0) return;
+      // A write comes after the read that decided it: waiting minutes for the window between the
+      // two would let a collaborator's edit land unseen and be replaced. Nothing is sent; the push
+      // is queued and tried again later with a fresh read. Reads may wait.
+      if (sent.method !== "GET") {
+        throw new BridgeError(
+          "rate_limited",
+          `HackMD's limit of ${budget.windowRequests} requests per 5 minutes is reached (every process syncing this folder counts); this change was not sent, and is tried again later from a fresh read of the note.`,
+        );
+      }
       await sleep(wait);
     }
   }
