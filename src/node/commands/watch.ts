@@ -18,7 +18,7 @@ import { AutoSyncRunner, DEFAULT_DEBOUNCE_MS, type StepReport } from "../../sync
 import type { CommandContext } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError } from "./output";
-import { CLI_WORDS } from "./words";
+import { CLI_WORDS, commandLine } from "./words";
 
 /** Reads `--budget`: a whole number of requests per month, or `unlimited`; default the free plan's 2,000. */
 export function parseBudget(value: string | undefined): MonthlyBudget {
@@ -216,7 +216,7 @@ export function reportLine(report: StepReport): string | undefined {
 function overwrittenWords(path: string, found: readonly OverwrittenVersion[]): string {
   const first = found[0];
   const by = [...new Set(found.map((version) => version.by))].join(", ");
-  return `${path}: an edit by ${by} landed just before the push and was replaced; their text is in version ${first?.version_id ?? "?"} (hackmd-bridge history ${path} --show ${first?.version_id ?? "<version id>"})`;
+  return `${path}: an edit by ${by} landed just before the push and was replaced; their text is in version ${first?.version_id ?? "?"} (${commandLine("history", [path], ` --show ${first?.version_id ?? "<version id>"}`)})`;
 }
 
 function delayWords(delay: RoundDelay): string {
