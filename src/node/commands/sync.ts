@@ -116,7 +116,7 @@ function label(item: SyncAllItem): string {
 }
 
 /** The counts as a sentence fragment, zero counts left out. */
-function countWords(counts: SyncAllCounts, dryRun: boolean): string {
+export function countWords(counts: SyncAllCounts, dryRun: boolean): string {
   const words: Array<[keyof SyncAllCounts, string]> = [
     ["in_sync", "in sync"],
     ["pulled", dryRun ? "to pull" : "pulled"],
@@ -130,7 +130,8 @@ function countWords(counts: SyncAllCounts, dryRun: boolean): string {
   ];
   return words
     .filter(([key]) => counts[key] > 0)
-    .map(([key, word]) => `${counts[key]} ${word}`)
+    // "1 error", "1 conflict": the plural words are written for counts above one.
+    .map(([key, word]) => `${counts[key]} ${counts[key] === 1 && (key === "errors" || (key === "conflicts" && !dryRun)) ? word.slice(0, -1) : word}`)
     .join(", ");
 }
 

@@ -194,10 +194,13 @@ export function reportLine(report: StepReport): string | undefined {
       counts.pushed > 0 ? `${counts.pushed} pushed` : "",
       counts.merged > 0 ? `${counts.merged} merged` : "",
       counts.conflicts > 0 ? `${counts.conflicts} in conflict (${report.round.conflicts.join(", ")})` : "",
-      counts.errors > 0 ? `${counts.errors} errors` : "",
+      counts.errors > 0 ? `${counts.errors} error${counts.errors === 1 ? "" : "s"}` : "",
       counts.skipped > 0 ? `${counts.skipped} skipped` : "",
     ].filter((part) => part !== "");
     parts.push(`round: ${done.length === 0 ? "nothing to do" : done.join(", ")}`);
+    // What went wrong, once per round (the first error; the others are usually the same cause).
+    const failed = report.round.items.find((item) => item.outcome === "error" && item.message !== undefined);
+    if (failed !== undefined) parts.push(`${failed.local_path === "" ? "error" : failed.local_path}: ${failed.message ?? ""}`);
     for (const item of report.round.items) {
       if (item.overwritten_versions !== undefined) parts.push(overwrittenWords(item.local_path, item.overwritten_versions));
     }
