@@ -90,7 +90,8 @@ export async function runStdio(settings: NodeSettings, logger: Logger, gate?: To
   });
   await server.connect(transport);
   logger.info("mcp_stdio_ready", { version: VERSION });
-  await Promise.race([closed, untilSignal(), new Promise<void>((resolve) => process.stdin.once("end", () => resolve()))]);
+  // The input's end waits for the answers still owed (a client that pipes its requests and closes).
+  await Promise.race([closed, untilSignal(), transport.inputDone]);
   await server.close();
   return 0;
 }

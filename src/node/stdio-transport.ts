@@ -5,6 +5,11 @@
  * linear scan instead of stalling the process. The SDK's reader hands every line to JSON.parse
  * and its schema and, on a line it cannot read, reports an error to the server and answers
  * nothing, so the client waits for ever; this one answers such a line with a JSON-RPC error.
+ *
+ * When the input ends (the client closed stdin, or a script piped its requests in), a last line
+ * without a newline is still read, and `inputDone` resolves only once every request read has been
+ * answered (or cancelled by the client): the process then exits without dropping the answers of
+ * requests still in flight.
  */
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
@@ -33,6 +38,14 @@ export class BoundedStdioServerTransport implements Transport {
   /** True while the rest of an over-long line is being skipped. */
   private skipping = false;
   private started = false;
+  /** Ids (typed, e.g. `n:1`, `s:a`) of requests read and not answered yet. */
+  private readonly unanswered = new Set<string>();
+  private ended = false;
+  private resolveInputDone: (() => void) | undefined;
+  /** Resolves once the input has ended and every request read from it has been answered. */
+  readonly inputDone: Promise<void> = new Promise((resolve) => {
+    this.resolveInputDone = resolve;
+  });
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -72,27 +85,49 @@ export class BoundedStdioServerTransport implements Transport {
     this.onerror?.(error);
   };
 
+  /** The input ended: read what is left of a last line, then wait for the answers still owed. */
+  private readonly onEnd = (): void => {
+    if (!this.skipping && this.chunks.length > 0) {
+      const line = Buffer.concat(this.chunks);
+      this.chunks = [];
+      this.size = 0;
+      this.readLine(line.toString("utf8"));
+    }
+    this.ended = true;
+    this.settleIfDone();
+  };
+
+  private settleIfDone(): void {
+    if (this.ended && this.unanswered.size === 0) this.resolveInputDone?.();
+  }
+
   start(): Promise<void> {
     if (this.started) return Promise.reject(new Error("The stdio transport is already started."));
     this.started = true;
     this.input.on("data", this.onData);
     this.input.on("error", this.onStreamError);
+    this.input.once("end", this.onEnd);
     return Promise.resolve();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.output.once("drain", () => resolve());
+    const answered = answeredId(message);
+    return new Promise<void>((resolve) => {
+      // Resolved once written out, so an answer is never counted as given before it left.
+      this.output.write(`${JSON.stringify(message)}\n`, () => resolve());
+    }).finally(() => {
+      if (answered !== undefined && this.unanswered.delete(answered)) this.settleIfDone();
     });
   }
 
   close(): Promise<void> {
     this.input.off("data", this.onData);
     this.input.off("error", this.onStreamError);
+    this.input.off("end", this.onEnd);
     if (this.input.listenerCount("data") === 0) this.input.pause();
     this.chunks = [];
     this.size = 0;
+    this.unanswered.clear();
     this.onclose?.();
     return Promise.resolve();
   }
@@ -128,10 +163,29 @@ export class BoundedStdioServerTransport implements Transport {
       this.answer(errorAnswer(id, -32600, "Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response."));
       return;
     }
+    const data = message.data as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    // A request is owed an answer; a cancelled one is not answered by the SDK, so it is owed none.
+    if (typeof data.method === "string" && data.id !== undefined) this.unanswered.add(idKey(data.id));
+    if (data.method === "notifications/cancelled" && data.params?.requestId !== undefined) {
+      this.unanswered.delete(idKey(data.params.requestId));
+      this.settleIfDone();
+    }
     this.onmessage?.(message.data);
   }
 
   private answer(message: JSONRPCMessage): void {
     this.send(message).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
   }
+}
+
+/** A JSON-RPC id as a key that keeps `1` and `"1"` apart. */
+function idKey(id: unknown): string {
+  return `${typeof id === "number" ? "n" : "s"}:${String(id)}`;
+}
+
+/** The id a message answers (a response or an error with an id), else undefined. */
+function answeredId(message: JSONRPCMessage): string | undefined {
+  const value = message as { id?: unknown; method?: unknown };
+  if (value.method !== undefined || value.id === undefined || value.id === null) return undefined;
+  return idKey(value.id);
 }

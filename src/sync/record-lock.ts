@@ -76,7 +76,9 @@ export class RecordLocks {
       const text = decoder.decode(read.bytes);
       if (seen?.text !== text) seen = { text, since: now };
       const taken = Number(text.trim().split(" ")[1]);
-      const age = Number.isFinite(taken) && taken > 0 ? now - taken : now - seen.since;
+      // A time after now (the clock was set back since the lock was taken) says nothing about
+      // its age: such a lock, like one without a time, is judged by how long it has looked so.
+      const age = Number.isFinite(taken) && taken > 0 && taken <= now ? now - taken : now - seen.since;
       if (age > LOCK_STALE_MS) {
         await this.breakStale(file, text);
         continue;

@@ -261,6 +261,15 @@ describe("history and comments (issue 12)", () => {
     expect(missing.stderr).toContain("loose.md is not tracked, so it has no note history");
   }, 60_000);
 
+  it("the commands history and comments suggest can be pasted back: a file name with a space is quoted", async () => {
+    expect((await cmd(["pull", DEMO_NOTE_IDS.spec, "spec notes.md"])).status).toBe(0);
+    const versions = await cmd(["history", "spec notes.md"]);
+    expect(versions.stdout).toContain("Show one with `hackmd-bridge history 'spec notes.md' --show <version id>`.");
+    emu.setComments(DEMO_NOTE_IDS.spec, [{ id: "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d99", author: "ada", body: "Is this section still current?" }]);
+    const threads = await cmd(["comments", "spec notes.md"]);
+    expect(threads.stdout).toContain("Resolve one with `hackmd-bridge comments 'spec notes.md' --resolve <id>`.");
+  }, 60_000);
+
   it("comments lists the open threads, resolves one (one PUT) and reports a repeat as attention (1)", async () => {
     const listed = await cmd(["comments", "weekly.md"]);
     expect(listed.status).toBe(0);

@@ -12,6 +12,9 @@ import { join } from "node:path";
 import { exitCodeTable, parseCommandLine } from "../../src/node/commands/args";
 import { pullCommand } from "../../src/node/commands/pull";
 import { syncCommand } from "../../src/node/commands/sync";
+import { nextStep } from "../../src/node/commands/status";
+import { untrackCommand } from "../../src/node/commands/untrack";
+import { CLI_WORDS } from "../../src/node/commands/words";
 import { mcpSpec, serveSpec } from "../../src/node/commands/protocol";
 import { parsePolicyFlags } from "../../src/node/tool-policy-flags";
 import { ALL_SPECS } from "../../src/node/cli";
@@ -164,6 +167,32 @@ describe("note ids that begin with - (base64url: one in 64)", () => {
     expect(result.status).toBe(2);
     expect(result.stdout).not.toContain("Usage:");
     expect(result.stderr).not.toMatch(/unknown option|Usage:/);
+  });
+
+  it("an id or file name that begins with -- is refused as an option, and the message says to end the options before it", () => {
+    expect(() => parseCommandLine(pullCommand, ["--PxVq3nGxRzKbLm0aY8Zt", "a.md"], ALL_SPECS)).toThrow(
+      "unknown option --PxVq3nGxRzKbLm0aY8Zt; if it is a note id or a file name, end the options with -- before it: hackmd-bridge pull [options] -- --PxVq3nGxRzKbLm0aY8Zt …",
+    );
+    // Options of other commands and typos keep their own messages.
+    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "--dry-run"], ALL_SPECS)).toThrow("--dry-run is not an option of pull (it goes with sync)");
+    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "--overwrit"], ALL_SPECS)).toThrow("did you mean --overwrite?");
+  });
+
+  it("every next step the command suggests, typed back, reads a note id or file name that begins with -- as an argument", () => {
+    const id = "--PxVq3nGxRzKbLm0aY8Zt";
+    const words = (line: string): string[] => line.replace(/^`|`$/g, "").split(" ").slice(2);
+    const pull = CLI_WORDS.step({ action: "pull", path: "--plan.md", noteId: id, teamPath: "team-x", flags: ["overwrite_local"] });
+    expect(pull).toBe("`hackmd-bridge pull --team team-x --overwrite -- --PxVq3nGxRzKbLm0aY8Zt --plan.md`");
+    expect(parseCommandLine(pullCommand, words(pull), ALL_SPECS)).toMatchObject({ positionals: [id, "--plan.md"], values: { team: "team-x", overwrite: true } });
+    const push = nextStep({ status: "conflict", merges: true, local_path: "--plan.md", note_id: id, team_path: null });
+    expect(push).toContain("hackmd-bridge push --merge -- --plan.md");
+    const remote = nextStep({ status: "remote_changed", local_path: "a.md", note_id: id, team_path: null });
+    expect(remote).toContain(`hackmd-bridge pull --overwrite -- ${id} a.md`);
+    const untrack = CLI_WORDS.step({ action: "untrack", noteId: id, teamPath: null });
+    expect(untrack).toBe(`\`hackmd-bridge untrack --note=${id}\``);
+    expect(parseCommandLine(untrackCommand, words(untrack), ALL_SPECS).values.note).toBe(id);
+    // Ordinary names read as before.
+    expect(CLI_WORDS.step({ action: "pull", path: "a.md", noteId: "-PxVq3nGxRzKbLm0aY8ZtQ", teamPath: null })).toBe("`hackmd-bridge pull -PxVq3nGxRzKbLm0aY8ZtQ a.md`");
   });
 
   it("every command with arguments says in its help how ids that begin with - are read", () => {

@@ -429,6 +429,12 @@ describe("conflicts resolved from the command line, push --merge, and a pull tha
     expect(old.status).toBe(1);
     expect(old.stderr).toContain(`draft.md is no longer tracked: note ${note} was pulled to second.md`);
     expect(old.stderr).toContain(`hackmd-bridge pull ${note} draft.md --overwrite`);
+    // Every command that looks the file up says so, not only status and push.
+    for (const args of [["diff", "draft.md"], ["history", "draft.md"], ["comments", "draft.md"], ["untrack", "draft.md"]]) {
+      const result = await cmd([...args, "--root", dir]);
+      expect({ args, status: result.status }).toEqual({ args, status: 1 });
+      expect(result.stderr).toContain(`draft.md is no longer tracked: note ${note} was pulled to second.md`);
+    }
 
     const third = await cmd(["pull", note, "third.md", "--root", dir, "--json"]);
     expect(third.status).toBe(0);

@@ -199,6 +199,25 @@ describe("hackmd-bridge", () => {
     expect(existsSync(join(root, ".hackmd-bridge"))).toBe(false);
   });
 
+  it("mcp answers every request piped in before stdin closed, the last line without a newline included, then exits 0", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const child = spawn(process.execPath, [cli, "mcp", "--root", root], { env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }) });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    const closed = new Promise<number | null>((resolve) => child.once("close", resolve));
+    const lines = [
+      { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hackmd_list_notes", arguments: {} } },
+    ].map((message) => `${JSON.stringify(message)}\n`);
+    // Written and closed at once, as `printf … | hackmd-bridge mcp` does; the last line has no newline.
+    child.stdin.end(`${lines.join("")}${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}`);
+    expect(await closed).toBe(0);
+    const answers = stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result?: Record<string, unknown> });
+    expect(answers.map((answer) => answer.id).sort()).toEqual([0, 1, 2]);
+    expect(answers.find((answer) => answer.id === 1)?.result).toMatchObject({ structuredContent: { total: 3 } });
+  });
+
   it("without a token keeps serving stdio, warns once, and tools fail with auth", async () => {
     const root = await mkdtemp(join(work, "root-"));
     const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--root", root], env: env({ HACKMD_API_TOKEN: "   " }), stderr: "pipe" });

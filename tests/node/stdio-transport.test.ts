@@ -64,4 +64,39 @@ describe("BoundedStdioServerTransport", () => {
     expect(answers()).toEqual([expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) as unknown })]);
     await transport.close();
   });
+
+  it("reads a last line without a newline when the input ends", async () => {
+    const { input, received, transport } = harness();
+    await transport.start();
+    input.end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    await new Promise((resolve) => input.once("end", resolve));
+    await tick();
+    expect(received).toEqual([{ jsonrpc: "2.0", id: 1, method: "ping" }]);
+    await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await transport.inputDone;
+    await transport.close();
+  });
+
+  it("after the input ends, inputDone waits for every request read to be answered or cancelled", async () => {
+    const { input, received, answers, transport } = harness();
+    await transport.start();
+    let done = false;
+    void transport.inputDone.then(() => (done = true));
+    input.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}\n');
+    input.write('{"jsonrpc":"2.0","id":"1","method":"ping"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    input.end('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}\n');
+    await new Promise((resolve) => input.once("end", resolve));
+    await tick();
+    expect(received).toHaveLength(4);
+    expect(done).toBe(false);
+    await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await tick();
+    // The string id "1" is another request than the number 1: still owed.
+    expect(done).toBe(false);
+    await transport.send({ jsonrpc: "2.0", id: "1", result: {} });
+    await transport.inputDone;
+    expect(done).toBe(true);
+    expect(answers()).toEqual([expect.objectContaining({ id: 1 }), expect.objectContaining({ id: "1" })]);
+    await transport.close();
+  });
 });

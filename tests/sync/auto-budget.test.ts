@@ -187,6 +187,26 @@ describe("reserving before sending (the count saved before a request leaves)", (
     expect(await restarted.reserve(APRIL + 60_000, { inRound: false, enforce: true })).toBe(0);
   });
 
+  it("a budget file too large or not UTF-8 is reported as such, not as 'not JSON', and written anew", async () => {
+    const root = await mkdtemp(join(tmpdir(), "hb-budget-file-"));
+    try {
+      const files = await NodeLocalFiles.open({ root });
+      const mid = APRIL + 15 * DAY;
+      for (const [bytes, why] of [
+        [new TextEncoder().encode(JSON.stringify({ format: 1, month: "2027-04", used: 5, recent: Array.from({ length: 10_000 }, () => mid) })), "it is larger than a budget file can be"],
+        [new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), "it is not UTF-8 text"],
+      ] as const) {
+        await files.state.write(BUDGET_FILE, bytes);
+        const budget = new RequestBudget({ monthly: 2000, storage: stateFileBudgetStorage(files.state, { owner: "1@here" }) });
+        await budget.load(mid);
+        expect(budget.takeDamage()).toBe(why);
+        expect(JSON.parse(await readFile(join(root, files.root.stateFolder, BUDGET_FILE), "utf8"))).toMatchObject({ month: "2027-04", used: 1000 });
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it("two budgets over one state file (two processes) add to one count under the file's lock, never overwriting", async () => {
     const root = await mkdtemp(join(tmpdir(), "hb-budget-file-"));
     try {

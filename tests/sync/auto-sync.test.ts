@@ -101,6 +101,36 @@ describe("automatic sync on the emulator", () => {
     expect(world.remoteBody(mine)).toBe("# Mine\n\nthird\n");
   });
 
+  it("never sends a push's write after waiting for the short window: the write is refused and queued, so a collaborator's edit made meanwhile is not overwritten", async () => {
+    world = await startAutoWorld({ start: START, count: 2, windowLimit: 30 });
+    const [mine] = world.notes;
+    if (mine === undefined) throw new Error("no notes");
+    // Between the push's read and its write, another watcher of the folder fills the shared
+    // window and a collaborator edits the note: the write would have to wait minutes for room.
+    // (This hook is added before the runner's, so it runs before the write is reserved.)
+    let filled = false;
+    const unhook = world.bridge.core.deps.client.beforeRequestSent((sent) => {
+      if (filled || sent.method !== "PATCH") return Promise.resolve();
+      filled = true;
+      const saved = JSON.parse(world.storage.text ?? "{}") as { recent?: number[] };
+      world.storage.text = JSON.stringify({ ...saved, recent: [...(saved.recent ?? []), ...Array.from({ length: 30 }, () => sent.at)] });
+      world.bridge.emu.collaboratorEdit(mine.id, { content: "# Auto 0\n\nFirst line of note 0.\n\nada's line\n" }, { as: "ada" });
+      return Promise.resolve();
+    });
+    await world.restart();
+    await world.runUntil(START + MINUTE); // the first round: two lists
+    await world.editLocal(mine, "# Mine\n\nlocal edit\n");
+    world.clock.advance(25_000);
+    world.bridge.emu.clearRequests();
+    const report = await world.runner.step(world.clock.now());
+    unhook();
+    expect(filled).toBe(true);
+    expect(patches(world)).toBe(0);
+    expect(report.pushes).toEqual([expect.objectContaining({ local_path: mine.localPath, outcome: "queued", error_kind: "rate_limited" })]);
+    expect(world.remoteBody(mine)).toContain("ada's line");
+    expect((await world.outbox.list()).map((entry) => entry.local_path)).toEqual([mine.localPath]);
+  });
+
   it("holds back a file that is open in an editor: not pushed mid-typing, not pulled into", async () => {
     const editing = new Set<string>();
     world = await startAutoWorld({ start: START, count: 2, runner: { debounceMs: 60_000, isEditing: (path) => editing.has(path) } });

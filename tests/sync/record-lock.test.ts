@@ -142,6 +142,17 @@ describe("the record lock (issue 8: one record rewrite at a time across processe
     expect((await readStored()).record.local_path).toBe("b.md");
   });
 
+  it("a lock whose time lies in the future (the clock was set back since a process died in a rewrite) is broken once it has stayed the same for the stale age", async () => {
+    await mkdir(join(root, STATE, "locks"), { recursive: true });
+    const timing = fakeTiming();
+    await writeFile(lockFile(), `dead ${timing.now() + 365 * 24 * 3_600_000}\n`);
+    const store = await storeOver(timing);
+    await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" });
+    expect(warnings).toContain("sync_lock_broken");
+    expect(timing.now() - 1_000_000).toBeLessThan(LOCK_WAIT_MS);
+    expect((await readStored()).record.local_path).toBe("a.md");
+  });
+
   it("a lock that is taken again and again gives up after the wait with local_io naming the lock file, and writes nothing", async () => {
     await mkdir(join(root, STATE, "locks"), { recursive: true });
     const timing = fakeTiming(async (now) => writeFile(lockFile(), `busy-${now} ${now}\n`));

@@ -169,6 +169,11 @@ function unknownOption(spec: CommandSpec, rawName: string, others: readonly Comm
   if (close !== undefined) return `unknown option ${written}; did you mean --${close}?`;
   const owners = others.filter((other) => other.name !== spec.name && name in allOptions(other)).map((other) => other.name);
   if (owners.length > 0) return `${written} is not an option of ${spec.name} (it goes with ${owners.join(", ")}); see hackmd-bridge ${spec.name} --help`;
+  // A note id (22 characters, or a short id of 9) may begin with --, and so may a file name.
+  const takesArguments = spec.positionals.required.length + (spec.positionals.optional?.length ?? 0) > 0;
+  if (takesArguments && spec.name !== "help" && (written.length === 22 || written.length === 9 || /\.md$/i.test(written)) && /^--[\w.-]+$/.test(written)) {
+    return `unknown option ${written}; if it is a note id or a file name, end the options with -- before it: hackmd-bridge ${spec.name} [options] -- ${written} …`;
+  }
   return `unknown option ${written}; see hackmd-bridge ${spec.name} --help for its options`;
 }
 

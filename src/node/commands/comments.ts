@@ -9,6 +9,7 @@ import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { indent, writeJson } from "./output";
 import { trackedNote } from "./tracked-note";
+import { commandLine } from "./words";
 
 /** The checked arguments of `comments`. */
 export interface CommentsArgs {
@@ -47,7 +48,7 @@ export async function runComments(args: CommentsArgs, context: CommandContext): 
     return EXIT.ok;
   }
   for (const comment of page.comments) io.out(describe(comment));
-  io.out(`${page.comments.length}${page.has_next ? "+" : ""} ${args.all ? "" : "open "}thread${page.comments.length === 1 ? "" : "s"} on ${path}. Resolve one with \`hackmd-bridge comments ${path} --resolve <id>\`.\n`);
+  io.out(`${page.comments.length}${page.has_next ? "+" : ""} ${args.all ? "" : "open "}thread${page.comments.length === 1 ? "" : "s"} on ${path}. Resolve one with \`${commandLine("comments", [path], " --resolve <id>")}\`.\n`);
   return EXIT.ok;
 }
 

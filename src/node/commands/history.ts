@@ -10,6 +10,7 @@ import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { formatTable, writeJson } from "./output";
 import { trackedNote } from "./tracked-note";
+import { commandLine } from "./words";
 
 /** The checked arguments of `history`. */
 export interface HistoryArgs {
@@ -47,7 +48,7 @@ export async function runHistory(args: HistoryArgs, context: CommandContext): Pr
   ]);
   io.out(formatTable([["time", "by", "version id", "name"], ...rows]));
   const more = page.total > page.versions.length ? ` (the newest ${page.versions.length} of ${page.total})` : "";
-  io.out(`Versions of ${path}${more}. Show one with \`hackmd-bridge history ${path} --show <version id>\`.\n`);
+  io.out(`Versions of ${path}${more}. Show one with \`${commandLine("history", [path], " --show <version id>")}\`.\n`);
   return EXIT.ok;
 }
 

@@ -7,7 +7,7 @@ import { EXIT, type ExitCode } from "./exit-codes";
 import { overwrittenSentence, safetySentence } from "../../hackmd/safety-version";
 import { indent, UsageError, workspaceLabel, writeJson, type CommandIo } from "./output";
 import { reportUnresolved } from "./pull";
-import { shellQuote } from "./words";
+import { commandLine } from "./words";
 
 /** The checked arguments of `push`. */
 export interface PushArgs {
@@ -79,15 +79,14 @@ function printPush(options: { out: PushOutput; io: CommandIo; mergeable: boolean
       io.out(`Conflict: both ${out.local_path} and ${note} changed since the last sync; nothing was sent.\n`);
       if (options.mergeable) {
         // Same words as status: the edits do not overlap, so no hand merge is needed.
-        const path = shellQuote(out.local_path);
-        io.out(`The edits do not overlap: hackmd-bridge push ${path} --merge (or hackmd-bridge sync) merges them.\n`);
+        io.out(`The edits do not overlap: ${commandLine("push", [out.local_path], " --merge")} (or hackmd-bridge sync) merges them.\n`);
       }
       if (out.snapshot_path !== undefined) io.out(`The current remote body is in ${out.snapshot_path}\n`);
       if (out.snapshot_error !== undefined) io.out(`${out.snapshot_error}\n`);
       if (out.diff_summary !== undefined) io.out(`${indent(out.diff_summary)}\n`);
       if (out.instructions !== undefined) io.out(`${out.instructions}\n`);
       if (out.remote_body_hash !== undefined) {
-        io.out(`After merging: hackmd-bridge push ${shellQuote(out.local_path)} --expected-remote-hash ${out.remote_body_hash}\n`);
+        io.out(`After merging: ${commandLine("push", [out.local_path], ` --expected-remote-hash ${out.remote_body_hash}`)}\n`);
       }
       break;
   }

@@ -10,7 +10,7 @@ import { flag, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
 import { formatTable, groupedMessages, writeJson } from "./output";
 import { dryRunPlan, noteLabel } from "./sync";
-import { CLI_WORDS, shellQuote, teamFlag } from "./words";
+import { CLI_WORDS, commandLine, shellQuote, teamFlag } from "./words";
 
 /** The checked arguments of `status`. */
 export interface StatusArgs {
@@ -43,13 +43,13 @@ export function nextStep(entry: { status: NoteState; local_path: string; note_id
     case "in_sync":
       return "nothing to do";
     case "local_changed":
-      return `push it: hackmd-bridge push ${path} (or hackmd-bridge sync)`;
+      return `push it: ${commandLine("push", [entry.local_path || "<path>"])} (or hackmd-bridge sync)`;
     case "remote_changed":
-      return `pull it: hackmd-bridge pull ${shellQuote(entry.note_id)} ${path}${teamFlag(entry.team_path)} --overwrite (or hackmd-bridge sync)`;
+      return `pull it: ${commandLine("pull", [entry.note_id, entry.local_path || "<path>"], `${teamFlag(entry.team_path)} --overwrite`)} (or hackmd-bridge sync)`;
     case "conflict":
       return entry.merges === true
-        ? `both sides changed without overlapping: hackmd-bridge push ${path} --merge (or hackmd-bridge sync) merges them`
-        : `both sides changed: hackmd-bridge push ${path} writes the note's text to ${path.replace(/\.md$/i, ".remote.md")}; merge it, then push with the --expected-remote-hash it prints`;
+        ? `both sides changed without overlapping: ${commandLine("push", [entry.local_path || "<path>"], " --merge")} (or hackmd-bridge sync) merges them`
+        : `both sides changed: ${commandLine("push", [entry.local_path || "<path>"])} writes the note's text to ${path.replace(/\.md$/i, ".remote.md")}; merge it, then push with the --expected-remote-hash it prints`;
     case "missing_local":
       return `the file is gone: ${CLI_WORDS.step({ action: "pull", path: entry.local_path, noteId: entry.note_id, teamPath: entry.team_path })} restores it, or ${CLI_WORDS.step({ action: "untrack", path: entry.local_path })} forgets it`;
     case "missing_remote":

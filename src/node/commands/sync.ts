@@ -8,7 +8,7 @@ import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
 import { createProgress, formatTable, groupedMessages, indent, UsageError, writeJson, type CommandIo, type Progress } from "./output";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
-import { CLI_WORDS, shellQuote } from "./words";
+import { CLI_WORDS, commandLine } from "./words";
 import { parseBudget, parseQuietTime, runWatch } from "./watch";
 
 /** The checked arguments of `sync`. */
@@ -116,7 +116,7 @@ function label(item: SyncAllItem): string {
 }
 
 /** The counts as a sentence fragment, zero counts left out. */
-function countWords(counts: SyncAllCounts, dryRun: boolean): string {
+export function countWords(counts: SyncAllCounts, dryRun: boolean): string {
   const words: Array<[keyof SyncAllCounts, string]> = [
     ["in_sync", "in sync"],
     ["pulled", dryRun ? "to pull" : "pulled"],
@@ -130,7 +130,8 @@ function countWords(counts: SyncAllCounts, dryRun: boolean): string {
   ];
   return words
     .filter(([key]) => counts[key] > 0)
-    .map(([key, word]) => `${counts[key]} ${word}`)
+    // "1 error", "1 conflict": the plural words are written for counts above one.
+    .map(([key, word]) => `${counts[key]} ${counts[key] === 1 && (key === "errors" || (key === "conflicts" && !dryRun)) ? word.slice(0, -1) : word}`)
     .join(", ");
 }
 
@@ -170,9 +171,9 @@ export function itemDetails(item: SyncAllItem): string[] {
   const cleanup = snapshotCleanupSentence(item.snapshot_cleanup).trim();
   if (cleanup !== "") lines.push(cleanup);
   if (item.outcome === "conflict" && item.remote_body_hash !== undefined) {
-    lines.push(`after merging: hackmd-bridge push ${shellQuote(item.local_path)} --expected-remote-hash ${item.remote_body_hash}`);
+    lines.push(`after merging: ${commandLine("push", [item.local_path], ` --expected-remote-hash ${item.remote_body_hash}`)}`);
   } else if (item.outcome === "planned" && item.plan === "conflict" && item.merges !== true) {
-    lines.push(`run hackmd-bridge push ${shellQuote(item.local_path)} (writes the .remote.md snapshot and shows both sides), merge, then push with --expected-remote-hash`);
+    lines.push(`run ${commandLine("push", [item.local_path])} (writes the .remote.md snapshot and shows both sides), merge, then push with --expected-remote-hash`);
   }
   return lines;
 }

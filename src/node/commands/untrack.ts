@@ -7,6 +7,7 @@ import { BridgeError } from "../../core/errors";
 import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError, workspaceLabel, writeJson } from "./output";
+import { commandStore, movedAway } from "./tracked-note";
 
 /** The checked arguments of `untrack`. */
 export interface UntrackArgs {
@@ -25,7 +26,9 @@ export async function runUntrack(args: UntrackArgs, context: CommandContext): Pr
     // The record names the canonical path; the file itself may be gone.
     const resolved = await core.deps.files.resolve(args.path, "read");
     const entry = (await core.deps.sync.listTracked()).find((tracked) => tracked.local_path === resolved.path);
-    if (entry === undefined) throw new BridgeError("not_tracked", `${resolved.path} is not tracked, so there is nothing to forget; see \`hackmd-bridge list --tracked\`.`);
+    if (entry === undefined) {
+      throw (await movedAway(commandStore(context), resolved.path)) ?? new BridgeError("not_tracked", `${resolved.path} is not tracked, so there is nothing to forget; see \`hackmd-bridge list --tracked\`.`);
+    }
     target = { teamPath: entry.team_path, noteId: entry.note_id };
   } else {
     target = { teamPath: args.teamPath, noteId: args.noteId ?? "" };

@@ -18,7 +18,7 @@ import { AutoSyncRunner, DEFAULT_DEBOUNCE_MS, type StepReport } from "../../sync
 import type { CommandContext } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError } from "./output";
-import { CLI_WORDS } from "./words";
+import { CLI_WORDS, commandLine } from "./words";
 
 /** Reads `--budget`: a whole number of requests per month, or `unlimited`; default the free plan's 2,000. */
 export function parseBudget(value: string | undefined): MonthlyBudget {
@@ -194,10 +194,13 @@ export function reportLine(report: StepReport): string | undefined {
       counts.pushed > 0 ? `${counts.pushed} pushed` : "",
       counts.merged > 0 ? `${counts.merged} merged` : "",
       counts.conflicts > 0 ? `${counts.conflicts} in conflict (${report.round.conflicts.join(", ")})` : "",
-      counts.errors > 0 ? `${counts.errors} errors` : "",
+      counts.errors > 0 ? `${counts.errors} error${counts.errors === 1 ? "" : "s"}` : "",
       counts.skipped > 0 ? `${counts.skipped} skipped` : "",
     ].filter((part) => part !== "");
     parts.push(`round: ${done.length === 0 ? "nothing to do" : done.join(", ")}`);
+    // What went wrong, once per round (the first error; the others are usually the same cause).
+    const failed = report.round.items.find((item) => item.outcome === "error" && item.message !== undefined);
+    if (failed !== undefined) parts.push(`${failed.local_path === "" ? "error" : failed.local_path}: ${failed.message ?? ""}`);
     for (const item of report.round.items) {
       if (item.overwritten_versions !== undefined) parts.push(overwrittenWords(item.local_path, item.overwritten_versions));
     }
@@ -216,7 +219,7 @@ export function reportLine(report: StepReport): string | undefined {
 function overwrittenWords(path: string, found: readonly OverwrittenVersion[]): string {
   const first = found[0];
   const by = [...new Set(found.map((version) => version.by))].join(", ");
-  return `${path}: an edit by ${by} landed just before the push and was replaced; their text is in version ${first?.version_id ?? "?"} (hackmd-bridge history ${path} --show ${first?.version_id ?? "<version id>"})`;
+  return `${path}: an edit by ${by} landed just before the push and was replaced; their text is in version ${first?.version_id ?? "?"} (${commandLine("history", [path], ` --show ${first?.version_id ?? "<version id>"}`)})`;
 }
 
 function delayWords(delay: RoundDelay): string {

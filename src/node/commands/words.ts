@@ -25,30 +25,44 @@ export function teamFlag(teamPath: string | null | undefined): string {
   return teamPath === null || teamPath === undefined ? "" : ` --team ${shellQuote(teamPath)}`;
 }
 
+/**
+ * `hackmd-bridge <subcommand> <args…><options>` as a person can type it: an argument that begins
+ * with `--` (a note id may: base64url; a file name may) would be read as an option, so then the
+ * options come first and `--` ends them before the arguments (src/node/commands/args.ts).
+ */
+export function commandLine(subcommand: string, args: readonly string[], options = ""): string {
+  const quoted = args.map((arg) => (arg.startsWith("<") ? arg : shellQuote(arg))).join(" ");
+  return args.some((arg) => arg.startsWith("--"))
+    ? `hackmd-bridge ${subcommand}${options} -- ${quoted}`
+    : `hackmd-bridge ${subcommand} ${quoted}${options}`;
+}
+
 /** A subcommand line for a next step. */
 function stepLine(step: NextStep): string {
-  const path = step.path === undefined || step.path === "" ? "<path>" : shellQuote(step.path);
+  const path = step.path === undefined || step.path === "" ? "<path>" : step.path;
   const flags = (step.flags ?? []).filter((flag) => flag !== "confirm").map((flag) => ` ${FLAGS[flag]}`).join("");
   switch (step.action) {
     case "pull":
-      return `hackmd-bridge pull ${step.noteId === undefined ? "<note_ref>" : shellQuote(step.noteId)} ${path}${teamFlag(step.teamPath)}${flags}`;
+      return commandLine("pull", [step.noteId ?? "<note_ref>", path], `${teamFlag(step.teamPath)}${flags}`);
     case "push":
-      return `hackmd-bridge push ${path}${flags}`;
+      return commandLine("push", [path], flags);
     case "check":
-      return step.path === undefined ? "hackmd-bridge status" : `hackmd-bridge status ${path}`;
-    case "untrack":
-      // A record too damaged to name its file is forgotten by note id.
+      return step.path === undefined ? "hackmd-bridge status" : commandLine("status", [path]);
+    case "untrack": {
+      // A record too damaged to name its file is forgotten by note id (written --note=<id>, so an id that begins with -- stays its value).
+      const noteId = step.noteId === undefined ? "<note_id>" : shellQuote(step.noteId);
       return step.path === undefined || step.path === ""
-        ? `hackmd-bridge untrack --note ${step.noteId === undefined ? "<note_id>" : shellQuote(step.noteId)}${teamFlag(step.teamPath)}`
-        : `hackmd-bridge untrack ${path}`;
+        ? `hackmd-bridge untrack --note${noteId.startsWith("--") ? "=" : " "}${noteId}${teamFlag(step.teamPath)}`
+        : commandLine("untrack", [path]);
+    }
     case "list_tracked":
       return "hackmd-bridge list --tracked";
     case "get_note":
-      return step.path === undefined ? "hackmd-bridge status" : `hackmd-bridge diff ${path} --remote`;
+      return step.path === undefined ? "hackmd-bridge status" : commandLine("diff", [path], " --remote");
     case "list_versions":
-      return `hackmd-bridge history ${path}`;
+      return commandLine("history", [path]);
     case "list_comments":
-      return `hackmd-bridge comments ${path} --all`;
+      return commandLine("comments", [path], " --all");
   }
 }
 

@@ -20,7 +20,7 @@ import { BridgeError } from "../../core/errors";
 import type { StateFiles } from "../../core/local-files";
 import { silentLogger, type Logger } from "../../core/ports";
 import { REAL_LOCK_TIMING, type LockTiming } from "../record-lock";
-import type { BudgetStorage } from "./budget";
+import { UNREADABLE_BUDGET, type BudgetStorage } from "./budget";
 
 /** The budget file inside the state folder. */
 export const BUDGET_FILE = "auto-sync/budget.json";
@@ -63,11 +63,11 @@ export function stateFileBudgetStorage(files: StateFiles, options: BudgetFileOpt
     const read = await files.read(path, { maxBytes: MAX_BYTES });
     if (read === undefined) return undefined;
     // A file too large or not UTF-8 is damaged: the budget says so and starts from a safe count.
-    if (read.truncated) return "\u0000too large";
+    if (read.truncated) return UNREADABLE_BUDGET.tooLarge;
     try {
       return strict.decode(read.bytes);
     } catch {
-      return "\u0000not UTF-8";
+      return UNREADABLE_BUDGET.notUtf8;
     }
   };
 

@@ -139,8 +139,16 @@ export function readBudgetState(text: string | undefined, now: number, monthly: 
   return { state: { ...emptyState(now), used: earned }, damage: why };
 }
 
+/**
+ * What a storage returns, instead of the text, for a file it could not read as one (a NUL then
+ * the reason; src/sync/auto/budget-file.ts): reported as damage in these words.
+ */
+export const UNREADABLE_BUDGET = { tooLarge: "\u0000too large", notUtf8: "\u0000not UTF-8" } as const;
+
 /** Why a saved text cannot be trusted as a count, or undefined when it can. */
 function damageOf(text: string): string | undefined {
+  if (text === UNREADABLE_BUDGET.tooLarge) return "it is larger than a budget file can be";
+  if (text === UNREADABLE_BUDGET.notUtf8) return "it is not UTF-8 text";
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -173,12 +173,22 @@ export class AutoSyncRunner {
    * for the window, and a spent month refuses them); others (an agent's call in the plugin
    * between steps) are only counted.
    */
-  private async reserve(_sent: SentRequest): Promise<void> {
+  private async reserve(sent: SentRequest): Promise<void> {
     const { budget, clock, sleep } = this.deps;
     for (;;) {
       this.assertNotStopping();
       const wait = await budget.reserve(clock.now(), { inRound: this.inRound, enforce: this.running });
       if (wait === 0) return;
+      // A write comes after the read that decided it: waiting minutes for the window between the
+      // two would let a collaborator's edit land unseen and be replaced. Nothing is sent; a push of
+      // the runner is queued and tried again later with a fresh read (an agent's write during a
+      // step is refused the same way, and the agent may retry). Reads may wait.
+      if (sent.method !== "GET") {
+        throw new BridgeError(
+          "rate_limited",
+          `HackMD's limit of ${budget.windowRequests} requests per 5 minutes is reached (every process syncing this folder counts), so this change was not sent and nothing changed. Automatic sync tries its pushes again later from a fresh read of the note; try anything else again in a few minutes.`,
+        );
+      }
       await sleep(wait);
     }
   }
