@@ -164,12 +164,6 @@ export class FakeStatusBarItem {
     if (value === null) this.attrs.delete(name);
     else this.attrs.set(name, value);
   }
-  addClass(...classes: string[]): void {
-    for (const cls of classes) this.classes.add(cls);
-  }
-  removeClass(...classes: string[]): void {
-    for (const cls of classes) this.classes.delete(cls);
-  }
   toggleClass(classes: string | string[], value: boolean): void {
     for (const cls of Array.isArray(classes) ? classes : [classes]) {
       if (value) this.classes.add(cls);
@@ -775,7 +769,6 @@ export class Workspace extends Events {
 export class MenuItem {
   title = "";
   icon: string | null = null;
-  section = "";
   callback: (evt: MouseEvent | KeyboardEvent) => unknown = () => undefined;
   setTitle(title: string): this {
     this.title = title;
@@ -785,8 +778,7 @@ export class MenuItem {
     this.icon = icon;
     return this;
   }
-  setSection(section: string): this {
-    this.section = section;
+  setSection(_section: string): this {
     return this;
   }
   onClick(callback: (evt: MouseEvent | KeyboardEvent) => unknown): this {
@@ -795,10 +787,9 @@ export class MenuItem {
   }
 }
 
-/** A context menu: records its items; `showAtMouseEvent` marks it shown (fake only). */
+/** A context menu: records its items (fake only); showing it does nothing. */
 export class Menu extends Component {
   readonly items: MenuItem[] = [];
-  shown = false;
   addItem(cb: (item: MenuItem) => unknown): this {
     const item = new MenuItem();
     cb(item);
@@ -806,7 +797,6 @@ export class Menu extends Component {
     return this;
   }
   showAtMouseEvent(_evt: MouseEvent): this {
-    this.shown = true;
     return this;
   }
 }
