@@ -1,9 +1,11 @@
 /**
  * A small fake of the `obsidian` module for tests (mapped by jest's moduleNameMapper). It holds
- * only what our code uses; grow it on demand, with signatures as in `obsidian.d.ts`. Real
- * behaviour is tested through the Node host and the emulator.
+ * only what `src/` and the tests use, with signatures as in `node_modules/obsidian/obsidian.d.ts`;
+ * grow it on demand and remove what nothing uses. Members marked "fake only" are the tests'
+ * handles (what was registered, shown or opened), not Obsidian API. Real behaviour is tested
+ * through the Node host and the emulator; this fake models the host behaviour that bites a sync
+ * plugin:
  *
- * What it models (STYLE.md: "the fake host must model what bites"):
  * - One in-memory disk behind both the Vault and its DataAdapter; every write advances a fake
  *   clock by a second, so every write changes mtime. The vault index follows the disk as a file
  *   watcher would (dot-paths stay unindexed) and fires create/modify/delete/rename per file.
@@ -19,21 +21,26 @@
  *   reloads the new text, as Obsidian does. A dirty view KEEPS its text and does not reload, so
  *   its pending save later overwrites the disk with the text the user typed on top of the old
  *   version. That is the conservative case, the one that loses a pull.
- *
  * - Custom views: `Plugin.registerView` registers a factory with the workspace (removed on
  *   unload); `leaf.setViewState({ type, state })` creates the view (`load`, `onOpen`, then
  *   `setState`), or only calls `setState` when the leaf already shows that type, as Obsidian does;
- *   `leaf.open(view)` puts a view object in the leaf the same way; `leaf.detach()` runs `onClose` and unloads. `getActiveViewOfType` answers for the active leaf.
+ *   `leaf.open(view)` puts a view object in the leaf the same way; `leaf.detach()` runs `onClose`
+ *   and unloads. `getActiveViewOfType` answers for the active leaf.
  * - Secret storage and `SecretComponent`: the component is a dropdown of the stored secret ids
- *   (Obsidian's is a keychain picker that can also create a secret); tests pick with `choose(id)`.
+ *   (Obsidian's is a keychain picker that can also create a secret); tests pick by a `change`
+ *   event on its select.
+ * - The plugin's surfaces as records tests can read and click: notices (`Notice.shown`), open
+ *   modals (`Modal.opened`), commands, ribbon icons, status-bar items and menu items. Modals,
+ *   settings and views render into real DOM (jsdom in the `dom` project).
  *
  * What it does not model: Obsidian's merge of an external change into a dirty editor (recent
  * versions apply the change to the editor as a transaction, which may or may not keep the typing),
  * the watcher's delay for changes made outside Obsidian (here the index follows at once), CRLF
  * handling in the editor, preview mode, cursor and undo state, several windows, deferred leaves
  * (every leaf is loaded), view history and the layout's saving and restoring, modal key scopes
- * (hotkeys), CSS and layout (nothing is measured), and the metadata cache. Renames keep the TFile
- * object, so an open view follows its file.
+ * (hotkeys), fuzzy search in pickers, the trash setting (`trashFile` deletes), CSS and layout
+ * (nothing is measured), and the metadata cache. Renames keep the TFile object, so an open view
+ * follows its file.
  */
 
 import { TextDecoder as NodeTextDecoder, TextEncoder as NodeTextEncoder } from "node:util";
@@ -157,12 +164,6 @@ export class FakeStatusBarItem {
     if (value === null) this.attrs.delete(name);
     else this.attrs.set(name, value);
   }
-  addClass(...classes: string[]): void {
-    for (const cls of classes) this.classes.add(cls);
-  }
-  removeClass(...classes: string[]): void {
-    for (const cls of classes) this.classes.delete(cls);
-  }
   toggleClass(classes: string | string[], value: boolean): void {
     for (const cls of Array.isArray(classes) ? classes : [classes]) {
       if (value) this.classes.add(cls);
@@ -279,6 +280,7 @@ export class Events {
   trigger(name: string, ...data: unknown[]): void {
     for (const listener of this.listeners.get(name) ?? []) listener.callback.apply(listener.ctx, data);
   }
+  /** Kept so the fake's SecretStorage passes where code takes Obsidian's type (it extends Events). */
   tryTrigger(evt: EventRef, args: unknown[]): void {
     const listener = (this.listeners.get(evt.name) ?? []).find((l) => l.ref === evt);
     try {
@@ -353,9 +355,6 @@ export class InMemoryAdapter {
   /** Called after each change so the vault index follows, as Obsidian's file watcher does. */
   onChange: (path: string, oldPath?: string) => void = () => undefined;
 
-  getName(): string {
-    return "memory";
-  }
   tick(): number {
     this.clock += 1000;
     return this.clock;
@@ -483,9 +482,6 @@ export class TFile extends TAbstractFile {
 /** A folder in the vault index. */
 export class TFolder extends TAbstractFile {
   children: TAbstractFile[] = [];
-  isRoot(): boolean {
-    return this.path === "/";
-  }
 }
 
 /**
@@ -506,16 +502,8 @@ export class Vault extends Events {
     adapter.onChange = (path, oldPath) => this.sync(path, oldPath);
   }
 
-  getName(): string {
-    return "Vault";
-  }
   getFiles(): TFile[] {
     return [...this.index.values()].filter((entry): entry is TFile => entry instanceof TFile);
-  }
-  getRoot(): TFolder {
-    const root = this.getFolderByPath("/");
-    if (!root) throw new Error("the root folder is always indexed");
-    return root;
   }
   getFileByPath(path: string): TFile | null {
     const file = this.index.get(path);
@@ -524,9 +512,6 @@ export class Vault extends Events {
   getFolderByPath(path: string): TFolder | null {
     const folder = this.index.get(path === "" ? "/" : path);
     return folder instanceof TFolder ? folder : null;
-  }
-  getAbstractFileByPath(path: string): TAbstractFile | null {
-    return this.index.get(path === "" ? "/" : path) ?? null;
   }
   async read(file: TFile): Promise<string> {
     return this.adapter.read(file.path);
@@ -784,7 +769,6 @@ export class Workspace extends Events {
 export class MenuItem {
   title = "";
   icon: string | null = null;
-  section = "";
   callback: (evt: MouseEvent | KeyboardEvent) => unknown = () => undefined;
   setTitle(title: string): this {
     this.title = title;
@@ -794,8 +778,7 @@ export class MenuItem {
     this.icon = icon;
     return this;
   }
-  setSection(section: string): this {
-    this.section = section;
+  setSection(_section: string): this {
     return this;
   }
   onClick(callback: (evt: MouseEvent | KeyboardEvent) => unknown): this {
@@ -804,10 +787,9 @@ export class MenuItem {
   }
 }
 
-/** A context menu: records its items; `showAtMouseEvent` marks it shown (fake only). */
+/** A context menu: records its items (fake only); showing it does nothing. */
 export class Menu extends Component {
   readonly items: MenuItem[] = [];
-  shown = false;
   addItem(cb: (item: MenuItem) => unknown): this {
     const item = new MenuItem();
     cb(item);
@@ -815,7 +797,6 @@ export class Menu extends Component {
     return this;
   }
   showAtMouseEvent(_evt: MouseEvent): this {
-    this.shown = true;
     return this;
   }
 }
@@ -878,10 +859,6 @@ export class ButtonComponent extends BaseComponent {
   }
   setCta(): this {
     this.buttonEl.addClass("mod-cta");
-    return this;
-  }
-  removeCta(): this {
-    this.buttonEl.removeClass("mod-cta");
     return this;
   }
   setWarning(): this {
@@ -1016,10 +993,6 @@ export class DropdownComponent extends ValueComponent<string> {
   }
   addOption(value: string, display: string): this {
     this.selectEl.createEl("option", { value, text: display });
-    return this;
-  }
-  addOptions(options: Record<string, string>): this {
-    for (const [value, display] of Object.entries(options)) this.addOption(value, display);
     return this;
   }
   getValue(): string {
@@ -1182,7 +1155,6 @@ export class Modal {
   static readonly opened: Modal[] = [];
   app: App;
   containerEl: HTMLElement = detached("div");
-  modalEl: HTMLElement = detached("div");
   titleEl: HTMLElement = detached("div");
   contentEl: HTMLElement = detached("div");
   constructor(app: App) {
@@ -1208,11 +1180,6 @@ export class Modal {
     this.titleEl?.setText(title);
     return this;
   }
-  setContent(content: string | DocumentFragment): this {
-    this.contentEl.empty();
-    this.contentEl.append(content);
-    return this;
-  }
 }
 
 /** A position in an editor, as in Obsidian's API. */
@@ -1236,15 +1203,6 @@ export class Editor {
   setValue(content: string): void {
     this.text = content;
     this.edited();
-  }
-  getLine(line: number): string {
-    return this.text.split("\n")[line] ?? "";
-  }
-  lineCount(): number {
-    return this.text.split("\n").length;
-  }
-  lastLine(): number {
-    return this.lineCount() - 1;
   }
   /** Replaces the text between two positions (or inserts at `from`), as a user edit. */
   replaceRange(replacement: string, from: EditorPosition, to?: EditorPosition, _origin?: string): void {
@@ -1304,7 +1262,6 @@ export interface ViewState {
   type: string;
   state?: Record<string, unknown>;
   active?: boolean;
-  pinned?: boolean;
 }
 
 /** An item view, as in Obsidian: a view with `contentEl`, opened and closed by its leaf. */
@@ -1314,7 +1271,6 @@ export abstract class ItemView extends View {
 
 /** A view of one file, as in Obsidian. */
 export abstract class FileView extends ItemView {
-  allowNoFile = false;
   file: TFile | null = null;
   override navigation = true;
   getDisplayText(): string {
@@ -1417,9 +1373,6 @@ export class MarkdownView extends TextFileView {
   getViewType(): string {
     return "markdown";
   }
-  getMode(): "source" | "preview" {
-    return "source";
-  }
   getViewData(): string {
     return this.editor.getValue();
   }
@@ -1498,7 +1451,7 @@ export class WorkspaceLeaf {
   }
 }
 
-/** A fuzzy picker, as in Obsidian: `getItems`, `getItemText`, `onChooseItem`; tests call `choose()` (fake only). */
+/** A fuzzy picker, as in Obsidian: `getItems`, `getItemText`, `onChooseItem` (tests answer pickers through the plugin's `ui`). */
 export abstract class FuzzySuggestModal<T> extends Modal {
   emptyStateText = "";
   placeholder = "";
@@ -1508,9 +1461,4 @@ export abstract class FuzzySuggestModal<T> extends Modal {
   abstract getItems(): T[];
   abstract getItemText(item: T): string;
   abstract onChooseItem(item: T, evt: MouseEvent | KeyboardEvent): void;
-  /** Chooses an item and closes, in Obsidian's order: close first, then the choice (fake only). */
-  choose(item: T): void {
-    this.close();
-    this.onChooseItem(item, {} as MouseEvent);
-  }
 }

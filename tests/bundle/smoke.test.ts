@@ -20,6 +20,7 @@ import { BANNER, pluginOptions } from "../../scripts/plugin-build.cjs";
 /** Every name Node answers `require` with a built-in for. */
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 import type * as FakeObsidian from "../__mocks__/obsidian";
+import { FILE_COMMANDS } from "../../src/commands";
 import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
 import { createEmulatorFree } from "../helpers/emulator";
 import type { Emulator } from "../../src/emulator";
@@ -202,7 +203,7 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     expect(text).not.toMatch(/[A-Za-z0-9+/]{200,}/);
     // Minified: long lines of code, not a readable layout, yet our own strings are there to read.
     expect(text.split("\n").length).toBeLessThan(200);
-    expect(text).toContain("Pull a note by link or ID");
+    for (const command of FILE_COMMANDS) expect(text).toContain(JSON.stringify(command.name));
     expect(text).toContain("hackmd_get_note");
   });
 

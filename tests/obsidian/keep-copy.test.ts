@@ -8,7 +8,8 @@ describe("keepCopyInTrash", () => {
   it("writes a dated copy into .trash (unindexed), numbering a second one of the same second", async () => {
     const app = new App();
     const first = await keepCopyInTrash(app as never, "Notes/plan.md", "mine\n", "mine", when);
-    expect(first).toBe(`A copy of your version is kept in the vault's .trash folder as "plan (my version 2025-06-01 10.30.05).md".`);
+    expect(first).toContain('"plan (my version 2025-06-01 10.30.05).md"');
+    expect(first).toMatchSnapshot();
     expect(await app.vault.adapter.read(".trash/plan (my version 2025-06-01 10.30.05).md")).toBe("mine\n");
     expect(app.vault.getFileByPath(".trash/plan (my version 2025-06-01 10.30.05).md")).toBeNull();
     const second = await keepCopyInTrash(app as never, "Notes/plan.md", "theirs\n", "theirs", when);

@@ -24,7 +24,7 @@ import { DeviceSettings } from "../../src/obsidian/device-settings";
 import { McpEndpointController } from "../../src/obsidian/mcp-endpoint";
 import { PluginSecrets } from "../../src/obsidian/secrets";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
-import { ACTIVITY_VIEW_TYPE, type ActivityView } from "../../src/ui/activity-view";
+import { ACTIVITY_VIEW_TYPE, outcomeWords, type ActivityView } from "../../src/ui/activity-view";
 import { ApprovalModal } from "../../src/ui/approval-modal";
 import { ConfirmModal } from "../../src/ui/confirm-modal";
 import { startBridge, type TestBridge } from "../helpers/bridge";
@@ -322,7 +322,8 @@ describe("asking about a change", () => {
     const diff = [...modal.contentEl.querySelectorAll(".hackmd-bridge-approval-diff > div")].map((line) => line.textContent);
     expect(diff).toContain("-# Reading list");
     expect(diff).toContain("+# Reading list (agent)");
-    expect(modal.titleEl.textContent).toBe("Allow the agent to edit this note?");
+    const diffText = modal.contentEl.querySelector(".hackmd-bridge-approval-diff")?.textContent ?? "";
+    expect({ title: modal.titleEl.textContent, text: modal.contentEl.textContent?.replace(diffText, "<diff>") }).toMatchSnapshot();
     answer(modal, "Approve");
     const result = await pending;
     expect(result.isError).toBeFalsy();
@@ -341,7 +342,10 @@ describe("asking about a change", () => {
     const before = original();
     const denied = call(agent, "hackmd_update_note", { note_ref: READING, content: "# Gone\n" });
     const modal = await question(denied);
-    expect(modal.contentEl.textContent).toContain("The note's whole text is replaced.");
+    // A whole-text replacement shows the new text as the diff, and says that the whole text goes.
+    expect([...modal.contentEl.querySelectorAll(".hackmd-bridge-approval-diff > div")].map((line) => line.textContent)).toContain("+# Gone");
+    const diffText = modal.contentEl.querySelector(".hackmd-bridge-approval-diff")?.textContent ?? "";
+    expect(modal.contentEl.textContent?.replace(diffText, "<diff>")).toMatchSnapshot();
     modal.close();
     const result = await denied;
     expect(result._meta?.error_kind).toBe("approval_denied");
@@ -508,7 +512,7 @@ describe("the plugin with its default settings", () => {
       const items = (): HTMLElement[] => [...view.contentEl.querySelectorAll<HTMLElement>(".hackmd-bridge-activity-list > li")];
       await waitFor(() => items().length >= 2);
       expect(items().slice(0, 2).map((item) => item.querySelector(".hackmd-bridge-activity-client")?.textContent)).toEqual(["claude-desktop", "claude-desktop"]);
-      expect(items()[1]?.querySelector(".hackmd-bridge-activity-outcome")?.textContent).toBe("Failed: you denied this change");
+      expect(items()[1]?.querySelector(".hackmd-bridge-activity-outcome")?.textContent).toBe(outcomeWords({ ok: false, errorKind: "approval_denied" }));
       view.setFilter({ client: "someone-else" });
       expect(items()).toHaveLength(0);
       view.setFilter({ client: "" });

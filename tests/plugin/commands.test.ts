@@ -2,6 +2,10 @@
 import { Notice } from "../__mocks__/obsidian";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { recordKey } from "../../src/sync/store";
+import { BridgeError } from "../../src/core/errors";
+import { errorNoticeText } from "../../src/obsidian/notices";
+import type { FileSyncState } from "../../src/obsidian/sync-status";
+import { STATUS_CLICK, statusBarText } from "../../src/ui/status-bar";
 import { startPlugin, waitFor, type PluginHarness } from "./helpers";
 
 const FILE_COMMAND_IDS = [
@@ -20,10 +24,27 @@ const FILE_COMMAND_IDS = [
 ];
 
 let h: PluginHarness;
+/** Where this test's notices start in `Notice.shown`. */
+let firstNotice = 0;
 
 beforeEach(async () => {
   h = await startPlugin({ data: { defaultPullFolder: "HackMD" } });
+  firstNotice = Notice.shown.length;
 });
+
+/**
+ * The notices this test showed, in order. The tests assert what happened (files, HackMD's note,
+ * requests); the wording of a flow is pinned by one snapshot of this list, so a wording change
+ * updates `__snapshots__/commands.test.ts.snap` (`npx jest <file> -u`) instead of failing asserts.
+ */
+function notices(): string[] {
+  return Notice.shown.slice(firstNotice);
+}
+
+/** Write requests (anything but GET) HackMD received so far. */
+function writes(): number {
+  return h.emu.requests().filter((entry) => entry.method !== "GET").length;
+}
 
 afterEach(async () => {
   await h.close();
@@ -32,9 +53,10 @@ afterEach(async () => {
 /** Pulls the weekly sync note by id through the pull command; returns its path. */
 async function pullWeekly(): Promise<string> {
   h.plugin.ui.askNoteRef = () => Promise.resolve(DEMO_NOTE_IDS.weeklySync);
-  const notice = await h.run("pull-note");
-  expect(notice).toMatch(/^Pulled “Weekly sync — Project Aurora” to HackMD\/Weekly sync — Project Aurora\.md\.$/);
-  return "HackMD/Weekly sync — Project Aurora.md";
+  await h.run("pull-note");
+  const path = "HackMD/Weekly sync — Project Aurora.md";
+  expect(await h.read(path)).toContain("# Weekly sync — Project Aurora");
+  return path;
 }
 
 describe("command registration", () => {
@@ -104,32 +126,42 @@ describe("pull and push through the commands", () => {
 
     await h.write(path, `${pulled}- Pushed from Obsidian\n`);
     h.app.workspace.openPath(path);
-    expect(await h.run("push-file")).toBe(`Pushed ${path} to HackMD.`);
+    await h.run("push-file");
     const note = await h.plugin.services.deps.client.getNote(h.plugin.services.newCall(), { teamPath: null, noteId: DEMO_NOTE_IDS.weeklySync });
     expect(note.content).toBe(`${pulled}- Pushed from Obsidian\n`);
 
-    expect(await h.run("push-file")).toBe(`Nothing to push: the note already matches ${path}.`);
+    const written = writes();
+    await h.run("push-file");
+    expect(writes()).toBe(written);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("pulls a note picked from the list of personal and team notes", async () => {
     h.plugin.ui.pickNote = (notes) => Promise.resolve(notes.find((n) => n.noteId === DEMO_NOTE_IDS.spec));
-    expect(await h.run("pull-from-list")).toBe("Pulled “Spec: offline sync for field notes” to HackMD/Spec offline sync for field notes.md.");
+    await h.run("pull-from-list");
+    expect(await h.read("HackMD/Spec offline sync for field notes.md")).toContain("offline sync");
     const tracked = await h.plugin.services.deps.sync.listTracked();
     expect(tracked).toEqual([expect.objectContaining({ team_path: "sandbox-team", note_id: DEMO_NOTE_IDS.spec })]);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("pulls a note that is already tracked into its own file, not a numbered copy", async () => {
     const path = await pullWeekly();
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: "# Weekly sync — Project Aurora\n\nNew agenda\n" }, { as: "ada" });
     h.plugin.ui.askNoteRef = () => Promise.resolve(`https://hackmd.io/${DEMO_NOTE_IDS.weeklySync}`);
-    expect(await h.run("pull-note")).toBe(`Pulled “Weekly sync — Project Aurora” to ${path}.`);
+    await h.run("pull-note");
     expect(await h.read(path)).toBe("# Weekly sync — Project Aurora\n\nNew agenda\n");
+    expect(h.app.vault.getFiles().map((file) => file.path)).toEqual([path]);
   });
 
   it("shows the auth notice when HackMD rejects the token", async () => {
     h.app.secretStorage.setSecret("hackmd-bridge-api-token", "wrong-token");
     h.plugin.ui.askNoteRef = () => Promise.resolve(DEMO_NOTE_IDS.weeklySync);
-    expect(await h.run("pull-note")).toBe("HackMD rejected the token. Set it in HackMD Bridge settings.");
+    const told = await h.run("pull-note");
+    expect(h.emu.requests().at(-1)?.status).toBe(401);
+    expect(h.app.vault.getFiles()).toEqual([]);
+    // The notice for the "auth" error kind (its words: tests/plugin/lifecycle.test.ts's snapshot).
+    expect(told).toBe(errorNoticeText(new BridgeError("auth", "x")));
   });
 });
 
@@ -144,35 +176,46 @@ describe("sync current file", () => {
 
   it("in sync: says so after one request", async () => {
     const before = h.requestCount();
-    expect(await h.run("sync-file")).toBe(`${path} is in sync with HackMD.`);
+    await h.run("sync-file");
     expect(h.requestCount() - before).toBe(1);
+    expect(await h.read(path)).toBe(base);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("local changes: pushes", async () => {
     await h.write(path, `${base}local line\n`);
-    expect(await h.run("sync-file")).toBe(`Pushed ${path} to HackMD.`);
+    await h.run("sync-file");
+    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(`${base}local line\n`);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("remote changes: pulls", async () => {
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${base}remote line\n` }, { as: "ada" });
-    expect(await h.run("sync-file")).toBe(`Pulled the latest version of ${path} from HackMD.`);
+    const written = writes();
+    await h.run("sync-file");
     expect(await h.read(path)).toBe(`${base}remote line\n`);
+    expect(writes()).toBe(written);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("edits on both sides in different places: merged and pushed, no conflict; with the setting off, a conflict", async () => {
     h.plugin.ui.resolveConflict = undefined;
     await h.write(path, `${base}local line\n`);
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `remote first line\n${base}` }, { as: "ada" });
-    expect(await h.run("sync-file")).toBe(`Merged your edits of ${path} with HackMD's and pushed the result.`);
+    await h.run("sync-file");
     const merged = `remote first line\n${base}local line\n`;
     expect(await h.read(path)).toBe(merged);
     expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(merged);
-    expect(await h.run("sync-file")).toBe(`${path} is in sync with HackMD.`);
+    const written = writes();
+    await h.run("sync-file");
+    expect(writes()).toBe(written);
 
     await h.plugin.saveSettings({ autoMerge: false });
     await h.write(path, `${merged}second local line\n`);
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `second remote line\n${merged}` }, { as: "ada" });
-    expect(await h.run("sync-file")).toMatch(/^Conflict: /);
+    await h.run("sync-file");
+    expect(await h.read("HackMD/Weekly sync — Project Aurora.remote.md")).toBe(`second remote line\n${merged}`);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("conflict: writes the snapshot and names it; resolve pushes the confirmed merge", async () => {
@@ -182,9 +225,10 @@ describe("sync current file", () => {
     await h.write(path, `${base}local line\n`);
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${base}remote line\n` }, { as: "ada" });
     const snapshot = "HackMD/Weekly sync — Project Aurora.remote.md";
-    expect(await h.run("sync-file")).toBe(
-      `Conflict: ${path} and its note both changed; HackMD's version is in ${snapshot}. Merge the changes into the file, then run "Resolve conflict in current file".`,
-    );
+    const told = await h.run("sync-file");
+    // The notice names the snapshot and the command that finishes the job.
+    expect(told).toContain(snapshot);
+    expect(told).toContain(`"${h.fake.commands.find((c) => c.id === "resolve-conflict")?.name}"`);
     expect(await h.read(snapshot)).toBe(`${base}remote line\n`);
     expect(await h.read(path)).toBe(`${base}local line\n`);
 
@@ -195,45 +239,53 @@ describe("sync current file", () => {
       return Promise.resolve(true);
     };
     // The snapshot was ours and unedited: the resolution removes it (the fake's trash deletes).
-    expect(await h.run("resolve-conflict")).toBe(`Pushed ${path} to HackMD. Removed ${snapshot}, the copy of HackMD's version it no longer needs.`);
-    expect(asked).toEqual(["Push the merged file?"]);
+    await h.run("resolve-conflict");
+    expect(asked).toHaveLength(1);
     expect(await h.app.vault.adapter.exists(snapshot)).toBe(false);
+    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(`${base}remote line\nlocal line\n`);
+    expect({ notices: notices(), asked }).toMatchSnapshot();
   });
 
   it("writes a collaborator's :::info container as a callout, pushes it back as one, and the per-note switch turns that off and on", async () => {
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${base}\n:::info\nFrom HackMD.\n:::\n` }, { as: "ada" });
-    expect(await h.run("sync-file")).toBe(`Pulled the latest version of ${path} from HackMD.`);
+    await h.run("sync-file");
     const converted = await h.read(path);
     expect(converted).toContain("> [!info]\n> From HackMD.\n");
-    expect(await h.run("show-status")).toBe(`${path}: in sync.`);
-    expect(await h.run("pull-without-conversion")).toBe(`${path} now syncs byte for byte, exactly as HackMD stores it.`);
+    await h.run("show-status");
+    await h.run("pull-without-conversion");
     expect(await h.read(path)).toContain(":::info\nFrom HackMD.\n:::\n");
-    expect(await h.run("show-status")).toBe(`${path}: in sync.`);
-    expect(await h.run("pull-with-conversion")).toBe(`${path} is written in Obsidian's syntax and converted when pushed.`);
+    await h.run("show-status");
+    await h.run("pull-with-conversion");
     expect(await h.read(path)).toBe(converted);
     await h.write(path, `${converted}\nTyped in Obsidian.\n`);
-    expect(await h.run("push-file")).toMatch(/^Pushed /);
+    await h.run("push-file");
     expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(`${base}\n:::info\nFrom HackMD.\n:::\n\nTyped in Obsidian.\n`);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("untracks after confirmation, keeping the file", async () => {
     h.plugin.ui.confirm = () => Promise.resolve(true);
-    expect(await h.run("untrack-file")).toBe(`${path} is no longer linked to HackMD.`);
+    await h.run("untrack-file");
     expect(await h.plugin.services.store.findByPath(path)).toBeUndefined();
     expect(await h.read(path)).toBe(base);
-    expect(await h.run("push-file")).toBe("This file is not linked to a HackMD note. Pull or publish it first.");
+    const written = writes();
+    await h.run("push-file");
+    expect(writes()).toBe(written);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("copies the link and opens the note with the default API URL only", async () => {
-    expect(await h.run("copy-link")).toBe("Links need the default HackMD API URL; open the note from your HackMD server instead.");
-    h.plugin.settings = { ...h.plugin.settings, apiUrl: "https://api.hackmd.io/v1" };
     const copied: string[] = [];
     h.plugin.ui.copyText = (text) => {
       copied.push(text);
       return Promise.resolve();
     };
-    expect(await h.run("copy-link")).toBe("Copied the note link.");
+    await h.run("copy-link");
+    expect(copied).toEqual([]);
+    h.plugin.settings = { ...h.plugin.settings, apiUrl: "https://api.hackmd.io/v1" };
+    await h.run("copy-link");
     expect(copied).toEqual([`https://hackmd.io/${DEMO_NOTE_IDS.weeklySync}`]);
+    expect(notices()).toMatchSnapshot();
   });
 });
 
@@ -244,9 +296,8 @@ describe("sync all and publish", () => {
     const before = Notice.shown.length;
     const result = await h.plugin.actions.syncAllTracked();
     expect(result?.counts.pushed).toBe(1);
-    const shown = Notice.shown.slice(before);
-    expect(shown[0]).toBe("Syncing tracked notes…");
-    expect(shown.at(-1)).toBe("Synced 1 notes: 0 in sync, 0 pulled, 1 pushed.");
+    // A progress notice, then the summary.
+    expect(Notice.shown.slice(before)).toMatchSnapshot();
   });
 
   it("sync all counts the .remote.md snapshots the engine removed after resolving their conflicts", async () => {
@@ -257,14 +308,14 @@ describe("sync all and publish", () => {
     const snapshot = "HackMD/Weekly sync — Project Aurora.remote.md";
     await h.write(path, `${base}local line\n`);
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${base}remote line\n` }, { as: "ada" });
-    expect(await h.run("sync-file")).toMatch(/^Conflict: /);
+    await h.run("sync-file");
     expect(await h.app.vault.adapter.exists(snapshot)).toBe(true);
     // Merged by hand into exactly HackMD's text: sync-all advances the baseline, and the snapshot goes.
     await h.write(path, `${base}remote line\n`);
     const result = await h.plugin.actions.syncAllTracked();
     expect(result?.items[0]?.snapshot_cleanup).toEqual({ kind: "removed", path: snapshot });
-    expect(Notice.shown.at(-1)).toBe("Synced 1 notes: 1 in sync, 0 pulled, 0 pushed. Removed 1 .remote.md snapshot of resolved conflicts.");
     expect(await h.app.vault.adapter.exists(snapshot)).toBe(false);
+    expect(Notice.shown.at(-1)).toMatchSnapshot();
   });
 
   it("publishes an untracked file as a private note and tracks it", async () => {
@@ -275,7 +326,7 @@ describe("sync all and publish", () => {
       offered = dialog.defaults;
       return Promise.resolve(dialog.defaults);
     };
-    expect(await h.run("publish-file")).toBe("Published Drafts/idea.md as a new HackMD note.");
+    await h.run("publish-file");
     expect(offered).toEqual({ teamPath: null, readPermission: "owner", writePermission: "owner" });
     const found = await h.plugin.services.store.findByPath("Drafts/idea.md");
     expect(found).toBeDefined();
@@ -283,12 +334,18 @@ describe("sync all and publish", () => {
     expect(note).toMatchObject({ title: "My idea", content: "# My idea\n\nText\n", read_permission: "owner" });
     expect(found!.key).toBe(recordKey(null, note.id));
     expect(await h.read("Drafts/idea.md")).toBe("# My idea\n\nText\n");
-    expect(await h.run("sync-file")).toBe("Drafts/idea.md is in sync with HackMD.");
-    expect(await h.run("publish-file")).toBe("Drafts/idea.md is already linked to a HackMD note. Push it instead.");
+    const notes = h.emu.inspect().notes.length;
+    await h.run("sync-file");
+    await h.run("publish-file");
+    expect(h.emu.inspect().notes).toHaveLength(notes);
+    expect(notices()).toMatchSnapshot();
   });
 });
 
 describe("status bar", () => {
+  /** The status bar's text for a state, quota not shown (the words: tests/ui/status-bar.test.ts). */
+  const bar = (state: FileSyncState): string => statusBarText({ state, quota: null, showUntracked: true });
+
   it("shows untracked, in sync and local changes without any request", async () => {
     const path = await pullWeekly();
     await h.write("plain.md", "x\n");
@@ -297,18 +354,18 @@ describe("status bar", () => {
 
     // Untracked files say nothing, unless the user asks for it.
     h.app.workspace.openPath(path);
-    await waitFor(() => item.text === "HackMD: in sync");
+    await waitFor(() => item.text === bar("in_sync"));
     h.app.workspace.openPath("plain.md");
     await waitFor(() => item.text === "");
     expect(item.hasClass("mod-clickable")).toBe(false);
     await h.plugin.saveSettings({ showUntrackedInStatusBar: true });
-    await waitFor(() => item.text === "HackMD: untracked");
+    await waitFor(() => item.text === bar("untracked"));
     h.app.workspace.openPath(path);
-    await waitFor(() => item.text === "HackMD: in sync");
-    expect(item.attrs.get("aria-label")).toBe("Compare with HackMD");
+    await waitFor(() => item.text === bar("in_sync"));
+    expect(item.attrs.get("aria-label")).toBe(STATUS_CLICK.in_sync?.tip);
     expect(item.hasClass("mod-clickable")).toBe(true);
     await h.write(path, `${await h.read(path)}edit\n`);
-    await waitFor(() => item.text === "HackMD: local changes");
+    await waitFor(() => item.text === bar("local_changes"));
     h.app.workspace.openPath(null);
     await waitFor(() => item.text === "");
     expect(h.requestCount()).toBe(before);
@@ -318,8 +375,9 @@ describe("status bar", () => {
     const path = await pullWeekly();
     h.app.workspace.openPath(path);
     h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: "changed\n" }, { as: "ada" });
-    expect(await h.run("show-status")).toBe(`${path}: remote changes.`);
+    await h.run("show-status");
     const item = h.fake.statusBarItems[0]!;
-    await waitFor(() => item.text.startsWith("HackMD: remote changes"));
+    await waitFor(() => item.text.startsWith(bar("remote_changes")));
+    expect({ notice: notices().at(-1), statusBar: item.text }).toMatchSnapshot();
   });
 });

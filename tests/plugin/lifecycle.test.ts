@@ -94,10 +94,16 @@ describe("notices", () => {
   });
 
   it("names the fix for auth and readback, adapts to the operation and hides unexpected errors", () => {
-    expect(errorNoticeText(new BridgeError("auth", "x"))).toBe("HackMD rejected the token. Set it in HackMD Bridge settings.");
-    expect(errorNoticeText(new BridgeError("readback", "x"), "push")).toBe("HackMD accepted the change but did not show it yet. Check the note before pushing again.");
-    expect(errorNoticeText(new BridgeError("readback", "x"), "publish")).toMatch(/^HackMD accepted the new note/);
-    expect(errorNoticeText(new Error("boom at /secret/path"))).toBe("Something went wrong. Open the developer console for details.");
+    // The fix is named: where the token is set, what to check before trying again.
+    expect(errorNoticeText(new BridgeError("auth", "x"))).toMatch(/settings/);
+    const pushed = errorNoticeText(new BridgeError("readback", "x"), "push");
+    const published = errorNoticeText(new BridgeError("readback", "x"), "publish");
+    expect(pushed).not.toBe(published);
+    const unexpected = errorNoticeText(new Error("boom at /secret/path"));
+    expect(unexpected).not.toMatch(/boom|secret/);
+    expect(unexpected).toMatch(/developer console/);
     expect(Notice.shown.every((text) => !text.includes("boom"))).toBe(true);
+    // The words, one snapshot: every error kind's notice and the per-operation variants.
+    expect({ ...ERROR_NOTICES, "readback, push": pushed, "readback, publish": published, unexpected }).toMatchSnapshot();
   });
 });

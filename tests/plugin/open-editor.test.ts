@@ -4,7 +4,7 @@
  * write. Driven through the plugin's commands against the emulator; the fake editor (tests/__mocks__/
  * obsidian.ts) keeps typing off the disk until its delayed save runs on `workspace.timers`.
  */
-import type { MarkdownView } from "../__mocks__/obsidian";
+import { Notice, type MarkdownView } from "../__mocks__/obsidian";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { ERROR_NOTICES } from "../../src/obsidian/notices";
 import { startPlugin, waitFor, type PluginHarness } from "./helpers";
@@ -15,6 +15,10 @@ const PATH = "HackMD/Weekly sync — Project Aurora.md";
 let h: PluginHarness;
 let base: string;
 let view: MarkdownView;
+/** Where this test's notices start; each flow's words are one snapshot (`notices()`). */
+let firstNotice = 0;
+const notices = (): string[] => Notice.shown.slice(firstNotice);
+const writes = (): number => h.emu.requests().filter((entry) => entry.method !== "GET").length;
 
 /** The note's body on the emulator, as HackMD shows it. */
 function remote(): string | undefined {
@@ -24,7 +28,8 @@ function remote(): string | undefined {
 beforeEach(async () => {
   h = await startPlugin({ data: { defaultPullFolder: "HackMD" } });
   h.plugin.ui.askNoteRef = () => Promise.resolve(NOTE);
-  expect(await h.run("pull-note")).toBe(`Pulled “Weekly sync — Project Aurora” to ${PATH}.`);
+  firstNotice = Notice.shown.length;
+  await h.run("pull-note");
   base = await h.read(PATH);
   // The pull opened the file in the editor (ObsidianUi.openFile → the active leaf).
   const leaf = h.app.workspace.getLeavesOfType("markdown")[0];
@@ -44,13 +49,16 @@ describe("an open editor with unsaved typing", () => {
     expect(await h.read(PATH)).toBe(base);
     expect(h.app.workspace.timers.pending).toBe(1);
 
-    expect(await h.run("push-file")).toBe(`Pushed ${PATH} to HackMD.`);
+    await h.run("push-file");
     expect(remote()).toBe(`${base}- typed a moment ago\n`);
     expect(await h.read(PATH)).toBe(`${base}- typed a moment ago\n`);
 
     // The delayed save finds nothing left to write; the note and the file stay in step.
     await h.app.workspace.timers.advance(2000);
-    expect(await h.run("push-file")).toBe(`Nothing to push: the note already matches ${PATH}.`);
+    const written = writes();
+    await h.run("push-file");
+    expect(writes()).toBe(written);
+    expect(notices()).toMatchSnapshot();
   });
 
   it("a pull with overwrite refuses (unpushed edits), and the later delayed save reverts nothing", async () => {
@@ -69,8 +77,9 @@ describe("an open editor with unsaved typing", () => {
 
     // Both sides changed: a push reports the conflict instead of overwriting the remote line.
     h.plugin.ui.resolveConflict = undefined;
-    expect(await h.run("push-file")).toMatch(/^Conflict: /);
+    await h.run("push-file");
     expect(remote()).toBe(`${base}- remote line\n`);
+    expect(notices()).toMatchSnapshot();
   });
 });
 
@@ -79,10 +88,11 @@ describe("an open editor without unsaved typing", () => {
     // Typing that was saved (the delayed save ran) and pushed: the editor is clean.
     view.editor.setValue(`${base}- saved and pushed\n`);
     await h.app.workspace.timers.advance(2000);
-    expect(await h.run("push-file")).toBe(`Pushed ${PATH} to HackMD.`);
+    await h.run("push-file");
+    expect(remote()).toBe(`${base}- saved and pushed\n`);
 
     h.emu.collaboratorEdit(NOTE, { content: `${base}- saved and pushed\n- remote line\n` }, { as: "ada" });
-    expect(await h.run("pull-note")).toBe(`Pulled “Weekly sync — Project Aurora” to ${PATH}.`);
+    await h.run("pull-note");
     const pulled = `${base}- saved and pushed\n- remote line\n`;
     expect(await h.read(PATH)).toBe(pulled);
     // The write went through the vault, so the editor reloaded it (never behind its back).
@@ -92,6 +102,9 @@ describe("an open editor without unsaved typing", () => {
     await view.save();
     expect(await h.read(PATH)).toBe(pulled);
     expect(remote()).toBe(pulled);
-    expect(await h.run("sync-file")).toBe(`${PATH} is in sync with HackMD.`);
+    const written = writes();
+    await h.run("sync-file");
+    expect(writes()).toBe(written);
+    expect(notices()).toMatchSnapshot();
   });
 });

@@ -110,7 +110,7 @@ describe("settings tab", () => {
     const { row, saved, settings } = setup();
     const select = (name: string): HTMLSelectElement => row(name).querySelector("select")!;
     expect(select("Read a note").value).toBe("allow");
-    expect(row("Read a note").textContent).toContain("hackmd_get_note (reads only)");
+    expect(row("Read a note").textContent).toContain("hackmd_get_note");
     expect(select("Change a note").value).toBe("ask");
     expect(select("Delete or restore a note").value).toBe("ask");
     expect(select("Untrack a note").value).toBe("ask");
@@ -135,7 +135,8 @@ describe("settings tab", () => {
     const { app, row, secrets, saved, tab } = setup();
     const token = row("API token");
     // The id used before the picker is the default: a token stored there keeps working.
-    expect(token.textContent).toContain('The secret "hackmd-bridge-api-token" is empty');
+    const empty = token.textContent;
+    expect(empty).toContain('"hackmd-bridge-api-token"');
     expect(token.querySelector("input")).toBeNull();
     app.secretStorage.setSecret("shared-hackmd", "secret-token-123");
     renderBefore113(tab);
@@ -145,30 +146,37 @@ describe("settings tab", () => {
     await flush();
     expect(saved).toEqual([{ apiTokenSecret: "shared-hackmd" }]);
     expect(secrets.hackmdToken.getToken()).toBe("secret-token-123");
-    expect(row("API token").textContent).toContain('The secret "shared-hackmd" holds a token.');
+    const holding = row("API token").textContent;
+    expect(holding).toContain('"shared-hackmd"');
+    expect(holding).not.toBe(empty?.replace("hackmd-bridge-api-token", "shared-hackmd"));
     expect(JSON.stringify(saved)).not.toContain("secret-token-123");
 
     const test = row("Test connection");
     test.querySelector("button")!.click();
     await flush();
-    expect(test.textContent).toContain("Connected as Ada (@ada). Teams: sandbox.");
+    // The connection test names the account and its teams.
+    expect(test.textContent).toMatch(/Ada \(@ada\).*sandbox/);
+    expect({ empty, holding, connected: test.textContent }).toMatchSnapshot();
   });
 
   it("clears the token only after a warning that names the shared secret", async () => {
     const { app, row, secrets, confirm } = setup();
+    const emptyRow = row("API token").textContent;
     app.secretStorage.setSecret("hackmd-bridge-api-token", "secret-token-123");
     const clear = (): void => [...row("API token").querySelectorAll("button")].find((b) => b.textContent === "Clear")!.click();
     clear();
     await flush();
     expect(confirm).toHaveBeenCalledTimes(1);
-    expect(confirm.mock.calls[0]?.[0]).toMatchObject({ title: "Clear the HackMD API token?", warning: true, confirmText: "Clear token" });
-    expect(JSON.stringify(confirm.mock.calls[0])).toContain("Other plugins that use this secret lose it too.");
+    expect(confirm.mock.calls[0]?.[0]).toMatchObject({ warning: true });
+    // The warning names the shared secret.
+    expect(confirm.mock.calls[0]?.[0]?.paragraphs?.join(" ")).toContain('"hackmd-bridge-api-token"');
+    expect(confirm.mock.calls[0]?.[0]).toMatchSnapshot();
     expect(secrets.hackmdToken.getToken()).toBe("secret-token-123");
     confirm.mockResolvedValueOnce(true);
     clear();
     await flush();
     expect(secrets.hackmdToken.getToken()).toBeUndefined();
-    expect(row("API token").textContent).toContain("is empty");
+    expect(row("API token").textContent).toBe(emptyRow);
   });
 
   it("shows the untracked-files switch in the Sync section", async () => {
@@ -189,12 +197,11 @@ describe("settings tab", () => {
       },
     };
     const { row, saved, tab } = setup({ autoSync });
-    expect(row("Sync automatically").querySelector(".setting-item-description")?.textContent).toContain("sends requests to HackMD on its own");
     row("Sync automatically").querySelector<HTMLElement>(".checkbox-container")!.click();
     await flush();
     expect(saved).toEqual([{ autoSync: true }]);
     const budget = row("Monthly request budget");
-    expect(budget.textContent).toContain("Requests used this month: 12 of 2,000.");
+    expect(budget.textContent).toContain("12 of 2,000");
     const select = budget.querySelector("select")!;
     const input = budget.querySelector("input")!;
     expect(select.value).toBe("free");
@@ -212,7 +219,9 @@ describe("settings tab", () => {
     input.value = "3";
     input.dispatchEvent(new Event("input"));
     await flush();
-    expect(budget.querySelector(".hackmd-bridge-error")?.textContent).toBe("Enter a whole number from 10 to 1,000,000.");
+    const refused = budget.querySelector(".hackmd-bridge-error")?.textContent;
+    // The message names the allowed range.
+    expect(refused).toMatch(/10 to 1,000,000/);
     input.value = "900";
     input.dispatchEvent(new Event("input"));
     await flush();
@@ -221,7 +230,8 @@ describe("settings tab", () => {
     // A step's new count shows without re-rendering the tab.
     usage = { used: 40, monthly: 900 };
     for (const listener of listeners) listener();
-    expect(budget.textContent).toContain("Requests used this month: 40 of 900.");
+    expect(budget.textContent).toContain("40 of 900");
+    expect({ budget: budget.textContent, refused }).toMatchSnapshot();
     tab.hide();
     expect(listeners.size).toBe(0);
   });
@@ -247,7 +257,8 @@ describe("settings tab", () => {
     const regenerate = (): void => [...row("Endpoint token").querySelectorAll("button")].find((b) => b.textContent === "Regenerate")!.click();
     regenerate();
     await flush();
-    expect(confirm.mock.calls[0]?.[0]).toMatchObject({ title: "Regenerate the endpoint token?", warning: true });
+    expect(confirm.mock.calls[0]?.[0]).toMatchObject({ warning: true });
+    expect(confirm.mock.calls[0]?.[0]).toMatchSnapshot();
     expect(secrets.endpointToken.getToken()).toBe(first);
     expect(endpoint.restart).not.toHaveBeenCalled();
     confirm.mockResolvedValueOnce(true);
@@ -294,7 +305,7 @@ describe("settings tab", () => {
     toggle.click();
     await flush();
     expect(confirm).toHaveBeenCalledTimes(1);
-    expect(JSON.stringify(confirm.mock.calls[0])).toContain("write Markdown files in this vault".replace("write", "Write"));
+    expect(confirm.mock.calls[0]?.[0]).toMatchSnapshot();
     expect(device.get().mcpEnabled).toBe(false);
     expect(endpoint.start).not.toHaveBeenCalled();
     expect(toggle.classList.contains("is-enabled")).toBe(false);
@@ -305,10 +316,14 @@ describe("settings tab", () => {
     expect(device.get().mcpEnabled).toBe(true);
     expect(endpoint.start).toHaveBeenCalledTimes(1);
     expect(saved).toEqual([]);
-    expect(row("Status").textContent).toContain("Listening on http://127.0.0.1:27183/mcp");
+    const listening = row("Status").textContent;
+    expect(listening).toContain("http://127.0.0.1:27183/mcp");
 
     endpoint.set({ state: "port-in-use", port: 27183, message: "x" });
-    expect(row("Status").textContent).toContain("Port 27183 is in use");
+    const inUse = row("Status").textContent;
+    expect(inUse).toContain("27183");
+    expect(inUse).not.toBe(listening);
+    expect({ listening, inUse }).toMatchSnapshot();
 
     // The token is masked on screen; copy gives the real one, and configurations carry it.
     const token = secrets.regenerateEndpointToken();
@@ -328,6 +343,17 @@ describe("settings tab", () => {
     expect(endpoint.stop).toHaveBeenCalled();
   });
 
+  it("says these words (one snapshot of every setting's name and description)", () => {
+    const desktop = setup().tab.containerEl;
+    Platform.isDesktopApp = false;
+    const mobile = setup().tab.containerEl;
+    const rows = (container: HTMLElement): string[] =>
+      [...container.querySelectorAll<HTMLElement>(".setting-item")].map((item) =>
+        [item.querySelector(".setting-item-name")?.textContent ?? "", item.querySelector(".setting-item-description")?.textContent ?? ""].filter((text) => text !== "").join(": "),
+      );
+    expect({ desktop: rows(desktop), mobile: rows(mobile).filter((text) => !rows(desktop).includes(text)) }).toMatchSnapshot();
+  });
+
   it("releases its subscriptions when hidden", () => {
     const { tab, endpoint } = setup();
     expect(endpoint.listenerCount()).toBeGreaterThan(0);
@@ -338,7 +364,7 @@ describe("settings tab", () => {
   it("on mobile shows the endpoint as desktop only", () => {
     Platform.isDesktopApp = false;
     const { tab } = setup();
-    expect(tab.containerEl.textContent).toContain("The MCP endpoint runs only in Obsidian on desktop.");
     expect(tab.containerEl.textContent).not.toContain("Endpoint token");
+    expect(tab.containerEl.textContent).not.toContain("Activity log");
   });
 });

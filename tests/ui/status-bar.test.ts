@@ -5,10 +5,13 @@ import { autoSyncTooltip, quotaMatters, STATUS_CLICK, statusBarText, StatusBarVi
 const quota = (remaining: number | null, limit: number | null): Quota => ({ remaining, limit, reset_seconds: null, observed_at: 0 });
 
 describe("status bar text", () => {
+  const none = { quota: null, showUntracked: false } as const;
+  const auto = (queued: number, monthly: number | "unlimited" = 2000) => ({ used: 1234, monthly, queued });
+
   it("says nothing for an untracked file unless the setting asks for it", () => {
-    expect(statusBarText({ state: "untracked", quota: null, showUntracked: false })).toBe("");
-    expect(statusBarText({ state: "untracked", quota: null, showUntracked: true })).toBe("HackMD: untracked");
-    expect(statusBarText({ state: "conflict", quota: null, showUntracked: false })).toBe("HackMD: conflict");
+    expect(statusBarText({ state: "untracked", ...none })).toBe("");
+    expect(statusBarText({ state: "untracked", quota: null, showUntracked: true })).not.toBe("");
+    expect(statusBarText({ state: "conflict", ...none })).not.toBe("");
   });
 
   it("shows the quota only below a fifth of the limit (or below 20 when no limit is known)", () => {
@@ -18,31 +21,49 @@ describe("status bar text", () => {
     expect(quotaMatters(quota(19, null))).toBe(true);
     expect(quotaMatters(quota(20, null))).toBe(false);
     expect(quotaMatters(quota(null, 100))).toBe(false);
-    expect(statusBarText({ state: "in_sync", quota: quota(12, 100), showUntracked: false })).toBe("HackMD: in sync · quota: 12 of 100 left");
-    expect(statusBarText({ state: "in_sync", quota: quota(50, 100), showUntracked: false })).toBe("HackMD: in sync");
-    expect(statusBarText({ state: "untracked", quota: quota(3, 100), showUntracked: false })).toBe("HackMD quota: 3 of 100 left");
+    const plain = statusBarText({ state: "in_sync", ...none });
+    expect(statusBarText({ state: "in_sync", quota: quota(50, 100), showUntracked: false })).toBe(plain);
+    expect(statusBarText({ state: "in_sync", quota: quota(12, 100), showUntracked: false })).toContain("12 of 100");
+    expect(statusBarText({ state: "untracked", quota: quota(3, 100), showUntracked: false })).toContain("3 of 100");
   });
 
   it("counts the open comment threads the comments view saw, and says nothing of none", () => {
-    expect(statusBarText({ state: "in_sync", quota: null, showUntracked: false, openThreads: 2 })).toBe("HackMD: in sync · 2 open threads");
-    expect(statusBarText({ state: "local_changes", quota: null, showUntracked: false, openThreads: 1 })).toMatch(/ · 1 open thread$/);
-    expect(statusBarText({ state: "in_sync", quota: null, showUntracked: false, openThreads: 0 })).toBe("HackMD: in sync");
+    const plain = statusBarText({ state: "in_sync", ...none });
+    expect(statusBarText({ state: "in_sync", ...none, openThreads: 2 })).toMatch(/2 open threads$/);
+    expect(statusBarText({ state: "local_changes", ...none, openThreads: 1 })).toMatch(/1 open thread$/);
+    expect(statusBarText({ state: "in_sync", ...none, openThreads: 0 })).toBe(plain);
   });
 
   it("counts queued pushes of automatic sync, and tells the month's requests in the tooltip", () => {
-    const auto = (queued: number, monthly: number | "unlimited" = 2000) => ({ used: 1234, monthly, queued });
-    expect(statusBarText({ state: "local_changes", quota: null, showUntracked: false, autoSync: auto(2) })).toBe("HackMD: local changes · 2 queued");
-    expect(statusBarText({ state: "in_sync", quota: null, showUntracked: false, autoSync: auto(0) })).toBe("HackMD: in sync");
-    expect(statusBarText({ state: null, quota: null, showUntracked: false, autoSync: auto(1) })).toBe("HackMD: 1 queued");
-    expect(autoSyncTooltip(auto(0))).toBe("Automatic sync: 1,234 requests used this month of 2,000; no pushes queued");
-    expect(autoSyncTooltip(auto(1, "unlimited"))).toBe("Automatic sync: 1,234 requests used this month of no monthly limit; 1 push queued");
+    expect(statusBarText({ state: "local_changes", ...none, autoSync: auto(2) })).toMatch(/2 queued$/);
+    expect(statusBarText({ state: "in_sync", ...none, autoSync: auto(0) })).toBe(statusBarText({ state: "in_sync", ...none }));
+    expect(autoSyncTooltip(auto(0))).toContain("1,234");
     const attrs = new Map<string, string | null>();
     const view = new StatusBarView({ setText: () => undefined, setAttr: (name, value) => attrs.set(name, value), toggleClass: () => undefined });
     view.render({ state: "in_sync", quota: null, showUntracked: false, autoSync: auto(3) });
-    expect(attrs.get("aria-label")).toBe("Compare with HackMD\nAutomatic sync: 1,234 requests used this month of 2,000; 3 pushes queued");
+    // The click's tooltip, then the automatic-sync line.
+    expect(attrs.get("aria-label")).toBe(`${STATUS_CLICK.in_sync?.tip}\n${autoSyncTooltip(auto(3))}`);
     expect(view.tooltip).toBe(attrs.get("aria-label"));
   });
 
+  it("says these words for each state (one snapshot of the status bar's texts)", () => {
+    const texts: Record<string, string> = {};
+    for (const state of Object.keys(STATUS_CLICK) as Array<keyof typeof STATUS_CLICK>) texts[state] = statusBarText({ state, quota: null, showUntracked: true });
+    texts["in_sync, quota low"] = statusBarText({ state: "in_sync", quota: quota(12, 100), showUntracked: false });
+    texts["untracked, quota low"] = statusBarText({ state: "untracked", quota: quota(3, 100), showUntracked: false });
+    texts["in_sync, 2 open threads"] = statusBarText({ state: "in_sync", ...none, openThreads: 2 });
+    texts["local_changes, 1 open thread"] = statusBarText({ state: "local_changes", ...none, openThreads: 1 });
+    texts["local_changes, 2 queued"] = statusBarText({ state: "local_changes", ...none, autoSync: auto(2) });
+    texts["no state, 1 queued"] = statusBarText({ state: null, ...none, autoSync: auto(1) });
+    texts["tooltip, none queued"] = autoSyncTooltip(auto(0));
+    texts["tooltip, unlimited, 1 queued"] = autoSyncTooltip(auto(1, "unlimited"));
+    texts["tooltip, 3 queued"] = autoSyncTooltip(auto(3));
+    for (const [state, click] of Object.entries(STATUS_CLICK)) texts[`click tooltip, ${state}`] = click?.tip ?? "";
+    expect(texts).toMatchSnapshot();
+  });
+});
+
+describe("status bar view", () => {
   it("is clickable exactly where a click does something, with the tooltip saying what", () => {
     const calls: Array<[string, unknown]> = [];
     const el = {
