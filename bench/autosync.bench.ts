@@ -2,7 +2,7 @@
  * A simulated month of automatic sync (run with `npm run bench -- autosync`; see bench/README.md).
  *
  * The emulator and the core share a virtual clock, so a month runs in minutes. Defaults follow
- * issue 15's typical use: 500 tracked notes over two workspaces (personal and a team), and per
+ * the typical use of docs/auto-sync.md: 500 tracked notes over two workspaces (personal and a team), and per
  * day 50 notes opened (opening sends no request, so it only picks where the edits fall),
  * 20 local edits and 10 collaborator edits between 09:00 and 17:00 UTC, on a 2,000-request
  * monthly budget. Local edits change one line of a note and collaborator edits another, so both

@@ -1,5 +1,5 @@
 /**
- * Memory of `hackmd-bridge serve` across MCP session open/close cycles (issue 13, flat memory;
+ * Memory of `hackmd-bridge serve` across MCP session open/close cycles (flat memory;
  * run with `npm run bench -- memory`; see bench/README.md).
  *
  * The real `serve` runs as a child process of dist/cli.js (so its RSS is measured alone) against

@@ -2,7 +2,7 @@
  * Benchmark of the MCP tools (run with `npm run bench -- tools`; see bench/README.md).
  *
  * 1. Requests per operation: every tool in the registry, per scenario, counted from the
- *    emulator's request log and checked against the request budgets of TOOLS.md §17.
+ *    emulator's request log and checked against the request budgets of docs/tools.md §17.
  * 2. Latency of `hackmd_get_note` through the loopback HTTP endpoint (Streamable HTTP client),
  *    through the in-memory MCP transport, and as a direct `HackmdClient.getNote` call, with the
  *    emulator's injected latency at 0 and 50 ms; the endpoint/direct ratio is its own overhead.
@@ -81,7 +81,7 @@ interface Scenario {
   /** The error kind the call should end with; default: success. */
   expectError?: string;
   /**
-   * The budget of TOOLS.md §17 for this branch, in order. A step ending in "…" is a read-back
+   * The budget of docs/tools.md §17 for this branch, in order. A step ending in "…" is a read-back
    * poll: one or more of it.
    */
   budget: string[];
@@ -320,7 +320,7 @@ function budgetLabel(budget: readonly string[]): string {
 }
 
 async function requestsPerOperation(): Promise<void> {
-  process.stdout.write("\n## Requests per operation (emulator request log; budgets of TOOLS.md §17)\n\n");
+  process.stdout.write("\n## Requests per operation (emulator request log; budgets of docs/tools.md §17)\n\n");
   const rows: string[][] = [];
   const notes: string[] = [];
   const skipped: string[] = [];

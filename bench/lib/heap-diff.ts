@@ -1,7 +1,7 @@
 /**
  * Compares two V8 heap snapshots by node count per constructor name (closures by function name,
  * other nodes by their type, in parentheses): what grew between them, largest growth first.
- * Used by `npm run bench -- memory --heap-diff before.heapsnapshot,after.heapsnapshot` (issue 13).
+ * Used by `npm run bench -- memory --heap-diff before.heapsnapshot,after.heapsnapshot` (bench/README.md).
  */
 import { readFileSync } from "node:fs";
 

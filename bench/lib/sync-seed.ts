@@ -1,6 +1,6 @@
 /**
  * Fast setup for sync benches: tracked notes written straight into a ROOT in the on-disk format
- * of TOOLS.md §13 (working file, baseline, record, by-path hint), as a pull would leave them.
+ * of docs/tools.md §13 (working file, baseline, record, by-path hint), as a pull would leave them.
  * `SyncStateStore.save` rescans every record to drop displaced ones (§13.6 step 1), so saving
  * 10,000 records through it would read ~50 million records; this writes each file once.
  */

@@ -1,5 +1,5 @@
 /**
- * Obsidian ↔ HackMD conversion (issue 11; the rules are docs/conversion-rules.md). Pure and
+ * Obsidian ↔ HackMD conversion (the rules are docs/conversion-rules.md). Pure and
  * host-neutral: no I/O, no module state. `toRemote` turns vault text into what HackMD stores,
  * `toLocal` the reverse; for a given context they are inverse bijections on all strings, so a file
  * nobody edited never differs from its baseline after a round trip.

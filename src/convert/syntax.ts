@@ -169,7 +169,7 @@ export function hasScheme(destination: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(destination);
 }
 
-/** Image extensions HackMD accepts for upload (TOOLS.md §16.3). */
+/** Image extensions HackMD accepts for upload (docs/tools.md §16.3). */
 export function isImagePath(path: string): boolean {
   return /\.(?:png|jpe?g|gif|webp)$/i.test(path);
 }

@@ -1,5 +1,5 @@
 /**
- * The change a call is about to make, handed to its host before anything is written (issue 14,
+ * The change a call is about to make, handed to its host before anything is written (docs/tool-contract-extensions.md,
  * docs/adr/0005-ask-by-rerun.md). The host may show it to the user and stop the call, and records it in
  * the activity history. Host-neutral data: what is changed, never how it is shown.
  */

@@ -1,6 +1,6 @@
 /**
- * The one error family of the core (STYLE.md rule 8). Every failure the tools and the plugin
- * report is a BridgeError with a stable kind (TOOLS.md §4.1); it becomes an MCP result in
+ * The one error family of the core (docs/style.md rule 8). Every failure the tools and the plugin
+ * report is a BridgeError with a stable kind (docs/tools.md §4.1); it becomes an MCP result in
  * src/mcp/result.ts and an Obsidian notice in src/obsidian/notices.ts, nowhere else.
  */
 
@@ -27,16 +27,16 @@ export const ERROR_KINDS = [
   "not_tracked",
   "sync_state",
   "internal",
-  // Issue 14 (docs/tool-contract-extensions.md): the tool policy and the user's approval.
+  // The tool policy and the user's approval (docs/tool-contract-extensions.md).
   "tool_denied",
   "approval_denied",
   "approval_timeout",
 ] as const;
 
-/** One stable error kind of TOOLS.md §4.1. */
+/** One stable error kind of docs/tools.md §4.1. */
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
-/** The `_meta.retry` block of TOOLS.md §4.3. */
+/** The `_meta.retry` block of docs/tools.md §4.3. */
 export interface RetryMeta {
   attempts: number;
   total_waited_seconds: number;

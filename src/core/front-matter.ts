@@ -1,5 +1,5 @@
 /**
- * The plain YAML front-matter subset of TOOLS.md §11.4, read only to find a certain `title`.
+ * The plain YAML front-matter subset of docs/tools.md §11.4, read only to find a certain `title`.
  * Hand-written on purpose: a YAML library accepts far more than this subset (anchors, tags,
  * multi-line flow collections), and anything outside the subset must count as unreadable.
  */

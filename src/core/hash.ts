@@ -1,4 +1,4 @@
-/** Body hashes of TOOLS.md §11.1: `sha256:` + 64 lowercase hex digits over the UTF-8 bytes. */
+/** Body hashes of docs/tools.md §11.1: `sha256:` + 64 lowercase hex digits over the UTF-8 bytes. */
 
 const HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
 const encoder = new TextEncoder();

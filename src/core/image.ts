@@ -1,11 +1,11 @@
 /**
- * Host-neutral image upload rules (TOOLS.md §16): type sniffing, size limits, upload file names,
+ * Host-neutral image upload rules (docs/tools.md §16): type sniffing, size limits, upload file names,
  * `image_url` syntax, the `publicly_readable` classification, and the ImageFetcher port through
  * which a host downloads an `image_url`.
  */
 import { BridgeError, invalidInput } from "./errors";
 
-/** The image types HackMD accepts, as found by sniffing (TOOLS.md §16.3). */
+/** The image types HackMD accepts, as found by sniffing (docs/tools.md §16.3). */
 export type ImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
 /** Above this many bytes an image needs `confirm_large_file: true` (5 MiB). */
@@ -27,7 +27,7 @@ const GIF89A = ascii("GIF89a");
 const RIFF = ascii("RIFF");
 const WEBP = ascii("WEBP");
 
-/** The image type announced by the leading bytes, or undefined for anything else (TOOLS.md §16.3). */
+/** The image type announced by the leading bytes, or undefined for anything else (docs/tools.md §16.3). */
 export function sniffImageType(head: Uint8Array): ImageType | undefined {
   if (startsWith(head, PNG_SIGNATURE)) return "image/png";
   if (startsWith(head, JPEG_SIGNATURE)) return "image/jpeg";
@@ -50,7 +50,7 @@ export interface ImageSizeInput {
 }
 
 /**
- * Applies TOOLS.md §16.2 to a known size: above 10 MiB → `too_large` (even when confirmed);
+ * Applies docs/tools.md §16.2 to a known size: above 10 MiB → `too_large` (even when confirmed);
  * above 5 MiB without confirmation → `confirmation_required`.
  */
 export function imageSizeRule({ size, confirmLargeFile }: ImageSizeInput): void {
@@ -77,7 +77,7 @@ export function imageDownloadLimit(confirmLargeFile: boolean): number {
 
 /**
  * The error for an undeclared download cut off after passing `imageDownloadLimit(confirmLargeFile)`
- * bytes: the image is larger than that many bytes (TOOLS.md §16.2).
+ * bytes: the image is larger than that many bytes (docs/tools.md §16.2).
  */
 export function imageCutOffError(confirmLargeFile: boolean): BridgeError {
   const limit = imageDownloadLimit(confirmLargeFile);
@@ -104,7 +104,7 @@ export function imageExtension(type: ImageType): string {
 }
 
 /**
- * The multipart file name for an image downloaded from `url` (TOOLS.md §16.4): the final path
+ * The multipart file name for an image downloaded from `url` (docs/tools.md §16.4): the final path
  * segment without its last extension, inner dots turned into `-`, kept only when it is plain
  * ASCII `[A-Za-z0-9_-]` (else `image`), cut to 100 bytes, plus the extension of the sniffed type.
  * The segment is judged as written in the URL, so percent-encoded names become `image`.
@@ -124,13 +124,13 @@ export function uploadNameFromUrl(url: string, type: ImageType): string {
   return `${name}.${imageExtension(type)}`;
 }
 
-/** The multipart file name for a local file: its own name, or `image` if it has none (TOOLS.md §16.4). */
+/** The multipart file name for a local file: its own name, or `image` if it has none (docs/tools.md §16.4). */
 export function uploadNameFromPath(path: string): string {
   const name = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
   return name === "" ? "image" : name;
 }
 
-/** Why a parsed URL may not be fetched as an image (TOOLS.md §16.5), or undefined when it may. */
+/** Why a parsed URL may not be fetched as an image (docs/tools.md §16.5), or undefined when it may. */
 export function imageUrlSyntaxProblem(url: URL): string | undefined {
   // The URL parser drops a written default port, so `:443` leaves `port` empty.
   if (url.protocol !== "https:" || url.port !== "" || url.username !== "" || url.password !== "") {
@@ -140,7 +140,7 @@ export function imageUrlSyntaxProblem(url: URL): string | undefined {
 }
 
 /**
- * Checks an `image_url` without any I/O (TOOLS.md §16.5) and returns it parsed. Refusals are
+ * Checks an `image_url` without any I/O (docs/tools.md §16.5) and returns it parsed. Refusals are
  * `invalid_input` and never echo the URL, which may hold credentials.
  */
 export function checkImageUrlSyntax(raw: string): URL {
@@ -162,7 +162,7 @@ export function describeUrlTarget(url: URL): string {
 }
 
 /**
- * The origins that count as HackMD itself for the readability probe (TOOLS.md §16.8): the API
+ * The origins that count as HackMD itself for the readability probe (docs/tools.md §16.8): the API
  * origin, and the API origin with a leading `api.` removed from the host. Empty when the API
  * URL does not parse.
  */
@@ -182,7 +182,7 @@ export function hackmdSiteOrigins(apiUrl: string): string[] {
   return origins;
 }
 
-/** Whether an uploaded image link belongs to HackMD itself, so it may be probed (TOOLS.md §16.8). */
+/** Whether an uploaded image link belongs to HackMD itself, so it may be probed (docs/tools.md §16.8). */
 export function isHackmdSiteLink({ link, apiUrl }: { link: string; apiUrl: string }): boolean {
   let origin: string;
   try {
@@ -208,7 +208,7 @@ export interface PubliclyReadableInput {
 }
 
 /**
- * `publicly_readable` of TOOLS.md §16.8: `null` for a link off HackMD's site or a failed probe;
+ * `publicly_readable` of docs/tools.md §16.8: `null` for a link off HackMD's site or a failed probe;
  * `true` for a 2xx image or a 3xx to a presigned https storage URL; `false` for 401/403;
  * `null` for every other answer (login redirects, unsigned storage, 304, 404, a non-image 200).
  */
@@ -268,17 +268,17 @@ export interface FetchedImage {
 }
 
 /**
- * Port: downloads an `image_url` under TOOLS.md §16.5–16.7. Hosts without direct DNS and socket
- * control provide one with `available: false` (TOOLS.md §16.9).
+ * Port: downloads an `image_url` under docs/tools.md §16.5–16.7. Hosts without direct DNS and socket
+ * control provide one with `available: false` (docs/tools.md §16.9).
  */
 export interface ImageFetcher {
   /** Whether this host can fetch `image_url` at all; checked before any other URL rule. */
   readonly available: boolean;
-  /** Downloads the image; failures are BridgeErrors with the kinds of TOOLS.md §16.7. */
+  /** Downloads the image; failures are BridgeErrors with the kinds of docs/tools.md §16.7. */
   fetch(url: string, options: ImageFetchOptions): Promise<FetchedImage>;
 }
 
-/** The refusal for `image_url` on a host without DNS and sockets (TOOLS.md §16.9). */
+/** The refusal for `image_url` on a host without DNS and sockets (docs/tools.md §16.9). */
 export function imageUrlUnavailableError(): BridgeError {
   return invalidInput(
     "image_url cannot be fetched on this device (it has no direct DNS and socket access, e.g. Obsidian mobile); save the image into the vault and pass image_path instead",

@@ -1,5 +1,5 @@
 /**
- * The LocalFiles port: every local file operation of the core, confined to the ROOT (TOOLS.md
+ * The LocalFiles port: every local file operation of the core, confined to the ROOT (docs/tools.md
  * §12, §13.7). Paths going in are ROOT-relative with `/` (or, where the host has one, absolute
  * inside the ROOT); paths coming out are always the canonical ROOT-relative form of §12.7.
  * Failures are BridgeErrors: `invalid_input`, `local_access`, `local_io`, `conflict`.
@@ -103,7 +103,7 @@ export interface ListEntry {
   readonly kind: Exclude<EntryKind, "missing">;
 }
 
-/** The facts of the ROOT that decide the policy (TOOLS.md §2.4, §12.3, §13.1). */
+/** The facts of the ROOT that decide the policy (docs/tools.md §2.4, §12.3, §13.1). */
 export interface RootFacts {
   /** Whether the ROOT is an Obsidian vault. */
   readonly isVault: boolean;
@@ -118,7 +118,7 @@ export interface RootFacts {
 }
 
 /**
- * Private files of the sync state store, inside `RootFacts.stateFolder` (TOOLS.md §13.7). Paths
+ * Private files of the sync state store, inside `RootFacts.stateFolder` (docs/tools.md §13.7). Paths
  * are relative to that folder (`tracked/<key>.json`). Files are written atomically with mode 0600
  * and missing folders created with mode 0700 where the host has modes; the protected-folder and
  * agent-file policy does not apply, but confinement does.
@@ -148,7 +148,7 @@ export interface StateFiles {
 }
 
 /**
- * User files under the ROOT (TOOLS.md §12). Every method re-checks the ROOT's identity first and
+ * User files under the ROOT (docs/tools.md §12). Every method re-checks the ROOT's identity first and
  * refuses every path once the ROOT has moved or been replaced (§2.4).
  */
 export interface LocalFiles {
@@ -178,7 +178,7 @@ export interface LocalFiles {
   remove(input: string, options?: RemoveOptions): Promise<boolean>;
   /**
    * Every file path under the ROOT outside hidden (dot) folders, at most `limit` of them: what a
-   * link resolves against (issue 11). Optional: a host without it resolves links to tracked notes
+   * link resolves against (docs/conversion-rules.md). Optional: a host without it resolves links to tracked notes
    * and known images only.
    */
   listAllFiles?(limit: number): Promise<string[]>;
@@ -192,7 +192,7 @@ export function sameStamp(a: FileStamp, b: FileStamp): boolean {
 }
 
 /**
- * Desktop file-system facts the Vault API does not give (TOOLS.md §12.2), injected by the plugin
+ * Desktop file-system facts the Vault API does not give (docs/tools.md §12.2), injected by the plugin
  * on desktop through a guarded require; `src/obsidian/` itself never imports `node:*`.
  */
 export interface DesktopPaths {

@@ -1,5 +1,5 @@
 /**
- * Host-neutral rules for ROOT-relative paths (TOOLS.md §12.1–12.4, §13.1, §14.7): parsing and
+ * Host-neutral rules for ROOT-relative paths (docs/tools.md §12.1–12.4, §13.1, §14.7): parsing and
  * normalising, the protected folders, the agent-instruction guard with its name folding, and a
  * few derived paths. Pure functions only; the Node and Obsidian hosts both build on them.
  */
@@ -12,7 +12,7 @@ export const BRIDGE_FOLDER = ".hackmd-bridge";
 /** Obsidian's trash folder at the ROOT; never written to. */
 export const TRASH_FOLDER = ".trash";
 
-/** File names coding agents load as instructions, already folded (TOOLS.md §12.4). */
+/** File names coding agents load as instructions, already folded (docs/tools.md §12.4). */
 export const AGENT_FILE_NAMES: ReadonlySet<string> = new Set([
   "agent.md",
   "agents.md",
@@ -27,7 +27,7 @@ export const AGENT_FILE_NAMES: ReadonlySet<string> = new Set([
   "warp.md",
 ]);
 
-/** Folder names coding agents load instructions from, already folded (TOOLS.md §12.4). */
+/** Folder names coding agents load instructions from, already folded (docs/tools.md §12.4). */
 export const AGENT_FOLDER_NAMES: ReadonlySet<string> = new Set([
   ".agents",
   ".aiassistant",
@@ -51,7 +51,7 @@ export const AGENT_FOLDER_NAMES: ReadonlySet<string> = new Set([
 
 /** Where sync state lives and which folders are protected: the facts of one ROOT. */
 export interface RootLayout {
-  /** Whether the ROOT is an Obsidian vault (TOOLS.md §2.4). */
+  /** Whether the ROOT is an Obsidian vault (docs/tools.md §2.4). */
   isVault: boolean;
   /** The vault configuration folder, ROOT-relative (normally `.obsidian`). */
   configDir: string;
@@ -59,7 +59,7 @@ export interface RootLayout {
 
 /** The write policy of one ROOT: its layout plus the `protect_agent_files` setting. */
 export interface WritePolicy extends RootLayout {
-  /** Whether agent instruction files and folders are refused (TOOLS.md §12.4). */
+  /** Whether agent instruction files and folders are refused (docs/tools.md §12.4). */
   protectAgentFiles: boolean;
 }
 
@@ -144,7 +144,7 @@ export function baseName(path: string): string {
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
- * Folds one path component for comparison (TOOLS.md §12.4): cut at the first `:`, remove every
+ * Folds one path component for comparison (docs/tools.md §12.4): cut at the first `:`, remove every
  * Default_Ignorable_Code_Point, trim trailing dots and spaces, then upper- and lower-case.
  */
 export function foldName(name: string): string {
@@ -167,12 +167,12 @@ export function isInsideFolder(path: string, folder: string): boolean {
   return outer.length <= inner.length && outer.every((segment, i) => inner[i] === segment);
 }
 
-/** The sync state folder of a ROOT, ROOT-relative, without a trailing `/` (TOOLS.md §13.1). */
+/** The sync state folder of a ROOT, ROOT-relative, without a trailing `/` (docs/tools.md §13.1). */
 export function syncStateFolder(layout: RootLayout): string {
   return layout.isVault ? joinPath(parseRootRelative(layout.configDir), "plugins/hackmd-bridge/sync") : `${BRIDGE_FOLDER}/sync`;
 }
 
-/** The protected folders of a ROOT (TOOLS.md §12.3), ROOT-relative. */
+/** The protected folders of a ROOT (docs/tools.md §12.3), ROOT-relative. */
 export function protectedFolders(layout: RootLayout): string[] {
   const folders = [TRASH_FOLDER, BRIDGE_FOLDER];
   if (layout.isVault) folders.push(parseRootRelative(layout.configDir));
@@ -180,14 +180,14 @@ export function protectedFolders(layout: RootLayout): string[] {
   return folders;
 }
 
-/** The protected folder `path` is or lies inside (TOOLS.md §12.3), or undefined. */
+/** The protected folder `path` is or lies inside (docs/tools.md §12.3), or undefined. */
 export function protectedFolderOf(path: string, layout: RootLayout): string | undefined {
   return protectedFolders(layout).find((folder) => isInsideFolder(path, folder));
 }
 
 /**
  * The component of `path` that makes it an agent instruction file or puts it inside an agent
- * instruction folder (TOOLS.md §12.4), or undefined. Folder names match any component; file names
+ * instruction folder (docs/tools.md §12.4), or undefined. Folder names match any component; file names
  * match the final component of a file.
  */
 export function agentInstructionComponent(path: string, target: WriteTarget = "file"): string | undefined {
@@ -236,7 +236,7 @@ export function isMarkdownPath(path: string): boolean {
   return /.\.md$/iu.test(baseName(path));
 }
 
-/** The `.remote.md` snapshot beside a tracked Markdown file (TOOLS.md §14.7): `a/b.MD` → `a/b.remote.md`. */
+/** The `.remote.md` snapshot beside a tracked Markdown file (docs/tools.md §14.7): `a/b.MD` → `a/b.remote.md`. */
 export function remoteSnapshotPath(path: string): string {
   if (!isMarkdownPath(path)) {
     throw new BridgeError("invalid_input", `${path} does not end in .md; only Markdown files have a .remote.md snapshot.`);

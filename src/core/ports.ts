@@ -1,9 +1,9 @@
 /**
- * Ports: how the host-neutral core reaches the world (ARCHITECTURE.md §3). Hosts pass one
+ * Ports: how the host-neutral core reaches the world (docs/architecture.md §1). Hosts pass one
  * dependencies object; the core never imports `obsidian` or `node:*`.
  */
 
-/** Timeouts of one HTTP request, in milliseconds (TOOLS.md §6.1). */
+/** Timeouts of one HTTP request, in milliseconds (docs/tools.md §6.1). */
 export interface HttpTimeouts {
   /** Until the connection is established (where the transport can tell). */
   connectMs: number;

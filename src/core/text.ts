@@ -1,5 +1,5 @@
 /**
- * Line endings and body titles (TOOLS.md §11.2–§11.4). Hand-written: no Markdown or YAML
+ * Line endings and body titles (docs/tools.md §11.2–§11.4). Hand-written: no Markdown or YAML
  * library reads exactly the conservative subset §11.4 calls certain, and a fuller parser would
  * report titles HackMD might not agree with.
  */

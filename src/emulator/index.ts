@@ -1,5 +1,5 @@
 /**
- * The HackMD emulator (HACKMD_API.md Part 2): a stateful in-memory HackMD API v1 on 127.0.0.1
+ * The HackMD emulator (docs/hackmd-api.md Part 2): a stateful in-memory HackMD API v1 on 127.0.0.1
  * with quirk switches, fault injection, a request log and an in-process control interface.
  * Node only; never reachable from main.ts.
  */

@@ -1,4 +1,4 @@
-/** Quirk switches of HACKMD_API.md §2.9: defaults and run-time merging. */
+/** Quirk switches of docs/hackmd-api.md §2.9: defaults and run-time merging. */
 import type { Quirks, QuirksPatch } from "./types";
 
 const MIB = 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * Shared types of the HackMD emulator (HACKMD_API.md Part 2): the stored records, the quirk
+ * Shared types of the HackMD emulator (docs/hackmd-api.md Part 2): the stored records, the quirk
  * switches, fault specifications, the request log and the public control surface.
  */
 
@@ -166,7 +166,7 @@ export interface RateLimitQuirks {
 /** Route families that `hiddenRouteFamilies` can hide. */
 export type RouteFamily = "me" | "teams" | "history" | "notes" | "images" | "folders" | "trash" | "versions" | "comments";
 
-/** Every quirk switch of HACKMD_API.md §2.9. */
+/** Every quirk switch of docs/hackmd-api.md §2.9. */
 export interface Quirks {
   visibilityDelayMs: number;
   visibilityScope: "all" | "content";

@@ -1,6 +1,6 @@
 import type { Clock } from "../core/ports";
 
-/** Settings of the note-list cache (TOOLS.md §6.5). */
+/** Settings of the note-list cache (docs/tools.md §6.5). */
 export interface NoteListCacheOptions<T> {
   clock: Clock;
   /** Time to live; 0 disables the cache. */
@@ -119,7 +119,7 @@ export class NoteListCache<T> {
   }
 }
 
-/** The account's user path and teams, kept 60 s (TOOLS.md §6.5). */
+/** The account's user path and teams, kept 60 s (docs/tools.md §6.5). */
 export class AccountCache<Team> {
   private userPath: { value: string; at: number } | undefined;
   private teams: { value: Team[]; at: number } | undefined;

@@ -1,5 +1,5 @@
 /**
- * The per-call context (TOOLS.md §4.3): one per tool call or plugin command, passed to every
+ * The per-call context (docs/tools.md §4.3): one per tool call or plugin command, passed to every
  * request that call makes, so concurrent calls never mix their retry counters.
  */
 import type { ChangeGuard, ProposedChange } from "../core/approval";
@@ -14,7 +14,7 @@ export class CallContext {
   private readbackElapsedMs = 0;
   private readonly guard: ChangeGuard | undefined;
 
-  /** `guard` sees every change the call is about to make (the tool policy, issue 14); none lets all through. */
+  /** `guard` sees every change the call is about to make (the tool policy, docs/tool-contract-extensions.md); none lets all through. */
   constructor(options: { guard?: ChangeGuard } = {}) {
     this.guard = options.guard;
   }

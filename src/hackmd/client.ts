@@ -1,5 +1,5 @@
 /**
- * The HackMD API v1 client (TOOLS.md §5, §6): one typed method per endpoint. Every method takes
+ * The HackMD API v1 client (docs/tools.md §5, §6): one typed method per endpoint. Every method takes
  * the call context of the tool call it serves; the client itself keeps only the last quota seen.
  * Caches and note-reference resolution are layered on top elsewhere.
  */
@@ -243,7 +243,7 @@ export class HackmdClient {
   /** Note `PATCH`: always carries `content`; never retried; the 2xx reply is not parsed. */
   async updateNote(context: CallContext, args: NoteAddress & { body: UpdateNoteRequest }): Promise<void> {
     if (typeof (args.body as Partial<UpdateNoteRequest>).content !== "string") {
-      // HackMD may blank a note whose PATCH lacks `content` (TOOLS.md §19.1).
+      // HackMD may blank a note whose PATCH lacks `content` (docs/tools.md §19.1).
       throw new BridgeError("internal", "A note PATCH without content was refused before sending; report this as a bug.");
     }
     await this.send(context, {

@@ -1,5 +1,5 @@
 /**
- * Configuration of the HackMD client (TOOLS.md §2.2, §6.1, §6.2): the validated API URL and the
+ * Configuration of the HackMD client (docs/tools.md §2.2, §6.1, §6.2): the validated API URL and the
  * numeric defaults. The token is not part of it (it comes from a SecretSource at call time), so
  * serialising a configuration can never reveal it.
  */
@@ -60,7 +60,7 @@ export interface ClientConfig {
   readonly transferBytesPerSecond: number;
 }
 
-/** The documented defaults (TOOLS.md §6.1–§6.2, checked by §18). */
+/** The documented defaults (docs/tools.md §6.1–§6.2, checked by §18). */
 export const CLIENT_DEFAULTS = {
   requestTimeoutMs: 30_000,
   connectTimeoutMs: 10_000,
@@ -77,7 +77,7 @@ export const INVALID_API_URL_MESSAGE =
   "The HackMD API URL is not usable: it must be an absolute https URL without credentials, " +
   "query or fragment (plain http only for a loopback host such as 127.0.0.1); fix the API URL setting.";
 
-/** Parses and checks an API URL (TOOLS.md §2.2); throws `invalid_input` without echoing it. */
+/** Parses and checks an API URL (docs/tools.md §2.2); throws `invalid_input` without echoing it. */
 export function parseApiUrl(value: string): ApiUrl {
   const raw = value.trim();
   let url: URL;

@@ -5,7 +5,7 @@
  * any request (the tools call it through `workspaceArg`, `idArg` and `parseNoteRef`, and
  * `buildTarget` checks every caller segment again), and it never echoes the value.
  *
- * What HackMD issues (the API notes beside the repository, §1.2): note ids are 22 characters of
+ * What HackMD issues (docs/hackmd-api.md §1.2): note ids are 22 characters of
  * URL-safe base64, short ids about 9 of the same alphabet, folder, version and comment ids are
  * UUIDs; team paths are slugs chosen by people. So an id is 1–128 characters of
  * `A–Z a–z 0–9 - _ .` (dots inside an id stay allowed, as before), and a team path is 1–128

@@ -1,10 +1,10 @@
 import { invalidInput } from "../core/errors";
 import { checkIdentifier } from "./identifiers";
 
-/** A parsed `note_ref` (TOOLS.md §8.1). */
+/** A parsed `note_ref` (docs/tools.md §8.1). */
 export type NoteRef = { kind: "direct"; id: string } | { kind: "scoped"; owner: string; slug: string };
 
-/** One candidate of an ambiguous reference (TOOLS.md §3.3). */
+/** One candidate of an ambiguous reference (docs/tools.md §3.3). */
 export interface NoteCandidate {
   team_path: string | null;
   note_id: string;
@@ -101,7 +101,7 @@ export function looksLikeShortId(value: string): boolean {
 }
 
 /**
- * Resolves a parsed reference (TOOLS.md §8.2). A direct id needs no request. Beyond §8.2, a
+ * Resolves a parsed reference (docs/tools.md §8.2). A direct id needs no request. Beyond §8.2, a
  * direct value shaped like a short id (the `short_id` hackmd_list_notes returns) is looked up in
  * the workspace's note list (the 60-second list cache, so after a listing it costs nothing) and
  * resolves to the note with that short id; when none has it, or the list cannot be read, the

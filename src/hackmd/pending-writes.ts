@@ -1,5 +1,5 @@
 /**
- * Body writes whose outcome is unknown (TOOLS.md §4.2), remembered per note by one core instance.
+ * Body writes whose outcome is unknown (docs/tools.md §4.2), remembered per note by one core instance.
  *
  * HackMD offers no conditional write, so a write that ended as `readback` may still land after a
  * later read showed the old body. Without this memory the next push or patch would read that

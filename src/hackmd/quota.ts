@@ -1,5 +1,5 @@
 /**
- * The API quota as HackMD reports it in `X-RateLimit-*` headers (HACKMD_API.md §1.8.9), in a
+ * The API quota as HackMD reports it in `X-RateLimit-*` headers (docs/hackmd-api.md §1.8.9), in a
  * shape the UI can show. Whether the numbers describe the 5-minute window or the monthly quota
  * is unknown; `scope` carries `x-target-scope` when HackMD sends it.
  */
@@ -37,7 +37,7 @@ export function parseQuota(headers: Readonly<Record<string, string>>, now: numbe
   return quota;
 }
 
-/** The fixed 429 fragment of TOOLS.md §6.3, or a note when HackMD sent no quota headers. */
+/** The fixed 429 fragment of docs/tools.md §6.3, or a note when HackMD sent no quota headers. */
 export function quotaFragment(headers: Readonly<Record<string, string>>, now: number): string {
   const quota = parseQuota(headers, now);
   if (quota === null) return "quota headers were unavailable";

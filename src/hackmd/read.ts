@@ -1,5 +1,5 @@
 /**
- * Lenient readers of HackMD JSON (TOOLS.md §5.2): camelCase in, snake_case out; loose where
+ * Lenient readers of HackMD JSON (docs/tools.md §5.2): camelCase in, snake_case out; loose where
  * HackMD is loose (nulls, unknown enumerations, extra fields), strict where the data matters
  * (ids, timestamps). An unreadable reply is `upstream`; messages never quote the reply.
  */
@@ -176,7 +176,7 @@ export function readFolderOrder(raw: unknown, context: ReadContext): FolderOrder
   const entries: Array<[string, string[]]> = [];
   for (const [key, value] of Object.entries(map)) {
     // Strict on purpose: the order map is written back whole, so an entry we could not read
-    // would be silently dropped for every other parent (TOOLS.md §9.10 keeps other entries).
+    // would be silently dropped for every other parent (docs/tools.md §9.10 keeps other entries).
     if (!Array.isArray(value) || !value.every((id): id is string => typeof id === "string")) {
       throw unreadableReply(context.where, `the order entry for ${JSON.stringify(key)} is not a list of folder ids`);
     }

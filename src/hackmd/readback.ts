@@ -1,5 +1,5 @@
 /**
- * Write confirmation by polling (TOOLS.md §7): read at once, then after 100 ms, doubling, until
+ * Write confirmation by polling (docs/tools.md §7): read at once, then after 100 ms, doubling, until
  * the predicate holds or the next wait would reach the window's end. Generic over the read.
  */
 import { BridgeError, isBridgeError } from "../core/errors";
@@ -8,7 +8,7 @@ import type { CallContext } from "./call-context";
 
 const MIB = 1_048_576;
 
-/** Numbers of the poll; defaults follow TOOLS.md §7 and §6.1. */
+/** Numbers of the poll; defaults follow docs/tools.md §7 and §6.1. */
 export interface ReadbackTiming {
   /** Window for an empty write. */
   baseWindowMs: number;

@@ -1,5 +1,5 @@
 /**
- * Bounded, redacted error detail (TOOLS.md §6.4). Works on a copy of the response bytes taken
+ * Bounded, redacted error detail (docs/tools.md §6.4). Works on a copy of the response bytes taken
  * when the error is created; the request that was sent is never touched.
  */
 

@@ -1,5 +1,5 @@
 /**
- * One HackMD API request, end to end (TOOLS.md §5.1, §5.5, §6): path segment checks before any
+ * One HackMD API request, end to end (docs/tools.md §5.1, §5.5, §6): path segment checks before any
  * I/O, URL building, the token, headers, timeouts, retries by mode, and the one factory that
  * turns statuses and transport failures into BridgeErrors with redacted detail.
  */
@@ -51,7 +51,7 @@ export function workspaceParts(teamPath: string | null, ...rest: PathPart[]): Pa
 
 export { hasControlCharacter } from "./identifiers";
 
-/** Checks one caller segment (TOOLS.md §5.5, and its length and characters: hackmd/identifiers.ts); throws `invalid_input` without echoing odd values. */
+/** Checks one caller segment (docs/tools.md §5.5, and its length and characters: hackmd/identifiers.ts); throws `invalid_input` without echoing odd values. */
 export function checkSegment(part: CallerSegment): void {
   checkIdentifier(part.label, part.value);
 }
@@ -92,7 +92,7 @@ function isAccountRoute(segments: readonly string[]): boolean {
 }
 
 /**
- * Whether a path (segments below the base path) is a note route (TOOLS.md §6.3): scanning left to
+ * Whether a path (segments below the base path) is a note route (docs/tools.md §6.3): scanning left to
  * right, the segment after `teams` is skipped; `notes` first → yes; `folders`, `trash`,
  * `history` or `me` first → no.
  */
@@ -114,7 +114,7 @@ export function transferAllowanceMs(config: ClientConfig, bytes: number): number
   return Math.ceil((bytes / config.transferBytesPerSecond) * 1000);
 }
 
-/** The timeouts of a request with a body of `bodyBytes` (TOOLS.md §6.1). */
+/** The timeouts of a request with a body of `bodyBytes` (docs/tools.md §6.1). */
 export function timeoutsFor(config: ClientConfig, bodyBytes: number): HttpTimeouts {
   return {
     connectMs: config.connectTimeoutMs,
@@ -308,7 +308,7 @@ function makeError(facts: ErrorFacts, kind: ErrorKind, text: string, options: Br
 }
 
 /**
- * The BridgeError for a non-2xx response (TOOLS.md §6.3), with bounded, redacted detail. The
+ * The BridgeError for a non-2xx response (docs/tools.md §6.3), with bounded, redacted detail. The
  * message is composed by the audience's words (`config.words.reply`): what the answer means and
  * what to do, and HackMD's own reply body for agents (for people only when nothing explains it).
  */
@@ -369,7 +369,7 @@ function statusError(facts: ErrorFacts, response: HttpResponse, now: number): Br
   return error("api", `HackMD answered ${status}; check the arguments.`, false);
 }
 
-/** The BridgeError for a request that got no response (TOOLS.md §6.3). */
+/** The BridgeError for a request that got no response (docs/tools.md §6.3). */
 function transportFailureError(facts: ErrorFacts, failure: TransportError): BridgeError {
   if (failure.failure === "too_large") {
     return makeError(

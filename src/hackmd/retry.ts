@@ -1,5 +1,5 @@
 /**
- * Retry policy as data (TOOLS.md §6.2, §19.4; STYLE.md rule 13): which requests are retried,
+ * Retry policy as data (docs/tools.md §6.2, §19.4; docs/style.md rule 13): which requests are retried,
  * when, and how long to wait. Pure functions; the state of one request lives with its sender.
  */
 import type { Random, TransportFailure } from "../core/ports";
@@ -127,7 +127,7 @@ export function parseRetryAfterMs(value: string, now: number): number | undefine
 }
 
 /**
- * `x-ratelimit-userreset` as seconds still to wait (TOOLS.md §19.4): a plain number of seconds,
+ * `x-ratelimit-userreset` as seconds still to wait (docs/tools.md §19.4): a plain number of seconds,
  * or — above 10⁹, where it can only be an epoch time — epoch seconds or, above 10¹², epoch ms.
  */
 export function resetSecondsFromHeader(value: string, now: number): number | undefined {

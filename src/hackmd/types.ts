@@ -1,6 +1,6 @@
 /**
- * Wire types of HackMD API v1 (HACKMD_API.md Part 1) and the snake_case shapes the client
- * returns (TOOLS.md §5.2, §9). Request bodies are camelCase and hold only supplied fields.
+ * Wire types of HackMD API v1 (docs/hackmd-api.md Part 1) and the snake_case shapes the client
+ * returns (docs/tools.md §5.2, §9). Request bodies are camelCase and hold only supplied fields.
  */
 
 /** Read and write permission values, least to most permissive. */
@@ -29,7 +29,7 @@ export interface CreateNoteRequest {
   origin?: string;
 }
 
-/** Body of a note PATCH: `content` is always sent (TOOLS.md §19.1). */
+/** Body of a note PATCH: `content` is always sent (docs/tools.md §19.1). */
 export interface UpdateNoteRequest {
   content: string;
   title?: string;
@@ -77,7 +77,7 @@ export interface LastChangeUser {
   biography: string;
 }
 
-/** The note detail of TOOLS.md §5.2. */
+/** The note detail of docs/tools.md §5.2. */
 export interface NoteDetail {
   id: string;
   short_id: string | null;
@@ -105,7 +105,7 @@ export interface NoteDetail {
   note_url?: string;
 }
 
-/** A note list item (TOOLS.md §5.2); never holds content or folders. */
+/** A note list item (docs/tools.md §5.2); never holds content or folders. */
 export interface NoteSummary {
   id: string;
   note_url?: string;
@@ -123,7 +123,7 @@ export interface NoteSummary {
   write_permission: Permission | null;
 }
 
-/** A folder (TOOLS.md §5.2) with its timestamps. */
+/** A folder (docs/tools.md §5.2) with its timestamps. */
 export interface Folder {
   id: string;
   name: string;
@@ -135,7 +135,7 @@ export interface Folder {
   updated_at: number | null;
 }
 
-/** A team (TOOLS.md §9.1). */
+/** A team (docs/tools.md §9.1). */
 export interface Team {
   id: string;
   owner_id?: string;

@@ -1,6 +1,6 @@
 /**
- * Copy-ready MCP client configurations for the loopback endpoint (PRODUCT.md: "copy-ready client
- * configurations"). Pure text builders shared by `hackmd-bridge serve` (printed on stderr) and the
+ * Copy-ready MCP client configurations for the loopback endpoint.
+ * Pure text builders shared by `hackmd-bridge serve` (printed on stderr) and the
  * plugin's settings tab (copy buttons); host-neutral, so both hosts word them identically.
  */
 

@@ -3,7 +3,7 @@ import { BridgeError, invalidInput } from "../core/errors";
 import { toAdvertisedSchema, type JsonSchema } from "./json-schema";
 import { ARGUMENT_ARRAY_LIMIT, ARGUMENT_DEPTH_LIMIT } from "./json-depth";
 
-/** The four MCP annotation hints; every tool sets all of them (STYLE.md rule 9). */
+/** The four MCP annotation hints; every tool sets all of them (docs/style.md rule 9). */
 export interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
@@ -19,10 +19,10 @@ export interface ToolSuccess {
   meta?: Record<string, unknown>;
 }
 
-/** Hidden parameter aliases (TOOLS.md §3.1): alias name → canonical name. */
+/** Hidden parameter aliases (docs/tools.md §3.1): alias name → canonical name. */
 export type AliasMap = Readonly<Record<string, string>>;
 
-/** A tool as data (STYLE.md rule 7): schemas, annotations and a handler factory over deps. */
+/** A tool as data (docs/style.md rule 7): schemas, annotations and a handler factory over deps. */
 export interface ToolDefinition<Deps, Call, Args> {
   name: string;
   title: string;
@@ -73,7 +73,7 @@ function objectSchema(schema: JsonSchema): JsonSchema {
 
 /**
  * Decodes raw arguments: applies hidden aliases (a name together with its alias is refused),
- * then the strict schema. Every failure is `invalid_input` naming what to fix (TOOLS.md §3.1).
+ * then the strict schema. Every failure is `invalid_input` naming what to fix (docs/tools.md §3.1).
  */
 export function decodeArguments<Args>(input: z.ZodType<Args>, aliases: AliasMap | undefined, raw: unknown): Args {
   const value = raw === undefined || raw === null ? {} : raw;

@@ -1,5 +1,5 @@
 /**
- * The JSON-schema validator our MCP server hands the SDK instead of its ajv default (issue 13):
+ * The JSON-schema validator our MCP server hands the SDK instead of its ajv default (docs/architecture.md §5):
  * ajv and its formats are ~130 KB of the plugin's bundle, and the server side of the SDK uses the
  * validator for one thing only, checking an accepted elicitation's content against the schema the
  * server requested (`Server.elicitInput`). Elicitation schemas are flat objects of primitive

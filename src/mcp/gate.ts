@@ -1,5 +1,5 @@
 /**
- * The tool gate (issue 14, docs/adr/0005-ask-by-rerun.md): decides before a tool writes whether it may.
+ * The tool gate (docs/tool-contract-extensions.md, docs/adr/0005-ask-by-rerun.md): decides before a tool writes whether it may.
  * `deny` refuses the call before the handler runs. `ask` runs the handler until the point where it
  * is about to change something (`CallContext.beforeChange`), stops it there with nothing written,
  * puts the proposed change to the user (outside every queue, so nothing waits on the question),

@@ -6,7 +6,7 @@ export type JsonSchema = Record<string, unknown>;
 /**
  * The JSON Schema a client sees for a zod schema: the input side (defaults shown, optional
  * fields not required), without `$schema`, and with `anyOf [T, null]` written as the flat
- * `type: [T, "null"]` that TOOLS.md §3.1 specifies for `team_path`.
+ * `type: [T, "null"]` that docs/tools.md §3.1 specifies for `team_path`.
  */
 export function toAdvertisedSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const raw = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;

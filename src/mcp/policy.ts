@@ -1,5 +1,5 @@
 /**
- * The per-tool policy (issue 14, docs/adr/0005-ask-by-rerun.md): each tool is allowed, asked about or
+ * The per-tool policy (docs/tool-contract-extensions.md, docs/adr/0005-ask-by-rerun.md): each tool is allowed, asked about or
  * denied. Plain data, so the settings schema and the command line can use it without loading the
  * tool definitions; a test checks the lists against the tools' `readOnlyHint`.
  */
@@ -10,19 +10,19 @@ export type ToolPolicy = "allow" | "ask" | "deny";
 /** The three policies, most permissive first. */
 export const TOOL_POLICIES: readonly ToolPolicy[] = ["allow", "ask", "deny"];
 
-/** Tools that read only (`readOnlyHint: true`), in the order of TOOLS.md §9.0. */
+/** Tools that read only (`readOnlyHint: true`), in the order of docs/tools.md §9.0. */
 export const READ_TOOL_NAMES = [
   "hackmd_get_me",
   "hackmd_list_notes",
   "hackmd_get_note",
   "hackmd_list_folders",
-  // Issue 12, after the 14:
+  // Versions and comments, after the 14:
   "hackmd_list_versions",
   "hackmd_get_version",
   "hackmd_list_comments",
 ] as const;
 
-/** Tools that may change a note, a folder, an image, a file or a sync record, in the order of TOOLS.md §9.0. */
+/** Tools that may change a note, a folder, an image, a file or a sync record, in the order of docs/tools.md §9.0. */
 export const WRITE_TOOL_NAMES = [
   "hackmd_create_note",
   "hackmd_update_note",
@@ -34,7 +34,7 @@ export const WRITE_TOOL_NAMES = [
   "hackmd_pull_note",
   "hackmd_push_note",
   "hackmd_untrack_note",
-  // Issue 12, after the 14:
+  // Versions and comments, after the 14:
   "hackmd_create_version",
   "hackmd_resolve_comment",
 ] as const;

@@ -2,7 +2,7 @@ import { BridgeError, type ErrorKind, type RetryMeta } from "../core/errors";
 import { scrubSecrets } from "../core/secrets";
 import type { ToolSuccess } from "./define-tool";
 
-/** The MCP `tools/call` result shape we produce (TOOLS.md §3.2, §3.4). */
+/** The MCP `tools/call` result shape we produce (docs/tools.md §3.2, §3.4). */
 export interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: "text"; text: string }>;
@@ -26,7 +26,7 @@ export function successResult(success: ToolSuccess, retry: RetryMeta | undefined
 }
 
 /**
- * The one place a failure becomes an MCP result (STYLE.md rule 8). Unknown failures are
+ * The one place a failure becomes an MCP result (docs/style.md rule 8). Unknown failures are
  * `internal`; every message passes a last scrub of the given secrets, although messages are
  * already redacted where they are created.
  */

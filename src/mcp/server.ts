@@ -29,7 +29,7 @@ export interface McpHost<Deps, Call> {
   nextRequestId(): string;
   /** Observes every completed call (the plugin's activity log); `change` holds the text before a write (never logged). */
   onCallCompleted?(event: ToolCallEvent, change?: ProposedChange): void;
-  /** The per-tool policy and the user's approval (issue 14); absent: every tool allowed. */
+  /** The per-tool policy and the user's approval (docs/tool-contract-extensions.md); absent: every tool allowed. */
   gate?: ToolGate;
 }
 
@@ -57,7 +57,7 @@ export interface ToolCallEvent {
  * SDK never rebuilds them. Its own schema (`z.record`) drops an own `__proto__` key (rebuilding
  * the object assigns it, which sets the prototype) and throws on a `constructor` key (the object
  * no longer looks plain), which reached the agent as a JSON-RPC -32603. `decodeArguments` judges
- * the untouched object and answers every odd name with an `invalid_input` result (TOOLS.md §3.1).
+ * the untouched object and answers every odd name with an `invalid_input` result (docs/tools.md §3.1).
  */
 const RawCallToolRequestSchema = CallToolRequestSchema.extend({
   params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }).transform(({ arguments: rawArguments, ...params }) => ({
@@ -70,7 +70,7 @@ const RawCallToolRequestSchema = CallToolRequestSchema.extend({
 export type McpProtocolServer = Server;
 
 /**
- * The tools/list answer of a tool set, built once per set (issue 13): converting 19 zod schemas
+ * The tools/list answer of a tool set, built once per set (docs/architecture.md §5): converting 19 zod schemas
  * to JSON Schema for every session was the largest allocation of a session open. The listing is
  * never handed out for mutation (the SDK serialises it), so every session shares it.
  */
@@ -87,7 +87,7 @@ function listingOf(tools: ReadonlyArray<ToolDefinition<never, never, never>>): R
 
 /**
  * The SDK's server validates only elicitation answers with its JSON-schema validator. One per
- * process, shared by every session's server (issue 13): over HTTP a validator per session was
+ * process, shared by every session's server (docs/architecture.md §5): over HTTP a validator per session was
  * held as long as the session.
  */
 let sharedValidator: ElicitationSchemaValidator | undefined;
@@ -97,11 +97,11 @@ let sharedValidator: ElicitationSchemaValidator | undefined;
  * tools/call from tool definitions. The handlers are set on the SDK's protocol `Server` directly,
  * not through McpServer's `registerTool`, because our contract needs argument failures as
  * `invalid_input` results, hidden aliases, and advertised schemas that differ from the decoding
- * ones (TOOLS.md §3.1).
+ * ones (docs/tools.md §3.1).
  */
 export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProtocolServer {
   // The SDK's low-level Server, not McpServer: McpServer's registerTool (never used here) pulls in
-  // zod v3 and zod-to-json-schema. Our own small validator replaces ajv (issue 13). The
+  // zod v3 and zod-to-json-schema. Our own small validator replaces ajv (docs/architecture.md §5). The
   // capabilities are what McpServer declared for us before (`listChanged: true`), unchanged.
   sharedValidator ??= new ElicitationSchemaValidator();
   const server = new Server({ name: host.name, version: host.version }, { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator });

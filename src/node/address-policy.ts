@@ -1,5 +1,5 @@
 /**
- * Which resolved addresses an `image_url` download may connect to (TOOLS.md §16.6). Anything that
+ * Which resolved addresses an `image_url` download may connect to (docs/tools.md §16.6). Anything that
  * is not plainly a public unicast address is refused, so an agent cannot make the bridge fetch
  * from the machine itself, the local network or reserved space. Node's own `net.BlockList`
  * matches the blocks (it judges an IPv4-mapped IPv6 address by the IPv4 rules).
@@ -9,10 +9,10 @@ import { nodeApis } from "./node-apis";
 type BlockList = import("node:net").BlockList;
 
 /**
- * The IPv4 blocks TOOLS.md §16.6 refuses: unspecified, private, shared (carrier-grade NAT),
+ * The IPv4 blocks docs/tools.md §16.6 refuses: unspecified, private, shared (carrier-grade NAT),
  * loopback, link-local, multicast, the reserved and documentation blocks, and 240/4 up to the
  * broadcast address. AS112 (192.31.196/24, 192.175.48/24) and AMT (192.52.193/24) are public
- * anycast services TOOLS.md does not refuse, so they stay allowed.
+ * anycast services docs/tools.md does not refuse, so they stay allowed.
  */
 const REFUSED_IPV4: ReadonlyArray<[string, number]> = [
   ["0.0.0.0", 8],
@@ -56,7 +56,7 @@ function blockLists(): { refused: BlockList; globalUnicast: BlockList } {
 }
 
 /**
- * Whether `ip` (a textual address as a resolver returns it) is public under TOOLS.md §16.6.
+ * Whether `ip` (a textual address as a resolver returns it) is public under docs/tools.md §16.6.
  * Unparsable text, unusual IPv4 notations and IPv6 zone ids are never public.
  */
 export function isPublicAddress(ip: string): boolean {

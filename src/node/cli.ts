@@ -1,5 +1,5 @@
 /**
- * The `hackmd-bridge` standalone command (TOOLS.md §2.5): `mcp` (stdio), `serve` (HTTP),
+ * The `hackmd-bridge` standalone command (docs/tools.md §2.5): `mcp` (stdio), `serve` (HTTP),
  * `doctor`, `emulator`, `sandbox` (what `npm start` runs), and the human subcommands (list, pull,
  * status, diff, push, sync, publish, untrack; their bodies live in ./commands). Every subcommand
  * is a CommandSpec: one parser checks it, `--help` and `help <command>` describe it, and usage

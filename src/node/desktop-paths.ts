@@ -1,5 +1,5 @@
 /**
- * The desktop symlink checks of TOOLS.md §12.2 for the Obsidian plugin: `VaultLocalFiles` writes
+ * The desktop symlink checks of docs/tools.md §12.2 for the Obsidian plugin: `VaultLocalFiles` writes
  * through the Vault API, but on desktop the paths are judged with the real file system, as the
  * standalone command does. The plugin reaches this module only through a dynamic import guarded
  * by `Platform.isDesktopApp` (`obsidian/desktop-loaders.ts`), so mobile never loads it. Loading

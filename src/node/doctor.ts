@@ -1,5 +1,5 @@
 /**
- * `hackmd-bridge doctor`: one JSON health report (TOOLS.md §2.6). Beyond §2.6, a missing token
+ * `hackmd-bridge doctor`: one JSON health report (docs/tools.md §2.6). Beyond §2.6, a missing token
  * and an API URL whose path does not end in `/v1` are problems too (`ok: false`): either stops
  * every tool that needs HackMD. With `--probe-api`, an unreachable host, a host that does not
  * answer like HackMD and a rejected token are each named with their fix. Every problem names the

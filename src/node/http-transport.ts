@@ -1,5 +1,5 @@
 /**
- * The Node host's HttpTransport on `node:http` / `node:https` (TOOLS.md §6.1): connect, headers,
+ * The Node host's HttpTransport on `node:http` / `node:https` (docs/tools.md §6.1): connect, headers,
  * idle and total timeouts; the response cap enforced on the declared length and while streaming;
  * no redirects followed; `TransportError.sent` false only when no connection was ever opened.
  */

@@ -1,5 +1,5 @@
 /**
- * The Node host's SSRF-safe `image_url` downloader (TOOLS.md §16.5–16.7): resolves the host
+ * The Node host's SSRF-safe `image_url` downloader (docs/tools.md §16.5–16.7): resolves the host
  * itself, refuses non-public addresses, pins the connection to the checked addresses, follows
  * redirects by hand with every rule re-applied, and streams the body under the size limits.
  */
@@ -35,7 +35,7 @@ const clearTimer = (timer: Timer | undefined): void => nodeApis().timers.clearTi
 /** Resolves a host name to every address it has (like `dns.lookup` with `all: true`). */
 export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
 
-/** The system resolver, as TOOLS.md §16.6 asks: `dns.lookup` with `all: true`. */
+/** The system resolver, as docs/tools.md §16.6 asks: `dns.lookup` with `all: true`. */
 export const systemHostLookup: HostLookup = (hostname) =>
   nodeApis().dns.promises.lookup(hostname, { all: true, verbatim: true });
 
@@ -51,7 +51,7 @@ export interface ImageFetchTimeouts {
   transferBytesPerSecond: number;
 }
 
-/** The defaults of TOOLS.md §6.1 and §16.6–16.7. */
+/** The defaults of docs/tools.md §6.1 and §16.6–16.7. */
 export const DEFAULT_IMAGE_FETCH_TIMEOUTS: ImageFetchTimeouts = {
   connectMs: 10_000,
   headersMs: 30_000,
@@ -59,9 +59,9 @@ export const DEFAULT_IMAGE_FETCH_TIMEOUTS: ImageFetchTimeouts = {
   transferBytesPerSecond: 256 * 1024,
 };
 
-/** Lookups allowed in flight at once (TOOLS.md §16.6). */
+/** Lookups allowed in flight at once (docs/tools.md §16.6). */
 export const MAX_LOOKUPS_IN_FLIGHT = 4;
-/** Most redirects followed, i.e. at most six requests per download (TOOLS.md §16.7). */
+/** Most redirects followed, i.e. at most six requests per download (docs/tools.md §16.7). */
 export const MAX_IMAGE_REDIRECTS = 5;
 /** Most hosts pinned at once; the table is cleared when a new host would exceed it. */
 export const MAX_ADDRESS_PINS = 64;
@@ -117,7 +117,7 @@ export interface NodeImageFetcherOptions {
 }
 
 /**
- * The pin table of TOOLS.md §16.6: host names (lower-cased) to exactly the addresses that were
+ * The pin table of docs/tools.md §16.6: host names (lower-cased) to exactly the addresses that were
  * checked for them. Holds at most `capacity` hosts and is cleared entirely when full.
  */
 export class AddressPins {
@@ -215,7 +215,7 @@ export class NodeImageFetcher implements ImageFetcher {
     this.connectAddress = options.connectAddress;
   }
 
-  /** Downloads `rawUrl` under TOOLS.md §16.5–16.7; every failure is a BridgeError. */
+  /** Downloads `rawUrl` under docs/tools.md §16.5–16.7; every failure is a BridgeError. */
   async fetch(rawUrl: string, options: ImageFetchOptions): Promise<FetchedImage> {
     const standardLimit = imageDownloadLimit(options.confirmLargeFile);
     const limit = Math.min(options.maxBytes, standardLimit);
@@ -520,7 +520,7 @@ function nextUrl(current: URL, location: string | undefined): URL {
   }
 }
 
-/** The error for a final status that is not an accepted 2xx (TOOLS.md §16.7). */
+/** The error for a final status that is not an accepted 2xx (docs/tools.md §16.7). */
 function statusError(status: number): BridgeError {
   if (status === 429) {
     return new BridgeError("rate_limited", "the image host answered 429 (too many requests); wait before retrying");

@@ -1,8 +1,8 @@
 /**
- * The Node host's LocalFiles adapter (TOOLS.md §2.4, §12, §13.7): every file operation confined
+ * The Node host's LocalFiles adapter (docs/tools.md §2.4, §12, §13.7): every file operation confined
  * to one ROOT folder, writes atomic (hidden temporary file, flush, expectation check, rename).
  *
- * Accepted weaker guarantee (TOOLS.md §12.2): Node offers no directory-handle-relative opens
+ * Accepted weaker guarantee (docs/tools.md §12.2): Node offers no directory-handle-relative opens
  * (`openat`, `O_BENEATH`), so confinement is check-then-act. Immediately before each open,
  * create, rename and unlink the ROOT's identity (device + inode) is re-checked and the parent
  * folder is resolved again through symlinks; a process that swaps a folder for a symlink between
@@ -51,7 +51,7 @@ import {
 // Windows has neither flag; there a FIFO cannot appear and symlinks are followed (documented gap).
 const O_NONBLOCK: number = constants.O_NONBLOCK ?? 0;
 const O_NOFOLLOW: number = constants.O_NOFOLLOW ?? 0;
-/** The vault configuration folder when `--config-dir` is not given (TOOLS.md §2.1). */
+/** The vault configuration folder when `--config-dir` is not given (docs/tools.md §2.1). */
 const DEFAULT_CONFIG_DIR = ".obsidian";
 /** Longest part of a file name kept in a temporary name, in UTF-8 bytes (NAME_MAX is 255). */
 const TEMP_NAME_BYTES = 200;
@@ -866,7 +866,7 @@ function describe(error: unknown): string {
   return errorCode(error) ?? (error instanceof Error ? error.message : String(error));
 }
 
-/** Maps a Node file-system failure to the TOOLS.md kinds, naming the ROOT-relative path and the fix. */
+/** Maps a Node file-system failure to the docs/tools.md kinds, naming the ROOT-relative path and the fix. */
 function ioError(error: unknown, action: string, path: string): BridgeError {
   if (error instanceof BridgeError) return error;
   const code = errorCode(error);

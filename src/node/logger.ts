@@ -11,7 +11,7 @@ export function parseLogLevel(value: string | undefined): LogLevel {
 }
 
 /**
- * JSON-lines logger for the standalone command (TOOLS.md §2.7): one object per line on stderr,
+ * JSON-lines logger for the standalone command (docs/tools.md §2.7): one object per line on stderr,
  * never stdout (stdio MCP owns it). Every line passes through `scrub`, so a secret that slipped
  * into a field is still replaced.
  */

@@ -15,7 +15,7 @@ import { NodeLocalFiles } from "./local-files";
 import { VERSION } from "../core/version";
 
 /**
- * Settings read from the environment and flags (TOOLS.md §2.1). `token` is a non-enumerable
+ * Settings read from the environment and flags (docs/tools.md §2.1). `token` is a non-enumerable
  * property, so serialising, spreading or inspecting settings never reveals it (§2.3): build
  * settings with `makeSettings`, never with an object spread.
  */
@@ -110,7 +110,7 @@ export async function createNodeCore(settings: NodeSettings, logger: Logger, opt
     random: systemRandom,
     logger,
     ...(options.words === undefined ? {} : { words: options.words }),
-    // In an Obsidian vault, notes are written in Obsidian's syntax (issue 11); any other folder byte for byte.
+    // In an Obsidian vault, notes are written in Obsidian's syntax (docs/conversion-rules.md); any other folder byte for byte.
     convertByDefault: () => files.root.isVault,
     hostLabel: "hackmd-bridge",
     requireVersion: () => settings.requireVersion === true,

@@ -3,7 +3,7 @@
  * relies on: `<root>/.hackmd-bridge/sandbox/connection.json` (the emulator's URL and API token,
  * the MCP endpoint's port and bearer token; mode 0600) and `emulator.json` (the emulator's notes;
  * mode 0600), in a folder of mode 0700. `.hackmd-bridge/` is a protected folder for every tool
- * write (TOOLS.md §12.3), and `sandbox-vault/` is git-ignored.
+ * write (docs/tools.md §12.3), and `sandbox-vault/` is git-ignored.
  *
  * The human subcommands, `doctor`, `mcp` and `serve` read the connection when their root is a
  * sandbox folder and no HACKMD_API_TOKEN or HACKMD_API_URL is set, so they reach the running

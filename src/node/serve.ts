@@ -12,7 +12,7 @@ import { createMcpServer } from "../mcp/server";
 import { createNodeCore, type NodeSettings } from "./runtime";
 import { BoundedStdioServerTransport } from "./stdio-transport";
 
-/** Default port of the MCP endpoint (ARCHITECTURE.md §5). */
+/** Default port of the MCP endpoint (docs/architecture.md §4). */
 export const DEFAULT_MCP_PORT = 27183;
 
 /** A new endpoint token: 32 random bytes, base64url. */
@@ -99,7 +99,7 @@ export async function runStdio(settings: NodeSettings, logger: Logger, gate?: To
 /** What `serve` prints about the token besides the JSON line, and what runs when it stops. */
 export interface ServeOptions {
   settings: NodeSettings;
-  /** The tool policy from the flags (issue 14); absent: every tool allowed. */
+  /** The tool policy from the flags (docs/tool-contract-extensions.md); absent: every tool allowed. */
   gate?: ToolGate;
   port: number;
   token: string;

@@ -1,5 +1,5 @@
 /**
- * The tool policy of `hackmd-bridge mcp` and `serve` (issue 14): `--read-only`, `--deny`, `--allow`
+ * The tool policy of `hackmd-bridge mcp` and `serve` (docs/tool-contract-extensions.md): `--read-only`, `--deny`, `--allow`
  * and `--ask` turn into the gate the MCP server applies. Every tool is allowed unless a flag says
  * otherwise (the plugin's cautious default, reads allowed and writes asked, is not the command's:
  * the command has no one to ask). A tool set to `ask` is refused with a message that says so and

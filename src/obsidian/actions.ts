@@ -1,5 +1,5 @@
 /**
- * The plugin's use-cases, one method per command (ARCHITECTURE.md §4 "Obsidian command"):
+ * The plugin's use-cases, one method per command (docs/architecture.md §3):
  * each calls the core through PluginServices, asks the user through the PluginUi port (modals in
  * the app, scripted answers in tests) and reports through notices.ts. Every method catches its
  * own failures, so a command never throws into Obsidian.
@@ -302,7 +302,7 @@ export class BridgeActions {
       const found = await this.requireTracked(path);
       const loaded = await this.services.store.load(found);
       const local = await this.readText(path);
-      // In the syntax the file is written in (issue 11).
+      // In the syntax the file is written in (docs/conversion-rules.md).
       const baseline = await (await this.services.loadDeps()).sync.localFormOf(found, loaded.baseline);
       if (local === baseline) {
         showInfo(`${path} has not changed since the last sync.`);
@@ -482,7 +482,7 @@ export class BridgeActions {
   }
 
   /**
-   * The per-note conversion switch (issue 11): pulls the tracked file again, byte for byte
+   * The per-note conversion switch (docs/conversion-rules.md): pulls the tracked file again, byte for byte
    * (`convert` false) or in Obsidian's syntax, and the note keeps that choice. Unpushed edits are
    * protected as by every pull.
    */
@@ -544,7 +544,7 @@ export class BridgeActions {
       result = await push(true);
     }
     if (result.kind !== "pushed") throw new BridgeError("internal", "A push without a note reference did not resolve.");
-    // A collaborator's edit replaced in the read-to-write window: say which version holds it (issue 12).
+    // A collaborator's edit replaced in the read-to-write window: say which version holds it (docs/versions-and-comments.md).
     const overwritten = result.safety?.overwritten ?? [];
     if (overwritten.length > 0) showInfo(`${path}: ${overwrittenSentence(overwritten)} Open note history to compare or restore it.`);
     return { output: result.output, snapshot: result.snapshot };

@@ -1,5 +1,5 @@
 /**
- * The activity log of agent calls, kept as a history (issue 14): every call with its time, client,
+ * The activity log of agent calls, kept as a history (docs/tool-contract-extensions.md): every call with its time, client,
  * tool, note, outcome and, for a change of text, the body hash before and after. It is fed by the
  * MCP host's `onCallCompleted` and stored in the plugin's folder (`ActivityStore`), bounded in
  * entries and in bytes. For a note write it also keeps the note's text from before the call, so

@@ -1,5 +1,5 @@
 /**
- * The plugin's tool gate (issue 14): the policy from the settings (read at every call, so a change
+ * The plugin's tool gate (docs/tool-contract-extensions.md): the policy from the settings (read at every call, so a change
  * applies to the next call), and the approval modal as the approver, one question at a time. The
  * timer is the plugin's (`window`), injected so tests control it.
  */
@@ -35,7 +35,7 @@ export function pluginGate(options: PluginGateOptions): ToolGate & { closeQuesti
   const ask: Approver = async (request, signal) => {
     const name = await options.noteName(request.change).catch(() => undefined);
     if (signal.aborted) return "deny";
-    // The dialog (and the diff library it shows changes with) loads with the first question (issue 13).
+    // The dialog (and the diff library it shows changes with) loads with the first question (docs/architecture.md §5).
     const { ApprovalModal, approvalViewModel } = await import("../ui/approval-modal");
     if (signal.aborted) return "deny";
     const modal = new ApprovalModal(options.app, approvalViewModel(request, name));

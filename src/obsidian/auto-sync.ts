@@ -1,5 +1,5 @@
 /**
- * The plugin's host of automatic sync (issue 15, docs/auto-sync.md): when the "Sync
+ * The plugin's host of automatic sync (docs/auto-sync.md): when the "Sync
  * automatically" setting is on, one `AutoSyncRunner` over the plugin's one core. The runner sets
  * no timer; this host calls `step(now)` from one window timer and sleeps until `nextWake(now)`,
  * feeds it the vault's `modify` events of tracked files (`fileChanged`, pushed after the quiet
@@ -303,7 +303,7 @@ export class AutoSyncHost {
 
   private async begin(startup: boolean): Promise<void> {
     const { services } = this;
-    // The runner and the engine load here, not at plugin load (issue 13).
+    // The runner and the engine load here, not at plugin load (docs/architecture.md §5).
     const [{ AutoSyncRunner }, deps] = await Promise.all([import("../sync/auto/runner"), services.loadDeps()]);
     const now = this.clock.now();
     const budget = new RequestBudget({

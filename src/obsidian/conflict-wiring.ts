@@ -28,7 +28,7 @@ export function wireMergeEditor(options: ConflictWiringOptions): MergeEditors {
     let outcome: ConflictOutcome | undefined;
     try {
       const deps = await services.loadDeps();
-      // The conflict flow loads with the first conflict opened (issue 13).
+      // The conflict flow loads with the first conflict opened (docs/architecture.md §5).
       const { openConflictResolution } = await import("../ui/conflict-flow");
       outcome = await openConflictResolution(
         {

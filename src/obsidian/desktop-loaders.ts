@@ -5,7 +5,7 @@ import { loadDesktopNode } from "./desktop-node";
 import type { DesktopPaths } from "./vault-files";
 
 /**
- * The desktop symlink checks (TOOLS.md §12.2), loaded only on desktop through a guarded dynamic
+ * The desktop symlink checks (docs/tools.md §12.2), loaded only on desktop through a guarded dynamic
  * import so the bundle still loads on mobile; undefined on mobile or without a file-system vault.
  */
 export async function loadDesktopPaths(app: App): Promise<DesktopPaths | undefined> {
@@ -22,7 +22,7 @@ export async function loadDesktopPaths(app: App): Promise<DesktopPaths | undefin
 }
 
 /**
- * The SSRF-safe image-URL fetcher (TOOLS.md §16.6), which needs DNS and sockets: on desktop a
+ * The SSRF-safe image-URL fetcher (docs/tools.md §16.6), which needs DNS and sockets: on desktop a
  * stand-in that loads the Node fetcher through a guarded dynamic import on first use (nothing is
  * loaded at plugin load); on mobile the unavailable fetcher, so `image_url` is refused (§16.9).
  */

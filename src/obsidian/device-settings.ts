@@ -1,5 +1,5 @@
 /**
- * Device-local switches (STYLE.md rule 14, ARCHITECTURE.md §5): whether this device runs the MCP
+ * Device-local switches (docs/style.md rule 14, docs/architecture.md §4): whether this device runs the MCP
  * endpoint, and on which port. They live in the vault's local storage on this device
  * (`app.loadLocalStorage` / `saveLocalStorage`, since 1.8.7), never in `data.json`, so a synced
  * vault never switches the endpoint on for another device.

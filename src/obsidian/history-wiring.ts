@@ -1,5 +1,5 @@
 /**
- * Wires the "Note history" and "Comments" views (issue 12) into the plugin: the use-cases over
+ * Wires the "Note history" and "Comments" views (docs/versions-and-comments.md) into the plugin: the use-cases over
  * the plugin's services and UI port, the two view types and one command each to open them. Only
  * registration happens during onload; the views fetch when they open.
  */

@@ -1,6 +1,6 @@
 /**
- * Keeps the text a whole-file conflict choice drops (STYLE.md rule 6, issue 9 "nothing discarded
- * unasked"): it is written under a dated name into the vault's `.trash` folder — Obsidian's own
+ * Keeps the text a whole-file conflict choice drops (docs/style.md rule 6: nothing discarded
+ * unasked): it is written under a dated name into the vault's `.trash` folder — Obsidian's own
  * local trash, which neither search nor other plugins index, so the copy is no duplicate note —
  * where the user can get it back. Not `FileManager.trashFile` on a copy: with the "permanently
  * delete" preference that would destroy the very copy this exists to keep. If the copy cannot be

@@ -1,5 +1,5 @@
 /**
- * The MCP endpoint component of the desktop plugin (ARCHITECTURE.md §5): starts and stops the
+ * The MCP endpoint component of the desktop plugin (docs/architecture.md §4): starts and stops the
  * loopback listener over the plugin's core, with the endpoint token from secret storage and the
  * port from device-local settings, and publishes its status for the settings tab.
  *
@@ -51,7 +51,7 @@ export interface McpEndpointOptions {
   logger: Logger;
   /** Observes every completed agent call (the activity log); `change` may carry the text before a write. */
   onActivity: (event: ToolCallEvent, change?: ProposedChange) => void;
-  /** The tool policy and the approval modal (issue 14); absent: every tool allowed. */
+  /** The tool policy and the approval modal (docs/tool-contract-extensions.md); absent: every tool allowed. */
   gate?: ToolGate;
   /** Server version reported at initialize. */
   version?: string;

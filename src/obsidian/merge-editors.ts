@@ -3,7 +3,7 @@
  * (reusing the tab already showing that file), routes the "next / previous conflict" commands to
  * the active tab, and keeps drafts — the unfinished work of a tab closed without an answer, and a
  * merged result until it is saved — in memory for the plugin's lifetime, so that no merge work is
- * dropped without the user asking (issue 9). Nothing here reads or writes a file.
+ * dropped without the user asking (docs/style.md rule 6). Nothing here reads or writes a file.
  */
 import type { App, Plugin, WorkspaceLeaf } from "obsidian";
 import { confirm } from "../ui/confirm-modal";

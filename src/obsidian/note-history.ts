@@ -1,5 +1,5 @@
 /**
- * The use-cases behind the "Note history" and "Comments" views (issue 12): a tracked file's
+ * The use-cases behind the "Note history" and "Comments" views (docs/versions-and-comments.md): a tracked file's
  * versions on HackMD (list, view, compare with the file or with another version, restore one into
  * the file as an ordinary unpushed change) and its comment threads (list, resolve, reopen). Every
  * method makes its requests only when a view asks; none runs at load. Failures are thrown for the

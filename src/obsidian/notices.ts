@@ -1,5 +1,5 @@
 /**
- * The one place an error kind becomes an Obsidian notice (STYLE.md rule 8), and the helpers every
+ * The one place an error kind becomes an Obsidian notice (docs/style.md rule 8), and the helpers every
  * command uses to tell the user something. Texts are short, actionable and in sentence case; the
  * brand names "HackMD" and "HackMD Bridge" stay as written. A BridgeError's own message is written
  * for agents (it names tool arguments), so it goes to the debug log, not into the notice.
@@ -11,7 +11,7 @@ import type { Logger } from "../core/ports";
 /** What the user was doing, when it changes the advice. */
 export type NoticeOperation = "pull" | "push" | "sync" | "check" | "publish" | "untrack" | "other";
 
-/** The notice text of each error kind (TOOLS.md §4.1). */
+/** The notice text of each error kind (docs/tools.md §4.1). */
 export const ERROR_NOTICES: Readonly<Record<ErrorKind, string>> = {
   auth: "HackMD rejected the token. Set it in HackMD Bridge settings.",
   forbidden: "HackMD refused access to this note. Check that your account may edit it.",

@@ -1,6 +1,6 @@
 /**
  * The PluginUi port over Obsidian's modals, workspace and clipboard. Dumb: every method shows one
- * thing and resolves what the user chose (STYLE.md rule 15).
+ * thing and resolves what the user chose (docs/style.md rule 15).
  */
 import type { App } from "obsidian";
 import { NotePickerModal } from "../ui/note-picker";

@@ -1,9 +1,9 @@
 /**
  * The plugin's services, built from the App and the settings with one named-parameter object
- * (STYLE.md rules 1 and 3): the requestUrl transport, the vault's LocalFiles, the core (client,
+ * (docs/style.md rules 1 and 3): the requestUrl transport, the vault's LocalFiles, the core (client,
  * caches, sync engine) and the small host state the commands and the UI share.
  *
- * One core per plugin load (TOOLS.md §1.3, issue 9): the commands and the MCP endpoint share its
+ * One core per plugin load (docs/tools.md §1.3, docs/architecture.md §5): the commands and the MCP endpoint share its
  * queue and its memory of unconfirmed writes for the plugin's whole life. Its client
  * configuration follows the settings: the API URL is read at every request (the token always
  * was, from secret storage), and a changed URL empties the caches of the old server's answers
@@ -45,7 +45,7 @@ export interface PluginServicesOptions {
   timers: PluginTimers;
   /** Desktop symlink checks, when the plugin supplies them. */
   desktop?: DesktopPaths;
-  /** The image-URL fetcher on desktop (DNS and sockets); mobile has none (TOOLS.md §16.9). */
+  /** The image-URL fetcher on desktop (DNS and sockets); mobile has none (docs/tools.md §16.9). */
   images?: ImageFetcher;
   /** Overrides the requestUrl transport (tests only). */
   transport?: HttpTransport;
@@ -217,7 +217,7 @@ export class PluginServices {
     return config;
   }
 
-  /** A fresh per-operation call context (TOOLS.md §4.3). */
+  /** A fresh per-operation call context (docs/tools.md §4.3). */
   newCall(): CallContext {
     return new CallContext();
   }

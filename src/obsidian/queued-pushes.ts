@@ -1,5 +1,5 @@
 /**
- * "Show queued pushes" (issue 15): lists automatic sync's outbox — path, why the push waits, when
+ * "Show queued pushes" (docs/auto-sync.md): lists automatic sync's outbox — path, why the push waits, when
  * it is tried next — and drops the one the user picks after asking. Dropping removes the outbox
  * entry only: the file and its sync record stay, so a later sync still finds and sends its edits.
  */

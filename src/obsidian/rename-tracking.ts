@@ -1,5 +1,5 @@
 /**
- * Tracking follows renames (TOOLS.md §13.9): when a tracked file, or a folder holding tracked
+ * Tracking follows renames (docs/tools.md §13.9): when a tracked file, or a folder holding tracked
  * files, is renamed or moved inside the vault, the records point at the new path — provided it
  * would be a valid pull destination (ends in `.md`, passes the write policy of §12.2–12.4).
  * Otherwise (moved into `.trash/`, renamed away from `.md`, into a protected folder) the record

@@ -1,7 +1,7 @@
 /**
  * The Obsidian host's HttpTransport on `requestUrl` (desktop and mobile). `requestUrl` cannot
  * refuse redirects, report when a connection opened, time out per phase or cap a body while it
- * streams (TOOLS.md §6.1), so this transport applies what it can: an overall timeout raced
+ * streams (docs/tools.md §6.1), so this transport applies what it can: an overall timeout raced
  * against the request and the size cap checked on the received body. The gaps are recorded in
  * the repository's architecture notes.
  */

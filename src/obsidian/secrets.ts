@@ -2,7 +2,7 @@
  * The plugin's two secrets in Obsidian's secret storage (`app.secretStorage`, since 1.11.4; the
  * manifest's minAppVersion): the HackMD API token and the MCP endpoint's bearer token. Neither is
  * ever in `data.json`, logged, or shown by serialising or inspecting these objects (the storage is
- * held in a private field and `toJSON` names only the id). A blank value counts as missing (TOOLS.md
+ * held in a private field and `toJSON` names only the id). A blank value counts as missing (docs/tools.md
  * §2.3). SecretStorage has no delete, so clearing stores an empty string.
  *
  * The API token's id is the user's pick in the settings tab's secret picker (`SecretComponent`,
@@ -20,7 +20,7 @@ export const HACKMD_TOKEN_SECRET_ID = DEFAULT_API_TOKEN_SECRET;
 /** Secret storage id of the MCP endpoint's bearer token. */
 export const ENDPOINT_TOKEN_SECRET_ID = "hackmd-bridge-mcp-token";
 
-/** Random bytes in a generated endpoint token (ARCHITECTURE.md §5). */
+/** Random bytes in a generated endpoint token (docs/architecture.md §4). */
 const ENDPOINT_TOKEN_BYTES = 32;
 
 /** Fills a buffer with random bytes; injected so tests can be deterministic. */

@@ -94,7 +94,7 @@ export interface LocalStateSources {
   store: SyncStateStore;
   hashCache: LocalHashCache;
   memory: SyncStatusMemory;
-  /** The file's text in the baseline's form (issue 11: converted notes); default: as it is. */
+  /** The file's text in the baseline's form (docs/conversion-rules.md: converted notes); default: as it is. */
   remoteForm?: (found: KeyedRecord, text: string) => Promise<string>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The Obsidian host's LocalFiles adapter (TOOLS.md §12, §13.7): user files through the Vault API
+ * The Obsidian host's LocalFiles adapter (docs/tools.md §12, §13.7): user files through the Vault API
  * (`process` for an existing file with the expectation checked inside the callback, `create` for
  * a new one), sync state files through the vault adapter in the configuration folder, which the
  * vault does not index. Every path passes the pure rules of `core/paths.ts` and `normalizePath`.
@@ -20,7 +20,7 @@
  * - Reads are bounded in what is returned, not in what is read: the Vault API has no ranged or
  *   non-blocking read, so a file is read whole and cut (the adapter knows only files and folders).
  * - Removal goes through `FileManager.trashFile`, honouring the user's deletion setting.
- * - Open editors (issue 8): Obsidian saves an edited file about two seconds after typing stops,
+ * - Open editors (docs/architecture.md §5, "Vault host"): Obsidian saves an edited file about two seconds after typing stops,
  *   so before any stat, read, write or removal of a user file, every open text view of it (a
  *   MarkdownView or a plugin's TextFileView, in any leaf) whose text differs from the disk is
  *   saved with `TextFileView.save()`, which writes only what the user typed since the view last

@@ -1,5 +1,5 @@
 /**
- * Applies a parsed patch to a note body (TOOLS.md §10.4). Hand-written: exact-line matching
+ * Applies a parsed patch to a note body (docs/tools.md §10.4). Hand-written: exact-line matching
  * with anchors, uniqueness refusals and `*** End of File` is not what diff libraries offer.
  *
  * Near-linear in the sizes of the body and the patch: the body becomes a linked list of lines

@@ -1,5 +1,5 @@
 /**
- * The worked examples of TOOLS.md §10.5 as data. They document the patch grammar and are the
+ * The worked examples of docs/tools.md §10.5 as data. They document the patch grammar and are the
  * test table (tests/patch/examples.test.ts iterates them): change one, and both change.
  */
 

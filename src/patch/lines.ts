@@ -1,5 +1,5 @@
 /**
- * Line handling shared by the patch parser and applier (TOOLS.md §10.1, §10.4). Hand-written:
+ * Line handling shared by the patch parser and applier (docs/tools.md §10.1, §10.4). Hand-written:
  * no diff library splits, matches and rejoins lines by exactly these rules.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Parser of the patch envelope and hunks (TOOLS.md §10.2, §10.3). Hand-written: the format is
+ * Parser of the patch envelope and hunks (docs/tools.md §10.2, §10.3). Hand-written: the format is
  * a small dialect of the apply_patch envelope with anchors and `*** End of File`, and no library
  * parses exactly this subset with these refusals.
  */

@@ -2,7 +2,7 @@
 
 import { BridgeError } from "../core/errors";
 
-/** The fix every patch refusal names (TOOLS.md §10: read the note again, rebuild the patch). */
+/** The fix every patch refusal names (docs/tools.md §10: read the note again, rebuild the patch). */
 export const PATCH_RETRY_ADVICE =
   "Nothing was changed; read the note again (hackmd_get_note) and rebuild the patch from its current body.";
 

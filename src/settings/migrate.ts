@@ -1,5 +1,5 @@
 /**
- * The pure settings migration (STYLE.md rule 14): whatever `loadData()` returned — nothing, an
+ * The pure settings migration (docs/style.md rule 14): whatever `loadData()` returned — nothing, an
  * older shape, a newer one or garbage — becomes a valid current `Settings`. Unknown fields are
  * dropped, wrong types and out-of-range values fall back to the defaults (or are clamped), and a
  * secret found in an old shape is never carried over. Migrating a migrated object is the identity.
@@ -72,7 +72,7 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
   const defaultWorkspace = pick("defaultWorkspace", workspaceOf(fields.defaultWorkspace), DEFAULT_SETTINGS.defaultWorkspace);
   const read = pick("defaultReadPermission", permissionOf(fields.defaultReadPermission), DEFAULT_SETTINGS.defaultReadPermission);
   let write = pick("defaultWritePermission", permissionOf(fields.defaultWritePermission), DEFAULT_SETTINGS.defaultWritePermission);
-  // HackMD refuses a write permission more open than the read permission (TOOLS.md §5.4).
+  // HackMD refuses a write permission more open than the read permission (docs/tools.md §5.4).
   if (PERMISSIONS.indexOf(write) > PERMISSIONS.indexOf(read)) {
     repaired.push("defaultWritePermission");
     write = read;
@@ -85,7 +85,7 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     defaultReadPermission: read,
     defaultWritePermission: write,
     backgroundCheckMinutes: pick("backgroundCheckMinutes", intervalOf(fields.backgroundCheckMinutes), DEFAULT_SETTINGS.backgroundCheckMinutes),
-    // Added within version 1 (issue 15): absent means off, and the free plan's budget.
+    // Added within version 1 (docs/auto-sync.md): absent means off, and the free plan's budget.
     autoSync: pick("autoSync", booleanOf(fields.autoSync), DEFAULT_SETTINGS.autoSync),
     autoSyncOnStartup: pick("autoSyncOnStartup", booleanOf(fields.autoSyncOnStartup), DEFAULT_SETTINGS.autoSyncOnStartup),
     autoSyncOnResume: pick("autoSyncOnResume", booleanOf(fields.autoSyncOnResume), DEFAULT_SETTINGS.autoSyncOnResume),
@@ -100,11 +100,11 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     showUntrackedInStatusBar: pick("showUntrackedInStatusBar", booleanOf(fields.showUntrackedInStatusBar), DEFAULT_SETTINGS.showUntrackedInStatusBar),
     apiTokenSecret: pick("apiTokenSecret", secretIdOf(fields.apiTokenSecret), DEFAULT_SETTINGS.apiTokenSecret),
     activityLogSize: pick("activityLogSize", logSizeOf(fields.activityLogSize), DEFAULT_SETTINGS.activityLogSize),
-    // Added within version 1 (issue 14): absent means the cautious defaults.
+    // Added within version 1 (docs/tool-contract-extensions.md): absent means the cautious defaults.
     agentToolPolicies: pick("agentToolPolicies", policiesOf(fields.agentToolPolicies), { ...DEFAULT_TOOL_POLICIES }),
     agentsReadOnly: pick("agentsReadOnly", booleanOf(fields.agentsReadOnly), DEFAULT_SETTINGS.agentsReadOnly),
     approvalTimeoutSeconds: pick("approvalTimeoutSeconds", approvalTimeoutOf(fields.approvalTimeoutSeconds), DEFAULT_SETTINGS.approvalTimeoutSeconds),
-    // Added within version 1 (issue 12): absent means off.
+    // Added within version 1 (docs/versions-and-comments.md): absent means off.
     requireVersionBeforeOverwrite: pick("requireVersionBeforeOverwrite", booleanOf(fields.requireVersionBeforeOverwrite), DEFAULT_SETTINGS.requireVersionBeforeOverwrite),
   };
   if (repaired.length > 0) logger.warn("settings_repaired", { fields: repaired });
@@ -148,7 +148,7 @@ function folderOf(value: unknown): string | undefined {
   }
 }
 
-/** A team path (TOOLS.md §5.5: not blank, not `.` or `..`, no control characters), null, or undefined when unusable. */
+/** A team path (docs/tools.md §5.5: not blank, not `.` or `..`, no control characters), null, or undefined when unusable. */
 function workspaceOf(value: unknown): string | null | undefined {
   if (value === null) return null;
   if (typeof value !== "string") return undefined;

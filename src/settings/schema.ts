@@ -1,5 +1,5 @@
 /**
- * The plugin's settings as saved in `data.json` (STYLE.md rule 14): documented, versioned, with
+ * The plugin's settings as saved in `data.json` (docs/style.md rule 14): documented, versioned, with
  * defaults. Secrets are not here (they live in `app.secretStorage`, see obsidian/secrets.ts) and
  * neither are device-local switches such as the MCP endpoint (obsidian/device-settings.ts).
  * Change a field: bump SETTINGS_VERSION and teach `migrateSettings` the step.
@@ -54,7 +54,7 @@ export function monthlyBudgetOf(setting: AutoSyncBudget): MonthlyBudget {
 export interface Settings {
   /** Schema version of this object; always SETTINGS_VERSION after migration. */
   version: number;
-  /** HackMD API base URL (advanced); validated with `parseApiUrl` before it is saved (TOOLS.md §2.2). */
+  /** HackMD API base URL (advanced); validated with `parseApiUrl` before it is saved (docs/tools.md §2.2). */
   apiUrl: string;
   /** Vault folder new pulls go to, ROOT-relative with `/`; `""` is the vault root. */
   defaultPullFolder: string;
@@ -67,7 +67,7 @@ export interface Settings {
   /** Minutes between background sync checks; 0 turns them off (else 5 to 1440). */
   backgroundCheckMinutes: number;
   /**
-   * Automatic sync (issue 15, docs/auto-sync.md): pulls and pushes tracked notes on its own,
+   * Automatic sync (docs/auto-sync.md): pulls and pushes tracked notes on its own,
    * paced by the monthly request budget, with a persistent outbox. Off by default.
    */
   autoSync: boolean;
@@ -80,14 +80,14 @@ export interface Settings {
   /** Merge edits made on both sides when they do not overlap (Sync file, Sync all); off reports them as conflicts. */
   autoMerge: boolean;
   /**
-   * Write pulled notes in Obsidian's syntax and convert them back on push (issue 11: images,
+   * Write pulled notes in Obsidian's syntax and convert them back on push (images,
    * wikilinks, embeds, callouts, comments; docs/conversion-rules.md). Off: byte for byte. A note
    * pulled without conversion keeps that (the "Pull without conversion" command).
    */
   convertObsidianSyntax: boolean;
   /** With conversion: bring images a collaborator added on HackMD into the attachment folder. */
   downloadImages: boolean;
-  /** Refuse to write files and folders coding agents load as instructions (TOOLS.md §12.4). */
+  /** Refuse to write files and folders coding agents load as instructions (docs/tools.md §12.4). */
   protectAgentFiles: boolean;
   /** Show the remaining HackMD API quota in the status bar when less than a fifth of it is left. */
   showQuotaInStatusBar: boolean;
@@ -101,7 +101,7 @@ export interface Settings {
   apiTokenSecret: string;
   /** How many entries the activity log keeps (0 keeps none). */
   activityLogSize: number;
-  /** What an agent's call of each tool does: allow, ask the user first, or deny (issue 14); missing tools: reads allow, writes ask. */
+  /** What an agent's call of each tool does: allow, ask the user first, or deny (docs/tool-contract-extensions.md); missing tools: reads allow, writes ask. */
   agentToolPolicies: Record<string, ToolPolicy>;
   /** "Read-only for agents": every tool that may change something is denied, whatever its policy. */
   agentsReadOnly: boolean;

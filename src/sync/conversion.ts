@@ -1,5 +1,5 @@
 /**
- * The sync engine's side of the Obsidian ↔ HackMD conversion (issue 11; the rules are
+ * The sync engine's side of the Obsidian ↔ HackMD conversion (the rules are
  * docs/conversion-rules.md, the pure module is src/convert/). Baselines stay in the remote form
  * (what collaborators see); a working file is compared, merged and pushed as `toRemote(file)`,
  * and a pull writes `toLocal(body)`.

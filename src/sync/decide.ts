@@ -1,7 +1,7 @@
 /**
- * The sync decision tables (TOOLS.md §14.4, §14.5; docs/sync-decision-table.md) as pure
+ * The sync decision tables (docs/tools.md §14.4, §14.5; docs/sync-decision-table.md) as pure
  * functions over hashes. Each returns a closed union with a stable branch id; the service
- * computes the decision before any write and executes it separately (STYLE.md rule 4).
+ * computes the decision before any write and executes it separately (docs/style.md rule 4).
  */
 
 /** What a push does after its one GET. */
@@ -53,7 +53,7 @@ export interface PushFacts {
   expected?: string | undefined;
 }
 
-/** The push decision table of TOOLS.md §14.4. */
+/** The push decision table of docs/tools.md §14.4. */
 export function decidePush(facts: PushFacts): PushDecision {
   if (facts.strategy === "merge") return decideMergePush(facts);
   const { baseline: b, local: l, remote: r, expected: e } = facts;
@@ -118,7 +118,7 @@ export type CheckDecision =
 /** Stable ids of the check table. */
 export type CheckBranch = CheckDecision["branch"];
 
-/** The sync check table of TOOLS.md §14.5: only hashes decide, never timestamps. */
+/** The sync check table of docs/tools.md §14.5: only hashes decide, never timestamps. */
 export function decideCheck(facts: { baseline: string; local: string; remote: string }): CheckDecision {
   const { baseline: b, local: l, remote: r } = facts;
   if (l === b) return r === b ? { branch: "C1", status: "in_sync" } : { branch: "C3", status: "remote_changed" };

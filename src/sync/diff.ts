@@ -1,5 +1,5 @@
 /**
- * Bounded unified diffs (TOOLS.md §14.6): inputs above 16 KiB are reduced to their first and
+ * Bounded unified diffs (docs/tools.md §14.6): inputs above 16 KiB are reduced to their first and
  * last 8 KiB, hunks carry 2 lines of context, and each diff stops at 1,900 bytes.
  */
 import { structuredPatch } from "diff";

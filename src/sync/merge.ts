@@ -7,7 +7,7 @@
  * Why `node-diff3`: the decisions themselves (which regions are stable, which change came from
  * one side, which overlap, which are "false conflicts" where both sides made the same change)
  * are the diff3 algorithm of Khanna, Kunal and Pierce, and `node-diff3` is a maintained, tested
- * implementation of it (ARCHITECTURE.md names it for this). We do not hand it whole notes,
+ * implementation of it (docs/architecture.md names it for this). We do not hand it whole notes,
  * though: its LCS (Hunt–McIlroy with a linear candidate scan) is quadratic or worse on long,
  * nearly identical inputs with repeated lines such as blank lines. Measured here: 1,000 such
  * lines take 0.3 s, 4,000 take 15 s, a 1 MB note over a minute. So the texts are first cut at
@@ -18,7 +18,7 @@
  */
 import { diff3Merge } from "node-diff3";
 
-/** The three bodies to merge (already line-ending-normalised by the engine, TOOLS.md §11.2). */
+/** The three bodies to merge (already line-ending-normalised by the engine, docs/tools.md §11.2). */
 export interface MergeInput {
   /** The baseline: the body both sides were last known to agree on. */
   base: string;

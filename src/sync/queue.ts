@@ -1,5 +1,5 @@
 /**
- * The sync serialisation of TOOLS.md §13.8: one in-process queue per core instance in which an
+ * The sync serialisation of docs/tools.md §13.8: one in-process queue per core instance in which an
  * operation waits for every earlier operation that shares one of its keys (a note or a path).
  * Waiting only on earlier entries keeps the wait graph acyclic, so it cannot deadlock.
  */

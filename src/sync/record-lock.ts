@@ -1,5 +1,5 @@
 /**
- * A short lock per sync record, shared by every process over one state folder (issue 8): the
+ * A short lock per sync record, shared by every process over one state folder (docs/adr/0004-one-queue.md): the
  * plugin and the standalone command on one vault, two commands on one folder. The queue orders
  * the operations of one core; this lock makes each record rewrite (read, compare, write baseline,
  * record and hint) one step for the other processes too, so a compare-and-swap cannot be undone

@@ -1,5 +1,5 @@
 /**
- * The sync engine (TOOLS.md §14): pull, push, the sync check, untrack and the tracked list over
+ * The sync engine (docs/tools.md §14): pull, push, the sync check, untrack and the tracked list over
  * the HackMD client, the LocalFiles port and the sync state store. Host-neutral. Decisions come
  * from the pure tables of decide.ts; pull, push and untrack are serialised per note and per path.
  */
@@ -48,7 +48,7 @@ export interface SyncServiceOptions {
   queue?: SyncQueue;
   /** The vocabulary of the fixes its messages name (default: the tools' words). */
   words?: Words;
-  /** Obsidian ↔ HackMD conversion (issue 11); default: none, every note byte for byte. */
+  /** Obsidian ↔ HackMD conversion (docs/conversion-rules.md); default: none, every note byte for byte. */
   conversion?: ConversionSettings;
   /** Named versions before deliberate overwrites and the race check after pushes (absent: neither). */
   safety?: SafetyVersions;
@@ -57,7 +57,7 @@ export interface SyncServiceOptions {
 /** No conversion: pulls write the body as it is. */
 const NO_CONVERSION: ConversionSettings = { enabled: () => false, noteUrl: (_team, noteId) => noteId };
 
-/** How long after a change its timestamp is not trusted to go with the body read: twice the 15 s HackMD's own tests wait for a write to show (HACKMD_API.md §1.8.1). */
+/** How long after a change its timestamp is not trusted to go with the body read: twice the 15 s HackMD's own tests wait for a write to show (docs/hackmd-api.md §1.8.1). */
 export const SETTLE_MS = 30_000;
 
 /**
@@ -142,7 +142,7 @@ export class SyncService implements SyncTools {
     }));
   }
 
-  /** The sync check of TOOLS.md §14.5: record first, then the file, then one GET; nothing written. */
+  /** The sync check of docs/tools.md §14.5: record first, then the file, then one GET; nothing written. */
   async check(options: { localPath: string; call: CallContext }): Promise<SyncCheck> {
     const resolved = await this.files.resolve(options.localPath, "read");
     const loaded = await this.loadTracked(resolved.path);
@@ -163,7 +163,7 @@ export class SyncService implements SyncTools {
     };
   }
 
-  /** Pull (TOOLS.md §14.1–14.2): destination checks, one GET, the refusal table, write, save. */
+  /** Pull (docs/tools.md §14.1–14.2): destination checks, one GET, the refusal table, write, save. */
   async pull(request: PullRequest): Promise<PullResult> {
     const resolved = await this.files.resolve(request.localPath, "write");
     const path = resolved.path;
@@ -198,7 +198,7 @@ export class SyncService implements SyncTools {
       if (size > LARGE_BODY_BYTES && !request.confirmLargeFile) {
         throw new BridgeError("confirmation_required", `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with ${this.words.flag("confirm_large_file")}.`);
       }
-      // What the file will hold: the body, or its Obsidian form (issue 11).
+      // What the file will hold: the body, or its Obsidian form (docs/conversion-rules.md).
       const formOptions = { convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault, previous, keepOff: request.convert === false };
       let form = await this.conversion.localForm(body, formOptions);
       const text = form.text;
@@ -307,7 +307,7 @@ export class SyncService implements SyncTools {
     });
   }
 
-  /** Push (TOOLS.md §14.3–14.4): read, load, one GET, decide, then execute the decision. */
+  /** Push (docs/tools.md §14.3–14.4): read, load, one GET, decide, then execute the decision. */
   async push(request: PushRequest): Promise<PushResult> {
     const resolved = await this.files.resolve(request.localPath, "read");
     const expected = request.expectedRemoteHash;
@@ -410,7 +410,7 @@ export class SyncService implements SyncTools {
         const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
         if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
         const merged = merge.merged;
-        // The merged body in the file's form (issue 11), and the conversion that goes with it.
+        // The merged body in the file's form (docs/conversion-rules.md), and the conversion that goes with it.
         const mergedForm = await this.conversion.localForm(merged, { convert: form.conversion?.enabled === true, previous: form.conversion });
         const mergedConversion = mergedForm.conversion ? { conversion: mergedForm.conversion } : {};
         // Ask once, about what changes: the note's body, or (when HackMD already holds the merge) only the file.
@@ -493,7 +493,7 @@ export class SyncService implements SyncTools {
     return this.store.batch(run);
   }
 
-  /** Follows a rename inside the ROOT (TOOLS.md §13.9), in the same queue as pull, push and untrack. */
+  /** Follows a rename inside the ROOT (docs/tools.md §13.9), in the same queue as pull, push and untrack. */
   async followRename(options: { from: string; to: string }): Promise<FollowRenameOutcome> {
     // Marked before the first await: a pull that finds `from` missing from now on knows it moved.
     this.movingAway.set(options.from, (this.movingAway.get(options.from) ?? 0) + 1);
@@ -548,7 +548,7 @@ export class SyncService implements SyncTools {
     return atTo?.stamp === undefined || !sameStamp(atFrom.stamp, atTo.stamp);
   }
 
-  /** Untrack (TOOLS.md §9.14): removes record, baseline and hint; the file and the note stay. */
+  /** Untrack (docs/tools.md §9.14): removes record, baseline and hint; the file and the note stay. */
   async untrack(request: UntrackRequest): Promise<UntrackOutput> {
     if (request.noteId.trim() === "") throw new BridgeError("invalid_input", `${this.words.input("note_id")} is blank; pass the ${this.words.input("note_id")} of a tracked note (see ${this.words.step({ action: "list_tracked" })}).`);
     if (!request.confirm) {
@@ -806,7 +806,7 @@ export class SyncService implements SyncTools {
 
   /**
    * The `lastChangedAt` to record with a baseline, or `""` when it may not belong to that body.
-   * HackMD can show a write's timestamp before its body (HACKMD_API.md §1.8.1), so a body read
+   * HackMD can show a write's timestamp before its body (docs/hackmd-api.md §1.8.1), so a body read
    * shortly after a change, or while one of our own writes may still land, is recorded with no
    * timestamp: sync-all then fetches the note once more instead of trusting the note list, and
    * that later pull records the settled timestamp. Costs one GET after a fresh change.
@@ -859,7 +859,7 @@ export class SyncService implements SyncTools {
 
   /** Writes the `.remote.md` snapshot under the ownership rule of §14.7; never throws. */
   private async writeSnapshot(loaded: LoadedRecord, remoteBody: string): Promise<{ snapshot_path: string } | { snapshot_error: string }> {
-    // In the syntax the user writes (issue 11), so a conflict is resolved in that syntax.
+    // In the syntax the user writes (docs/conversion-rules.md), so a conflict is resolved in that syntax.
     const remote = (await this.conversion.localForm(remoteBody, { convert: loaded.conversion?.enabled === true, previous: loaded.conversion })).text;
     let target: string;
     try {
@@ -908,7 +908,7 @@ function timestampOf(note: NoteDetail): string {
   return note.last_changed_at === null ? "" : String(note.last_changed_at);
 }
 
-/** Push branches that replace text HackMD holds beyond the baseline, or on purpose (TOOLS.md §14.4). */
+/** Push branches that replace text HackMD holds beyond the baseline, or on purpose (docs/tools.md §14.4). */
 const OVERWRITE_BRANCHES: ReadonlySet<string> = new Set(["O3", "S6", "G6"]);
 
 /** The safety report of a push that wrote, when there is anything to report. */

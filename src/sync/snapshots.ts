@@ -1,5 +1,5 @@
 /**
- * The end of a `.remote.md` snapshot's life (TOOLS.md §14.7, issue 9 "snapshot lifecycle"): once
+ * The end of a `.remote.md` snapshot's life (docs/tools.md §14.7, docs/sync-decision-table.md "The snapshot's end"): once
  * the conflict it was written for is resolved, the snapshot goes — but only when it is still
  * exactly the text this tool wrote (the record's `remote_snapshot_hash`). A snapshot the user
  * edited, or a file of that name we never wrote, is kept and reported so the user can be told

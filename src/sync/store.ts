@@ -1,8 +1,8 @@
 /**
- * The sync state store (TOOLS.md §13): one record and one baseline per tracked note, plus a
+ * The sync state store (docs/tools.md §13): one record and one baseline per tracked note, plus a
  * by-path hint per file, kept in the host's private state files. Host-neutral.
  *
- * Record index (issue 13): the records are held in memory by key and by path, built by one scan
+ * Record index (docs/architecture.md §5): the records are held in memory by key and by path, built by one scan
  * on first need and trusted only while the `tracked/` folder's change stamp is the one seen when
  * the index last matched the disk. Every record and baseline is replaced by a rename in that
  * folder, so a save by another process (or an older version) changes the stamp and the next use
@@ -34,14 +34,14 @@ const TRACKED = "tracked";
 /** Record reads in flight while the index is built. */
 const INDEX_READS_IN_FLIGHT = 8;
 const BY_PATH = "by-path";
-/** Per record, how its working file converts (issue 11): `convert/<key>.json`. */
+/** Per record, how its working file converts (docs/conversion-rules.md): `convert/<key>.json`. */
 export const CONVERT = "convert";
 /** Largest conversion file read (answers and kept comments of one note). */
 const CONVERSION_MAX_BYTES = 8 * 1_048_576;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** One sync record as stored (TOOLS.md §13.3). */
+/** One sync record as stored (docs/tools.md §13.3). */
 export interface SyncRecord {
   format: number;
   internal_id: string;
@@ -67,7 +67,7 @@ export interface KeyedRecord {
 export interface LoadedRecord extends KeyedRecord {
   baseline: string;
   /**
-   * How the working file converts to the baseline's form (issue 11): the dependencies of the
+   * How the working file converts to the baseline's form (docs/conversion-rules.md): the dependencies of the
    * conversion saved with this baseline; undefined when the note is synced byte for byte.
    */
   conversion?: ConversionDependencies;
@@ -79,7 +79,7 @@ export function conversionFile(key: string): string {
 }
 
 /**
- * What a record rewrite expects to find (TOOLS.md §13.8): the record as the operation read it
+ * What a record rewrite expects to find (docs/tools.md §13.8): the record as the operation read it
  * (its key, path and baseline hash), `absent` when there was none, `damaged` when it was unreadable.
  * Every rewrite re-reads the record and writes only if it still matches (compare-and-swap), so a
  * save decided on an old view never replaces what another operation or process saved meanwhile.
@@ -154,7 +154,7 @@ export class MoveSkipped extends Error {
   override readonly name = "MoveSkipped";
 }
 
-/** What the store knows about one local path (TOOLS.md §13.4), before any refusal is chosen. */
+/** What the store knows about one local path (docs/tools.md §13.4), before any refusal is chosen. */
 export type PathState =
   | { kind: "none" }
   | ({ kind: "one" } & KeyedRecord)
@@ -171,7 +171,7 @@ export function encodeKeyPart(value: string): string {
   return out;
 }
 
-/** The record key of a note (TOOLS.md §13.2). */
+/** The record key of a note (docs/tools.md §13.2). */
 export function recordKey(teamPath: string | null, noteId: string): string {
   return teamPath === null ? `personal--${encodeKeyPart(noteId)}` : `team--${encodeKeyPart(teamPath)}--${encodeKeyPart(noteId)}`;
 }
@@ -245,7 +245,7 @@ function serialise(record: SyncRecord): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
-/** What `save` needs (TOOLS.md §13.6). */
+/** What `save` needs (docs/tools.md §13.6). */
 export interface SaveRecordOptions {
   teamPath: string | null;
   noteId: string;
@@ -255,7 +255,7 @@ export interface SaveRecordOptions {
   baseline: string;
   /** `lastChangedAt` in ms as decimal digits, or `""`. */
   timestamp: string;
-  /** How the working file converts to `baseline` (issue 11); undefined: byte for byte. */
+  /** How the working file converts to `baseline` (docs/conversion-rules.md); undefined: byte for byte. */
   conversion?: ConversionDependencies;
   /**
    * The note's record as the operation read it; a mismatch is `RecordChangedError` and nothing is
@@ -432,7 +432,7 @@ export class SyncStateStore {
     return key !== undefined && typeof record === "object" ? { kind: "one", key, record } : { kind: "none" };
   }
 
-  /** What the store holds for a local path (TOOLS.md §13.4), without refusing anything. */
+  /** What the store holds for a local path (docs/tools.md §13.4), without refusing anything. */
   async inspectPath(localPath: string): Promise<PathState> {
     const hint = await this.files.read(await this.hintFile(localPath), { maxBytes: 1024 });
     let hintDamaged: string | undefined;
@@ -509,7 +509,7 @@ export class SyncStateStore {
     return { key, record };
   }
 
-  /** Reads and verifies a record's baseline (TOOLS.md §13.5): missing or mismatching → `sync_state`. */
+  /** Reads and verifies a record's baseline (docs/tools.md §13.5): missing or mismatching → `sync_state`. */
   async load(found: KeyedRecord): Promise<LoadedRecord> {
     // Another process saving this note (baseline, then record) between the record read and the
     // baseline read looks like damage for a moment: judge the baseline by the newer record.
@@ -563,7 +563,7 @@ export class SyncStateStore {
   }
 
   /**
-   * Saves a record after a pull, a confirmed push or a baseline-advancing no-op (TOOLS.md §13.6):
+   * Saves a record after a pull, a confirmed push or a baseline-advancing no-op (docs/tools.md §13.6):
    * displaced records of other notes are deleted, a stale hint removed, the snapshot hash kept
    * only for the same note and file; then baseline, record and hint are written in that order.
    */
@@ -612,7 +612,7 @@ export class SyncStateStore {
     return { key, record };
   }
 
-  /** Replaces only the record's `remote_snapshot_hash` (TOOLS.md §14.7); the baseline is untouched. */
+  /** Replaces only the record's `remote_snapshot_hash` (docs/tools.md §14.7); the baseline is untouched. */
   async setSnapshotHash(found: KeyedRecord, hash: string): Promise<KeyedRecord> {
     return this.locks.hold(found.key, () =>
       this.exclusive(async () => {
@@ -627,7 +627,7 @@ export class SyncStateStore {
   }
 
   /**
-   * Points a record at a new working file after a rename in the vault (TOOLS.md §13.9): records of
+   * Points a record at a new working file after a rename in the vault (docs/tools.md §13.9): records of
    * other notes naming `localPath` are deleted (§13.6 step 1), the old hint is removed, the
    * snapshot hash is dropped (the snapshot sat beside the old file), and the baseline is untouched.
    */

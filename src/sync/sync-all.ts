@@ -1,7 +1,7 @@
 /**
  * Sync-all: every tracked note pulled, pushed, reported as a conflict or reported missing, for
  * the cost of one list request per workspace plus about one GET per note that changed
- * (ARCHITECTURE.md §7). Host-neutral: no `node:*`, no `obsidian`, no module-level state; one
+ * (bench/README.md). Host-neutral: no `node:*`, no `obsidian`, no module-level state; one
  * run's state lives in a `SyncAllRun`, and the local hash cache belongs to the caller.
  *
  * The table is docs/sync-decision-table.md, section "Sync-all plan" (stable branch ids A1–A4,
@@ -19,7 +19,7 @@
  *      a dry run: in a real run the pull or push that follows makes that same GET and decides
  *      by hash itself, so every moved note costs one GET either way.
  * 2. Execute (real runs only), always through the SyncService, so every safety rule, the
- *    per-note and per-path serialisation and the baseline rules of TOOLS.md §13–§14 apply:
+ *    per-note and per-path serialisation and the baseline rules of docs/tools.md §13–§14 apply:
  *    - `pull` → `pull` with `overwrite_local` (never `discard_local_changes`): a file edited
  *      since the plan is refused (`unpushed_changes`), an identical body only refreshes the
  *      record's timestamp (outcome `unchanged`);
@@ -55,7 +55,7 @@ import { TOOL_WORDS, type Words } from "../core/wording";
 
 export { LocalHashCache } from "./local-hash-cache";
 
-/** Steps in flight when the caller does not say (TOOLS.md §17 budgets assume a polite client). */
+/** Steps in flight when the caller does not say (docs/tools.md §17 budgets assume a polite client). */
 export const DEFAULT_SYNC_ALL_CONCURRENCY = 4;
 
 /** Longest rate-limit wait sync-all sits out before retrying a step once (default). */
@@ -64,7 +64,7 @@ export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 60_000;
 /** Working files checked at once in the plan (stat, and a read and hash on a hash-cache miss). */
 const LOCAL_CHECKS_IN_FLIGHT = 16;
 
-/** Folder of the records inside the state folder (TOOLS.md §13.2). */
+/** Folder of the records inside the state folder (docs/tools.md §13.2). */
 const TRACKED = "tracked";
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -139,7 +139,7 @@ export function decideSyncAll(facts: SyncAllFacts): SyncAllPlan {
       const r = remote.hash;
       if (l === b) return r === b ? { id: "in_sync", branch: "A2" } : { id: "pull", branch: "A3" };
       if (r === b) return { id: "push", branch: "B2" };
-      // Both sides made the same change: not a conflict (STYLE.md rule 5).
+      // Both sides made the same change: not a conflict (docs/style.md rule 5).
       return l === r ? { id: "same_change", branch: "B3" } : { id: "conflict", branch: "B4" };
     }
   }
@@ -268,7 +268,7 @@ export interface SyncAllOptions {
    */
   autoMerge?: boolean;
   /**
-   * Files the host is editing right now (automatic sync, issue 15): their planned pull or push is
+   * Files the host is editing right now (automatic sync, docs/auto-sync.md): their planned pull or push is
    * not executed this run and they are reported `skipped`, so nothing is pulled into an open
    * editor or pushed mid-typing. Default: none.
    */
@@ -276,7 +276,7 @@ export interface SyncAllOptions {
   /**
    * Pushes of notes the list showed unchanged take that list as their read of HackMD when it is
    * fresh enough (PushRequest.listed): 2 requests instead of 3. Automatic sync rounds only;
-   * default false, so `hackmd-bridge sync` and the tools keep TOOLS.md §17's sequences.
+   * default false, so `hackmd-bridge sync` and the tools keep docs/tools.md §17's sequences.
    */
   trustListing?: boolean;
 }
@@ -932,7 +932,7 @@ function failureOf(error: unknown): Extract<RemoteFact, { kind: "failed" }> {
 
 /**
  * The wait a `rate_limited` error asks for, from its fixed `reset after <S> seconds` fragment
- * (TOOLS.md §6.3); undefined when HackMD sent no reset hint.
+ * (docs/tools.md §6.3); undefined when HackMD sent no reset hint.
  */
 function rateLimitWaitMs(error: BridgeError): number | undefined {
   const match = /reset after (\d+) seconds/.exec(error.message);
@@ -960,7 +960,7 @@ function compareWorkspaces(a: string | null, b: string | null): number {
   return compareCodePoints(a, b);
 }
 
-/** Workspace and note id of a record key (TOOLS.md §13.2), best effort for damaged records. */
+/** Workspace and note id of a record key (docs/tools.md §13.2), best effort for damaged records. */
 function decodeKey(key: string): { teamPath: string | null; noteId: string } {
   const team = /^team--([^-]*)--([^-]*)$/.exec(key);
   if (team) return { teamPath: decodePart(team[1] ?? ""), noteId: decodePart(team[2] ?? "") };

@@ -1,4 +1,4 @@
-/** Requests and results of the sync engine's operations (TOOLS.md §9.12–§9.14, §14). */
+/** Requests and results of the sync engine's operations (docs/tools.md §9.12–§9.14, §14). */
 import type { OverwriteAction, OverwrittenVersion, SafetyVersion } from "../hackmd/safety-version";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
@@ -21,13 +21,13 @@ export interface PullRequest {
   confirmLargeFile: boolean;
   call: CallContext;
   /**
-   * Whether the file is written in Obsidian's syntax (issue 11, docs/conversion-rules.md): true
+   * Whether the file is written in Obsidian's syntax (docs/conversion-rules.md): true
    * converts, false syncs this note byte for byte from now on; default: the host's setting.
    */
   convert?: boolean;
 }
 
-/** The output of a pull (TOOLS.md §9.12). */
+/** The output of a pull (docs/tools.md §9.12). */
 export type PullOutput = {
   team_path: string | null;
   note_id: string;
@@ -75,10 +75,10 @@ export interface PushRequest {
   listed?: { note: NoteSummary; at: number } | undefined;
 }
 
-/** Statuses of a push (TOOLS.md §9.13). */
+/** Statuses of a push (docs/tools.md §9.13). */
 export type PushStatus = "pushed" | "nothing_to_push" | "remote_changed" | "conflict";
 
-/** The output of a push (TOOLS.md §9.13). */
+/** The output of a push (docs/tools.md §9.13). */
 export type PushOutput = {
   status: PushStatus;
   team_path: string | null;
@@ -114,7 +114,7 @@ export interface PushSafety {
   overwritten?: OverwrittenVersion[];
 }
 
-/** What `untrack` needs (TOOLS.md §9.14). */
+/** What `untrack` needs (docs/tools.md §9.14). */
 export interface UntrackRequest {
   teamPath: string | null;
   noteId: string;
@@ -128,7 +128,7 @@ export type UntrackOutput = {
   local_path: string;
 };
 
-/** One tracked note as `hackmd_list_notes` reports it (TOOLS.md §9.2). */
+/** One tracked note as `hackmd_list_notes` reports it (docs/tools.md §9.2). */
 export interface TrackedEntry {
   team_path: string | null;
   note_id: string;
@@ -137,7 +137,7 @@ export interface TrackedEntry {
   last_observed_remote_timestamp: string;
 }
 
-/** A tracked file's state, as `hackmd_get_note` with `local_path` reports it (TOOLS.md §9.3). */
+/** A tracked file's state, as `hackmd_get_note` with `local_path` reports it (docs/tools.md §9.3). */
 export interface SyncCheck {
   status: "in_sync" | "local_changed" | "remote_changed" | "conflict";
   local_path: string;
@@ -153,25 +153,25 @@ export interface SyncCheck {
 export interface SyncTools {
   /** The sync records on disk, ordered personal first, then teams by path, each by note id. */
   listTracked(): Promise<TrackedEntry[]>;
-  /** The sync check of TOOLS.md §14.5 (one GET, nothing written). */
+  /** The sync check of docs/tools.md §14.5 (one GET, nothing written). */
   check(options: { localPath: string; call: CallContext }): Promise<SyncCheck>;
-  /** Pull of TOOLS.md §14.1–14.2: destination checks, resolution, one GET, write, save. */
+  /** Pull of docs/tools.md §14.1–14.2: destination checks, resolution, one GET, write, save. */
   pull(request: PullRequest): Promise<PullResult>;
-  /** Push of TOOLS.md §14.3–14.4: read, load, one GET, decide, then write or snapshot. */
+  /** Push of docs/tools.md §14.3–14.4: read, load, one GET, decide, then write or snapshot. */
   push(request: PushRequest): Promise<PushResult>;
   /**
-   * A tracked working file's text in the baseline's form (issue 11), to tell whether it was
+   * A tracked working file's text in the baseline's form (docs/conversion-rules.md), to tell whether it was
    * edited: converted with the answers saved with the baseline only (equal to the baseline exactly
    * when nobody edited the file), or unchanged for a note synced byte for byte. What sync-all,
    * the sync check and the status bar hash.
    */
   remoteFormOf(found: KeyedRecord, localText: string): Promise<string>;
-  /** A body in the syntax the tracked file is written in (issue 11): what a conflict shows. */
+  /** A body in the syntax the tracked file is written in (docs/conversion-rules.md): what a conflict shows. */
   localFormOf(found: KeyedRecord, remoteText: string): Promise<string>;
-  /** Untrack of TOOLS.md §9.14: forgets a record; local only. */
+  /** Untrack of docs/tools.md §9.14: forgets a record; local only. */
   untrack(request: UntrackRequest): Promise<UntrackOutput>;
   /**
-   * Points the record of a renamed file at its new path (TOOLS.md §13.9), serialised with pull,
+   * Points the record of a renamed file at its new path (docs/tools.md §13.9), serialised with pull,
    * push and untrack: `followed`; `unchanged` when the file was not tracked, the new path is no
    * valid pull destination, or a pull of this process saved the note anew meanwhile; `recreated`
    * when a new file stands at the old path since the rename (another process pulled the note

@@ -3,7 +3,7 @@
  * complete, filtered by note and by client, with Undo on each note write that can be undone. Each entry reads as a sentence a person understands — what the agent did ("Pushed a
  * file to HackMD"), to which note (the tracked file's name when there is one), and how it ended
  * in words ("Done", "Refused: both sides changed") — with the tool name kept only as a tooltip.
- * Dumb UI over `ActivityLog` (STYLE.md rule 15); note names come from an injected lookup.
+ * Dumb UI over `ActivityLog` (docs/style.md rule 15); note names come from an injected lookup.
  */
 import { ButtonComponent, DropdownComponent, ItemView, type Plugin, type WorkspaceLeaf } from "obsidian";
 import type { ErrorKind } from "../core/errors";

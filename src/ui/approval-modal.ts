@@ -1,7 +1,7 @@
 /**
- * The question an agent's call puts to the user before it changes something (issue 14): which
+ * The question an agent's call puts to the user before it changes something (docs/tool-contract-extensions.md): which
  * client, which tool, which note, and the exact change — a diff of the text for edits, pushes and
- * pulls; the note's title and a warning for a delete. Dumb UI (STYLE.md rule 15): it receives a
+ * pulls; the note's title and a warning for a delete. Dumb UI (docs/style.md rule 15): it receives a
  * view model and resolves `approve`, `deny` or `allow_session`; closing it any other way is `deny`.
  */
 import { structuredPatch } from "diff";

@@ -1,5 +1,5 @@
 /**
- * A yes/no confirmation (STYLE.md rule 15): the modal receives plain text and resolves a promise
+ * A yes/no confirmation (docs/style.md rule 15): the modal receives plain text and resolves a promise
  * of a boolean; closing it any other way than the confirm button resolves `false`.
  */
 import { Modal, Setting, type App } from "obsidian";

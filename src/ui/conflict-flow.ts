@@ -3,16 +3,16 @@
  * let the user choose, then act — and write only what the user chose. Host-neutral: the plugin
  * passes the merge editor as `openModal`; tests pass an answer and run it against the emulator.
  *
- * Safety (STYLE.md rules 5 and 6, TOOLS.md §14.4): every push carries `expected_remote_hash`, so
+ * Safety (docs/style.md rules 5 and 6, docs/tools.md §14.4): every push carries `expected_remote_hash`, so
  * HackMD is overwritten only when it still holds exactly the version shown; the remote is
  * checked again just before the merged text is written into the file; local writes expect the
  * stamp read when the modal opened; when either side moved, nothing is written for that round
  * and the modal opens again on fresh text (at most `maxRounds` times). A merged result is never
  * dropped for a moved remote: it is written into the file (as the user asked) and the next round
  * shows it as "mine" against HackMD's new version. Failures are thrown as BridgeErrors for the
- * caller's one error-to-notice mapping (STYLE.md rule 8).
+ * caller's one error-to-notice mapping (docs/style.md rule 8).
  *
- * Nothing discarded unasked (STYLE.md rule 6): the editor asks before a whole-file choice, and the
+ * Nothing discarded unasked (docs/style.md rule 6): the editor asks before a whole-file choice, and the
  * flow keeps the losing side through `keepCopy` (the plugin moves a copy to the trash) before it
  * writes; a failed copy writes nothing. After a resolution the sync engine removes the
  * `.remote.md` snapshot it wrote when unedited (sync/snapshots.ts), and the notice says so, or
@@ -56,7 +56,7 @@ export interface ConflictFlowServices {
   store: Pick<SyncStateStore, "findByPath" | "load">;
   /** Tells the user something (the plugin shows a notice). */
   notify(message: string): void;
-  /** A fresh per-operation call context (TOOLS.md §4.3). */
+  /** A fresh per-operation call context (docs/tools.md §4.3). */
   newCall(): CallContext;
   /** Shows the view model (the merge editor) and resolves the user's answer. */
   openModal: (viewModel: ConflictViewModel) => Promise<ConflictChoice>;
@@ -139,7 +139,7 @@ async function readRound(services: ConflictFlowServices, localPath: string): Pro
   const remoteHash = await bodyHash(remote);
   const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: await bodyHash(await services.sync.remoteFormOf(found, local)), remote: remoteHash });
   if (decision.status !== "conflict") return { path, status: decision.status };
-  // Shown in the syntax the file is written in (issue 11); the hash stays HackMD's own. The view
+  // Shown in the syntax the file is written in (docs/conversion-rules.md); the hash stays HackMD's own. The view
   // model runs the merge engine, which loads on first use (not with the plugin).
   const [base, theirs] = [await services.sync.localFormOf(found, loaded.baseline), await services.sync.localFormOf(found, remote)];
   const { buildConflictViewModel } = await import("./conflict-view-model");
@@ -154,7 +154,7 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
     case "cancel":
       return { done: { outcome: "cancelled" } };
     case "merged": {
-      // Re-check the target just before writing (STYLE.md rule 5): a moved remote is sent nothing,
+      // Re-check the target just before writing (docs/style.md rule 5): a moved remote is sent nothing,
       // but the result is the user's work, so it still goes into the file and becomes "mine".
       const moved = (await bodyHash(await readRemote(services, round.loaded))) !== viewModel.remoteHash;
       if (choice.text === round.raw) {
@@ -186,7 +186,7 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       // HackMD's version is what this choice overwrites: keep a copy first (a failure sends nothing).
       const kept = await keepCopy(services, path, viewModel.theirs, "theirs");
       // E = the remote shown: HackMD is overwritten only if it still holds exactly that version;
-      // the push names that version on HackMD first (issue 12).
+      // the push names that version on HackMD first (docs/versions-and-comments.md).
       const { output: push, safety, snapshot } = await pushResult(services, path, viewModel.remoteHash, "keep mine");
       if (push.status === "conflict") return remoteMoved(services, path);
       const version = safety?.version === undefined ? "" : ` ${safetySentence(safety.version)}`;
@@ -298,7 +298,7 @@ async function readRemote(services: ConflictFlowServices, loaded: LoadedRecord):
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Reads a working file as UTF-8 text with its stamp, under the size rule of TOOLS.md §14.3. */
+/** Reads a working file as UTF-8 text with its stamp, under the size rule of docs/tools.md §14.3. */
 async function readText(files: LocalFiles, path: string): Promise<{ raw: string; stamp: FileStamp }> {
   const read = await files.read(path, { maxBytes: MAX_BODY_BYTES });
   if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, more than a note may hold; shorten it.`);

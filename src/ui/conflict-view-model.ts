@@ -1,10 +1,10 @@
 /**
- * The conflict modal's view model (STYLE.md rule 15): pure data built from base, mine and theirs
+ * The conflict modal's view model (docs/style.md rule 15): pure data built from base, mine and theirs
  * with the three-way merge of src/sync/merge.ts, plus the pure functions that render the result.
  * No Obsidian, no I/O. The modal only displays it; the flow (conflict-flow.ts) acts on the answer.
  *
  * Default choice: none. Every overlapping hunk starts unchosen and the merged text can only be
- * produced once each one has a choice, so neither side wins by default (STYLE.md rule 6); the
+ * produced once each one has a choice, so neither side wins by default (docs/style.md rule 6); the
  * whole-file buttons stay available at any time.
  *
  * The merge editor works on `document`: the result's starting text (every settled line, and the

@@ -3,7 +3,7 @@
  * main.js; CodeMirror's state, view, commands and language come from Obsidian, one instance).
  * Loaded lazily by merge-editor-view.ts, so loading the plugin does not evaluate any of it.
  *
- * Dumb UI (STYLE.md rule 15): it shows a ConflictViewModel, keeps the editors' state, asks the
+ * Dumb UI (docs/style.md rule 15): it shows a ConflictViewModel, keeps the editors' state, asks the
  * questions the view model words (`wholeFileQuestion`) through the injected `confirm`, and calls
  * `onAnswer` once with a ConflictChoice. It reads and writes nothing. It uses Obsidian's DOM
  * helpers (createDiv, setText…) but never imports `obsidian`, so the screenshot page

@@ -1,7 +1,7 @@
 /**
  * The merge editor's workspace view: a tab that shows either a conflict (the merge editor) or a
  * read-only diff, both from merge-editor-dom.ts, which it loads on first use with a dynamic
- * import so that loading the plugin never evaluates CodeMirror's merge code. Dumb UI (STYLE.md
+ * import so that loading the plugin never evaluates CodeMirror's merge code. Dumb UI (docs/style.md
  * rule 15): a session brings the view model and the callbacks; the view answers once. Closing
  * the tab without an answer is a cancel, and any unfinished work is handed back as a draft, so
  * it is never dropped silently.

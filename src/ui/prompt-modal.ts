@@ -1,5 +1,5 @@
 /**
- * A one-line text prompt that resolves a promise (STYLE.md rule 15): the trimmed text, or
+ * A one-line text prompt that resolves a promise (docs/style.md rule 15): the trimmed text, or
  * `undefined` when the modal is closed any other way.
  */
 import { Modal, Setting, type App } from "obsidian";

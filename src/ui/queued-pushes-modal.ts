@@ -1,5 +1,5 @@
 /**
- * The list of queued pushes (automatic sync's outbox, issue 15) as a fuzzy picker: each row names
+ * The list of queued pushes (automatic sync's outbox, docs/auto-sync.md) as a fuzzy picker: each row names
  * the file, why its push waits and when it is tried next. It only shows what it is given and
  * resolves the chosen row, or undefined when dismissed.
  */

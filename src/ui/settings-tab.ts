@@ -1,5 +1,5 @@
 /**
- * The settings tab (PRODUCT.md: token in secret storage, connection test, defaults, MCP endpoint).
+ * The settings tab (token in secret storage, connection test, defaults, MCP endpoint).
  * The tab is described once as data (sections of rows, each row rendering into one `Setting`) and
  * rendered two ways from that one description: imperatively by `display()` (required while
  * minAppVersion is below 1.13) and declaratively by `getSettingDefinitions()` (Obsidian 1.13+,
@@ -64,7 +64,7 @@ interface Section {
   rows: Row[];
 }
 
-/** What the confirmation before turning the endpoint on says (STYLE.md rule 14). */
+/** What the confirmation before turning the endpoint on says (docs/style.md rule 14). */
 export const ENABLE_ENDPOINT_CONFIRMATION: ConfirmOptions = {
   title: "Turn on the MCP endpoint?",
   paragraphs: [

@@ -244,7 +244,7 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     await waitFor(async () => !(await portIsFree(port)));
     const client = new Client({ name: "smoke", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-    // The 14 tools of TOOLS.md and the 5 of issue 12.
+    // The 14 tools of docs/tools.md and the 5 of docs/versions-and-comments.md.
     expect((await client.listTools()).tools).toHaveLength(19);
     // The endpoint's start loaded the MCP side; the merge engine still waits for a merge.
     expect(evaluated()).toEqual(expect.arrayContaining(["mcp-sdk", "tool-registry", "zod"]));

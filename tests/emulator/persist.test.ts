@@ -1,5 +1,5 @@
 /**
- * Issue 10 (1): an emulator with a state file keeps its data across a restart: what a client
+ * An emulator with a state file keeps its data across a restart: what a client
  * wrote over HTTP, in-process changes, tokens and ids, in a file only its owner can read. A file
  * it cannot use stops the start with an error naming it.
  */

@@ -246,7 +246,7 @@ describe("writes that may have landed", () => {
   });
 });
 
-describe("read-back against delayed visibility (TOOLS.md §7)", () => {
+describe("read-back against delayed visibility (docs/tools.md §7)", () => {
   it("confirms once the write becomes visible", async () => {
     emu.setQuirks({ visibilityDelayMs: 400 });
     const real = makeClient({ url: emu.url, token: emu.token, time: { ...fakeTime(), clock: systemClock, sleep: systemSleep } });

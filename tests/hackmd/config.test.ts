@@ -9,7 +9,7 @@ import {
   PLUGIN_TOKEN_HINT,
 } from "../../src/hackmd/config";
 
-describe("API URL (TOOLS.md §2.2)", () => {
+describe("API URL (docs/tools.md §2.2)", () => {
   it("accepts the default URL, with or without one trailing slash, and marks it default", () => {
     for (const value of [DEFAULT_API_URL, `${DEFAULT_API_URL}/`]) {
       const api = parseApiUrl(value);

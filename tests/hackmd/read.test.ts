@@ -45,7 +45,7 @@ const fullNote = {
   extraField: { ignored: true },
 };
 
-describe("note detail (TOOLS.md §5.2)", () => {
+describe("note detail (docs/tools.md §5.2)", () => {
   it("maps a full note to snake_case with rounded timestamps, body_hash and note_url", async () => {
     const detail = await readNoteDetail(fullNote, personal);
     expect(detail).toEqual({

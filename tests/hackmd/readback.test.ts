@@ -7,7 +7,7 @@ checkNoTokenLeaks();
 
 const MIB = 1_048_576;
 
-describe("read-back window (TOOLS.md §7)", () => {
+describe("read-back window (docs/tools.md §7)", () => {
   it("is 2 s plus 1 s per whole MiB, at most 30 s", () => {
     expect(readbackWindowMs(0)).toBe(2_000);
     expect(readbackWindowMs(MIB - 1)).toBe(2_000);

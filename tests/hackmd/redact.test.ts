@@ -3,7 +3,7 @@ import { boundedDetail, NO_DETAIL, REDACTED, redactToken } from "../../src/hackm
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 const TOKEN = "tok_ABCDEFGHIJKLMNOP";
 
-describe("bounded, redacted detail (TOOLS.md §6.4)", () => {
+describe("bounded, redacted detail (docs/tools.md §6.4)", () => {
   it("quotes a short body as is and reads an empty one as 'no response detail'", () => {
     expect(boundedDetail(enc('{"error":"Note not found"}'), TOKEN)).toBe('{"error":"Note not found"}');
     expect(boundedDetail(enc(""), TOKEN)).toBe(NO_DETAIL);

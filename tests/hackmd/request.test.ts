@@ -1,4 +1,4 @@
-/** The request pipeline over real loopback HTTP against a scripted server (TOOLS.md §5.5, §6). */
+/** The request pipeline over real loopback HTTP against a scripted server (docs/tools.md §5.5, §6). */
 import { CallContext } from "../../src/hackmd/call-context";
 import { buildTarget, isNoteRoute, timeoutsFor } from "../../src/hackmd/request";
 import { createClientConfig, parseApiUrl } from "../../src/hackmd/config";
@@ -26,7 +26,7 @@ const json = (value: unknown, status = 200, headers: Record<string, string> = {}
   body: JSON.stringify(value),
 });
 
-describe("URL building and segment checks (TOOLS.md §5.1, §5.5)", () => {
+describe("URL building and segment checks (docs/tools.md §5.1, §5.5)", () => {
   it("percent-encodes each segment on its own", async () => {
     const { client } = makeClient({ url: server.url });
     server.script(json([]), json({ id: "a.b_c-D9" }));
@@ -122,7 +122,7 @@ describe("URL building and segment checks (TOOLS.md §5.1, §5.5)", () => {
   });
 });
 
-describe("2xx replies (TOOLS.md §6.1)", () => {
+describe("2xx replies (docs/tools.md §6.1)", () => {
   it("settles a write with any 2xx reply, never parsing it", async () => {
     const { client } = makeClient({ url: server.url });
     server.script(
@@ -253,7 +253,7 @@ describe("2xx replies (TOOLS.md §6.1)", () => {
   });
 });
 
-describe("status to error (TOOLS.md §6.3)", () => {
+describe("status to error (docs/tools.md §6.3)", () => {
   const cases: Array<{ status: number; call: "get" | "patch" | "post" | "folderPatch" | "teamNotesFolder"; kind: string; text: RegExp; prefix: string }> = [
     { status: 401, call: "get", kind: "auth", text: /rejected the token.*HACKMD_API_TOKEN/, prefix: "GET /v1/notes/n:" },
     { status: 403, call: "get", kind: "forbidden", text: /may not access/, prefix: "GET /v1/notes/n:" },
@@ -335,7 +335,7 @@ describe("status to error (TOOLS.md §6.3)", () => {
   });
 });
 
-describe("redacted detail in errors (TOOLS.md §6.4)", () => {
+describe("redacted detail in errors (docs/tools.md §6.4)", () => {
   it("redacts the token in a quoted body and keeps the quote under 400 characters", async () => {
     const { client } = makeClient({ url: server.url, config: noRetry });
     server.script(
@@ -370,7 +370,7 @@ describe("redacted detail in errors (TOOLS.md §6.4)", () => {
   });
 });
 
-describe("read-back over HTTP (TOOLS.md §7)", () => {
+describe("read-back over HTTP (docs/tools.md §7)", () => {
   it("a read-back read that runs past its allowance fails with readback", async () => {
     const { client } = makeClient({ url: server.url, time: { ...fakeTime(), clock: systemClock, sleep: systemSleep } });
     server.script({ hang: true });
@@ -393,7 +393,7 @@ describe("read-back over HTTP (TOOLS.md §7)", () => {
   });
 });
 
-describe("transport failures (TOOLS.md §6.3)", () => {
+describe("transport failures (docs/tools.md §6.3)", () => {
   const fast = { maxRetries: 0, requestTimeoutMs: 150, connectTimeoutMs: 150 };
 
   it("a GET that times out and one that cannot connect are network errors with different texts", async () => {

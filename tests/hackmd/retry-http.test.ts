@@ -1,4 +1,4 @@
-/** Retries over real loopback HTTP with fake sleep and random (TOOLS.md §6.2, §4.3). */
+/** Retries over real loopback HTTP with fake sleep and random (docs/tools.md §6.2, §4.3). */
 import { CallContext, retryMetaForResult } from "../../src/hackmd/call-context";
 import { startScriptedServer, type ScriptedServer } from "../fakes/scripted-server";
 import { checkNoTokenLeaks, failure, makeClient } from "./helpers";

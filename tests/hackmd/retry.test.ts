@@ -36,7 +36,7 @@ const status = (code: number, headers: Record<string, string> = {}): AttemptOutc
   headers,
 });
 
-describe("retry policy (TOOLS.md §6.2)", () => {
+describe("retry policy (docs/tools.md §6.2)", () => {
   it("is data: reads and idempotent writes retry, plain writes never", () => {
     expect(MODE_RETRIES).toEqual({ read: true, idempotent_write: true, plain_write: false });
     expect(decide(status(500), { mode: "plain_write" })).toEqual({ retry: false, reason: "mode" });
@@ -137,7 +137,7 @@ describe("quota headers", () => {
   });
 });
 
-describe("call context (TOOLS.md §4.3)", () => {
+describe("call context (docs/tools.md §4.3)", () => {
   it("starts at one attempt and omits _meta.retry until something was retried or read back", () => {
     const context = new CallContext();
     expect(context.snapshot()).toEqual({

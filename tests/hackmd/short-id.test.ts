@@ -1,5 +1,5 @@
 /**
- * Issue 10 (8): the `short_id` hackmd_list_notes returns works as a `note_ref`, resolved through
+ * The `short_id` hackmd_list_notes returns works as a `note_ref`, resolved through
  * the note list the client caches (after a listing it costs no request), and an id keeps
  * resolving with no request at all. Through the SDK's real client.
  */

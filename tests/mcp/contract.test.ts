@@ -1,6 +1,6 @@
 import { startBridge, type TestBridge } from "../helpers/bridge";
 
-/** The documented surface of TOOLS.md §9.0: name → [title, RO, D, I, OW]. */
+/** The documented surface of docs/tools.md §9.0: name → [title, RO, D, I, OW]. */
 const SURFACE: Record<string, [string, boolean, boolean, boolean, boolean]> = {
   hackmd_get_me: ["Get HackMD Profile and Teams", true, false, true, true],
   hackmd_list_notes: ["List HackMD Notes", true, false, true, true],
@@ -16,7 +16,7 @@ const SURFACE: Record<string, [string, boolean, boolean, boolean, boolean]> = {
   hackmd_pull_note: ["Pull HackMD Note", false, true, false, true],
   hackmd_push_note: ["Push HackMD Note", false, true, true, true],
   hackmd_untrack_note: ["Untrack HackMD Note", false, true, true, false],
-  // Added beside the 14 by issue 12 (docs/tool-contract-extensions.md).
+  // Added beside the 14 (docs/tool-contract-extensions.md).
   hackmd_list_versions: ["List HackMD Note Versions", true, false, true, true],
   hackmd_get_version: ["Get HackMD Note Version", true, false, true, true],
   hackmd_create_version: ["Create HackMD Note Version", false, false, false, true],

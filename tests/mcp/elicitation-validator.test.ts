@@ -1,5 +1,5 @@
 /**
- * The JSON-schema validator our MCP server gives the SDK in place of ajv (issue 13): through the
+ * The JSON-schema validator our MCP server gives the SDK in place of ajv (docs/architecture.md §5): through the
  * SDK's real Server and Client, an accepted elicitation is checked against the requested schema;
  * and the checker alone, for the keywords elicitation schemas use.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8 (11): argument names that collide with Object.prototype (`__proto__`, `constructor`,
+ * Argument names that collide with Object.prototype (`__proto__`, `constructor`,
  * `toString`, …) are refused like any other unknown property: an `invalid_input` tool result that
  * names the property, never a silent drop and never a JSON-RPC error. Checked through the SDK's
  * real client, and at the JSON-RPC level with messages decoded the way the stdio transport does

@@ -1,5 +1,5 @@
 /**
- * `hackmd_push_note` with strategy `merge` (docs/sync-decision-table.md G1–G8, issue 9): edits on
+ * `hackmd_push_note` with strategy `merge` (docs/sync-decision-table.md G1–G8, docs/tool-contract-extensions.md): edits on
  * both sides that do not overlap are merged into the file and pushed, the baseline moving only
  * after the confirmed write; overlapping edits are a conflict exactly as with `safe`.
  */

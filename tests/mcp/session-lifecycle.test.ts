@@ -1,5 +1,5 @@
 /**
- * Session lifecycle of the loopback endpoint (issue 13, flat memory): every way a session ends
+ * Session lifecycle of the loopback endpoint (docs/architecture.md §5, flat memory): every way a session ends
  * (DELETE, a client that goes away, idle expiry, shutdown) removes it from the listener and
  * disconnects its MCP server, so nothing of a closed session stays reachable. The memory figures
  * themselves are measured in bench/memory.bench.ts, never asserted here.

@@ -94,7 +94,7 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     await writeLocal("Notes/reading.md", merged);
     bridge.mark();
     ok(await push({ local_path: "Notes/reading.md", expected_remote_hash: conflict.remote_body_hash }));
-    // Over a remote change: HackMD's text is named as a version first (issue 12), and the version list checked after the write.
+    // Over a remote change: HackMD's text is named as a version first (docs/versions-and-comments.md), and the version list checked after the write.
     expect(bridge.requestsSinceMark()).toEqual([GET, "POST /notes/:noteId/versions", PATCH, GET, "GET /notes/:noteId/versions"]);
     expect(remote(READING)).toBe(merged);
     expect(await baseline()).toBe(merged);
@@ -251,7 +251,7 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     ok(await pull({ note_ref: WEEKLY, local_path: "weekly.md" }));
     const file = local(`${STATE}/tracked/personal--${WEEKLY}.json`);
     const json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-    // Replaced as every writer replaces a record (temporary file, then rename; TOOLS.md §13.6).
+    // Replaced as every writer replaces a record (temporary file, then rename; docs/tools.md §13.6).
     await writeFile(`${file}.tmp`, JSON.stringify({ ...json, local_path: "reading.md" }));
     await rename(`${file}.tmp`, file);
     await rm(local(`${STATE}/by-path/${await sha256Hex("reading.md")}`));

@@ -185,7 +185,7 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
     it("replaces the body with normalised line endings and moves between folders with a flag", async () => {
       const out = ok(await bridge.call("hackmd_update_note", { note_ref: READING, content: "a\r\nb\rc\n" }));
       expect(out.mode).toBe("updated");
-      // A blind replacement names HackMD's text first (docs/tool-contract-extensions.md, issue 12).
+      // A blind replacement names HackMD's text first (docs/tool-contract-extensions.md, docs/versions-and-comments.md).
       expect(bridge.requestsSinceMark()).toEqual(["POST /notes/:noteId/versions", "PATCH /notes/:noteId", "GET /notes/:noteId"]);
       expect(bridge.emu.inspect().notes.find((note) => note.id === READING)?.content).toBe("a\nb\nc\n");
       const folders = ok(await bridge.call("hackmd_list_folders")).folders as Array<{ id: string; name: string }>;

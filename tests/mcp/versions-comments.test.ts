@@ -1,4 +1,4 @@
-/** Issue 12 through a real MCP client: the five history tools, and named versions before overwrites. */
+/** Versions and comments through a real MCP client: the five history tools, and named versions before overwrites. */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEMO_COMMENT_IDS, DEMO_NOTE_IDS } from "../../src/emulator";

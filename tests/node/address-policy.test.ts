@@ -1,6 +1,6 @@
 import { isPublicAddress } from "../../src/node/address-policy";
 
-/** Every IPv4 range TOOLS.md §16.6 refuses, with its first, a middle and its last address. */
+/** Every IPv4 range docs/tools.md §16.6 refuses, with its first, a middle and its last address. */
 const REFUSED_IPV4: Array<[range: string, addresses: string[]]> = [
   ["0.0.0.0/8", ["0.0.0.0", "0.1.2.3", "0.255.255.255"]],
   ["10.0.0.0/8", ["10.0.0.0", "10.0.0.1", "10.255.255.255"]],
@@ -48,7 +48,7 @@ const PUBLIC_IPV4 = [
   "203.0.112.255",
   "203.0.114.0",
   "223.255.255.255",
-  // ipaddr.js names these as112 / amt; TOOLS.md does not refuse them.
+  // ipaddr.js names these as112 / amt; docs/tools.md does not refuse them.
   "192.175.48.1",
   "192.52.193.1",
 ];

@@ -1,5 +1,5 @@
 /**
- * Issue 10 (9): list, publish, diff and untrack as real child processes against the emulator in
+ * List, publish, diff and untrack as real child processes against the emulator in
  * this process, sharing the sync records the plugin and the other subcommands use. Request
  * budgets come from the emulator's request log.
  */
@@ -70,7 +70,7 @@ describe("list", () => {
     expect(weekly).toMatchObject({ local_path: null });
     expect(weekly?.short_id).toMatch(/^[A-Za-z0-9_-]{9}$/);
 
-    // The short id pulls the note (issue 10, 8), and list then shows where it is tracked.
+    // The short id pulls the note, and list then shows where it is tracked.
     const pulled = await cmd(["pull", weekly?.short_id ?? "", "weekly.md"]);
     expect(pulled.status).toBe(0);
     expect(pulled.stdout).toContain(`note ${DEMO_NOTE_IDS.weeklySync}`);
@@ -242,7 +242,7 @@ describe("note ids that begin with - (one in 64: they are base64url)", () => {
   }, 60_000);
 });
 
-describe("history and comments (issue 12)", () => {
+describe("history and comments", () => {
   it("history lists a tracked file's versions with one GET, and --show prints one version's text", async () => {
     expect((await cmd(["pull", DEMO_NOTE_IDS.readingList, "reading.md"])).status).toBe(0);
     const since = lastSeq();

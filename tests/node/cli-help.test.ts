@@ -1,5 +1,5 @@
 /**
- * Issue 10 (3, 4, 7): the command behaves as people expect a CLI to. Every subcommand answers
+ * The command behaves as people expect a CLI to. Every subcommand answers
  * `--help`, `-h` and `help <command>` with exit 0; a typo gets "did you mean"; every usage error
  * exits 2 with nothing on stdout; the README's exit-code table is the one the commands describe;
  * and the built command is executable and runs as `hackmd-bridge` through `npm link` and `npx`.

@@ -91,7 +91,7 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     expect(clean.stdout).toMatch(/^in_sync {2}reading\.md/);
 
     await writeFile(file, `${await readFile(file, "utf8")}\n- A local addition\n`);
-    // Issue 10 (7): a local edit is what push is for; it needs no person, so status exits 0.
+    // A local edit is what push is for; it needs no person, so status exits 0.
     const edited = await cmd(["status", "reading.md", "--root", root]);
     expect(edited.status).toBe(0);
     expect(edited.stdout).toContain("local_changed");
@@ -157,7 +157,7 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     expect(listing.notes.map((note) => note.local_path).sort()).toEqual(["reading.md", "weekly.md"]);
     expect(emu.requests({ since: listed }).map((entry) => `${entry.route ?? ""} ${entry.path.includes(DEMO_NOTE_IDS.readingList) ? "reading" : ""}`.trim())).toEqual(["GET /notes", "GET /notes/:noteId reading"]);
     expect(all.stderr).toBe("");
-    // Issue 10 (5): no internal decision-table ids in --json.
+    // No internal decision-table ids in --json.
     expect(listing.notes.every((note) => !("branch" in note))).toBe(true);
 
     const push = await cmd(["push", "weekly.md", "--root", root, "--json"]);
@@ -214,14 +214,14 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     const protectedEdits = await cmd(["pull", id, "reading.md", "--overwrite", "--root", root]);
     expect(protectedEdits.status).toBe(1);
     expect(protectedEdits.stderr).toContain("--discard-local-changes");
-    // Issue 10 (5): the next step names the actual file, not <path>.
+    // The next step names the actual file, not <path>.
     expect(protectedEdits.stderr).toContain("`hackmd-bridge push reading.md`");
     await writeFile(file, before);
 
     const notTracked = await cmd(["status", "untracked.md", "--root", root]);
     expect(notTracked.status).toBe(1);
 
-    // Issue 10 (5): pushing an untracked file speaks the command line's words, in one message.
+    // Pushing an untracked file speaks the command line's words, in one message.
     await writeFile(join(root, "untracked.md"), "# Not tracked\n");
     const push = await cmd(["push", "untracked.md", "--root", root]);
     expect(push.status).toBe(1);
@@ -238,7 +238,7 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     const bytes = await readFile(weekly);
 
     const before = lastSeq();
-    // Issue 10 (7): a dry run with a pull pending says "something to do" with exit 1.
+    // A dry run with a pull pending says "something to do" with exit 1.
     const dry = await cmd(["sync", "--dry-run", "--root", root]);
     expect(dry.status).toBe(1);
     expect(dry.stdout).toContain("Dry run, nothing was written");

@@ -81,7 +81,7 @@ describe("hackmd-bridge", () => {
     expect(misplaced.stderr).toContain("--probe-api is not an option of serve (it goes with doctor)");
   });
 
-  // Issue 10 (6): doctor finds what stops the tools, names the fix and the variable, and exits 1.
+  // Doctor finds what stops the tools, names the fix and the variable, and exits 1.
   it("doctor without a token is not ok: it says where to get one and which variable to set", async () => {
     const root = await mkdtemp(join(work, "root-"));
     const result = run(["doctor", "--root", root]);
@@ -160,7 +160,7 @@ describe("hackmd-bridge", () => {
     expect((JSON.parse(result.stdout) as { api_origin: unknown }).api_origin).toBeNull();
   });
 
-  // Issue 10 (7): a setup that cannot start is exit 2, as the README's table says.
+  // A setup that cannot start is exit 2, as the README's table says.
   it("stops mcp and serve with exit 2 when the root is missing or not given", () => {
     for (const args of [["mcp", "--root", join(work, "does-not-exist")], ["serve", "--root", join(work, "does-not-exist")], ["mcp"], ["serve"]]) {
       const result = run(args);
@@ -267,7 +267,7 @@ describe("hackmd-bridge", () => {
     }
   });
 });
-describe("hackmd-bridge serve: the tool policy flags (issue 14)", () => {
+describe("hackmd-bridge serve: the tool policy flags", () => {
   const WRITE_TOOLS = [
     "hackmd_create_note",
     "hackmd_update_note",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDesktopPaths } from "../../src/node/desktop-paths";
 
-describe("desktop symlink checks for the plugin (TOOLS.md §12.2)", () => {
+describe("desktop symlink checks for the plugin (docs/tools.md §12.2)", () => {
   let work: string;
   let vault: string;
   beforeEach(async () => {

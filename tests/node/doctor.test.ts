@@ -1,6 +1,6 @@
 /**
- * Issue 8 (12): `doctor` judges paths exactly as the tools do and never writes outside the ROOT,
- * and it prints its one JSON report (TOOLS.md §2.6) even when --config-dir is unusable. The runs
+ * `doctor` judges paths exactly as the tools do and never writes outside the ROOT,
+ * and it prints its one JSON report (docs/tools.md §2.6) even when --config-dir is unusable. The runs
  * in-process check the report; the spawned command checks stdout, stderr and the exit code.
  */
 import { spawn } from "node:child_process";
@@ -30,7 +30,7 @@ afterEach(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
-/** A token is set: without one doctor reports that first (issue 10), which these checks are not about. */
+/** A token is set: without one doctor reports that first (README.md), which these checks are not about. */
 function doctor(options: { configDir?: string } = {}): Promise<DoctorReport> {
   return runDoctor(makeSettings({ apiUrl: undefined, root, configDir: options.configDir, protectAgentFiles: true }, "a-token-for-doctor"), false);
 }

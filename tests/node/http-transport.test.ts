@@ -1,4 +1,4 @@
-/** The Node transport over real loopback HTTP (TOOLS.md §6.1). */
+/** The Node transport over real loopback HTTP (docs/tools.md §6.1). */
 import { TransportError, type HttpRequest, type HttpTimeouts } from "../../src/core/ports";
 import { NodeHttpTransport } from "../../src/node/http-transport";
 import { startScriptedServer, type ScriptedServer } from "../fakes/scripted-server";

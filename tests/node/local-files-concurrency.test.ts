@@ -1,5 +1,5 @@
 /**
- * Issue 8 (5): folders that appear between two checks are not dangling symlinks. Many writers
+ * Folders that appear between two checks are not dangling symlinks. Many writers
  * creating the same sync-state folder or the same parent folder at once must all succeed, through
  * one adapter, through two adapters on one ROOT (standing in for two processes) and through the
  * MCP tools; a genuinely dangling symlink is still refused.

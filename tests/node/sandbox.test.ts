@@ -1,5 +1,5 @@
 /**
- * Issue 10 (1, 2): the sandbox (`npm start`) as a real child process. A restart serves the same
+ * The sandbox (`npm start`) as a real child process. A restart serves the same
  * notes at the same URL with the same token, so configured agents and tracked files keep
  * working; `--reset` starts over; the snippets it prints carry the real token and pinned client
  * versions; the subcommands find the sandbox by themselves when run on its folder, and say so
@@ -136,7 +136,7 @@ describe("npm start (hackmd-bridge sandbox)", () => {
       expect(listed.status).toBe(0);
       const notes = (JSON.parse(listed.stdout) as { notes: Array<{ id: string }> }).notes;
       expect(notes.map((note) => note.id)).toContain(created.note_id);
-      // The short id list shows is a note_ref (issue 10, 8).
+      // The short id list shows is a note_ref.
       const pulled = await cmd(["pull", created.short_id ?? "", "made.md", "--root", "sandbox-vault"]);
       expect(pulled.status).toBe(0);
       expect(pulled.stdout).toContain(`note ${created.note_id}`);

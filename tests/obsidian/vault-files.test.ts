@@ -50,7 +50,7 @@ async function kindOf(promise: Promise<unknown>): Promise<ErrorKind> {
   return (await failure(promise)).kind;
 }
 
-describe("VaultLocalFiles: paths and policy (TOOLS.md §12.1–12.4)", () => {
+describe("VaultLocalFiles: paths and policy (docs/tools.md §12.1–12.4)", () => {
   it("describes the vault ROOT: state folder in the config folder, no absolute paths without a base path", async () => {
     const { files } = await setup();
     expect(files.root).toMatchObject({ isVault: true, configDir: ".obsidian", stateFolder: STATE, absoluteRootAvailable: false, protectAgentFiles: true });
@@ -137,7 +137,7 @@ describe("VaultLocalFiles: paths and policy (TOOLS.md §12.1–12.4)", () => {
   });
 });
 
-describe("VaultLocalFiles: reading, writing and removing (TOOLS.md §12.5–12.6)", () => {
+describe("VaultLocalFiles: reading, writing and removing (docs/tools.md §12.5–12.6)", () => {
   it("reads bounded: at most maxBytes, truncated when the file is larger", async () => {
     const { app, files } = await setup();
     await app.vault.create("Notes/digits.md", "0123456789");
@@ -290,7 +290,7 @@ describe("VaultLocalFiles: reading, writing and removing (TOOLS.md §12.5–12.6
   });
 });
 
-describe("VaultLocalFiles with a desktop port (TOOLS.md §12.2 desktop)", () => {
+describe("VaultLocalFiles with a desktop port (docs/tools.md §12.2 desktop)", () => {
   // Links: Link → Notes (inside), Out → outside, Notes/cfg.md → .obsidian/app.json, Notes/away.md → outside.
   const links: Record<string, string | null> = { Link: "Notes", Out: null, "Notes/cfg.md": ".obsidian/app.json", "Notes/away.md": null };
   const desktop = (adapter: InMemoryAdapter): DesktopPaths => ({
@@ -335,7 +335,7 @@ describe("VaultLocalFiles with a desktop port (TOOLS.md §12.2 desktop)", () => 
   });
 });
 
-describe("VaultLocalFiles.state: the sync state files over the adapter (TOOLS.md §13.7)", () => {
+describe("VaultLocalFiles.state: the sync state files over the adapter (docs/tools.md §13.7)", () => {
   it("creates a lock file only when none is there: through the desktop port when there is one, else over the adapter", async () => {
     const mobile = await setup();
     expect(await mobile.files.state.create("locks/k.lock", "a 1\n")).toBe(true);
@@ -426,7 +426,7 @@ describe("VaultLocalFiles.state: the sync state files over the adapter (TOOLS.md
   });
 });
 
-describe("VaultLocalFiles and open editors (issue 8: the editor's unsaved text)", () => {
+describe("VaultLocalFiles and open editors (the editor's unsaved text)", () => {
   it("saves an open editor's unsaved text before a stat or a read, so both see what the user sees", async () => {
     const { app, files, disk } = await setup();
     const view = await app.workspace.openInEditor("Notes/a.md");

@@ -2,7 +2,7 @@ import { applyPatch } from "../../src/patch";
 import { EXAMPLE_PATCH_PATH, PATCH_EXAMPLES } from "../../src/patch/examples";
 import { rejection } from "./helpers";
 
-describe("the worked examples of TOOLS.md §10.5", () => {
+describe("the worked examples of docs/tools.md §10.5", () => {
   it("cover every numbered example", () => {
     const numbers = new Set(PATCH_EXAMPLES.map((example) => example.name.split(".")[0]));
     expect([...numbers]).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9"]);

@@ -1,5 +1,5 @@
 /**
- * Issue 14: agents under the user's eye. The plugin's MCP endpoint (the endpoint controller with
+ * Agents under the user's eye. The plugin's MCP endpoint (the endpoint controller with
  * the plugin's gate, approval modal and activity log, over the real loopback listener and a real
  * SDK client) against the emulator: the policy matrix (every tool × allow/ask/deny), approval,
  * denial, "allow for this session", the timeout (on an injected timer), one question at a time,
@@ -202,7 +202,7 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     expect(pulled.isError).toBeFalsy();
     await writeFile(join(h.bridge.root, trackedFile), `${h.body(WEEKLY)}\n- a local line\n`);
     await writeFile(join(h.bridge.root, "pixel.png"), PIXEL);
-    // A saved version for hackmd_get_version to read (issue 12's tools).
+    // A saved version for hackmd_get_version to read (the versions and comments tools).
     const saved = await call(agent, "hackmd_create_version", { note_ref: WEEKLY, name: "For the matrix" });
     ARGS.hackmd_get_version = { note_ref: WEEKLY, version_id: (saved.structuredContent as { version_id: string }).version_id };
   });
@@ -226,7 +226,7 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     hackmd_pull_note: { note_ref: DEMO_NOTE_IDS.spec, team_path: "sandbox-team", local_path: "Matrix/spec.md", create_parent_dirs: true },
     hackmd_push_note: { local_path: trackedFile },
     hackmd_untrack_note: { note_id: WEEKLY, confirm: true },
-    // Issue 12's tools, beside the 14.
+    // The versions and comments tools, beside the 14.
     hackmd_list_versions: { note_ref: WEEKLY },
     hackmd_get_version: { note_ref: WEEKLY, version_id: "set in beforeAll" },
     hackmd_list_comments: { note_ref: WEEKLY },

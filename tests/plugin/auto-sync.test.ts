@@ -1,5 +1,5 @@
 /**
- * Automatic sync in the plugin (issue 15): the real plugin on the fake `obsidian` module against
+ * Automatic sync in the plugin (docs/auto-sync.md): the real plugin on the fake `obsidian` module against
  * the emulator on loopback. The timings are shortened through `autoSyncTuning` (the plugin's only
  * test seam for them); the budget is "unlimited" where the month's pace (which depends on today's
  * date) would otherwise decide whether a push goes out on its own.

@@ -7,7 +7,7 @@ describe("desktop-only capabilities of the plugin", () => {
     Platform.isDesktopApp = true;
   });
 
-  it("refuses image_url on mobile (TOOLS.md §16.9)", async () => {
+  it("refuses image_url on mobile (docs/tools.md §16.9)", async () => {
     Platform.isDesktopApp = false;
     const fetcher = desktopImageFetcher();
     expect(fetcher.available).toBe(false);

@@ -60,7 +60,7 @@ describe("McpEndpointController", () => {
     const client = new Client({ name: "test", version: "1" });
     const transport = new StreamableHTTPClientTransport(new URL(status.state === "listening" ? status.url : ""), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
     await client.connect(transport);
-    // The 14 tools of TOOLS.md and the 5 of issue 12.
+    // The 14 tools of docs/tools.md and the 5 of docs/versions-and-comments.md.
     expect((await client.listTools()).tools.length).toBe(19);
     const me = await client.callTool({ name: "hackmd_get_me", arguments: {} });
     expect(me.isError).toBeFalsy();

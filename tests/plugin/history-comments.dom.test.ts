@@ -1,5 +1,5 @@
 /**
- * Issue 12 through the real plugin on the fake `obsidian` module and the emulator: the "Note
+ * Versions and comments through the real plugin on the fake `obsidian` module and the emulator: the "Note
  * history" view shows the version a force push left, compares and restores it (an unpushed
  * change); the "Comments" view lists and resolves the demo note's threads and counts the open
  * ones in the status bar. Neither view requests anything before it is opened.

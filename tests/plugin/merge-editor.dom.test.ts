@@ -1,5 +1,5 @@
 /**
- * Issue 9 through the real plugin on the fake `obsidian` module (with real DOM and CodeMirror) and
+ * Conflict resolution through the real plugin on the fake `obsidian` module (with real DOM and CodeMirror) and
  * the HackMD emulator: the merge editor tab's choices and its save path (the push carries the
  * remote hash the editor was opened with), the reopen when HackMD moved meanwhile (the result kept
  * as "mine"), the guard on every destructive button and the copy it keeps, the snapshot removed

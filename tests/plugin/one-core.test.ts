@@ -1,5 +1,5 @@
 /**
- * Issue 9: one core per plugin load. After the API URL and the token change, an agent's call
+ * One core per plugin load. After the API URL and the token change, an agent's call
  * through the running MCP endpoint (on a session opened before the change) and the user's
  * commands both reach the new server, through one core: one queue and one memory of
  * unconfirmed writes. Real plugin, real loopback listener, two emulators.

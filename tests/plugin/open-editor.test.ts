@@ -1,5 +1,5 @@
 /**
- * Issue 8, "the editor's unsaved text": Obsidian saves an edited file about two seconds after
+ * The editor's unsaved text: Obsidian saves an edited file about two seconds after
  * typing stops, so push and pull must make an open editor and the disk agree before they read or
  * write. Driven through the plugin's commands against the emulator; the fake editor (tests/__mocks__/
  * obsidian.ts) keeps typing off the disk until its delayed save runs on `workspace.timers`.

@@ -1,4 +1,4 @@
-/** Tracking follows renames (TOOLS.md §13.9), and the store's additive `move`. */
+/** Tracking follows renames (docs/tools.md §13.9), and the store's additive `move`. */
 import { App, TFile } from "../__mocks__/obsidian";
 import { sha256Hex } from "../../src/core/hash";
 import { silentLogger } from "../../src/core/ports";

@@ -1,4 +1,4 @@
-/** The settings schema and its pure migration (STYLE.md rule 14). */
+/** The settings schema and its pure migration (docs/style.md rule 14). */
 import { DEFAULT_TOOL_POLICIES } from "../../src/mcp/policy";
 import fc from "fast-check";
 import { silentLogger, type Logger } from "../../src/core/ports";
@@ -74,7 +74,7 @@ describe("migrateSettings", () => {
       defaultPullFolder: "HackMD/Inbox",
       defaultWorkspace: "my-team",
       defaultReadPermission: "signed_in",
-      // Never more permissive than the read permission (TOOLS.md §5.4).
+      // Never more permissive than the read permission (docs/tools.md §5.4).
       defaultWritePermission: "signed_in",
       backgroundCheckMinutes: 5,
       autoMerge: false,
@@ -105,7 +105,7 @@ describe("migrateSettings", () => {
     expect(migrateSettings({ version: 1 }).autoMerge).toBe(true);
     expect(migrateSettings({ version: 1, autoMerge: "yes" }).autoMerge).toBe(true);
     expect(migrateSettings({ version: 1 }).convertObsidianSyntax).toBe(true);
-    // Automatic sync (issue 15): off unless saved on; a budget is a plan, unlimited or a clamped number.
+    // Automatic sync (docs/auto-sync.md): off unless saved on; a budget is a plan, unlimited or a clamped number.
     expect(migrateSettings({ version: 1 })).toMatchObject({ autoSync: false, autoSyncOnStartup: true, autoSyncOnResume: true, autoSyncBudget: "free" });
     expect(migrateSettings({ version: 1, autoSync: true, autoSyncOnResume: false, autoSyncBudget: "unlimited" })).toMatchObject({ autoSync: true, autoSyncOnResume: false, autoSyncBudget: "unlimited" });
     expect(migrateSettings({ version: 1, autoSyncBudget: 3 }).autoSyncBudget).toBe(10);

@@ -1,5 +1,5 @@
 /**
- * Automatic sync on the emulator with a virtual clock (issue 15): debounced pushes, rounds that
+ * Automatic sync on the emulator with a virtual clock (docs/auto-sync.md): debounced pushes, rounds that
  * pull, the outbox across a restart and an offline stretch, and the short window under a burst.
  * No assertion depends on real time; the clock moves only when the runner or the test says so.
  */

@@ -1,5 +1,5 @@
 /**
- * "Nothing lost when things happen at once" (issue 8): a concurrent, model-based fast-check
+ * "Nothing lost when things happen at once" (docs/adr/0004-one-queue.md): a concurrent, model-based fast-check
  * suite. Four actors run at once — the user on the plugin's core A (local edits, pull, push, sync
  * file, merge after a conflict, Sync all, renames followed while a pull runs), an agent through
  * MCP on either core (get, patch with expected_hash none/fresh/stale, full update, push, pull,
@@ -28,7 +28,7 @@
  *     report each record the same way (the same status; all or none say sync_state);
  *  4. no operation throws anything but a BridgeError, and none reports `internal`.
  * A loss that two writers' overlapping read→write windows on DIFFERENT cores (or a collaborator
- * inside a core's window) explain is inherent — HackMD has no conditional write and TOOLS.md
+ * inside a core's window) explain is inherent — HackMD has no conditional write and docs/tools.md
  * §13.8 has no cross-process lock — and is counted apart, not as a failure. The same core must
  * serialise its own writes, so an overlap within one core counts as a loss. So is an edit kept in
  * a file the product told the user is no longer tracked (a rename while the other core pulled the

@@ -1,5 +1,5 @@
 /**
- * Issue 11 end to end: a vault file in Obsidian's syntax goes to HackMD through the real MCP
+ * Conversion end to end: a vault file in Obsidian's syntax goes to HackMD through the real MCP
  * tools, the client and the emulator over loopback, and comes back byte for byte. The rules are
  * docs/conversion-rules.md; this checks the engine's side (compare in one form, uploads once,
  * records what a conversion consulted, the per-note switch).
@@ -32,7 +32,7 @@ const OBSIDIAN_PART = [
   "",
 ].join("\n");
 
-describe("Obsidian content survives the trip to HackMD and back (issue 11)", () => {
+describe("Obsidian content survives the trip to HackMD and back", () => {
   let bridge: TestBridge;
   const local = (path: string): string => join(bridge.root, path);
   const remote = (id = MAIN): string => bridge.emu.inspect().notes.find((note) => note.id === id)?.content ?? "";

@@ -1,7 +1,7 @@
 import { utf8Length } from "../../src/core/hash";
 import { boundText, diffSummary, pullChanges, reduceDiffInput, utf8Prefix } from "../../src/sync/diff";
 
-describe("bounded diffs (TOOLS.md §14.6)", () => {
+describe("bounded diffs (docs/tools.md §14.6)", () => {
   it("writes a unified diff with --- local / +++ remote and two lines of context", () => {
     const before = "a\nb\nc\nd\ne\nf\ng\n";
     const after = "a\nb\nc\nD\ne\nf\ng\n";

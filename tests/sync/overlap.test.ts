@@ -1,5 +1,5 @@
 /**
- * Regression tests for the overlapping operations of issue 8 (sequences 1–4, 6 and 7): each one
+ * Regression tests for overlapping operations (docs/adr/0004-one-queue.md): each one
  * lost an edit or damaged a record on the code before the one serialisation rule
  * (docs/architecture.md §3). The overlap is made real, not simulated: the emulator holds one
  * request back (a latency fault) while a second operation starts, over real loopback HTTP, with
@@ -63,7 +63,7 @@ async function secondCore(bridge: TestBridge): Promise<{ core: BridgeCore; call:
   };
 }
 
-describe("overlapping operations lose nothing (issue 8)", () => {
+describe("overlapping operations lose nothing", () => {
   let bridge: TestBridge;
   const local = (path: string): string => join(bridge.root, path);
   const remote = (): string => bridge.emu.inspect().notes.find((note) => note.id === NOTE)?.content ?? "";

@@ -1,6 +1,6 @@
 import { SyncQueue } from "../../src/sync/queue";
 
-describe("the sync queue (TOOLS.md §13.8)", () => {
+describe("the sync queue (docs/tools.md §13.8)", () => {
   const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
   it("runs operations sharing a key one after another, in arrival order, even when one fails", async () => {

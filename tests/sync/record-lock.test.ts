@@ -15,7 +15,7 @@ import { baselineFile, RecordChangedError, recordKey, SaveSkipped, SyncStateStor
 const STATE = ".hackmd-bridge/sync";
 const KEY = recordKey(null, "n1");
 
-describe("the record lock (issue 8: one record rewrite at a time across processes)", () => {
+describe("the record lock (one record rewrite at a time across processes)", () => {
   let root: string;
   const warnings: string[] = [];
   const logger: Logger = { ...silentLogger, warn: (event) => void warnings.push(event) };

@@ -6,7 +6,7 @@ import { silentLogger, type Logger } from "../../src/core/ports";
 import { NodeLocalFiles } from "../../src/node/local-files";
 import { encodeKeyPart, expectationOf, isWellFormedKey, RecordChangedError, recordKey, SyncStateStore } from "../../src/sync/store";
 
-describe("the sync state store (TOOLS.md §13)", () => {
+describe("the sync state store (docs/tools.md §13)", () => {
   let root: string;
   let files: NodeLocalFiles;
   let store: SyncStateStore;
@@ -27,7 +27,7 @@ describe("the sync state store (TOOLS.md §13)", () => {
   const save = (noteId: string, localPath: string, baseline = "body\n", teamPath: string | null = null) =>
     store.save({ teamPath, noteId, localPath, baseline, timestamp: "123" });
 
-  /** Replaces a state file as every writer of TOOLS.md §13.6 does: a temporary file, then a rename. */
+  /** Replaces a state file as every writer of docs/tools.md §13.6 does: a temporary file, then a rename. */
   const replaceFile = async (file: string, text: string): Promise<void> => {
     await writeFile(`${file}.tmp`, text);
     await rename(`${file}.tmp`, file);
@@ -271,7 +271,7 @@ describe("the sync state store (TOOLS.md §13)", () => {
     });
   });
 
-  it("rewrites a record only if it is still the one the operation read (compare-and-swap, TOOLS.md §13.8)", async () => {
+  it("rewrites a record only if it is still the one the operation read (compare-and-swap, docs/tools.md §13.8)", async () => {
     const first = await save("n1", "Notes/a.md", "one\n");
     const seen = expectationOf(first.record);
     // Another process saves the note meanwhile.

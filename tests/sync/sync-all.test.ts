@@ -598,7 +598,7 @@ describe("sync-all against the emulator", () => {
     const past = Date.now() - 86_400_000;
     const ids = Array.from({ length: 200 }, (_, i) => `budget${String(i).padStart(16, "0")}`);
     bridge.emu.seed({ notes: ids.map((id, i) => ({ id, shortId: `bud${String(i).padStart(6, "0")}`, title: `Note ${i}`, content: `# Note ${i}\n\nBody ${i}.\n`, createdAt: past, lastChangedAt: past })) });
-    // Tracked directly in the on-disk format of TOOLS.md §13 (store.save rescans every record, so
+    // Tracked directly in the on-disk format of docs/tools.md §13 (store.save rescans every record, so
     // 200 pulls would spend most of this test in setup); the pulls below load and verify them.
     for (const [i, id] of ids.entries()) await writeTracked({ id, path: `many/${id}.md`, body: `# Note ${i}\n\nBody ${i}.\n`, timestamp: past });
     expect(await bridge.core.deps.sync.listTracked()).toHaveLength(200);

@@ -322,7 +322,7 @@ describe("conflict flow (emulator, real sync engine)", () => {
     );
     expect(outcome.outcome).toBe("kept-mine");
     expect(kept).toEqual([`theirs:${theirs}`]);
-    // HackMD's text is also named as a version on HackMD before it is replaced (issue 12).
+    // HackMD's text is also named as a version on HackMD before it is replaced (docs/versions-and-comments.md).
     const version = outcome.outcome === "kept-mine" ? outcome.version : undefined;
     expect(version).toMatchObject({ made: true, name: expect.stringMatching(/^Before keep mine from hackmd-bridge, \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) });
     const id = version?.made === true ? version.id : "";

@@ -1,5 +1,5 @@
 /**
- * The loopback MCP endpoint (ARCHITECTURE.md §5): Streamable HTTP on 127.0.0.1 only, with the
+ * The loopback MCP endpoint (docs/architecture.md §4): Streamable HTTP on 127.0.0.1 only, with the
  * path, Host, Origin, bearer token and body size checked before any MCP code runs, and stateful
  * sessions (one MCP server per session) with idle eviction and a cap. Session lifecycle (issue
  * 13): a session lives in `sessions` from its initialize until DELETE, idle expiry, eviction at

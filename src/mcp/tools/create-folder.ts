@@ -6,7 +6,7 @@ import { defined, idArg, workspaceArg } from "../../app/inputs";
 import { workspaceName } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_create_folder` (TOOLS.md §9.9). */
+/** `hackmd_create_folder` (docs/tools.md §9.9). */
 export const createFolderTool = tool({
   name: "hackmd_create_folder",
   title: "Create HackMD Folder",

@@ -11,7 +11,7 @@ import { workspaceName } from "./shared";
 import { showsPlacement, unshownFields, withoutContent } from "../../app/note-writes";
 import { tool } from "./tool";
 
-/** `hackmd_create_note` (TOOLS.md §9.4). */
+/** `hackmd_create_note` (docs/tools.md §9.4). */
 export const createNoteTool = tool({
   name: "hackmd_create_note",
   title: "Create HackMD Note",

@@ -8,7 +8,7 @@ import { nameNoteVersion } from "../../app/versions";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_create_version` (issue 12): names the note's current text as a version. */
+/** `hackmd_create_version` (docs/versions-and-comments.md): names the note's current text as a version. */
 export const createVersionTool = tool({
   name: "hackmd_create_version",
   title: "Create HackMD Note Version",

@@ -5,7 +5,7 @@ import { idArg, workspaceArg } from "../../app/inputs";
 import { workspaceName } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_delete_folder` (TOOLS.md §9.11): deletes a folder; child folders need confirmation. */
+/** `hackmd_delete_folder` (docs/tools.md §9.11): deletes a folder; child folders need confirmation. */
 export const deleteFolderTool = tool({
   name: "hackmd_delete_folder",
   title: "Delete HackMD Folder",

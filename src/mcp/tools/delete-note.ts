@@ -7,7 +7,7 @@ import { workspaceArg } from "../../app/inputs";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_delete_note` (TOOLS.md §9.6): delete a note, or restore a personal one from the trash. */
+/** `hackmd_delete_note` (docs/tools.md §9.6): delete a note, or restore a personal one from the trash. */
 export const deleteNoteTool = tool({
   name: "hackmd_delete_note",
   title: "Delete or Restore HackMD Note",

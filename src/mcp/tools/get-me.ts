@@ -14,7 +14,7 @@ const team = z.object({
   upgraded: z.boolean().optional(),
 });
 
-/** `hackmd_get_me` (TOOLS.md §9.1): the profile and its teams; refreshes the account cache. */
+/** `hackmd_get_me` (docs/tools.md §9.1): the profile and its teams; refreshes the account cache. */
 export const getMeTool = tool({
   name: "hackmd_get_me",
   title: "Get HackMD Profile and Teams",

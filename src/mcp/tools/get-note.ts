@@ -18,7 +18,7 @@ const syncOutput = z.object({
   remote_body_hash: z.string(),
 });
 
-/** `hackmd_get_note` (TOOLS.md §9.3): one note with its body, or a tracked file's sync state. */
+/** `hackmd_get_note` (docs/tools.md §9.3): one note with its body, or a tracked file's sync state. */
 export const getNoteTool = tool({
   name: "hackmd_get_note",
   title: "Get HackMD Note",

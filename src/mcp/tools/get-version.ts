@@ -8,7 +8,7 @@ import { getNoteVersion } from "../../app/versions";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_get_version` (issue 12): one saved version with its text. */
+/** `hackmd_get_version` (docs/versions-and-comments.md): one saved version with its text. */
 export const getVersionTool = tool({
   name: "hackmd_get_version",
   title: "Get HackMD Note Version",

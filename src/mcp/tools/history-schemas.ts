@@ -1,4 +1,4 @@
-/** Zod fragments of the versions and comments tools (docs/tool-contract-extensions.md, issue 12). */
+/** Zod fragments of the versions and comments tools (docs/tool-contract-extensions.md, docs/versions-and-comments.md). */
 import { z } from "zod/v4";
 import type { NoteComment, NoteVersion } from "../../hackmd/versions-comments";
 import { noteRefInput, refreshInput, teamPathInput } from "./schemas";

@@ -1,4 +1,4 @@
-/** The tool registry: every tool the MCP server lists, in the order of TOOLS.md §9.0. */
+/** The tool registry: every tool the MCP server lists, in the order of docs/tools.md §9.0. */
 import { createFolderTool } from "./create-folder";
 import { createNoteTool } from "./create-note";
 import { createVersionTool } from "./create-version";
@@ -20,7 +20,7 @@ import { untrackNoteTool } from "./untrack-note";
 import { updateNoteTool } from "./update-note";
 import { uploadNoteImageTool } from "./upload-note-image";
 
-/** All tools, in their documented order: the 14 of TOOLS.md §9.0, then the additions of docs/tool-contract-extensions.md. */
+/** All tools, in their documented order: the 14 of docs/tools.md §9.0, then the additions of docs/tool-contract-extensions.md. */
 export const TOOLS: readonly BridgeTool[] = [
   getMeTool,
   listNotesTool,

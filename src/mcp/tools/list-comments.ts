@@ -6,7 +6,7 @@ import { workspaceArg } from "../../app/inputs";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_list_comments` (issue 12): one page of a note's comment threads (or all comments). */
+/** `hackmd_list_comments` (docs/versions-and-comments.md): one page of a note's comment threads (or all comments). */
 export const listCommentsTool = tool({
   name: "hackmd_list_comments",
   title: "List HackMD Note Comments",

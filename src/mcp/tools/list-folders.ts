@@ -4,7 +4,7 @@ import { folderFields, limitInput, offsetInput, pageFields, teamPathInput } from
 import { workspaceArg } from "../../app/inputs";
 import { page, workspaceName } from "./shared";
 
-/** `hackmd_list_folders` (TOOLS.md §9.8): one page of a workspace's folders, never cached. */
+/** `hackmd_list_folders` (docs/tools.md §9.8): one page of a workspace's folders, never cached. */
 export const listFoldersTool = tool({
   name: "hackmd_list_folders",
   title: "List HackMD Folders",

@@ -18,7 +18,7 @@ const trackedEntry = z.object({
   last_observed_remote_timestamp: z.string(),
 });
 
-/** `hackmd_list_notes` (TOOLS.md §9.2): workspace, history, trash or tracked notes, filtered and paged. */
+/** `hackmd_list_notes` (docs/tools.md §9.2): workspace, history, trash or tracked notes, filtered and paged. */
 export const listNotesTool = tool({
   name: "hackmd_list_notes",
   title: "List HackMD Notes",

@@ -7,7 +7,7 @@ import { listNoteVersions } from "../../app/versions";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_list_versions` (issue 12): one page of a note's saved versions, newest first. */
+/** `hackmd_list_versions` (docs/versions-and-comments.md): one page of a note's saved versions, newest first. */
 export const listVersionsTool = tool({
   name: "hackmd_list_versions",
   title: "List HackMD Note Versions",

@@ -7,7 +7,7 @@ import { unresolved } from "./shared";
 import { tool } from "./tool";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 
-/** `hackmd_pull_note` (TOOLS.md §9.12): writes a note's body to a Markdown file and tracks it. */
+/** `hackmd_pull_note` (docs/tools.md §9.12): writes a note's body to a Markdown file and tracks it. */
 export const pullNoteTool = tool({
   name: "hackmd_pull_note",
   title: "Pull HackMD Note",

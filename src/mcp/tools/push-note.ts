@@ -8,7 +8,7 @@ import { safetyReport } from "./safety";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import { tool } from "./tool";
 
-/** `hackmd_push_note` (TOOLS.md §9.13): sends a tracked file's edits with conflict detection. */
+/** `hackmd_push_note` (docs/tools.md §9.13): sends a tracked file's edits with conflict detection. */
 export const pushNoteTool = tool({
   name: "hackmd_push_note",
   title: "Push HackMD Note",

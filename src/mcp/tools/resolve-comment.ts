@@ -6,7 +6,7 @@ import { idArg, workspaceArg } from "../../app/inputs";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
 
-/** `hackmd_resolve_comment` (issue 12): resolves a thread or comment, or reopens it with `resolved: false`. */
+/** `hackmd_resolve_comment` (docs/versions-and-comments.md): resolves a thread or comment, or reopens it with `resolved: false`. */
 export const resolveCommentTool = tool({
   name: "hackmd_resolve_comment",
   title: "Resolve HackMD Note Comment",

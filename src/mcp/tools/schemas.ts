@@ -1,7 +1,7 @@
-/** Zod fragments shared by the tool schemas (inputs of TOOLS.md §3.1, outputs of §5.2 and §9). */
+/** Zod fragments shared by the tool schemas (inputs of docs/tools.md §3.1, outputs of §5.2 and §9). */
 import { z } from "zod/v4";
 
-/** `team_path`: flat nullable string; trimmed and checked in the handler (TOOLS.md §3.1). */
+/** `team_path`: flat nullable string; trimmed and checked in the handler (docs/tools.md §3.1). */
 export const teamPathInput = z
   .string()
   .nullable()

@@ -4,7 +4,7 @@ import { teamPathInput } from "./schemas";
 import { idArg, workspaceArg } from "../../app/inputs";
 import { tool } from "./tool";
 
-/** `hackmd_untrack_note` (TOOLS.md §9.14): forgets a sync record; local only, no request. */
+/** `hackmd_untrack_note` (docs/tools.md §9.14): forgets a sync record; local only, no request. */
 export const untrackNoteTool = tool({
   name: "hackmd_untrack_note",
   title: "Untrack HackMD Note",

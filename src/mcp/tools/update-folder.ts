@@ -6,7 +6,7 @@ import { folderWithTimesOutput, teamPathInput } from "./schemas";
 import { defined, idArg, workspaceArg } from "../../app/inputs";
 import { tool } from "./tool";
 
-/** `hackmd_update_folder` (TOOLS.md §9.10): team folder fields and/or a parent's child order. */
+/** `hackmd_update_folder` (docs/tools.md §9.10): team folder fields and/or a parent's child order. */
 export const updateFolderTool = tool({
   name: "hackmd_update_folder",
   title: "Update HackMD Folder",

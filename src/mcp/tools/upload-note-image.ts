@@ -33,7 +33,7 @@ const input = z
   })
   .strict();
 
-/** `hackmd_upload_note_image` (TOOLS.md §9.7, §16). */
+/** `hackmd_upload_note_image` (docs/tools.md §9.7, §16). */
 export const uploadNoteImageTool = tool({
   name: "hackmd_upload_note_image",
   title: "Upload HackMD Note Image",
@@ -49,7 +49,7 @@ export const uploadNoteImageTool = tool({
     if ((args.image_path === undefined) === (args.image_url === undefined)) {
       throw invalidInput("Pass exactly one of image_path (a file under the root) or image_url (a public https URL).");
     }
-    // Checks that need no I/O first, then those that need no network (TOOLS.md §3.1, §16.1).
+    // Checks that need no I/O first, then those that need no network (docs/tools.md §3.1, §16.1).
     parseNoteRef(args.note_ref);
     const teamPath = workspaceArg(args.team_path);
     let loadImage: () => Promise<ImageUpload>;
@@ -73,7 +73,7 @@ export const uploadNoteImageTool = tool({
       note: { teamPath: resolution.teamPath, noteId: resolution.noteId },
       fields: { image: args.image_path ?? args.image_url ?? "", bytes: String(image.bytes.byteLength) },
     });
-    // Every non-folder write clears the list cache around it (TOOLS.md §6.5), uploads included.
+    // Every non-folder write clears the list cache around it (docs/tools.md §6.5), uploads included.
     const { link } = await deps.lists.aroundWrite(() => deps.client.uploadImage(call, { noteId: resolution.noteId, image }));
     const readable = classifyPubliclyReadable({ link, apiUrl: deps.apiOrigin, answer: await probe(deps, link) });
     const meaning =

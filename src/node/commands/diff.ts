@@ -38,7 +38,7 @@ export async function runDiff(args: DiffArgs, context: CommandContext): Promise<
     other = normalizeLineEndings((await store.load(found)).baseline);
     label = `${resolved.path} at the last sync (baseline)`;
   }
-  // In the syntax the file is written in (issue 11), so only real edits show.
+  // In the syntax the file is written in (docs/conversion-rules.md), so only real edits show.
   other = await deps.sync.localFormOf(found, other);
   const changed = other !== local;
   const diff = changed ? createTwoFilesPatch(label, resolved.path, other, local, undefined, undefined, { context: 3 }).split("\n").slice(1).join("\n") : "";

@@ -1,7 +1,7 @@
 /**
  * `hackmd-bridge publish <path>`: creates a HackMD note from an untracked Markdown file (private
  * unless asked otherwise), waits until HackMD shows it, then tracks the file by pulling the note
- * back over it (adoption, TOOLS.md §14.8) — the plugin's "Publish" does the same, sharing its
+ * back over it (adoption, docs/tools.md §14.8) — the plugin's "Publish" does the same, sharing its
  * sync records.
  */
 import { BridgeError, isBridgeError } from "../../core/errors";

@@ -1,4 +1,4 @@
-/** `hackmd-bridge pull <note_ref> <path>`: the sync engine's pull (TOOLS.md §14.1–§14.2) for people. */
+/** `hackmd-bridge pull <note_ref> <path>`: the sync engine's pull (docs/tools.md §14.1–§14.2) for people. */
 import { CallContext } from "../../hackmd/call-context";
 import { resolveRef, unresolvedOutput } from "../../app/notes";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
@@ -17,7 +17,7 @@ export interface PullArgs {
   discardLocalChanges: boolean;
   createParentDirs: boolean;
   confirmLargeFile: boolean;
-  /** `--convert` / `--no-convert` (issue 11); undefined: the note's setting, else on in a vault. */
+  /** `--convert` / `--no-convert` (docs/conversion-rules.md); undefined: the note's setting, else on in a vault. */
   convert: boolean | undefined;
   json: boolean;
 }

@@ -1,4 +1,4 @@
-/** `hackmd-bridge push <path>`: the sync engine's push (TOOLS.md §14.3–§14.4) for people. */
+/** `hackmd-bridge push <path>`: the sync engine's push (docs/tools.md §14.3–§14.4) for people. */
 import { CallContext } from "../../hackmd/call-context";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import type { PushOutput } from "../../sync/types";
@@ -49,7 +49,7 @@ export async function runPush(args: PushArgs, context: CommandContext): Promise<
     // The .remote.md of an earlier conflict, removed now that both sides agree (or why it stayed).
     const snapshot = snapshotCleanupSentence(result.snapshot).trim();
     if (snapshot !== "") io.out(`${snapshot}\n`);
-    // Issue 12: the version that keeps HackMD's previous text, and collaborators' versions overwritten.
+    // The version that keeps HackMD's previous text, and collaborators' versions overwritten.
     if (result.safety?.version !== undefined) io.out(`${safetySentence(result.safety.version)}\n`);
     if (result.safety?.overwritten !== undefined && result.safety.overwritten.length > 0) io.out(`${overwrittenSentence(result.safety.overwritten)}\n`);
   }

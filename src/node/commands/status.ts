@@ -1,5 +1,5 @@
 /**
- * `hackmd-bridge status [path]`: the sync check (TOOLS.md §14.5) of one tracked file, or every
+ * `hackmd-bridge status [path]`: the sync check (docs/tools.md §14.5) of one tracked file, or every
  * tracked note as a table from sync-all's dry-run plan. Nothing is written, locally or on HackMD.
  */
 import type { ErrorKind } from "../../core/errors";

@@ -1,5 +1,5 @@
 /**
- * `hackmd-bridge untrack <path>`: forgets a file's sync record and baseline (TOOLS.md §14.8),
+ * `hackmd-bridge untrack <path>`: forgets a file's sync record and baseline (docs/tools.md §14.8),
  * keeping the file and the note; `--note <id>` forgets a record whose file name is unknown.
  * Local only: no HackMD request.
  */

@@ -1,5 +1,5 @@
 /**
- * The request budget of automatic sync (issue 15, docs/auto-sync.md): requests counted per
+ * The request budget of automatic sync (docs/auto-sync.md): requests counted per
  * calendar month (UTC) and persisted through a small storage port, HackMD's 100 requests per
  * 5 minutes never exceeded, and the delay before the next round chosen so that what is left of
  * the month's budget is spread over what is left of the month. The clock is a parameter of
@@ -14,7 +14,7 @@
 import { BridgeError } from "../../core/errors";
 import type { Quota } from "../../hackmd/quota";
 
-/** HackMD's short window (HACKMD_API.md §1.8.9): 100 requests per rolling 5 minutes. */
+/** HackMD's short window (docs/hackmd-api.md §1.8.9): 100 requests per rolling 5 minutes. */
 export const WINDOW_LIMIT = 100;
 /** The short window's length. */
 export const WINDOW_MS = 5 * 60_000;

@@ -1,10 +1,10 @@
 /**
- * The persistent outbox of automatic sync (issue 15): a push that could not be sent (offline,
+ * The persistent outbox of automatic sync (docs/auto-sync.md): a push that could not be sent (offline,
  * rate limited, HackMD down) is remembered per note in the sync state folder
  * (`outbox/<record key>.json`), so it survives restarts and is shared by the plugin and the
  * command over the same folder. An entry is only a reminder: replaying it is a normal push
  * through the SyncService, which re-reads the remote first and decides by hash. A write whose
- * outcome was unknown (`readback`) is never queued (TOOLS.md §4.2; the pending-write rule).
+ * outcome was unknown (`readback`) is never queued (docs/tools.md §4.2; the pending-write rule).
  */
 import type { ErrorKind } from "../../core/errors";
 import type { StateFiles } from "../../core/local-files";

@@ -1,5 +1,5 @@
 /**
- * Automatic sync (issue 15, docs/auto-sync.md): scheduled sync-all rounds paced by the request
+ * Automatic sync (docs/auto-sync.md): scheduled sync-all rounds paced by the request
  * budget, a debounced push of each tracked file some seconds after its last modification, and
  * the persistent outbox retried when the budget allows. Host-neutral and clock-injected: the
  * runner never sets a timer. A host (the command's loop, the plugin's interval) calls `step(now)`
@@ -28,7 +28,7 @@ import { DEFAULT_DEBOUNCE_MS } from "../limits";
 export { FIRST_RETRY_MS, MAX_RETRY_MS, retryAt } from "./outbox";
 export { DEFAULT_DEBOUNCE_MS };
 
-/** Requests a push costs when nothing goes wrong: GET, PATCH, read-back GET (TOOLS.md §17). */
+/** Requests a push costs when nothing goes wrong: GET, PATCH, read-back GET (docs/tools.md §17). */
 export const PUSH_COST = 3;
 /**
  * Requests a push in a round costs when the round's fresh list stands in for its GET: PATCH and
@@ -472,7 +472,7 @@ export class AutoSyncRunner {
         return { local_path: localPath, from_outbox: fromOutbox, outcome: "queued", error_kind: kind, message };
       }
       // `readback` (the write may have landed) and refusals are reported, never queued: the
-      // next push re-reads the note and the pending-write rule decides (TOOLS.md §4.2).
+      // next push re-reads the note and the pending-write rule decides (docs/tools.md §4.2).
       if (entry !== undefined) await this.deps.outbox.remove(entry.team_path, entry.note_id);
       return { local_path: localPath, from_outbox: fromOutbox, outcome: "failed", error_kind: kind, message };
     }

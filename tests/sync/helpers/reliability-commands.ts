@@ -12,7 +12,7 @@ export interface ReliabilityModel {
    * A write ended with an unknown outcome (readback, or a read-back that failed) and may still
    * be invisible. The model no longer looks before the next write (the engine must refuse it by
    * itself; see the header of tests/sync/reliability.test.ts); set HB_RELIABILITY_LOOK=1 to model
-   * a caller that follows TOOLS.md §4.2 and looks first.
+   * a caller that follows docs/tools.md §4.2 and looks first.
    */
   unsettled: boolean;
   /** The `remote_body_hash` of the last conflict, whose snapshot a merge folds in. */

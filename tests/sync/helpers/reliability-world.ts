@@ -55,7 +55,7 @@ export const SETTLE_MS = 10_000;
 /** Error kinds whose message says nothing was written: the log must show no committed write. */
 const NOT_WRITTEN_KINDS = new Set(["conflict", "patch_rejected", "rate_limited", "invalid_input", "not_tracked", "sync_state", "confirmation_required"]);
 
-/** Faults the emulator injects for the next matching request (HACKMD_API.md §2.10). */
+/** Faults the emulator injects for the next matching request (docs/hackmd-api.md §2.10). */
 export const FAULT_KINDS = [
   "patch-500-before-commit",
   "patch-500-after-commit",
