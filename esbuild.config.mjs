@@ -13,7 +13,8 @@ const watch = args.has("--watch");
 const dev = args.has("--dev") || watch;
 const cliOnly = args.has("--cli-only");
 // Where the command goes (tests build it into a temporary folder); default dist/cli.js.
-const cliOutfile = [...args].find((arg) => arg.startsWith("--cli-outfile="))?.slice("--cli-outfile=".length) || "dist/cli.js";
+const cliOutfile =
+  [...args].find((arg) => arg.startsWith("--cli-outfile="))?.slice("--cli-outfile=".length) || "dist/cli.js";
 
 /** The plugin (main.js): one plain CommonJS file; its options and stubs live in scripts/plugin-build.cjs. */
 const plugin = pluginOptions({ version, dev });

@@ -7,13 +7,31 @@ import { DEFAULT_BRANDS } from "eslint-plugin-obsidianmd/dist/lib/rules/ui/brand
 
 const nodeOnly = ["src/node/**/*.ts", "src/emulator/**/*.ts", "src/mcp/http/**/*.ts"];
 // The engine and the application layer (docs/architecture.md §2): host-neutral, below the doors.
-const engine = ["src/core/**/*.ts", "src/hackmd/**/*.ts", "src/patch/**/*.ts", "src/sync/**/*.ts", "src/convert/**/*.ts"];
+const engine = [
+  "src/core/**/*.ts",
+  "src/hackmd/**/*.ts",
+  "src/patch/**/*.ts",
+  "src/sync/**/*.ts",
+  "src/convert/**/*.ts",
+];
 const hostNeutral = [...engine, "src/app/**/*.ts"];
 /** A relative import reaching one of these top-level folders of src/. */
 const above = (folders, message) => ({ regex: `^(\\.\\./)+(${folders.join("|")})(/|\\.|$)`, message });
 /** The MCP tools are one door; the other doors share use-cases through src/app/, not through them. */
-const mcpTools = { regex: "^(\\.\\./)+mcp/tools(/|$)", message: "Import the use-case from src/app/; mcp/tools/ is the MCP door." };
-const tooling = ["tests/**/*.ts", "bench/**/*.{ts,mjs}", "scripts/**/*.mjs", "scripts/**/*.cjs", "*.mjs", "*.cjs", "tests/**/*.cjs", ".ci/**"];
+const mcpTools = {
+  regex: "^(\\.\\./)+mcp/tools(/|$)",
+  message: "Import the use-case from src/app/; mcp/tools/ is the MCP door.",
+};
+const tooling = [
+  "tests/**/*.ts",
+  "bench/**/*.{ts,mjs}",
+  "scripts/**/*.mjs",
+  "scripts/**/*.cjs",
+  "*.mjs",
+  "*.cjs",
+  "tests/**/*.cjs",
+  ".ci/**",
+];
 
 export default defineConfig([
   globalIgnores(["node_modules/", "main.js", "dist/", "coverage/", "sandbox-vault/", "package-lock.json"]),
@@ -22,7 +40,15 @@ export default defineConfig([
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "jest.config.cjs", "tests/dom-environment.cjs", "bench/*.mjs", "scripts/*.mjs", "scripts/*.cjs"],
+          allowDefaultProject: [
+            "eslint.config.mjs",
+            "esbuild.config.mjs",
+            "jest.config.cjs",
+            "tests/dom-environment.cjs",
+            "bench/*.mjs",
+            "scripts/*.mjs",
+            "scripts/*.cjs",
+          ],
           // The build and tooling scripts outside tsconfig's include are ten files (default cap 8).
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
         },
@@ -36,7 +62,11 @@ export default defineConfig([
     rules: {
       "obsidianmd/ui/sentence-case": [
         "warn",
-        { enforceCamelCaseLower: true, brands: [...DEFAULT_BRANDS, "HackMD", "HackMD Bridge"], acronyms: [...DEFAULT_ACRONYMS, "MCP"] },
+        {
+          enforceCamelCaseLower: true,
+          brands: [...DEFAULT_BRANDS, "HackMD", "HackMD Bridge"],
+          acronyms: [...DEFAULT_ACRONYMS, "MCP"],
+        },
       ],
     },
   },
@@ -51,7 +81,10 @@ export default defineConfig([
   },
   {
     files: ["**/*.cjs"],
-    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" } },
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", __dirname: "readonly", process: "readonly" },
+    },
     rules: { "@typescript-eslint/no-require-imports": "off", "no-undef": "off" },
   },
   {
@@ -64,46 +97,69 @@ export default defineConfig([
     rules: {
       // The core runs in Node too, where there is no window: plain timers are the portable ones.
       "obsidianmd/prefer-window-timers": "off",
-      "no-restricted-imports": ["error", {
-        paths: [{ name: "obsidian", message: "The core is host-neutral; reach Obsidian through a port." }],
-        patterns: [
-          { regex: "^node:", message: "The core is host-neutral; reach Node through a port." },
-          above(["obsidian", "node", "ui", "settings", "emulator", "commands", "main"], "A host-neutral folder imports no host, UI or the emulator."),
-        ],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "obsidian", message: "The core is host-neutral; reach Obsidian through a port." }],
+          patterns: [
+            { regex: "^node:", message: "The core is host-neutral; reach Node through a port." },
+            above(
+              ["obsidian", "node", "ui", "settings", "emulator", "commands", "main"],
+              "A host-neutral folder imports no host, UI or the emulator.",
+            ),
+          ],
+        },
+      ],
     },
   },
   {
     files: ["src/app/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", {
-        paths: [{ name: "obsidian", message: "The application layer is host-neutral; reach Obsidian through a port." }],
-        patterns: [
-          { regex: "^node:", message: "The application layer is host-neutral; reach Node through a port." },
-          above(["mcp", "obsidian", "node", "ui", "settings", "emulator", "commands", "main"], "The application layer imports only core, hackmd, sync, patch and convert; the doors (mcp/, obsidian/, node/) import it."),
-        ],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "obsidian", message: "The application layer is host-neutral; reach Obsidian through a port." },
+          ],
+          patterns: [
+            { regex: "^node:", message: "The application layer is host-neutral; reach Node through a port." },
+            above(
+              ["mcp", "obsidian", "node", "ui", "settings", "emulator", "commands", "main"],
+              "The application layer imports only core, hackmd, sync, patch and convert; the doors (mcp/, obsidian/, node/) import it.",
+            ),
+          ],
+        },
+      ],
     },
   },
   {
     files: engine,
     rules: {
-      "no-restricted-imports": ["error", {
-        paths: [{ name: "obsidian", message: "The core is host-neutral; reach Obsidian through a port." }],
-        patterns: [
-          { regex: "^node:", message: "The core is host-neutral; reach Node through a port." },
-          above(["app", "mcp", "obsidian", "node", "ui", "settings", "emulator", "commands", "main"], "The engine is below the application layer and its doors; pass what it needs in."),
-        ],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "obsidian", message: "The core is host-neutral; reach Obsidian through a port." }],
+          patterns: [
+            { regex: "^node:", message: "The core is host-neutral; reach Node through a port." },
+            above(
+              ["app", "mcp", "obsidian", "node", "ui", "settings", "emulator", "commands", "main"],
+              "The engine is below the application layer and its doors; pass what it needs in.",
+            ),
+          ],
+        },
+      ],
     },
   },
   {
     // The plugin's door: Obsidian commands reach the use-cases through app/, never through an MCP tool.
     files: ["src/obsidian/**/*.ts", "src/ui/**/*.ts", "src/commands.ts", "src/main.ts"],
     rules: {
-      "no-restricted-imports": ["error", {
-        patterns: [mcpTools],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [mcpTools],
+        },
+      ],
     },
   },
   {
@@ -117,10 +173,13 @@ export default defineConfig([
       "obsidianmd/ui/sentence-case": "off",
       // fetch is the right client outside Obsidian (requestUrl exists only inside the app).
       "no-restricted-globals": "off",
-      "no-restricted-imports": ["error", {
-        paths: [{ name: "obsidian", message: "Node hosts never import obsidian." }],
-        patterns: [mcpTools],
-      }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "obsidian", message: "Node hosts never import obsidian." }],
+          patterns: [mcpTools],
+        },
+      ],
     },
   },
   {
@@ -144,7 +203,10 @@ export default defineConfig([
     // bundle zod v3 into main.js (issue 13). Server is allowed here, and only Server.
     files: ["src/mcp/server.ts"],
     rules: {
-      "@typescript-eslint/no-deprecated": ["error", { allow: [{ from: "package", package: "@modelcontextprotocol/sdk", name: "Server" }] }],
+      "@typescript-eslint/no-deprecated": [
+        "error",
+        { allow: [{ from: "package", package: "@modelcontextprotocol/sdk", name: "Server" }] },
+      ],
     },
   },
 ]);

@@ -32,7 +32,10 @@ module.exports = {
       testEnvironment: "<rootDir>/tests/dom-environment.cjs",
       // jsdom resolves the "browser" export condition; the MCP SDK's HTTP client (test tooling that
       // talks to the plugin's endpoint) needs pkce-challenge's Node build, as Electron would load it.
-      moduleNameMapper: { ...common.moduleNameMapper, "^pkce-challenge$": "<rootDir>/node_modules/pkce-challenge/dist/index.node.cjs" },
+      moduleNameMapper: {
+        ...common.moduleNameMapper,
+        "^pkce-challenge$": "<rootDir>/node_modules/pkce-challenge/dist/index.node.cjs",
+      },
       testMatch: ["<rootDir>/tests/**/*.dom.test.ts"],
     },
   ],

@@ -38,7 +38,16 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const TEAM = "sandbox-team";
 
-function options(): { days: number; notes: number; budget: MonthlyBudget; local: number; remote: number; opened: number; debounce: number; offlineDay: number | undefined } {
+function options(): {
+  days: number;
+  notes: number;
+  budget: MonthlyBudget;
+  local: number;
+  remote: number;
+  opened: number;
+  debounce: number;
+  offlineDay: number | undefined;
+} {
   const { values } = parseArgs({
     options: {
       days: { type: "string", default: "30" },
@@ -157,12 +166,19 @@ async function main(): Promise<void> {
     emu.clearRequests();
     clock.advanceTo(monthStart);
 
-    const storage = { text: undefined as string | undefined, load: () => Promise.resolve(storage.text), save: (text: string) => Promise.resolve(void (storage.text = text)) };
+    const storage = {
+      text: undefined as string | undefined,
+      load: () => Promise.resolve(storage.text),
+      save: (text: string) => Promise.resolve(void (storage.text = text)),
+    };
     const budget = new RequestBudget({ monthly: opts.budget, storage });
     await budget.load(clock.now());
     const outbox = new Outbox(files.state);
     const { client, sync } = core.deps;
-    const runner = new AutoSyncRunner({ client, files, sync, clock, sleep: clock.sleep, budget, outbox }, { debounceMs: opts.debounce });
+    const runner = new AutoSyncRunner(
+      { client, files, sync, clock, sleep: clock.sleep, budget, outbox },
+      { debounceMs: opts.debounce },
+    );
     runner.start(clock.now());
 
     // The month's edits: each day, `opened` notes are opened; local edits fall on them, collaborator edits anywhere else.
@@ -173,8 +189,20 @@ async function main(): Promise<void> {
       const opened = new Set<number>();
       while (opened.size < Math.min(opts.opened, opts.notes)) opened.add(Math.floor(random() * opts.notes));
       const openedList = [...opened];
-      for (let k = 0; k < opts.local; k += 1) edits.push({ at: at(), side: "local", note: openedList[Math.floor(random() * openedList.length)] ?? 0, value: `day ${day} local ${k}` });
-      for (let k = 0; k < opts.remote; k += 1) edits.push({ at: at(), side: "remote", note: Math.floor(random() * opts.notes), value: `day ${day} remote ${k}` });
+      for (let k = 0; k < opts.local; k += 1)
+        edits.push({
+          at: at(),
+          side: "local",
+          note: openedList[Math.floor(random() * openedList.length)] ?? 0,
+          value: `day ${day} local ${k}`,
+        });
+      for (let k = 0; k < opts.remote; k += 1)
+        edits.push({
+          at: at(),
+          side: "remote",
+          note: Math.floor(random() * opts.notes),
+          value: `day ${day} remote ${k}`,
+        });
     }
     edits.sort((a, b) => a.at - b.at);
 
@@ -185,13 +213,17 @@ async function main(): Promise<void> {
     let steps = 0;
     let rounds = 0;
     const localText = (i: number): Promise<string> => readFile(join(root, `notes/note-${i}.md`), "utf8");
-    const remoteText = (i: number): string => emu.inspect().notes.find((note) => note.id === seededNotes[i]?.id)?.content ?? "";
+    const remoteText = (i: number): string =>
+      emu.inspect().notes.find((note) => note.id === seededNotes[i]?.id)?.content ?? "";
     const settle = async (now: number): Promise<void> => {
       if (waiting.length === 0) return;
       // One snapshot of the emulator per step: inspect() copies every note.
-      const remote = waiting.some((edit) => edit.side === "local") ? new Map(emu.inspect().notes.map((note) => [note.id, note.content])) : new Map<string, string>();
+      const remote = waiting.some((edit) => edit.side === "local")
+        ? new Map(emu.inspect().notes.map((note) => [note.id, note.content]))
+        : new Map<string, string>();
       for (const edit of [...waiting]) {
-        const other = edit.side === "local" ? (remote.get(seededNotes[edit.note]?.id ?? "") ?? "") : await localText(edit.note);
+        const other =
+          edit.side === "local" ? (remote.get(seededNotes[edit.note]?.id ?? "") ?? "") : await localText(edit.note);
         const prefix = edit.side === "local" ? "L" : "R";
         const line = new RegExp(`^${prefix}: (.*)$`, "m").exec(other)?.[1];
         if (line === edit.value) {
@@ -236,14 +268,18 @@ async function main(): Promise<void> {
             emu.collaboratorEdit(id, { content: replaceLine(remoteText(edit.note), "R", edit.value) }, { as: "ada" });
           }
           // A later edit of the same line replaces an earlier one still on its way: only the last one is awaited.
-          for (const earlier of waiting.filter((e) => e.note === edit.note && e.side === edit.side)) waiting.splice(waiting.indexOf(earlier), 1);
+          for (const earlier of waiting.filter((e) => e.note === edit.note && e.side === edit.side))
+            waiting.splice(waiting.indexOf(earlier), 1);
           waiting.push(edit);
         },
       })),
       ...(opts.offlineDay === undefined
         ? []
         : [
-            { at: offlineStart, run: () => void (offline = emu.injectFault({ match: {}, action: { drop: true }, times: 100_000_000 })) },
+            {
+              at: offlineStart,
+              run: () => void (offline = emu.injectFault({ match: {}, action: { drop: true }, times: 100_000_000 })),
+            },
             { at: offlineStart + DAY, run: () => offline?.remove() },
           ]),
     ].sort((a, b) => a.at - b.at);
@@ -255,7 +291,11 @@ async function main(): Promise<void> {
     const wallMs = performance.now() - started;
 
     const log = emu.requests();
-    const perDay = Array.from({ length: opts.days }, (_, day) => log.filter((entry) => entry.at >= monthStart + day * DAY && entry.at < monthStart + (day + 1) * DAY).length);
+    const perDay = Array.from(
+      { length: opts.days },
+      (_, day) =>
+        log.filter((entry) => entry.at >= monthStart + day * DAY && entry.at < monthStart + (day + 1) * DAY).length,
+    );
     const byRoute = new Map<string, number>();
     for (const entry of log) {
       const route = entry.route ?? `${entry.method} ${entry.path}`;
@@ -273,14 +313,33 @@ async function main(): Promise<void> {
       return [String(values.length), hours(sorted[Math.floor(sorted.length / 2)] ?? 0), hours(sorted.at(-1) ?? 0)];
     };
     process.stdout.write(`${machineInfo()}\n\n`);
-    process.stdout.write(`Simulated ${opts.days} days: ${opts.notes} tracked notes in 2 workspaces; per day ${opts.opened} opened, ${opts.local} local and ${opts.remote} collaborator edits; budget ${String(opts.budget)}; debounce ${opts.debounce / 1000} s${opts.offlineDay === undefined ? "" : `; offline all of day ${opts.offlineDay}`}.\n`);
+    process.stdout.write(
+      `Simulated ${opts.days} days: ${opts.notes} tracked notes in 2 workspaces; per day ${opts.opened} opened, ${opts.local} local and ${opts.remote} collaborator edits; budget ${String(opts.budget)}; debounce ${opts.debounce / 1000} s${opts.offlineDay === undefined ? "" : `; offline all of day ${opts.offlineDay}`}.\n`,
+    );
     process.stdout.write(`Wall time ${(wallMs / 1000).toFixed(1)} s, ${steps} steps, ${rounds} rounds.\n\n`);
-    process.stdout.write(`Requests: ${log.length} sent (budget counted ${budget.used(end)}), worst 5-minute window ${worstWindow}, ${conflicts} conflicts reported, ${(await outbox.list()).length} pushes queued at the end, ${waiting.length} edits not yet on the other side at the end.\n`);
+    process.stdout.write(
+      `Requests: ${log.length} sent (budget counted ${budget.used(end)}), worst 5-minute window ${worstWindow}, ${conflicts} conflicts reported, ${(await outbox.list()).length} pushes queued at the end, ${waiting.length} edits not yet on the other side at the end.\n`,
+    );
     const daily = [...perDay].sort((a, b) => a - b);
-    process.stdout.write(`Requests per simulated day: min ${daily[0] ?? 0}, median ${daily[Math.floor(daily.length / 2)] ?? 0}, max ${daily.at(-1) ?? 0}; by day: ${perDay.join(" ")}\n\n`);
-    process.stdout.write(table(["edit", "count", "median delay (h)", "worst delay (h)"], [["local → HackMD", ...stats(delays.local)], ["HackMD → local", ...stats(delays.remote)]]));
+    process.stdout.write(
+      `Requests per simulated day: min ${daily[0] ?? 0}, median ${daily[Math.floor(daily.length / 2)] ?? 0}, max ${daily.at(-1) ?? 0}; by day: ${perDay.join(" ")}\n\n`,
+    );
+    process.stdout.write(
+      table(
+        ["edit", "count", "median delay (h)", "worst delay (h)"],
+        [
+          ["local → HackMD", ...stats(delays.local)],
+          ["HackMD → local", ...stats(delays.remote)],
+        ],
+      ),
+    );
     process.stdout.write(`\nLongest wait the scheduler announced between rounds: ${hours(longestAnnounced)} h.\n\n`);
-    process.stdout.write(table(["route", "requests"], [...byRoute].sort((a, b) => b[1] - a[1]).map(([route, n]) => [route, String(n)])));
+    process.stdout.write(
+      table(
+        ["route", "requests"],
+        [...byRoute].sort((a, b) => b[1] - a[1]).map(([route, n]) => [route, String(n)]),
+      ),
+    );
     runner.stop();
     await emu.close();
   } finally {

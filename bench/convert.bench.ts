@@ -52,8 +52,10 @@ const IMAGE_COUNT = 500;
 function vaultInput(): ConversionInput {
   const notes = new Map<string, TrackedNote>();
   const images = new Map<string, string>();
-  for (let i = 0; i < NOTE_COUNT; i++) notes.set(`notes/Note ${i}.md`, { url: `https://hackmd.io/note${i}`, id: `note${i}` });
-  for (let i = 0; i < IMAGE_COUNT; i++) images.set(`attachments/image ${i}.png`, `https://hackmd.io/_uploads/img${i}.png`);
+  for (let i = 0; i < NOTE_COUNT; i++)
+    notes.set(`notes/Note ${i}.md`, { url: `https://hackmd.io/note${i}`, id: `note${i}` });
+  for (let i = 0; i < IMAGE_COUNT; i++)
+    images.set(`attachments/image ${i}.png`, `https://hackmd.io/_uploads/img${i}.png`);
   const vaultPaths = Array.from({ length: 10_000 - NOTE_COUNT - IMAGE_COUNT }, (_, i) => `archive/Untracked ${i}.md`);
   return { notes, images, vaultPaths, commentSalt: "bench" };
 }
@@ -111,7 +113,14 @@ function typicalNote(bytes: number): string {
   for (const line of largeMarkdownNote(bytes).split("\n")) {
     if (line.startsWith("Paragraph")) out.push(`${line} See [[Note ${pick(NOTE_COUNT)}]].`);
     else if (line.startsWith("## Section")) {
-      out.push(line, "", "> [!info] Summary", `> Decided in [[Note ${pick(NOTE_COUNT)}]]. %%check with the team%%`, "", `![[image ${pick(IMAGE_COUNT)}.png|300]] ![[Note ${pick(NOTE_COUNT)}]]`);
+      out.push(
+        line,
+        "",
+        "> [!info] Summary",
+        `> Decided in [[Note ${pick(NOTE_COUNT)}]]. %%check with the team%%`,
+        "",
+        `![[image ${pick(IMAGE_COUNT)}.png|300]] ![[Note ${pick(NOTE_COUNT)}]]`,
+      );
     } else out.push(line);
   }
   return out.join("\n");
@@ -125,7 +134,10 @@ function adversarial(bytes: number): Array<{ label: string; text: string }> {
     { label: "block-comment openers, one closer at the end", text: repeat("<!---->%%\ntext\n", "%%\n") },
     { label: "unclosed %% on every line", text: repeat("%% open [[Note 1]] %\n") },
     { label: "one 1 MB line of [ and [[", text: repeat("[[ [ ![ a") },
-    { label: "backtick runs of growing length", text: Array.from({ length: 1400 }, (_, i) => "`".repeat(i % 700)).join(" x ") },
+    {
+      label: "backtick runs of growing length",
+      text: Array.from({ length: 1400 }, (_, i) => "`".repeat(i % 700)).join(" x "),
+    },
     { label: "one quote run of 1 MB", text: repeat("> [!info] x [[Note 2]]\n") },
   ];
 }
@@ -143,20 +155,28 @@ async function measure(reps: number, run: () => unknown): Promise<number[]> {
 
 /** Size of src/convert bundled and minified as main.js bundles it (through the esbuild command). */
 function bundleSize(): { minified: number; gzip: number } {
-  const run = spawnSync("npx", ["esbuild", "src/convert/index.ts", "--bundle", "--minify", "--format=cjs", "--log-level=error"], { encoding: "buffer" });
+  const run = spawnSync(
+    "npx",
+    ["esbuild", "src/convert/index.ts", "--bundle", "--minify", "--format=cjs", "--log-level=error"],
+    { encoding: "buffer" },
+  );
   if (run.status !== 0) throw new Error(`esbuild failed: ${run.stderr.toString()}`);
   return { minified: run.stdout.byteLength, gzip: gzipSync(run.stdout).byteLength };
 }
 
 async function main(): Promise<void> {
   const { reps, bytes } = options();
-  process.stdout.write(`${machineInfo()}\ncommand: ${["npm run bench -- convert", ...process.argv.slice(2)].join(" ")}\n`);
+  process.stdout.write(
+    `${machineInfo()}\ncommand: ${["npm run bench -- convert", ...process.argv.slice(2)].join(" ")}\n`,
+  );
   const loadBefore = loadNow();
   const built = performance.now();
   const input = vaultInput();
   const context = buildConversionContext(input);
   const buildMs = performance.now() - built;
-  process.stdout.write(`\ncontext: ${NOTE_COUNT} tracked notes, ${IMAGE_COUNT} uploaded images, 10,000 vault paths; built in ${ms(buildMs)} ms\n`);
+  process.stdout.write(
+    `\ncontext: ${NOTE_COUNT} tracked notes, ${IMAGE_COUNT} uploaded images, 10,000 vault paths; built in ${ms(buildMs)} ms\n`,
+  );
   process.stdout.write(`${reps} timed repetitions per measurement after 1 warm-up\n\n`);
 
   const rows: string[][] = [];
@@ -169,10 +189,21 @@ async function main(): Promise<void> {
     const up = summarize(await measure(reps, () => toRemote(text, context)));
     const down = summarize(await measure(reps, () => toLocal(remote.text, decodeContext)));
     const mb = text.length / 1_000_000;
-    rows.push([label, (text.length / 1000).toFixed(0), ms(up.p50), ms(up.min), ms(down.p50), ms(down.min), ms(up.p50 / mb)]);
+    rows.push([
+      label,
+      (text.length / 1000).toFixed(0),
+      ms(up.p50),
+      ms(up.min),
+      ms(down.p50),
+      ms(down.min),
+      ms(up.p50 / mb),
+    ]);
   };
 
-  await time("typical note (plain + a link per paragraph, a callout, image, embed, comment per section)", typicalNote(bytes));
+  await time(
+    "typical note (plain + a link per paragraph, a callout, image, embed, comment per section)",
+    typicalNote(bytes),
+  );
   await time("rich note (every construct in every paragraph)", richNote(bytes));
   await time("plain note (bench/lib/large-note.ts)", largeMarkdownNote(bytes));
   for (const scale of [0.25, 4]) await time(`rich note ×${scale}`, richNote(Math.round(bytes * scale)));
@@ -182,8 +213,12 @@ async function main(): Promise<void> {
     `${table(["input", "KB", "toRemote p50 ms", "toRemote min ms", "toLocal p50 ms", "toLocal min ms", "toRemote ms/MB"], rows, [1, 2, 3, 4, 5, 6])}\n`,
   );
   const size = bundleSize();
-  process.stdout.write(`\nsrc/convert bundled and minified: ${(size.minified / 1024).toFixed(1)} KiB (${(size.gzip / 1024).toFixed(1)} KiB gzipped)\n`);
-  process.stdout.write(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; load ${loadBefore} → ${loadNow()}\n`);
+  process.stdout.write(
+    `\nsrc/convert bundled and minified: ${(size.minified / 1024).toFixed(1)} KiB (${(size.gzip / 1024).toFixed(1)} KiB gzipped)\n`,
+  );
+  process.stdout.write(
+    `peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; load ${loadBefore} → ${loadNow()}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

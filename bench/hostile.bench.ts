@@ -84,7 +84,11 @@ function deepArray(levels: number): unknown {
 }
 
 /** The hostile shapes, each as arguments for a tool given its parameter names. */
-function shapes(depth: number, params: string[], base: Record<string, unknown>): Array<{ shape: string; args: () => Record<string, unknown> }> {
+function shapes(
+  depth: number,
+  params: string[],
+  base: Record<string, unknown>,
+): Array<{ shape: string; args: () => Record<string, unknown> }> {
   const first = params[0] ?? "extra";
   const identifier = params.find((param) => IDENTIFIERS.includes(param));
   const out: Array<{ shape: string; args: () => Record<string, unknown> }> = [
@@ -93,7 +97,11 @@ function shapes(depth: number, params: string[], base: Record<string, unknown>):
     { shape: "100,000-char key", args: () => ({ ...base, ["k".repeat(100_000)]: 1 }) },
     { shape: "wrong type", args: () => ({ ...base, [first]: { not: "this" } }) },
   ];
-  if (identifier !== undefined) out.splice(1, 0, { shape: `2 MiB ${identifier}`, args: () => ({ ...base, [identifier]: "a".repeat(2 * 1024 * 1024) }) });
+  if (identifier !== undefined)
+    out.splice(1, 0, {
+      shape: `2 MiB ${identifier}`,
+      args: () => ({ ...base, [identifier]: "a".repeat(2 * 1024 * 1024) }),
+    });
   return out;
 }
 
@@ -155,7 +163,12 @@ class RawStdio {
 }
 
 const INITIALIZE = (id: number): string =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  });
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 
 function deepCall(id: number, depth: number): string {
@@ -169,7 +182,9 @@ function kindOf(answer: Record<string, unknown>): string {
 }
 
 async function command(cli: string, calls: number, depth: number): Promise<void> {
-  process.stdout.write(`\n## 2. The built command (${cli}): a tools/call nested ${depth} deep, then a ping, ${calls} times (ms)\n\n`);
+  process.stdout.write(
+    `\n## 2. The built command (${cli}): a tools/call nested ${depth} deep, then a ping, ${calls} times (ms)\n\n`,
+  );
   const { startEmulator } = await import("../src/emulator");
   const emu = await startEmulator({ port: 0, seed: "demo" });
   const root = await mkdtemp(join(tmpdir(), "hb-bench-hostile-"));
@@ -195,7 +210,10 @@ async function command(cli: string, calls: number, depth: number): Promise<void>
       await stdio.request(call * 2 + 1, JSON.stringify({ jsonrpc: "2.0", id: call * 2 + 1, method: "ping" }));
       stdioNext.push(performance.now() - started);
     }
-    rows.push(["stdio (mcp)", `nested ${depth} deep`, stdioKind, ...stats(stdioDeep)], ["stdio (mcp)", "next call (ping)", "ok", ...stats(stdioNext)]);
+    rows.push(
+      ["stdio (mcp)", `nested ${depth} deep`, stdioKind, ...stats(stdioDeep)],
+      ["stdio (mcp)", "next call (ping)", "ok", ...stats(stdioNext)],
+    );
 
     // HTTP
     const serve = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0"], { env });
@@ -209,7 +227,11 @@ async function command(cli: string, calls: number, depth: number): Promise<void>
       serve.once("exit", () => reject(new Error("serve exited early")));
     });
     const { url, token } = JSON.parse(line) as { url: string; token: string };
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
     const post = async (body: string): Promise<Record<string, unknown>> => {
       const response = await fetch(url, { method: "POST", headers, body });
       const session = response.headers.get("mcp-session-id");
@@ -234,10 +256,15 @@ async function command(cli: string, calls: number, depth: number): Promise<void>
       await post(JSON.stringify({ jsonrpc: "2.0", id: call * 2 + 1, method: "ping" }));
       httpNext.push(performance.now() - started);
     }
-    rows.push(["HTTP (serve)", `nested ${depth} deep`, httpKind, ...stats(httpDeep)], ["HTTP (serve)", "next call (ping)", "ok", ...stats(httpNext)]);
+    rows.push(
+      ["HTTP (serve)", `nested ${depth} deep`, httpKind, ...stats(httpDeep)],
+      ["HTTP (serve)", "next call (ping)", "ok", ...stats(httpNext)],
+    );
   } finally {
     for (const child of children) {
-      const exited = new Promise<void>((resolve) => (child.exitCode === null ? child.once("exit", () => resolve()) : resolve()));
+      const exited = new Promise<void>((resolve) =>
+        child.exitCode === null ? child.once("exit", () => resolve()) : resolve(),
+      );
       child.stdin.end();
       child.kill("SIGTERM");
       await exited;

@@ -88,7 +88,9 @@ function options(): Options {
     process.exit(0);
   }
   const cycles = count("cycles", values.cycles, 1);
-  const checkpoints = [...new Set(values.checkpoints.split(",").map((part) => Math.min(count("checkpoints", part.trim(), 1), cycles)))].sort((a, b) => a - b);
+  const checkpoints = [
+    ...new Set(values.checkpoints.split(",").map((part) => Math.min(count("checkpoints", part.trim(), 1), cycles))),
+  ].sort((a, b) => a - b);
   return {
     cycles,
     calls: count("calls", values.calls, 0),
@@ -143,10 +145,14 @@ async function startServe(opts: Options, env: Record<string, string>, work: stri
   const root = join(work, "root");
   await mkdir(root);
   const token = randomBytes(24).toString("base64url");
-  const child = spawn(process.execPath, ["--expose-gc", "-r", probe, opts.cli, "serve", "--root", root, "--port", "0"], {
-    env: { ...process.env, ...env, HACKMD_BRIDGE_MCP_TOKEN: token },
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "-r", probe, opts.cli, "serve", "--root", root, "--port", "0"],
+    {
+      env: { ...process.env, ...env, HACKMD_BRIDGE_MCP_TOKEN: token },
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+    },
+  );
   // The log stream is read (and dropped), so the child never waits on a full pipe.
   let stderrBytes = 0;
   let stderrTail = "";
@@ -169,7 +175,9 @@ async function startServe(opts: Options, env: Record<string, string>, work: stri
       }
     };
     child.stdout?.on("data", onData);
-    child.once("exit", (code, signal) => reject(new Error(`serve exited before listening (${signal ?? String(code)}): ${stderrTail}`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`serve exited before listening (${signal ?? String(code)}): ${stderrTail}`)),
+    );
   });
   const waiting = new Map<string, (value: unknown) => void>();
   child.on("message", (message: { type: string }) => {
@@ -181,7 +189,8 @@ async function startServe(opts: Options, env: Record<string, string>, work: stri
     url,
     token,
     stderrBytes: () => stderrBytes,
-    state: () => `serve ${child.exitCode === null && child.signalCode === null ? "still running" : `exited (${child.signalCode ?? String(child.exitCode)})`}; its last log lines:\n${stderrTail}`,
+    state: () =>
+      `serve ${child.exitCode === null && child.signalCode === null ? "still running" : `exited (${child.signalCode ?? String(child.exitCode)})`}; its last log lines:\n${stderrTail}`,
     ask: <T>(message: { type: string; path?: string }) =>
       new Promise<T>((answer) => {
         waiting.set(message.type, answer as (value: unknown) => void);
@@ -206,7 +215,9 @@ function vmRss(pid: number): number {
 const mib = (bytes: number): string => (bytes / 1024 ** 2).toFixed(1);
 
 async function cycle(serve: Child, opts: Options): Promise<void> {
-  const transport = new StreamableHTTPClientTransport(new URL(serve.url), { requestInit: { headers: { authorization: `Bearer ${serve.token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(serve.url), {
+    requestInit: { headers: { authorization: `Bearer ${serve.token}` } },
+  });
   const client = new Client({ name: "bench-memory", version: "1" });
   await client.connect(transport);
   await client.listTools();
@@ -242,7 +253,16 @@ async function main(): Promise<void> {
     const pid = serve.process.pid ?? 0;
     const before = vmRss(pid);
     const initial = await serve.ask<ProbeMemory>({ type: "memory" });
-    rows.push(["0", mib(before), mib(initial.rss), mib(initial.heapUsed), mib(initial.heapTotal), mib(initial.external), "", loadNow()]);
+    rows.push([
+      "0",
+      mib(before),
+      mib(initial.rss),
+      mib(initial.heapUsed),
+      mib(initial.heapTotal),
+      mib(initial.external),
+      "",
+      loadNow(),
+    ]);
     let done = 0;
     for (const checkpoint of opts.checkpoints) {
       // `parallel` lanes take cycles until the checkpoint is reached, so that many sessions are open at once.
@@ -271,7 +291,10 @@ async function main(): Promise<void> {
         loadNow(),
       ]);
       if (opts.snapshotDir !== undefined) {
-        const written = await serve.ask<{ path: string }>({ type: "snapshot", path: join(opts.snapshotDir, `serve-${checkpoint}.heapsnapshot`) });
+        const written = await serve.ask<{ path: string }>({
+          type: "snapshot",
+          path: join(opts.snapshotDir, `serve-${checkpoint}.heapsnapshot`),
+        });
         process.stdout.write(`snapshot after ${checkpoint} cycles: ${written.path}\n`);
       }
     }
@@ -290,7 +313,9 @@ async function main(): Promise<void> {
       `VmRSS after ${last.cycles} / after ${first.cycles} cycles: ${ratio(last.rss / first.rss)} (goal ≤ 1.20×); heap used after GC: ${ratio(last.heapUsed / first.heapUsed)}\n`,
     );
   }
-  process.stdout.write(`${opts.cycles} cycles in ${((Date.now() - started) / 1000).toFixed(1)} s; serve wrote ${serve.stderrBytes()} bytes of log lines to stderr\n`);
+  process.stdout.write(
+    `${opts.cycles} cycles in ${((Date.now() - started) / 1000).toFixed(1)} s; serve wrote ${serve.stderrBytes()} bytes of log lines to stderr\n`,
+  );
 }
 
 /** An error with its chain of causes (undici's "fetch failed" names the socket error only in its cause). */

@@ -82,7 +82,11 @@ interface Row {
 }
 
 /** One untimed warm-up, then `reps` timed runs; `prepare` runs untimed before each. */
-async function measure<T>(reps: number, prepare: (rep: number) => Promise<T> | T, run: (input: T) => unknown): Promise<number[]> {
+async function measure<T>(
+  reps: number,
+  prepare: (rep: number) => Promise<T> | T,
+  run: (input: T) => unknown,
+): Promise<number[]> {
   const samples: number[] = [];
   for (let rep = 0; rep <= reps; rep++) {
     const input = await prepare(rep);
@@ -96,10 +100,14 @@ async function measure<T>(reps: number, prepare: (rep: number) => Promise<T> | T
 
 async function main(): Promise<void> {
   const { reps, bytes } = options();
-  process.stdout.write(`${machineInfo()}\ncommand: ${["npm run bench -- merge", ...process.argv.slice(2)].join(" ")}\n`);
+  process.stdout.write(
+    `${machineInfo()}\ncommand: ${["npm run bench -- merge", ...process.argv.slice(2)].join(" ")}\n`,
+  );
   const body = largeMarkdownNote(bytes);
   const lineCount = body.split("\n").length - 1;
-  process.stdout.write(`\nnote: ${body.length} bytes (ASCII), ${lineCount} lines; ${reps} timed repetitions per operation after 1 warm-up\n\n`);
+  process.stdout.write(
+    `\nnote: ${body.length} bytes (ASCII), ${lineCount} lines; ${reps} timed repetitions per operation after 1 warm-up\n\n`,
+  );
   const rows: Row[] = [];
   const loadBefore = loadNow();
 
@@ -110,11 +118,22 @@ async function main(): Promise<void> {
     // Pull: the file exists after the warm-up and is unchanged, so each timed pull replaces it.
     let pulled: Record<string, unknown> = {};
     bridge.mark();
-    const pulls = await measure(reps, () => undefined, async () => {
-      pulled = okOutput(await bridge.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE, overwrite_local: true }));
-    });
+    const pulls = await measure(
+      reps,
+      () => undefined,
+      async () => {
+        pulled = okOutput(
+          await bridge.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE, overwrite_local: true }),
+        );
+      },
+    );
     const pullRequests = bridge.requestsSinceMark().length / (reps + 1);
-    rows.push({ label: "pull (hackmd_pull_note, MCP)", samples: pulls, note: `${pullRequests.toFixed(0)} request(s) each; ${String(pulled.local_path)}`, peak: peakRssMiB() });
+    rows.push({
+      label: "pull (hackmd_pull_note, MCP)",
+      samples: pulls,
+      note: `${pullRequests.toFixed(0)} request(s) each; ${String(pulled.local_path)}`,
+      peak: peakRssMiB(),
+    });
 
     // Push of a one-line edit: a different line each time, written to the file untimed.
     const path = join(bridge.root, FILE);
@@ -124,7 +143,14 @@ async function main(): Promise<void> {
       reps,
       async (rep) => {
         const current = await readFile(path, "utf8");
-        await writeFile(path, replaceLine(current, lineIndex(current, `Paragraph ${rep + 1}.1 `), `Paragraph ${rep + 1}.1 edited by the bench (${rep}).`));
+        await writeFile(
+          path,
+          replaceLine(
+            current,
+            lineIndex(current, `Paragraph ${rep + 1}.1 `),
+            `Paragraph ${rep + 1}.1 edited by the bench (${rep}).`,
+          ),
+        );
         bridge.mark();
       },
       async () => {
@@ -133,7 +159,12 @@ async function main(): Promise<void> {
         pushRequests += bridge.requestsSinceMark().length;
       },
     );
-    rows.push({ label: "push of a one-line edit (hackmd_push_note, MCP)", samples: pushes, note: `status ${[...statuses].join(", ")}; ${(pushRequests / (reps + 1)).toFixed(1)} requests each`, peak: peakRssMiB() });
+    rows.push({
+      label: "push of a one-line edit (hackmd_push_note, MCP)",
+      samples: pushes,
+      note: `status ${[...statuses].join(", ")}; ${(pushRequests / (reps + 1)).toFixed(1)} requests each`,
+      peak: peakRssMiB(),
+    });
   } finally {
     await bridge.close();
   }
@@ -146,43 +177,95 @@ async function main(): Promise<void> {
   const remote = replaceLine(body, bottom, "A paragraph near the end, changed on HackMD.");
   const remoteConflicting = replaceLine(remote, top, "Paragraph 3.1 changed on HackMD too.");
   let cleanOk = true;
-  const disjoint = await measure(reps, () => undefined, () => {
-    const result = threeWayMerge({ base: body, local, remote });
-    cleanOk &&= result.clean;
+  const disjoint = await measure(
+    reps,
+    () => undefined,
+    () => {
+      const result = threeWayMerge({ base: body, local, remote });
+      cleanOk &&= result.clean;
+    },
+  );
+  rows.push({
+    label: "threeWayMerge, two disjoint edits",
+    samples: disjoint,
+    note: cleanOk ? "clean" : "NOT CLEAN (unexpected)",
+    peak: peakRssMiB(),
   });
-  rows.push({ label: "threeWayMerge, two disjoint edits", samples: disjoint, note: cleanOk ? "clean" : "NOT CLEAN (unexpected)", peak: peakRssMiB() });
   const middle = lineIndex(body, "Paragraph ", Math.floor(lineCount / 2));
   const quarter = lineIndex(body, "Paragraph ", Math.floor(lineCount / 4));
   const localTwo = replaceLine(local, middle, "A paragraph in the middle, changed locally.");
   const remoteTwo = replaceLine(remote, quarter, "A paragraph a quarter in, changed on HackMD.");
   let interleavedOk = true;
-  const interleaved = await measure(reps, () => undefined, () => {
-    const result = threeWayMerge({ base: body, local: localTwo, remote: remoteTwo });
-    interleavedOk &&= result.clean;
+  const interleaved = await measure(
+    reps,
+    () => undefined,
+    () => {
+      const result = threeWayMerge({ base: body, local: localTwo, remote: remoteTwo });
+      interleavedOk &&= result.clean;
+    },
+  );
+  rows.push({
+    label: "threeWayMerge, four interleaved edits",
+    samples: interleaved,
+    note: interleavedOk ? "clean" : "NOT CLEAN (unexpected)",
+    peak: peakRssMiB(),
   });
-  rows.push({ label: "threeWayMerge, four interleaved edits", samples: interleaved, note: interleavedOk ? "clean" : "NOT CLEAN (unexpected)", peak: peakRssMiB() });
   let conflicts = -1;
-  const conflicting = await measure(reps, () => undefined, () => {
-    const result = threeWayMerge({ base: body, local, remote: remoteConflicting });
-    conflicts = result.clean ? 0 : result.conflicts;
+  const conflicting = await measure(
+    reps,
+    () => undefined,
+    () => {
+      const result = threeWayMerge({ base: body, local, remote: remoteConflicting });
+      conflicts = result.clean ? 0 : result.conflicts;
+    },
+  );
+  rows.push({
+    label: "threeWayMerge, a conflicting edit",
+    samples: conflicting,
+    note: `${conflicts} conflict hunk(s)`,
+    peak: peakRssMiB(),
   });
-  rows.push({ label: "threeWayMerge, a conflicting edit", samples: conflicting, note: `${conflicts} conflict hunk(s)`, peak: peakRssMiB() });
 
   let hash = "";
-  const hashes = await measure(reps, () => undefined, async () => {
-    // The SHA-256 itself: bodyHash would answer a repeated body from its memo.
-    hash = `sha256:${await sha256Hex(body)}`;
+  const hashes = await measure(
+    reps,
+    () => undefined,
+    async () => {
+      // The SHA-256 itself: bodyHash would answer a repeated body from its memo.
+      hash = `sha256:${await sha256Hex(body)}`;
+    },
+  );
+  rows.push({
+    label: "bodyHash, uncached (SHA-256)",
+    samples: hashes,
+    note: `${hash.slice(0, 19)}…`,
+    peak: peakRssMiB(),
   });
-  rows.push({ label: "bodyHash, uncached (SHA-256)", samples: hashes, note: `${hash.slice(0, 19)}…`, peak: peakRssMiB() });
 
   const patchPath = `notes/${NOTE}.md`;
   const target = body.split("\n")[bottom]!;
-  const patch = ["*** Begin Patch", `*** Update File: ${patchPath}`, "@@", `-${target}`, "+Patched near the end by the bench.", "*** End Patch"].join("\n");
+  const patch = [
+    "*** Begin Patch",
+    `*** Update File: ${patchPath}`,
+    "@@",
+    `-${target}`,
+    "+Patched near the end by the bench.",
+    "*** End Patch",
+  ].join("\n");
   let changed = false;
-  const patches = await measure(reps, () => undefined, () => {
-    changed = applyPatch({ body, patch, patchPath }).changed;
+  const patches = await measure(
+    reps,
+    () => undefined,
+    () => {
+      changed = applyPatch({ body, patch, patchPath }).changed;
+    },
+  );
+  rows.push({
+    label: "applyPatch, one-line patch",
+    samples: patches,
+    note: changed ? "changed" : "NOT CHANGED (unexpected)",
+    peak: peakRssMiB(),
   });
-  rows.push({ label: "applyPatch, one-line patch", samples: patches, note: changed ? "changed" : "NOT CHANGED (unexpected)", peak: peakRssMiB() });
 
   process.stdout.write(
     `${table(
@@ -194,7 +277,9 @@ async function main(): Promise<void> {
       [1, 2, 3, 4, 5],
     )}\n\n`,
   );
-  process.stdout.write(`peak RSS ${peakRssMiB()} MiB (whole process, emulator included; the column is the peak so far after each operation); load ${loadBefore} → ${loadNow()}\n`);
+  process.stdout.write(
+    `peak RSS ${peakRssMiB()} MiB (whole process, emulator included; the column is the peak so far after each operation); load ${loadBefore} → ${loadNow()}\n`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -92,7 +92,12 @@ function scenarios(ids: readonly string[]): Scenario[] {
       body: markdown,
       patch: manyHunkPatch(markdownLines, PATCH_PATH, { hunks: 5000, context: 6, changed: 1 }),
     },
-    { id: "md-1m-one", label: "1 MB note, 1 MB patch, one hunk", body: markdown, patch: oneHunkPatch(markdownLines, PATCH_PATH, 10) },
+    {
+      id: "md-1m-one",
+      label: "1 MB note, 1 MB patch, one hunk",
+      body: markdown,
+      patch: oneHunkPatch(markdownLines, PATCH_PATH, 10),
+    },
     {
       id: "md-1m-anchors",
       label: "1 MB note, anchored additions",
@@ -137,7 +142,12 @@ async function probed(call: () => Promise<{ changed: boolean }> | { changed: boo
   const cpu = process.cpuUsage(cpuBefore);
   clearTimeout(timer);
   longest = Math.max(longest, ended - last);
-  return { elapsed: ended - started, cpu: (cpu.user + cpu.system) / 1000, longestBlock: longest, changed: result.changed };
+  return {
+    elapsed: ended - started,
+    cpu: (cpu.user + cpu.system) / 1000,
+    longestBlock: longest,
+    changed: result.changed,
+  };
 }
 
 interface Api {
@@ -150,7 +160,8 @@ const APIS: Api[] = [
   { name: "applyPatch", run: ({ body, patch }) => applyPatch({ body, patch: patch.patch, patchPath: PATCH_PATH }) },
   {
     name: "applyPatchAsync",
-    run: ({ body, patch }) => applyPatchAsync({ body, patch: patch.patch, patchPath: PATCH_PATH, pause: () => systemSleep(0) }),
+    run: ({ body, patch }) =>
+      applyPatchAsync({ body, patch: patch.patch, patchPath: PATCH_PATH, pause: () => systemSleep(0) }),
   },
 ];
 
@@ -159,7 +170,9 @@ const count = (value: number): string => value.toLocaleString("en-US");
 
 async function main(): Promise<void> {
   const { reps, only } = options();
-  process.stdout.write(`${machineInfo()}\ncommand: ${["npm run bench -- patch", ...process.argv.slice(2)].join(" ")}\n`);
+  process.stdout.write(
+    `${machineInfo()}\ncommand: ${["npm run bench -- patch", ...process.argv.slice(2)].join(" ")}\n`,
+  );
   const ids = only ?? DEFAULT_SCENARIOS;
   const unknown = ids.filter((id) => ![...DEFAULT_SCENARIOS, "md-10m-hunks"].includes(id));
   if (unknown.length > 0) {
@@ -201,7 +214,21 @@ async function main(): Promise<void> {
   }
   process.stdout.write(
     `${table(
-      ["scenario", "note", "patch", "hunks", "context lines", "API", "p50 ms", "min ms", "max ms", "CPU p50 ms", "block p50 ms", "block max ms", "check"],
+      [
+        "scenario",
+        "note",
+        "patch",
+        "hunks",
+        "context lines",
+        "API",
+        "p50 ms",
+        "min ms",
+        "max ms",
+        "CPU p50 ms",
+        "block p50 ms",
+        "block max ms",
+        "check",
+      ],
       rows,
       [1, 2, 3, 4, 6, 7, 8, 9, 10, 11],
     )}\n\n`,

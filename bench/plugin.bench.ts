@@ -34,7 +34,10 @@ interface LoadedPlugin {
   unload(): void;
   data: unknown;
   statusBarItems: Array<{ text: string }>;
-  services: { files: { state: { write(path: string, data: string): Promise<unknown> } }; store: { counters: { recordReads: number; indexBuilds: number } } };
+  services: {
+    files: { state: { write(path: string, data: string): Promise<unknown> } };
+    store: { counters: { recordReads: number; indexBuilds: number } };
+  };
   status: { refresh(): Promise<void> };
 }
 
@@ -78,20 +81,32 @@ async function buildMainJs(dir: string): Promise<string> {
 /** Builds BASELINE_COMMIT's source as one plain minified file with that commit's own plugin options. */
 async function buildBaseline(dir: string): Promise<string | undefined> {
   const source = join(dir, "baseline");
-  const archive = spawnSync("git", ["archive", "--format=tar", BASELINE_COMMIT, "src", "scripts/plugin-bundle.cjs", "package.json"], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+  const archive = spawnSync(
+    "git",
+    ["archive", "--format=tar", BASELINE_COMMIT, "src", "scripts/plugin-bundle.cjs", "package.json"],
+    { cwd: root, maxBuffer: 64 * 1024 * 1024 },
+  );
   if (archive.status !== 0) {
-    process.stdout.write(`baseline: not built (git archive ${BASELINE_COMMIT} failed: ${archive.stderr.toString().trim() || archive.error?.message || "no git"})\n`);
+    process.stdout.write(
+      `baseline: not built (git archive ${BASELINE_COMMIT} failed: ${archive.stderr.toString().trim() || archive.error?.message || "no git"})\n`,
+    );
     return undefined;
   }
   mkdirSync(source, { recursive: true });
   const untar = spawnSync("tar", ["-x", "-C", source], { input: archive.stdout });
   if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString()}`);
   symlinkSync(join(root, "node_modules"), join(source, "node_modules"), "dir");
-  const old = createRequire(join(source, "package.json"))("./scripts/plugin-bundle.cjs") as { pluginOptions(options: { version: string; outfile: string }): import("esbuild").BuildOptions };
+  const old = createRequire(join(source, "package.json"))("./scripts/plugin-bundle.cjs") as {
+    pluginOptions(options: { version: string; outfile: string }): import("esbuild").BuildOptions;
+  };
   const esbuild = fromRoot("esbuild") as typeof import("esbuild");
   const outfile = join(dir, "baseline.js");
   // Its buildPlugin would pack the lazy chunks; esbuild.build with the same options does not.
-  await esbuild.build({ ...old.pluginOptions({ version: "bench", outfile }), absWorkingDir: source, logLevel: "warning" });
+  await esbuild.build({
+    ...old.pluginOptions({ version: "bench", outfile }),
+    absWorkingDir: source,
+    logLevel: "warning",
+  });
   return outfile;
 }
 
@@ -103,7 +118,10 @@ function size(file: string): string {
 
 async function main(): Promise<void> {
   // The fake obsidian module calls jest.fn at load; a minimal stand-in is enough here.
-  (globalThis as Record<string, unknown>).jest = { fn: (impl: (...args: unknown[]) => unknown) => Object.assign((...args: unknown[]) => impl(...args), { mockImplementation: () => undefined }) };
+  (globalThis as Record<string, unknown>).jest = {
+    fn: (impl: (...args: unknown[]) => unknown) =>
+      Object.assign((...args: unknown[]) => impl(...args), { mockImplementation: () => undefined }),
+  };
   (globalThis as Record<string, unknown>).window ??= globalThis;
   const fake: Fake = await import("../tests/__mocks__/obsidian");
   const moduleInternals = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
@@ -117,7 +135,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "hb-plugin-bench-"));
   try {
     const empty = join(dir, "empty-plugin.js");
-    writeFileSync(empty, 'const { Plugin } = require("obsidian");\nmodule.exports = { default: class EmptyPlugin extends Plugin { async onload() {} } };\n');
+    writeFileSync(
+      empty,
+      'const { Plugin } = require("obsidian");\nmodule.exports = { default: class EmptyPlugin extends Plugin { async onload() {} } };\n',
+    );
     const mainJs = await buildMainJs(dir);
     const baseline = await buildBaseline(dir);
     const parsedOnly = join(dir, "main-parsed-only.js");
@@ -137,7 +158,9 @@ async function main(): Promise<void> {
 
     // 1. require + onload (fresh module evaluation each time: the cache entry is dropped), then
     // what waited for the layout, timed apart; then unload (not timed).
-    const samples = new Map<Variant, { start: number[]; later: number[] }>(variants.map((variant) => [variant, { start: [], later: [] }]));
+    const samples = new Map<Variant, { start: number[]; later: number[] }>(
+      variants.map((variant) => [variant, { start: [], later: [] }]),
+    );
     const timeLoad = async (variant: Variant): Promise<void> => {
       const app = new fake.App();
       const layoutReady: Array<() => unknown> = [];
@@ -163,16 +186,33 @@ async function main(): Promise<void> {
     const cold = new Map(variants.map((variant) => [variant, samples.get(variant)?.start.pop() ?? Number.NaN]));
     for (const variant of variants) samples.get(variant)?.later.pop();
     for (let i = 0; i < loads; i++) for (const variant of variants) await timeLoad(variant);
-    const summaries = new Map(variants.map((variant) => [variant, { start: summarize(samples.get(variant)?.start ?? []), later: summarize(samples.get(variant)?.later ?? []) }]));
-    const emptyP50 = summaries.get(variants.find((variant) => variant.file === empty) ?? variants[0]!)?.start.p50 ?? Number.NaN;
+    const summaries = new Map(
+      variants.map((variant) => [
+        variant,
+        { start: summarize(samples.get(variant)?.start ?? []), later: summarize(samples.get(variant)?.later ?? []) },
+      ]),
+    );
+    const emptyP50 =
+      summaries.get(variants.find((variant) => variant.file === empty) ?? variants[0]!)?.start.p50 ?? Number.NaN;
     const baselineP50 = baseline ? (summaries.get(variants[0]!)?.start.p50 ?? Number.NaN) : Number.NaN;
-    process.stdout.write(`require + onload (${loads} loads each, interleaved; cold = first load in this process) — ${loadNow()}\n`);
+    process.stdout.write(
+      `require + onload (${loads} loads each, interleaved; cold = first load in this process) — ${loadNow()}\n`,
+    );
     process.stdout.write(
       `${table(
         ["module", "cold ms", "p50 ms", "p95 ms", "min ms", "p50 ×baseline", "p50 ×empty", "after layout ready p50 ms"],
         variants.map((variant) => {
           const summary = summaries.get(variant)!;
-          return [variant.name, ms(cold.get(variant) ?? Number.NaN), ms(summary.start.p50), ms(summary.start.p95), ms(summary.start.min), ratio(summary.start.p50 / baselineP50), ratio(summary.start.p50 / emptyP50), ms(summary.later.p50)];
+          return [
+            variant.name,
+            ms(cold.get(variant) ?? Number.NaN),
+            ms(summary.start.p50),
+            ms(summary.start.p95),
+            ms(summary.start.min),
+            ratio(summary.start.p50 / baselineP50),
+            ratio(summary.start.p50 / emptyP50),
+            ms(summary.later.p50),
+          ];
         }),
         [1, 2, 3, 4, 5, 6, 7],
       )}\n\n`,
@@ -194,7 +234,14 @@ async function main(): Promise<void> {
         const key = recordKey(null, id);
         await app.vault.create(localPath, body);
         await plugin.services.files.state.write(baselineFile(key), body);
-        const record = { format: RECORD_FORMAT, internal_id: id, team_path: null, local_path: localPath, baseline_body_hash: `sha256:${await sha256Hex(body)}`, last_observed_remote_timestamp: "1700000000000" };
+        const record = {
+          format: RECORD_FORMAT,
+          internal_id: id,
+          team_path: null,
+          local_path: localPath,
+          baseline_body_hash: `sha256:${await sha256Hex(body)}`,
+          last_observed_remote_timestamp: "1700000000000",
+        };
         await plugin.services.files.state.write(`tracked/${key}.json`, `${JSON.stringify(record, null, 2)}\n`);
         await plugin.services.files.state.write(`by-path/${await sha256Hex(localPath)}`, key);
       }
@@ -202,7 +249,9 @@ async function main(): Promise<void> {
     const timeOpens = async (count: number, untracked = false): Promise<number[]> => {
       const opened: number[] = [];
       for (let i = 0; i < opens; i++) {
-        const path = untracked ? `notes/untracked${i % 10}.md` : `notes/benchNote${String(i % count).padStart(6, "0")}.md`;
+        const path = untracked
+          ? `notes/untracked${i % 10}.md`
+          : `notes/benchNote${String(i % count).padStart(6, "0")}.md`;
         app.workspace.openPath(path);
         await new Promise((done) => setTimeout(done, 0));
         const started = performance.now();
@@ -226,14 +275,32 @@ async function main(): Promise<void> {
     for (let i = 0; i < 10; i++) await app.vault.create(`notes/untracked${i}.md`, "Not tracked.\n");
     const untracked = summarize(await timeOpens(noteCount, true));
     const readsPerRefresh = (counters.recordReads - reads0) / (2 * opens);
-    process.stdout.write(`status refresh of the active tracked file (${opens} opens each; seeding ${noteCount} records took ${(seedMs / 1000).toFixed(1)} s) — ${loadNow()}\n`);
+    process.stdout.write(
+      `status refresh of the active tracked file (${opens} opens each; seeding ${noteCount} records took ${(seedMs / 1000).toFixed(1)} s) — ${loadNow()}\n`,
+    );
     process.stdout.write(
       `${table(
         ["tracked notes", "p50 ms", "p95 ms", "mean ms", "min ms", "max ms", "p50 ×1 note"],
         [
           ["1", ms(one.p50), ms(one.p95), ms(one.mean), ms(one.min), ms(one.max), ratio(1)],
-          [String(noteCount), ms(many.p50), ms(many.p95), ms(many.mean), ms(many.min), ms(many.max), ratio(many.p50 / one.p50)],
-          [`${noteCount}, untracked file`, ms(untracked.p50), ms(untracked.p95), ms(untracked.mean), ms(untracked.min), ms(untracked.max), ratio(untracked.p50 / one.p50)],
+          [
+            String(noteCount),
+            ms(many.p50),
+            ms(many.p95),
+            ms(many.mean),
+            ms(many.min),
+            ms(many.max),
+            ratio(many.p50 / one.p50),
+          ],
+          [
+            `${noteCount}, untracked file`,
+            ms(untracked.p50),
+            ms(untracked.p95),
+            ms(untracked.mean),
+            ms(untracked.min),
+            ms(untracked.max),
+            ratio(untracked.p50 / one.p50),
+          ],
         ],
         [1, 2, 3, 4, 5, 6],
       )}\n`,

@@ -50,10 +50,16 @@ function options(): { runs: number; seed: number | undefined; single: number; pr
 }
 
 /** Runs one jest suite with extra environment; resolves with its exit code and its summary lines. */
-function runSuite(test: string, env: Record<string, string>, summaryPrefix: string): Promise<{ code: number; summary: string[] }> {
+function runSuite(
+  test: string,
+  env: Record<string, string>,
+  summaryPrefix: string,
+): Promise<{ code: number; summary: string[] }> {
   const jest = join(process.cwd(), "node_modules", "jest", "bin", "jest.js");
   if (!existsSync(jest)) {
-    process.stderr.write(`reliability: ${jest} not found; run the bench from the repository (npm run bench -- reliability)\n`);
+    process.stderr.write(
+      `reliability: ${jest} not found; run the bench from the repository (npm run bench -- reliability)\n`,
+    );
     process.exit(2);
   }
   return new Promise((resolve, reject) => {
@@ -85,8 +91,16 @@ async function main(): Promise<void> {
   const summaries: string[] = [];
   let failed = false;
   if (opts.single > 0) {
-    const single = await runSuite("tests/sync/reliability.test.ts", { HB_RELIABILITY_RUNS: String(opts.single) }, "reliability:");
-    summaries.push(...(single.summary.length > 0 ? single.summary : ["reliability: no summary (the suite failed before it finished; see above)"]));
+    const single = await runSuite(
+      "tests/sync/reliability.test.ts",
+      { HB_RELIABILITY_RUNS: String(opts.single) },
+      "reliability:",
+    );
+    summaries.push(
+      ...(single.summary.length > 0
+        ? single.summary
+        : ["reliability: no summary (the suite failed before it finished; see above)"]),
+    );
     failed ||= single.code !== 0;
   }
   const env: Record<string, string> = {
@@ -96,9 +110,15 @@ async function main(): Promise<void> {
     ...(opts.seed === undefined ? {} : { HB_CONCURRENCY_SEED: String(opts.seed) }),
   };
   const concurrent = await runSuite("tests/sync/concurrency.test.ts", env, "concurrency:");
-  summaries.push(...(concurrent.summary.length > 0 ? concurrent.summary : ["concurrency: no summary (the suite failed before it finished; see above)"]));
+  summaries.push(
+    ...(concurrent.summary.length > 0
+      ? concurrent.summary
+      : ["concurrency: no summary (the suite failed before it finished; see above)"]),
+  );
   failed ||= concurrent.code !== 0;
-  process.stdout.write(`\n=== reliability summary (${((Date.now() - started) / 60_000).toFixed(1)} min) ===\n${summaries.join("\n")}\n`);
+  process.stdout.write(
+    `\n=== reliability summary (${((Date.now() - started) / 60_000).toFixed(1)} min) ===\n${summaries.join("\n")}\n`,
+  );
   process.exit(failed ? 1 : 0);
 }
 

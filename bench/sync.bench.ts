@@ -93,7 +93,9 @@ function options(): Options {
 }
 
 /** Peak RSS and heap while a piece of work runs (sampled every 10 ms, plus before and after). */
-async function withMemory<T>(work: () => Promise<T>): Promise<{ value: T; peakRss: number; peakHeap: number; rssBefore: number }> {
+async function withMemory<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; peakRss: number; peakHeap: number; rssBefore: number }> {
   const before = process.memoryUsage();
   let peakRss = before.rss;
   let peakHeap = before.heapUsed;
@@ -123,18 +125,25 @@ function routeCounts(bridge: BenchBridge, since: number): { total: number; text:
     const route = entry.route ?? `${entry.method} ${entry.path}`;
     counts.set(route, (counts.get(route) ?? 0) + 1);
   }
-  const text = [...counts].sort((a, b) => a[0].localeCompare(b[0])).map(([route, count]) => `${route} ×${count}`).join(", ");
+  const text = [...counts]
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([route, count]) => `${route} ×${count}`)
+    .join(", ");
   return { total: entries.length, text: text || "(none)" };
 }
 
 /** Phase durations from the progress events (ms by phase). */
-function phaseTimer(): { onProgress: (progress: SyncAllProgress) => void; durations: (end: number) => Record<string, number> } {
+function phaseTimer(): {
+  onProgress: (progress: SyncAllProgress) => void;
+  durations: (end: number) => Record<string, number>;
+} {
   const starts: Array<{ phase: string; at: number }> = [];
   return {
     onProgress: (progress) => {
       if (progress.done === 0) starts.push({ phase: progress.phase, at: performance.now() });
     },
-    durations: (end) => Object.fromEntries(starts.map((start, i) => [start.phase, (starts[i + 1]?.at ?? end) - start.at])),
+    durations: (end) =>
+      Object.fromEntries(starts.map((start, i) => [start.phase, (starts[i + 1]?.at ?? end) - start.at])),
   };
 }
 
@@ -167,7 +176,14 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
       timestamp: past,
     }));
     bridge.emu.seed({
-      notes: seeded.map((note, i) => ({ id: note.id, shortId: `b${String(i).padStart(8, "0")}`, title: `Note ${i}`, content: note.body, createdAt: past, lastChangedAt: past })),
+      notes: seeded.map((note, i) => ({
+        id: note.id,
+        shortId: `b${String(i).padStart(8, "0")}`,
+        title: `Note ${i}`,
+        content: note.body,
+        createdAt: past,
+        lastChangedAt: past,
+      })),
     });
     await writeTrackedNotes({ root: bridge.root, stateFolder: bridge.core.deps.files.root.stateFolder, notes: seeded });
     // Disjoint sets, spread over the range: remote edits at i ≡ 0, local edits at i ≡ ⌊step/2⌋ (mod step).
@@ -177,19 +193,30 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
     for (const note of remote) bridge.emu.collaboratorEdit(note.id, { content: `${note.body}\nEdited on HackMD.\n` });
     for (const note of local) await appendFile(join(bridge.root, note.localPath), "\nEdited locally.\n");
     bridge.emu.setQuirks({ latencyMs: opts.latencyMs });
-    notes.push(`N=${n}: setup ${seconds(performance.now() - setupStarted)} s (seed + ${4 * n} files), ${remote.length} remote and ${local.length} local edits, load ${loadNow()}`);
+    notes.push(
+      `N=${n}: setup ${seconds(performance.now() - setupStarted)} s (seed + ${4 * n} files), ${remote.length} remote and ${local.length} local edits, load ${loadNow()}`,
+    );
 
     const profiler = opts.fsProfile ? await installFsProfiler() : undefined;
     const cache = new LocalHashCache();
     const rows: string[][] = [];
     const dryRun = n > opts.realMax;
-    const runOnce = async (label: string): Promise<{ result: SyncAllResult; ms: number; requests: number; phases: Record<string, number> }> => {
+    const runOnce = async (
+      label: string,
+    ): Promise<{ result: SyncAllResult; ms: number; requests: number; phases: Record<string, number> }> => {
       const since = bridge.emu.requests().at(-1)?.seq ?? 0;
       const timer = phaseTimer();
       profiler?.reset(realpathSync(bridge.root), bridge.core.deps.files.root.stateFolder);
       const cpu = process.cpuUsage();
       const started = performance.now();
-      const measured = await withMemory(() => syncAll(bridge.core.deps, { dryRun, concurrency: opts.concurrency, hashCache: cache, onProgress: timer.onProgress }));
+      const measured = await withMemory(() =>
+        syncAll(bridge.core.deps, {
+          dryRun,
+          concurrency: opts.concurrency,
+          hashCache: cache,
+          onProgress: timer.onProgress,
+        }),
+      );
       const ended = performance.now();
       const requests = routeCounts(bridge, since);
       const { counts } = measured.value;
@@ -217,12 +244,20 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
     const kind = dryRun ? "dry run" : "real run";
     const cold = await runOnce(`cold ${kind} (${k}+${k} changed)`);
     const expected = { pulled: remote.length, pushed: local.length, in_sync: n - remote.length - local.length };
-    const got = { pulled: cold.result.counts.pulled, pushed: cold.result.counts.pushed, in_sync: cold.result.counts.in_sync };
-    if (JSON.stringify(expected) !== JSON.stringify(got)) throw new Error(`N=${n}: expected ${JSON.stringify(expected)}, sync-all reported ${JSON.stringify(cold.result.counts)}`);
+    const got = {
+      pulled: cold.result.counts.pulled,
+      pushed: cold.result.counts.pushed,
+      in_sync: cold.result.counts.in_sync,
+    };
+    if (JSON.stringify(expected) !== JSON.stringify(got))
+      throw new Error(
+        `N=${n}: expected ${JSON.stringify(expected)}, sync-all reported ${JSON.stringify(cold.result.counts)}`,
+      );
     // After a real run nothing is left to do; after a dry run the same changes are planned again.
     const warm = await runOnce(dryRun ? "warm dry run (same changes, warm cache)" : "warm real run (nothing changed)");
     const warmExpected = dryRun ? expected.in_sync : n;
-    if (warm.result.counts.in_sync !== warmExpected) throw new Error(`N=${n}: the warm run reported ${JSON.stringify(warm.result.counts)}`);
+    if (warm.result.counts.in_sync !== warmExpected)
+      throw new Error(`N=${n}: the warm run reported ${JSON.stringify(warm.result.counts)}`);
 
     // ---- one pull and one push of a single note, the index warm (as in the plugin or `serve`) ----
     const single = await singleOps(bridge, seeded[1] as SeededNote);
@@ -253,14 +288,38 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
     } else if (naiveFromBelow !== undefined) {
       naiveGetsMs = naiveFromBelow * n;
       how = "extrapolated";
-      notes.push(`N=${n}: naive GET time extrapolated linearly from ${naiveFromBelow.toFixed(2)} ms per GET measured at the largest size ≤ ${opts.naiveMax}`);
+      notes.push(
+        `N=${n}: naive GET time extrapolated linearly from ${naiveFromBelow.toFixed(2)} ms per GET measured at the largest size ≤ ${opts.naiveMax}`,
+      );
     } else {
       naiveGetsMs = Number.NaN;
       how = "not measured";
     }
-    rows.push([String(n), `naive: 1 GET per note (GETs ${how})`, String(naiveRequests), `GET /notes/:noteId ×${n} + ${2 * local.length} write requests`, "", seconds(naiveGetsMs), "GETs only", "", "", ""]);
+    rows.push([
+      String(n),
+      `naive: 1 GET per note (GETs ${how})`,
+      String(naiveRequests),
+      `GET /notes/:noteId ×${n} + ${2 * local.length} write requests`,
+      "",
+      seconds(naiveGetsMs),
+      "GETs only",
+      "",
+      "",
+      "",
+    ]);
     const ours = dryRun ? 1 + remote.length + 3 * local.length : cold.requests;
-    rows.push([String(n), dryRun ? "ratio naive / real run (by the table)" : "ratio naive / cold", ratio(naiveRequests / ours), "", "", dryRun ? "" : ratio((naiveGetsMs + (cold.phases.syncing ?? 0)) / cold.ms), dryRun ? "" : "time: naive GETs + same writes", "", "", ""]);
+    rows.push([
+      String(n),
+      dryRun ? "ratio naive / real run (by the table)" : "ratio naive / cold",
+      ratio(naiveRequests / ours),
+      "",
+      "",
+      dryRun ? "" : ratio((naiveGetsMs + (cold.phases.syncing ?? 0)) / cold.ms),
+      dryRun ? "" : "time: naive GETs + same writes",
+      "",
+      "",
+      "",
+    ]);
     if (dryRun) {
       notes.push(
         `N=${n}: dry run (N > --real-max ${opts.realMax}); a real run makes 1 list + ${remote.length} pull GETs + ${local.length}×(GET, PATCH, read-back GET) = ${ours} requests; ` +
@@ -283,8 +342,12 @@ async function runSize(n: number, opts: Options, naiveFromBelow: number | undefi
 const SINGLE_REPS = 7;
 
 /** p50 of one pull (overwrite of the unchanged file) and one push (of a one-line edit) of `note`, and the store's reads. */
-async function singleOps(bridge: BenchBridge, note: SeededNote): Promise<{ pull: number; push: number; readsPerOp: number; builds: number; scanReads: number }> {
-  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+async function singleOps(
+  bridge: BenchBridge,
+  note: SeededNote,
+): Promise<{ pull: number; push: number; readsPerOp: number; builds: number; scanReads: number }> {
+  const median = (values: number[]): number =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   const pulls: number[] = [];
   const pushes: number[] = [];
   const reads = bridge.store.counters.recordReads;
@@ -296,14 +359,24 @@ async function singleOps(bridge: BenchBridge, note: SeededNote): Promise<{ pull:
     pushes.push(performance.now() - started);
     if (pushed.isError) throw new Error(`single push failed: ${pushed.content[0]?.text ?? ""}`);
     started = performance.now();
-    const pulled = await bridge.call("hackmd_pull_note", { note_ref: note.id, local_path: note.localPath, overwrite_local: true });
+    const pulled = await bridge.call("hackmd_pull_note", {
+      note_ref: note.id,
+      local_path: note.localPath,
+      overwrite_local: true,
+    });
     pulls.push(performance.now() - started);
     if (pulled.isError) throw new Error(`single pull failed: ${pulled.content[0]?.text ?? ""}`);
   }
   const readsPerOp = (bridge.store.counters.recordReads - reads) / (2 * SINGLE_REPS);
   const fresh = new SyncStateStore({ files: bridge.core.deps.files.state, logger: silentLogger });
   await fresh.list();
-  return { pull: median(pulls), push: median(pushes), readsPerOp, builds: bridge.store.counters.indexBuilds - builds, scanReads: fresh.counters.recordReads };
+  return {
+    pull: median(pulls),
+    push: median(pushes),
+    readsPerOp,
+    builds: bridge.store.counters.indexBuilds - builds,
+    scanReads: fresh.counters.recordReads,
+  };
 }
 
 async function main(): Promise<void> {

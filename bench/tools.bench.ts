@@ -98,7 +98,12 @@ const contextPatch = (id: string, line: string): string =>
   ["*** Begin Patch", `*** Update File: notes/${id}.md`, "@@", ` ${line}`, "*** End Patch"].join("\n");
 
 async function folderId(bridge: BenchBridge, name: string | null, teamPath?: string): Promise<string> {
-  const listed = okOutput(await bridge.call("hackmd_list_folders", teamPath === undefined ? { limit: 100 } : { team_path: teamPath, limit: 100 }));
+  const listed = okOutput(
+    await bridge.call(
+      "hackmd_list_folders",
+      teamPath === undefined ? { limit: 100 } : { team_path: teamPath, limit: 100 },
+    ),
+  );
   const folders = listed.folders as Array<{ id: string; name: string; parent_folder_id: string | null }>;
   const found = name === null ? folders[0] : folders.find((folder) => folder.name === name);
   if (!found) throw new Error(`bench setup: no folder ${name ?? "(first)"} in the demo seed`);
@@ -114,9 +119,26 @@ const SCENARIOS: Scenario[] = [
   { tool: "hackmd_get_me", label: "profile and teams", budget: ["GET /me"] },
 
   { tool: "hackmd_list_notes", label: "workspace, cold cache", args: {}, budget: ["GET /notes"] },
-  { tool: "hackmd_list_notes", label: "workspace, warm cache (next page)", fresh: false, args: { offset: 2, limit: 2 }, budget: [] },
-  { tool: "hackmd_list_notes", label: "workspace, refresh: true", fresh: false, args: { refresh: true }, budget: ["GET /notes"] },
-  { tool: "hackmd_list_notes", label: "team workspace, cold cache", args: { team_path: TEAM }, budget: ["GET /teams/:teamPath/notes"] },
+  {
+    tool: "hackmd_list_notes",
+    label: "workspace, warm cache (next page)",
+    fresh: false,
+    args: { offset: 2, limit: 2 },
+    budget: [],
+  },
+  {
+    tool: "hackmd_list_notes",
+    label: "workspace, refresh: true",
+    fresh: false,
+    args: { refresh: true },
+    budget: ["GET /notes"],
+  },
+  {
+    tool: "hackmd_list_notes",
+    label: "team workspace, cold cache",
+    args: { team_path: TEAM },
+    budget: ["GET /teams/:teamPath/notes"],
+  },
   { tool: "hackmd_list_notes", label: "history", args: { source: "history" }, budget: ["GET /history"] },
   { tool: "hackmd_list_notes", label: "trash", args: { source: "trash" }, budget: ["GET /trash"] },
   {
@@ -130,7 +152,12 @@ const SCENARIOS: Scenario[] = [
   },
 
   { tool: "hackmd_get_note", label: "direct id", args: { note_ref: READING }, budget: ["GET /notes/:noteId"] },
-  { tool: "hackmd_get_note", label: "direct id, team_path", args: { note_ref: SPEC, team_path: TEAM }, budget: ["GET /teams/:teamPath/notes/:noteId"] },
+  {
+    tool: "hackmd_get_note",
+    label: "direct id, team_path",
+    args: { note_ref: SPEC, team_path: TEAM },
+    budget: ["GET /teams/:teamPath/notes/:noteId"],
+  },
   {
     tool: "hackmd_get_note",
     label: "scoped @sandbox/cs101-sorting, cold",
@@ -155,11 +182,20 @@ const SCENARIOS: Scenario[] = [
   },
   { tool: "hackmd_get_note", label: "bad arguments (refused)", args: {}, expectError: "invalid_input", budget: [] },
 
-  { tool: "hackmd_create_note", label: "plain", args: { title: "Bench plain", content: "# Bench plain\n" }, budget: ["POST /notes"] },
+  {
+    tool: "hackmd_create_note",
+    label: "plain",
+    args: { title: "Bench plain", content: "# Bench plain\n" },
+    budget: ["POST /notes"],
+  },
   {
     tool: "hackmd_create_note",
     label: "with parent_folder_id",
-    prepare: async (bridge) => ({ title: "Bench placed", content: "# Bench placed\n", parent_folder_id: await folderId(bridge, "Meetings") }),
+    prepare: async (bridge) => ({
+      title: "Bench placed",
+      content: "# Bench placed\n",
+      parent_folder_id: await folderId(bridge, "Meetings"),
+    }),
     budget: ["POST /notes", "GET /notes/:noteId"],
   },
   {
@@ -167,11 +203,20 @@ const SCENARIOS: Scenario[] = [
     label: "parent_folder_id ignored by POST (quirk)",
     prepare: async (bridge) => {
       bridge.emu.setQuirks({ createHonoursParentFolderId: false });
-      return { title: "Bench fallback", content: "# Bench fallback\n", parent_folder_id: await folderId(bridge, "Meetings") };
+      return {
+        title: "Bench fallback",
+        content: "# Bench fallback\n",
+        parent_folder_id: await folderId(bridge, "Meetings"),
+      };
     },
     budget: ["POST /notes", "GET /notes/:noteId", "PATCH /notes/:noteId", "GET /notes/:noteId…"],
   },
-  { tool: "hackmd_create_note", label: "team, cold cache", args: { team_path: TEAM, title: "Bench team note" }, budget: ["GET /teams", "POST /teams/:teamPath/notes"] },
+  {
+    tool: "hackmd_create_note",
+    label: "team, cold cache",
+    args: { team_path: TEAM, title: "Bench team note" },
+    budget: ["GET /teams", "POST /teams/:teamPath/notes"],
+  },
 
   {
     tool: "hackmd_update_note",
@@ -185,7 +230,10 @@ const SCENARIOS: Scenario[] = [
   {
     tool: "hackmd_update_note",
     label: "no-op patch",
-    prepare: async (bridge) => ({ note_ref: WEEKLY, patch: contextPatch(WEEKLY, (await firstLine(bridge, WEEKLY)).line) }),
+    prepare: async (bridge) => ({
+      note_ref: WEEKLY,
+      patch: contextPatch(WEEKLY, (await firstLine(bridge, WEEKLY)).line),
+    }),
     budget: ["GET /notes/:noteId"],
   },
   {
@@ -214,9 +262,25 @@ const SCENARIOS: Scenario[] = [
     budget: ["GET /notes/:noteId", "PATCH /notes/:noteId", "GET /notes/:noteId…"],
   },
 
-  { tool: "hackmd_delete_note", label: "personal (to trash)", args: { note_ref: READING }, budget: ["DELETE /notes/:noteId"] },
-  { tool: "hackmd_delete_note", label: "restore from trash", fresh: false, args: { note_ref: READING, restore: true }, budget: ["PUT /trash/:noteId/restore"] },
-  { tool: "hackmd_delete_note", label: "team note", args: { note_ref: SPEC, team_path: TEAM }, budget: ["DELETE /teams/:teamPath/notes/:noteId"] },
+  {
+    tool: "hackmd_delete_note",
+    label: "personal (to trash)",
+    args: { note_ref: READING },
+    budget: ["DELETE /notes/:noteId"],
+  },
+  {
+    tool: "hackmd_delete_note",
+    label: "restore from trash",
+    fresh: false,
+    args: { note_ref: READING, restore: true },
+    budget: ["PUT /trash/:noteId/restore"],
+  },
+  {
+    tool: "hackmd_delete_note",
+    label: "team note",
+    args: { note_ref: SPEC, team_path: TEAM },
+    budget: ["DELETE /teams/:teamPath/notes/:noteId"],
+  },
 
   {
     tool: "hackmd_upload_note_image",
@@ -232,13 +296,28 @@ const SCENARIOS: Scenario[] = [
   { tool: "hackmd_list_folders", label: "personal", args: {}, budget: ["GET /folders"] },
   { tool: "hackmd_list_folders", label: "team", args: { team_path: TEAM }, budget: ["GET /teams/:teamPath/folders"] },
 
-  { tool: "hackmd_create_folder", label: "personal, top level", args: { name: "Bench folder", icon: "1F600" }, budget: ["POST /folders"] },
-  { tool: "hackmd_create_folder", label: "team, cold cache", args: { team_path: TEAM, name: "Bench team folder" }, budget: ["GET /teams", "POST /teams/:teamPath/folders"] },
+  {
+    tool: "hackmd_create_folder",
+    label: "personal, top level",
+    args: { name: "Bench folder", icon: "1F600" },
+    budget: ["POST /folders"],
+  },
+  {
+    tool: "hackmd_create_folder",
+    label: "team, cold cache",
+    args: { team_path: TEAM, name: "Bench team folder" },
+    budget: ["GET /teams", "POST /teams/:teamPath/folders"],
+  },
 
   {
     tool: "hackmd_update_folder",
     label: "team folder fields",
-    prepare: async (bridge) => ({ team_path: TEAM, folder_id: await folderId(bridge, null, TEAM), name: "Specifications", color: null }),
+    prepare: async (bridge) => ({
+      team_path: TEAM,
+      folder_id: await folderId(bridge, null, TEAM),
+      name: "Specifications",
+      color: null,
+    }),
     budget: ["PATCH /teams/:teamPath/folders/:folderId", "GET /teams/:teamPath/folders/:folderId…"],
   },
   {
@@ -246,7 +325,9 @@ const SCENARIOS: Scenario[] = [
     label: "child order (top level)",
     prepare: async (bridge) => {
       const listed = okOutput(await bridge.call("hackmd_list_folders", { limit: 100 }));
-      const top = (listed.folders as Array<{ id: string; parent_folder_id: string | null }>).filter((folder) => folder.parent_folder_id === null);
+      const top = (listed.folders as Array<{ id: string; parent_folder_id: string | null }>).filter(
+        (folder) => folder.parent_folder_id === null,
+      );
       return { child_order: top.map((folder) => folder.id).reverse() };
     },
     budget: ["GET /folders/folder-order", "PUT /folders/folder-order", "GET /folders/folder-order…"],
@@ -274,14 +355,25 @@ const SCENARIOS: Scenario[] = [
     budget: ["GET /folders", "DELETE /folders/:folderId"],
   },
 
-  { tool: "hackmd_pull_note", label: "direct id, new file", args: { note_ref: READING, local_path: "reading.md" }, budget: ["GET /notes/:noteId"] },
+  {
+    tool: "hackmd_pull_note",
+    label: "direct id, new file",
+    args: { note_ref: READING, local_path: "reading.md" },
+    budget: ["GET /notes/:noteId"],
+  },
   {
     tool: "hackmd_pull_note",
     label: "scoped @sandbox/cs101-sorting, cold",
     args: { note_ref: "https://hackmd.io/@sandbox/cs101-sorting", local_path: "cs101.md" },
     budget: ["GET /me", "GET /notes", "GET /notes/:noteId"],
   },
-  { tool: "hackmd_push_note", label: "unchanged file (nothing to push)", fresh: false, args: { local_path: "cs101.md" }, budget: ["GET /notes/:noteId"] },
+  {
+    tool: "hackmd_push_note",
+    label: "unchanged file (nothing to push)",
+    fresh: false,
+    args: { local_path: "cs101.md" },
+    budget: ["GET /notes/:noteId"],
+  },
   {
     tool: "hackmd_push_note",
     label: "local edit",
@@ -300,7 +392,13 @@ const SCENARIOS: Scenario[] = [
     // The previous push invalidated the list cache, so resolving the scoped URL lists again.
     budget: ["GET /notes", "GET /notes/:noteId"],
   },
-  { tool: "hackmd_untrack_note", label: "tracked note", fresh: false, args: { note_id: DEMO_NOTE_IDS.cs101, confirm: true }, budget: [] },
+  {
+    tool: "hackmd_untrack_note",
+    label: "tracked note",
+    fresh: false,
+    args: { note_id: DEMO_NOTE_IDS.cs101, confirm: true },
+    budget: [],
+  },
 ];
 
 function escapeRegExp(text: string): string {
@@ -351,7 +449,9 @@ async function requestsPerOperation(): Promise<void> {
         } catch (error) {
           // A scenario that cannot run is reported, not fatal: the tools are still being built.
           rows.push([tool.name, scenario.label, "-", budgetLabel(scenario.budget), "✗", "(not measured)"]);
-          notes.push(`✗ ${label}: the scenario failed to run: ${error instanceof Error ? error.message : String(error)}`);
+          notes.push(
+            `✗ ${label}: the scenario failed to run: ${error instanceof Error ? error.message : String(error)}`,
+          );
           await bridge.close();
           bridge = undefined;
           continue;
@@ -369,7 +469,8 @@ async function requestsPerOperation(): Promise<void> {
           sequence.length === 0 ? "(none)" : sequence.join(" → "),
         ]);
         if (scenario.note) notes.push(`· ${label}: ${scenario.note}`);
-        if (!outcomeOk) notes.push(`✗ ${label}: expected ${scenario.expectError ?? "success"}, got ${kind ?? "success"}: ${text}`);
+        if (!outcomeOk)
+          notes.push(`✗ ${label}: expected ${scenario.expectError ?? "success"}, got ${kind ?? "success"}: ${text}`);
         else if (!ok) notes.push(`✗ ${label}: the §17 budget is ${scenario.budget.join(" → ") || "(none)"}`);
       }
     }
@@ -377,13 +478,20 @@ async function requestsPerOperation(): Promise<void> {
     await bridge?.close();
   }
   process.stdout.write(`${table(["tool", "scenario", "#", "budget", "ok", "requests, in order"], rows, [2, 3])}\n`);
-  process.stdout.write("\n# = requests sent; budget = §17 count for that branch (+: read-back polls may add GETs); ok = sequence and outcome match §17.\n");
+  process.stdout.write(
+    "\n# = requests sent; budget = §17 count for that branch (+: read-back polls may add GETs); ok = sequence and outcome match §17.\n",
+  );
   for (const note of notes) process.stdout.write(`${note}\n`);
   const known = new Set(TOOLS.map((tool) => tool.name));
   const orphaned = [...new Set(SCENARIOS.map((scenario) => scenario.tool))].filter((name) => !known.has(name));
-  if (skipped.length > 0) process.stdout.write(`Not measured (registered, but no scenario in bench/tools.bench.ts yet): ${skipped.join(", ")}\n`);
-  if (orphaned.length > 0) process.stdout.write(`Scenarios for tools not in the registry (skipped): ${orphaned.join(", ")}\n`);
-  if (skipped.length === 0) process.stdout.write(`Every registered tool (${TOOLS.length}) has at least one scenario.\n`);
+  if (skipped.length > 0)
+    process.stdout.write(
+      `Not measured (registered, but no scenario in bench/tools.bench.ts yet): ${skipped.join(", ")}\n`,
+    );
+  if (orphaned.length > 0)
+    process.stdout.write(`Scenarios for tools not in the registry (skipped): ${orphaned.join(", ")}\n`);
+  if (skipped.length === 0)
+    process.stdout.write(`Every registered tool (${TOOLS.length}) has at least one scenario.\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,7 +502,9 @@ type Path = "direct client.getNote" | "in-memory MCP" | "HTTP endpoint";
 const PATHS: readonly Path[] = ["direct client.getNote", "in-memory MCP", "HTTP endpoint"];
 
 async function latency(calls: number, warmup: number, latencies: readonly number[]): Promise<void> {
-  process.stdout.write(`\n## hackmd_get_note latency (${calls} timed calls per path and latency, ${warmup} warm-up calls each)\n\n`);
+  process.stdout.write(
+    `\n## hackmd_get_note latency (${calls} timed calls per path and latency, ${warmup} warm-up calls each)\n\n`,
+  );
   const noteId = WEEKLY;
   const perPhase = PATHS.length * (calls + warmup);
   const bridge = await startBenchBridge({ emulator: { logCapacity: Math.max(10_000, perPhase + 100) } });
@@ -431,7 +541,9 @@ async function latency(calls: number, warmup: number, latencies: readonly number
         }
       }
       const sent = bridge.emu.requests().length;
-      sanity.push(`latency ${latencyMs} ms: ${sent} emulator requests for ${PATHS.length * calls} calls (${(sent / (PATHS.length * calls)).toFixed(2)} per call); load ${loadBefore} → ${loadNow()}`);
+      sanity.push(
+        `latency ${latencyMs} ms: ${sent} emulator requests for ${PATHS.length * calls} calls (${(sent / (PATHS.length * calls)).toFixed(2)} per call); load ${loadBefore} → ${loadNow()}`,
+      );
       const direct = summarize(samples["direct client.getNote"]);
       for (const path of PATHS) {
         const s: Summary = summarize(samples[path]);
@@ -461,7 +573,9 @@ async function latency(calls: number, warmup: number, latencies: readonly number
 
 async function main(): Promise<void> {
   const opts = options();
-  process.stdout.write(`${machineInfo()}\ncommand: ${["npm run bench -- tools", ...process.argv.slice(2)].join(" ")}\n`);
+  process.stdout.write(
+    `${machineInfo()}\ncommand: ${["npm run bench -- tools", ...process.argv.slice(2)].join(" ")}\n`,
+  );
   if (opts.requests) await requestsPerOperation();
   if (opts.latency) await latency(opts.calls, opts.warmup, opts.latencies);
 }

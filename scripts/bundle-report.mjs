@@ -40,9 +40,11 @@ for (const [title, keep] of [
   ["behind import() (parsed at load, evaluated at first import)", (path) => !eager.has(path)],
 ]) {
   const sizes = new Map();
-  for (const [path, input] of all) if (keep(path)) sizes.set(group(path), (sizes.get(group(path)) ?? 0) + input.bytesInOutput);
+  for (const [path, input] of all)
+    if (keep(path)) sizes.set(group(path), (sizes.get(group(path)) ?? 0) + input.bytesInOutput);
   const total = [...sizes.values()].reduce((sum, bytes) => sum + bytes, 0);
   process.stdout.write(`${title}: ${(total / 1024).toFixed(1)} KiB\n`);
-  for (const [name, bytes] of [...sizes].sort((a, b) => b[1] - a[1])) if (bytes >= 1024) process.stdout.write(`${(bytes / 1024).toFixed(1).padStart(8)}  ${name}\n`);
+  for (const [name, bytes] of [...sizes].sort((a, b) => b[1] - a[1]))
+    if (bytes >= 1024) process.stdout.write(`${(bytes / 1024).toFixed(1).padStart(8)}  ${name}\n`);
   process.stdout.write("\n");
 }

@@ -62,7 +62,11 @@ function run(command, args, options = {}) {
 /** How many tools the endpoint lists to the SDK's own client: what each real client must see too. */
 async function endpointToolCount(line) {
   const client = new Client({ name: "check-clients-direct", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(line.url), { requestInit: { headers: { Authorization: `Bearer ${line.token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(line.url), {
+      requestInit: { headers: { Authorization: `Bearer ${line.token}` } },
+    }),
+  );
   try {
     return (await client.listTools()).tools.length;
   } finally {
@@ -81,18 +85,33 @@ async function inspector(stdout, expected) {
   try {
     tools = JSON.parse(result.stdout).tools ?? [];
   } catch {
-    process.stdout.write(`${result.stderr.split("\n").filter((text) => !text.includes("EBADENGINE")).join("\n")}\n`);
+    process.stdout.write(
+      `${result.stderr
+        .split("\n")
+        .filter((text) => !text.includes("EBADENGINE"))
+        .join("\n")}\n`,
+    );
   }
-  check(result.status === 0 && tools.length === expected, `Inspector CLI on Node ${process.version}: tools/list answers ${tools.length} of the endpoint's ${expected} tools (exit ${result.status})`);
+  check(
+    result.status === 0 && tools.length === expected,
+    `Inspector CLI on Node ${process.version}: tools/list answers ${tools.length} of the endpoint's ${expected} tools (exit ${result.status})`,
+  );
 }
 
 /** The printed Claude Desktop configuration: mcp-remote started with its command and args. */
 async function mcpRemote(stdout, expected) {
   const start = stdout.indexOf("{\n", stdout.indexOf("Claude Desktop"));
   const end = stdout.indexOf("\nMCP Inspector");
-  const text = stdout.slice(start, end).split("\n").map((line) => line.replace(/^ {2}/, "")).join("\n");
+  const text = stdout
+    .slice(start, end)
+    .split("\n")
+    .map((line) => line.replace(/^ {2}/, ""))
+    .join("\n");
   const config = JSON.parse(text).mcpServers.hackmd;
-  check(config.args.some((arg) => /^mcp-remote@\d/.test(arg)), `Claude Desktop's mcp-remote is pinned (${config.args.find((arg) => arg.startsWith("mcp-remote"))})`);
+  check(
+    config.args.some((arg) => /^mcp-remote@\d/.test(arg)),
+    `Claude Desktop's mcp-remote is pinned (${config.args.find((arg) => arg.startsWith("mcp-remote"))})`,
+  );
   const transport = new StdioClientTransport({ command: config.command, args: config.args, env, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk) => (stderr += chunk));
@@ -101,7 +120,10 @@ async function mcpRemote(stdout, expected) {
     await client.connect(transport);
     const { tools } = await client.listTools();
     const me = await client.callTool({ name: "hackmd_get_me", arguments: {} });
-    check(tools.length === expected && me.structuredContent?.user_path === "sandbox", `mcp-remote (Claude Desktop's configuration): tools/list (${tools.length} of ${expected} tools) and hackmd_get_me answer`);
+    check(
+      tools.length === expected && me.structuredContent?.user_path === "sandbox",
+      `mcp-remote (Claude Desktop's configuration): tools/list (${tools.length} of ${expected} tools) and hackmd_get_me answer`,
+    );
   } catch (error) {
     process.stdout.write(`${stderr}\n`);
     check(false, `mcp-remote: ${error instanceof Error ? error.message : String(error)}`);
@@ -121,15 +143,31 @@ try {
   const listed = await run(process.execPath, [cli, "list", "--root", "sandbox-vault", "--json"]);
   const notes = listed.status === 0 ? JSON.parse(listed.stdout).notes : [];
   check(notes.length > 0, `list on the sandbox folder finds the sandbox by itself (${notes.length} notes)`);
-  const pulled = await run(process.execPath, [cli, "pull", notes[0]?.short_id ?? "", "first.md", "--root", "sandbox-vault"]);
-  check(pulled.status === 0, `pull by short id on the sandbox folder (${pulled.stdout.trim() || pulled.stderr.trim()})`);
+  const pulled = await run(process.execPath, [
+    cli,
+    "pull",
+    notes[0]?.short_id ?? "",
+    "first.md",
+    "--root",
+    "sandbox-vault",
+  ]);
+  check(
+    pulled.status === 0,
+    `pull by short id on the sandbox folder (${pulled.stdout.trim() || pulled.stderr.trim()})`,
+  );
   await stop(first.child);
 
   const second = await startSandbox();
-  check(second.line.url === first.line.url && second.line.token === first.line.token, "after a restart: the same URL and the same token");
+  check(
+    second.line.url === first.line.url && second.line.token === first.line.token,
+    "after a restart: the same URL and the same token",
+  );
   await inspector(second.stdout, expected);
   const status = await run(process.execPath, [cli, "status", "first.md", "--root", "sandbox-vault"]);
-  check(status.status === 0 && status.stdout.startsWith("in_sync"), `after a restart the tracked file is in sync (${status.stdout.trim() || status.stderr.trim()})`);
+  check(
+    status.status === 0 && status.stdout.startsWith("in_sync"),
+    `after a restart the tracked file is in sync (${status.stdout.trim() || status.stderr.trim()})`,
+  );
   await stop(second.child);
 } finally {
   await rm(work, { recursive: true, force: true });

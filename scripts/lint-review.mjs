@@ -63,7 +63,11 @@ async function bundledFiles() {
     logLevel: "silent",
   });
   // The repository's own files; packages (node_modules may be a symlink elsewhere) are not linted.
-  return new Set(Object.keys(result.metafile.inputs).filter((path) => !path.includes("node_modules/") && !path.startsWith("..") && !path.includes(":")));
+  return new Set(
+    Object.keys(result.metafile.inputs).filter(
+      (path) => !path.includes("node_modules/") && !path.startsWith("..") && !path.includes(":"),
+    ),
+  );
 }
 
 const [bundled, results] = await Promise.all([
@@ -95,15 +99,18 @@ const KNOWN = [
   {
     file: "src/mcp/server.ts",
     rule: "@typescript-eslint/no-deprecated",
-    why:
-      "the SDK's low-level `Server` is marked deprecated in favour of `McpServer`, whose module adds zod v3 and JSON-schema conversion (~110 KB of main.js) and answers argument errors its own way (docs/adr/0001-tool-handlers.md); it goes when the endpoint moves to the SDK's v2 server packages",
+    why: "the SDK's low-level `Server` is marked deprecated in favour of `McpServer`, whose module adds zod v3 and JSON-schema conversion (~110 KB of main.js) and answers argument errors its own way (docs/adr/0001-tool-handlers.md); it goes when the endpoint moves to the SDK's v2 server packages",
   },
 ];
 const known = (finding) => KNOWN.some((entry) => entry.file === finding.file && entry.rule === finding.rule);
 
 const errors = findings.filter((finding) => finding.severity === "error");
-const knownWarnings = findings.filter((finding) => finding.severity === "warning" && finding.inMainJs && known(finding));
-const bundledWarnings = findings.filter((finding) => finding.severity === "warning" && finding.inMainJs && !known(finding));
+const knownWarnings = findings.filter(
+  (finding) => finding.severity === "warning" && finding.inMainJs && known(finding),
+);
+const bundledWarnings = findings.filter(
+  (finding) => finding.severity === "warning" && finding.inMainJs && !known(finding),
+);
 const otherWarnings = findings.filter((finding) => finding.severity === "warning" && !finding.inMainJs);
 const show = (finding) => `  ${finding.file}:${finding.line}  ${finding.severity}  ${finding.rule}  ${finding.message}`;
 
@@ -112,20 +119,34 @@ if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ bundled: [...bundled].sort(
 const say = (text) => process.stdout.write(`${text}\n`);
 say(`lint:review — eslint-plugin-obsidianmd recommended, ${results.length} files, ${bundled.size} of them in main.js`);
 if (errors.length > 0) say(`\nErrors (${errors.length}):\n${errors.map(show).join("\n")}`);
-if (bundledWarnings.length > 0) say(`\nWarnings in code bundled into main.js (${bundledWarnings.length}):\n${bundledWarnings.map(show).join("\n")}`);
+if (bundledWarnings.length > 0)
+  say(`\nWarnings in code bundled into main.js (${bundledWarnings.length}):\n${bundledWarnings.map(show).join("\n")}`);
 if (knownWarnings.length > 0) {
-  const reasons = KNOWN.filter((entry) => knownWarnings.some((finding) => finding.file === entry.file && finding.rule === entry.rule));
-  say(`\nKnown warnings in main.js's code (${knownWarnings.length}, reviewed, not failing):\n${knownWarnings.map(show).join("\n")}\n${reasons.map((entry) => `  why (${entry.file}): ${entry.why}`).join("\n")}`);
+  const reasons = KNOWN.filter((entry) =>
+    knownWarnings.some((finding) => finding.file === entry.file && finding.rule === entry.rule),
+  );
+  say(
+    `\nKnown warnings in main.js's code (${knownWarnings.length}, reviewed, not failing):\n${knownWarnings.map(show).join("\n")}\n${reasons.map((entry) => `  why (${entry.file}): ${entry.why}`).join("\n")}`,
+  );
 }
 if (otherWarnings.length > 0) {
   const perFolder = new Map();
   for (const finding of otherWarnings) {
-    const folder = finding.file.includes("/") ? finding.file.split("/").slice(0, finding.file.startsWith("src/") ? 2 : 1).join("/") : ".";
+    const folder = finding.file.includes("/")
+      ? finding.file
+          .split("/")
+          .slice(0, finding.file.startsWith("src/") ? 2 : 1)
+          .join("/")
+      : ".";
     perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
   }
-  say(`\nWarnings outside main.js (${otherWarnings.length}, not failing): ${[...perFolder].map(([folder, count]) => `${folder} ${count}`).join(", ")}`);
+  say(
+    `\nWarnings outside main.js (${otherWarnings.length}, not failing): ${[...perFolder].map(([folder, count]) => `${folder} ${count}`).join(", ")}`,
+  );
   if (listAll) say(otherWarnings.map(show).join("\n"));
 }
 const failed = errors.length > 0 || bundledWarnings.length > 0;
-say(`\n${failed ? "FAILED" : "passed"}: ${errors.length} errors, ${bundledWarnings.length} warnings in main.js's code (${knownWarnings.length} known), ${otherWarnings.length} warnings elsewhere`);
+say(
+  `\n${failed ? "FAILED" : "passed"}: ${errors.length} errors, ${bundledWarnings.length} warnings in main.js's code (${knownWarnings.length} known), ${otherWarnings.length} warnings elsewhere`,
+);
 process.exitCode = failed ? 1 : 0;

@@ -52,12 +52,18 @@ const obsidianProvided = [
 const stubs = {
   name: "hackmd-bridge-stubs",
   setup(build) {
-    build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](esm|cjs)[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
-      contents:
-        "export class AjvJsonSchemaValidator { constructor() { throw new Error('ajv is not bundled: pass jsonSchemaValidator (ElicitationSchemaValidator)'); } }",
+    build.onLoad(
+      { filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](esm|cjs)[\\/]validation[\\/]ajv-provider\.js$/ },
+      () => ({
+        contents:
+          "export class AjvJsonSchemaValidator { constructor() { throw new Error('ajv is not bundled: pass jsonSchemaValidator (ElicitationSchemaValidator)'); } }",
+        loader: "js",
+      }),
+    );
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: "export {};",
       loader: "js",
     }));
-    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: "export {};", loader: "js" }));
   },
 };
 

@@ -4,4 +4,9 @@ import type { BuildOptions, Plugin } from "esbuild";
 export declare const BANNER: string;
 export declare const REPOSITORY: string;
 export declare const obsidianProvided: string[];
-export declare function pluginOptions(options: { version: string; dev?: boolean; outfile?: string; plugins?: Plugin[] }): BuildOptions & { outfile: string };
+export declare function pluginOptions(options: {
+  version: string;
+  dev?: boolean;
+  outfile?: string;
+  plugins?: Plugin[];
+}): BuildOptions & { outfile: string };

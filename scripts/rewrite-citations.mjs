@@ -52,14 +52,20 @@ const ARCH_SECTIONS = {
 /** Exact phrases that read badly under the general rules: [from, to]. Applied first. */
 const PHRASES = [
   // Whole sentences and headings that name an issue as their subject.
-  ['Issue 14 (docs/tool-contract-extensions.md): the tool policy and the user\'s approval.', "The tool policy and the user's approval (docs/tool-contract-extensions.md)."],
+  [
+    "Issue 14 (docs/tool-contract-extensions.md): the tool policy and the user's approval.",
+    "The tool policy and the user's approval (docs/tool-contract-extensions.md).",
+  ],
   ['Issue 8, "the editor\'s unsaved text": ', "The editor's unsaved text: "],
   ["Issue 12's tools, beside the 14.", "The versions and comments tools, beside the 14."],
   ["(issue 12's tools)", "(the versions and comments tools)"],
   ["- Issue 15's typical day", "- The typical day of docs/auto-sync.md"],
   ["issue 15's typical day", "the typical day"],
   ["issue 15's typical use", "the typical use of docs/auto-sync.md"],
-  ["the overlapping operations of issue 8 (sequences 1–4, 6 and 7)", "overlapping operations (docs/adr/0004-one-queue.md)"],
+  [
+    "the overlapping operations of issue 8 (sequences 1–4, 6 and 7)",
+    "overlapping operations (docs/adr/0004-one-queue.md)",
+  ],
   ["the 5 of issue 12", "the 5 of docs/versions-and-comments.md"],
   ["Added beside the 14 by issue 12 (", "Added beside the 14 ("],
   ["Since issue 12 every deliberate overwrite", "Every deliberate overwrite"],
@@ -70,18 +76,30 @@ const PHRASES = [
   ["dropped without the user asking (issue 9)", "dropped without the user asking (docs/style.md rule 6)"],
   ['issue 9 "snapshot lifecycle"', 'docs/sync-decision-table.md "The snapshot\'s end"'],
   [', issue 9 "nothing discarded\n * unasked")', ": nothing discarded\n * unasked)"],
-  ['Issue "HackMD versions and\n  comments" makes', "Naming a version first (`docs/versions-and-comments.md`)\n  makes"],
+  [
+    'Issue "HackMD versions and\n  comments" makes',
+    "Naming a version first (`docs/versions-and-comments.md`)\n  makes",
+  ],
   ["loads exactly what ships. Issue 13.", "loads exactly what ships."],
-  ["Where an issue\nextends it, the extension is written here", "Where the code\nextends it, the extension is written here"],
+  [
+    "Where an issue\nextends it, the extension is written here",
+    "Where the code\nextends it, the extension is written here",
+  ],
   // Files outside the repository named without their file name.
   ["(the API notes beside the repository, §1.2)", "(docs/hackmd-api.md §1.2)"],
   ["TOOLS.md (kept beside the repository)", "docs/tools.md"],
   ["(TOOLS.md, kept\nbeside the repository)", "(docs/tools.md)"],
   ['(ARCHITECTURE.md §4 "Obsidian command")', "(docs/architecture.md §3)"],
   // The product brief, also outside the repository: the sentence says what it asked for.
-  ["(PRODUCT.md: token in secret storage, connection test, defaults, MCP endpoint)", "(token in secret storage, connection test, defaults, MCP endpoint)"],
+  [
+    "(PRODUCT.md: token in secret storage, connection test, defaults, MCP endpoint)",
+    "(token in secret storage, connection test, defaults, MCP endpoint)",
+  ],
   [' (PRODUCT.md: "copy-ready client\n * configurations"). Pure', ".\n * Pure"],
-  ["the roughly 400 KiB that\n  ARCHITECTURE.md §6 expects", "the roughly 400 KiB that\n  the first toolchain plan expected"],
+  [
+    "the roughly 400 KiB that\n  ARCHITECTURE.md §6 expects",
+    "the roughly 400 KiB that\n  the first toolchain plan expected",
+  ],
 ];
 
 const counts = new Map();
@@ -221,7 +239,9 @@ function segments(src) {
     if (end > codeStart) parts.push({ kind: "code", text: src.slice(codeStart, end) });
   };
   const regexAllowedAfter = (ch, word) =>
-    ch === "" || "(,=:[!&|?{};+-*%<>~^".includes(ch) || /^(return|typeof|case|do|else|in|of|void|yield|await)$/.test(word);
+    ch === "" ||
+    "(,=:[!&|?{};+-*%<>~^".includes(ch) ||
+    /^(return|typeof|case|do|else|in|of|void|yield|await)$/.test(word);
   let lastWord = "";
   const templateDepth = [];
   while (i < src.length) {
@@ -287,8 +307,7 @@ function segments(src) {
         else if (src[j] === "[" || src[j] === "]") {
           inClass = src[j] === "[";
           j++;
-        }
-        else if (src[j] === "/" && !inClass) break;
+        } else if (src[j] === "/" && !inClass) break;
         else j++;
       }
       j++;
@@ -319,7 +338,8 @@ function segments(src) {
   return parts;
 }
 
-const PATTERN = /TOOLS\.md|STYLE\.md|ARCHITECTURE\.md|HACKMD_API\.md|PRODUCT\.md|[Ii]ssue (\d+|")|beside the repository/;
+const PATTERN =
+  /TOOLS\.md|STYLE\.md|ARCHITECTURE\.md|HACKMD_API\.md|PRODUCT\.md|[Ii]ssue (\d+|")|beside the repository/;
 
 function rewriteFile(rel, src) {
   if (!CODE_EXT.test(rel)) {

@@ -24,8 +24,13 @@ await esbuild.build({
   target: "es2022",
   logLevel: "warning",
 });
-const css = readFileSync(join(root, "scripts/screenshots/obsidian-theme.css"), "utf8") + readFileSync(join(root, "styles.css"), "utf8");
-writeFileSync(join(work, "page.html"), `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><style>${css}</style></head><body><script src="page.js"></script></body></html>`);
+const css =
+  readFileSync(join(root, "scripts/screenshots/obsidian-theme.css"), "utf8") +
+  readFileSync(join(root, "styles.css"), "utf8");
+writeFileSync(
+  join(work, "page.html"),
+  `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><style>${css}</style></head><body><script src="page.js"></script></body></html>`,
+);
 
 /** Every screenshot: file name, query, window size and device scale. */
 const shots = [];

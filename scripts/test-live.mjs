@@ -7,7 +7,9 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 if (!process.env.HACKMD_LIVE_TOKEN?.trim()) {
-  process.stdout.write("test:live ran nothing: HACKMD_LIVE_TOKEN is not set (set it to a HackMD API token to check the emulator against HackMD; HACKMD_LIVE_MUTATIONS=1 also creates and deletes its own notes).\n");
+  process.stdout.write(
+    "test:live ran nothing: HACKMD_LIVE_TOKEN is not set (set it to a HackMD API token to check the emulator against HackMD; HACKMD_LIVE_MUTATIONS=1 also creates and deletes its own notes).\n",
+  );
   process.exit(0);
 }
 const mode = process.env.HACKMD_LIVE_MUTATIONS === "1" ? "read-write (own notes and folders only)" : "read-only";
@@ -15,7 +17,9 @@ process.stdout.write(`test:live: running the contract suite against HackMD, ${mo
 
 // The unit project's transform, with only the live suite (never matched by `npm test`).
 const root = fileURLToPath(new URL("..", import.meta.url));
-const unit = createRequire(import.meta.url)("../jest.config.cjs").projects.find((project) => project.displayName === "unit");
+const unit = createRequire(import.meta.url)("../jest.config.cjs").projects.find(
+  (project) => project.displayName === "unit",
+);
 const config = {
   rootDir: root,
   testTimeout: 120000,
@@ -26,5 +30,9 @@ const config = {
   testMatch: ["<rootDir>/tests/contract/live.contract.ts"],
 };
 const jest = fileURLToPath(new URL("../node_modules/jest/bin/jest.js", import.meta.url));
-const child = spawn(process.execPath, [jest, "--config", JSON.stringify(config), "--runInBand", ...process.argv.slice(2)], { stdio: "inherit", cwd: root });
+const child = spawn(
+  process.execPath,
+  [jest, "--config", JSON.stringify(config), "--runInBand", ...process.argv.slice(2)],
+  { stdio: "inherit", cwd: root },
+);
 child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import process from "node:process";
 
 const version = process.env.npm_package_version ?? JSON.parse(readFileSync("package.json", "utf8")).version;
-if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`version-bump: "${version}" is not x.y.z (Obsidian compares plain versions)`);
+if (!/^\d+\.\d+\.\d+$/.test(version))
+  throw new Error(`version-bump: "${version}" is not x.y.z (Obsidian compares plain versions)`);
 
 const manifest = JSON.parse(readFileSync("manifest.json", "utf8"));
 manifest.version = version;
@@ -17,4 +18,6 @@ const versions = JSON.parse(readFileSync("versions.json", "utf8"));
 versions[version] = manifest.minAppVersion;
 writeFileSync("versions.json", `${JSON.stringify(versions, null, 2)}\n`);
 
-process.stdout.write(`version-bump: manifest.json and versions.json at ${version} (minAppVersion ${manifest.minAppVersion})\n`);
+process.stdout.write(
+  `version-bump: manifest.json and versions.json at ${version} (minAppVersion ${manifest.minAppVersion})\n`,
+);

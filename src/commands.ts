@@ -20,15 +20,45 @@ export const FILE_COMMANDS: readonly FileCommand[] = [
   { id: "push-file", name: "Push current file", icon: "upload", run: (a, p) => a.pushFile(p) },
   { id: "sync-file", name: "Sync current file", icon: "refresh-cw", run: (a, p) => a.syncFile(p) },
   { id: "publish-file", name: "Publish current file as a new note", icon: "send", run: (a, p) => a.publishFile(p) },
-  { id: "open-in-browser", name: "Open current note in the browser", icon: "external-link", run: (a, p) => a.openInBrowser(p) },
+  {
+    id: "open-in-browser",
+    name: "Open current note in the browser",
+    icon: "external-link",
+    run: (a, p) => a.openInBrowser(p),
+  },
   { id: "copy-link", name: "Copy link to current note", icon: "link", run: (a, p) => a.copyLink(p) },
   { id: "show-status", name: "Show sync status of current file", icon: "info", run: (a, p) => a.showStatus(p) },
   { id: "untrack-file", name: "Untrack current file", icon: "unlink", run: (a, p) => a.untrackFile(p) },
-  { id: "pull-without-conversion", name: "Pull current file without syntax conversion", icon: "file-code", run: (a, p) => a.pullConverting(p, false) },
-  { id: "pull-with-conversion", name: "Pull current file with syntax conversion", icon: "file-text", run: (a, p) => a.pullConverting(p, true) },
-  { id: "resolve-conflict", name: "Resolve conflict in current file", icon: "git-merge", run: (a, p) => a.resolveConflict(p) },
-  { id: "show-changes-since-sync", name: "Show changes since last sync", icon: "file-diff", run: (a, p) => a.showChangesSinceSync(p) },
-  { id: "compare-with-hackmd", name: "Compare current file with HackMD", icon: "git-compare", run: (a, p) => a.compareWithHackmd(p) },
+  {
+    id: "pull-without-conversion",
+    name: "Pull current file without syntax conversion",
+    icon: "file-code",
+    run: (a, p) => a.pullConverting(p, false),
+  },
+  {
+    id: "pull-with-conversion",
+    name: "Pull current file with syntax conversion",
+    icon: "file-text",
+    run: (a, p) => a.pullConverting(p, true),
+  },
+  {
+    id: "resolve-conflict",
+    name: "Resolve conflict in current file",
+    icon: "git-merge",
+    run: (a, p) => a.resolveConflict(p),
+  },
+  {
+    id: "show-changes-since-sync",
+    name: "Show changes since last sync",
+    icon: "file-diff",
+    run: (a, p) => a.showChangesSinceSync(p),
+  },
+  {
+    id: "compare-with-hackmd",
+    name: "Compare current file with HackMD",
+    icon: "git-compare",
+    run: (a, p) => a.compareWithHackmd(p),
+  },
 ];
 
 /**
@@ -94,7 +124,10 @@ export function registerCommands(plugin: Plugin, actions: BridgeActions): Comman
  * The merge editor's navigation commands, available while a merge or diff tab is active: users
  * bind their own keys to them (no default hotkeys).
  */
-export function registerMergeCommands(plugin: Plugin, editors: Pick<MergeEditors, "hasActive" | "next" | "previous">): Command[] {
+export function registerMergeCommands(
+  plugin: Plugin,
+  editors: Pick<MergeEditors, "hasActive" | "next" | "previous">,
+): Command[] {
   return [
     plugin.addCommand({
       id: "next-conflict",

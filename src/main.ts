@@ -66,21 +66,40 @@ export default class HackmdBridgePlugin extends Plugin {
     this.autoSync = new AutoSyncHost({ plugin: this, services, tuning: this.autoSyncTuning });
     registerQueuedPushesCommand(this, this.autoSync, ui);
     const item = this.addStatusBarItem();
-    this.status = new StatusController({ plugin: this, services, actions, view: new StatusBarView(item), item, autoSync: this.autoSync });
+    this.status = new StatusController({
+      plugin: this,
+      services,
+      actions,
+      view: new StatusBarView(item),
+      item,
+      autoSync: this.autoSync,
+    });
     this.status.register();
-    wireSettingsAndEndpoint({ plugin: this, services, secrets, autoSync: this.autoSync, saveSettings: (change) => this.saveSettings(change) });
+    wireSettingsAndEndpoint({
+      plugin: this,
+      services,
+      secrets,
+      autoSync: this.autoSync,
+      saveSettings: (change) => this.saveSettings(change),
+    });
 
     // Records follow renames; a deleted file keeps its record, only cached facts about it go.
     const renames = new RenameTracker({ services });
     const { vault, workspace } = this.app;
-    this.registerEvent(vault.on("rename", (file: TAbstractFile, oldPath: string) => void renames.handleRename(file, oldPath)));
+    this.registerEvent(
+      vault.on("rename", (file: TAbstractFile, oldPath: string) => void renames.handleRename(file, oldPath)),
+    );
     this.registerEvent(
       vault.on("delete", (file: TAbstractFile) => {
         if (file instanceof TFile) services.hashCache.forget(file.path);
       }),
     );
     this.registerEvent(vault.on("modify", (file: TAbstractFile) => void this.autoSync.modified(file)));
-    this.registerEvent(workspace.on("editor-change", (editor: Editor, info: MarkdownView | MarkdownFileInfo) => this.autoSync.typed(editor, info)));
+    this.registerEvent(
+      workspace.on("editor-change", (editor: Editor, info: MarkdownView | MarkdownFileInfo) =>
+        this.autoSync.typed(editor, info),
+      ),
+    );
     // Last: its start waits for the layout, and its first request for the first scheduled step.
     this.autoSync.register();
   }

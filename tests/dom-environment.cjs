@@ -8,7 +8,11 @@ const path = require("node:path");
 const brokenSuffix = path.join("node_modules", "jest-message-util", "build", "index.js");
 const originalResolve = Module._resolveFilename;
 Module._resolveFilename = function resolveFilename(request, parent, ...rest) {
-  if (typeof request === "string" && request.endsWith(brokenSuffix.split(path.sep).join("/")) && request.startsWith("..")) {
+  if (
+    typeof request === "string" &&
+    request.endsWith(brokenSuffix.split(path.sep).join("/")) &&
+    request.startsWith("..")
+  ) {
     return originalResolve.call(this, "jest-message-util", parent, ...rest);
   }
   return originalResolve.call(this, request, parent, ...rest);
@@ -20,13 +24,33 @@ const ObsidianEnvironment = loaded.default ?? loaded;
 // Obsidian's renderer is a browser with Node beside it: it has TextEncoder, WebCrypto's subtle,
 // fetch and Node's timers, which jsdom lacks. The plugin tests that render real DOM against the
 // emulator need them; they are taken from this Node process, as Electron would supply them.
-const nodeGlobals = ["TextEncoder", "TextDecoder", "fetch", "Request", "Response", "Headers", "AbortController", "AbortSignal", "ReadableStream", "WritableStream", "TransformStream", "TextDecoderStream", "TextEncoderStream", "setImmediate", "clearImmediate", "structuredClone", "Blob"];
+const nodeGlobals = [
+  "TextEncoder",
+  "TextDecoder",
+  "fetch",
+  "Request",
+  "Response",
+  "Headers",
+  "AbortController",
+  "AbortSignal",
+  "ReadableStream",
+  "WritableStream",
+  "TransformStream",
+  "TextDecoderStream",
+  "TextEncoderStream",
+  "setImmediate",
+  "clearImmediate",
+  "structuredClone",
+  "Blob",
+];
 
 class DomEnvironment extends ObsidianEnvironment {
   constructor(config, context) {
     super(config, context);
-    for (const name of nodeGlobals) if (this.global[name] === undefined && globalThis[name] !== undefined) this.global[name] = globalThis[name];
-    if (this.global.crypto?.subtle === undefined) Object.defineProperty(this.global, "crypto", { value: require("node:crypto").webcrypto, configurable: true });
+    for (const name of nodeGlobals)
+      if (this.global[name] === undefined && globalThis[name] !== undefined) this.global[name] = globalThis[name];
+    if (this.global.crypto?.subtle === undefined)
+      Object.defineProperty(this.global, "crypto", { value: require("node:crypto").webcrypto, configurable: true });
   }
 }
 

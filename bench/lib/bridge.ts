@@ -101,9 +101,18 @@ export async function startBenchBridge(options: { emulator?: EmulatorOptions } =
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallResult,
     startHttp: async () => {
       const token = randomBytes(24).toString("base64url");
-      const listener = await startMcpListener({ port: 0, token, createServer: () => createMcpServer(hostFor(core, emu)), logger: silentLogger });
+      const listener = await startMcpListener({
+        port: 0,
+        token,
+        createServer: () => createMcpServer(hostFor(core, emu)),
+        logger: silentLogger,
+      });
       const httpClient = new Client({ name: "bench-http", version: "1" });
-      await httpClient.connect(new StreamableHTTPClientTransport(new URL(listener.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await httpClient.connect(
+        new StreamableHTTPClientTransport(new URL(listener.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       await httpClient.listTools();
       const endpoint: HttpEndpoint = {
         listener,
@@ -120,7 +129,11 @@ export async function startBenchBridge(options: { emulator?: EmulatorOptions } =
     mark: () => {
       since = emu.requests().at(-1)?.seq ?? 0;
     },
-    requestsSinceMark: () => emu.requests({ since }).filter((entry) => entry.seq > since).map((entry) => entry.route ?? `${entry.method} ${entry.path}`),
+    requestsSinceMark: () =>
+      emu
+        .requests({ since })
+        .filter((entry) => entry.seq > since)
+        .map((entry) => entry.route ?? `${entry.method} ${entry.path}`),
     close: async () => {
       for (const endpoint of endpoints) await endpoint.close();
       await client.close();

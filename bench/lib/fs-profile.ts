@@ -88,9 +88,11 @@ async function install(): Promise<FsProfiler> {
   };
   const syncFs = fs as unknown as Record<string, (...args: unknown[]) => unknown>;
   const statSync = syncFs.statSync as (...args: unknown[]) => unknown;
-  syncFs.statSync = (...args: unknown[]) => timedSync(side(args[0]) === "root" ? "path checks" : "stats", side(args[0]), () => statSync(...args));
+  syncFs.statSync = (...args: unknown[]) =>
+    timedSync(side(args[0]) === "root" ? "path checks" : "stats", side(args[0]), () => statSync(...args));
   const realpathNative = fs.realpathSync.native as (...args: unknown[]) => unknown;
-  (fs.realpathSync as unknown as Record<string, unknown>).native = (...args: unknown[]) => timedSync("path checks", side(args[0]), () => realpathNative(...args));
+  (fs.realpathSync as unknown as Record<string, unknown>).native = (...args: unknown[]) =>
+    timedSync("path checks", side(args[0]), () => realpathNative(...args));
   const lstatSync = syncFs.lstatSync as (...args: unknown[]) => unknown;
   syncFs.lstatSync = (...args: unknown[]) => timedSync("path checks", side(args[0]), () => lstatSync(...args));
   // Reads by descriptor (node/local-files.ts reads small files synchronously): side by descriptor.
@@ -133,7 +135,8 @@ async function install(): Promise<FsProfiler> {
     const original = proto[name] as (...args: unknown[]) => Promise<unknown>;
     proto[name] = function (this: object, ...args: unknown[]) {
       const known = handleSide.get(this);
-      const group: Group = known?.write === true || name === "writeFile" || name === "sync" || name === "chmod" ? "writes" : "reads";
+      const group: Group =
+        known?.write === true || name === "writeFile" || name === "sync" || name === "chmod" ? "writes" : "reads";
       return timed(group, known?.where ?? "-", () => original.apply(this, args));
     };
   }
@@ -168,7 +171,9 @@ export function tallyText(tallies: FsTallies): string {
     .map((group) => [group, byGroup.get(group) as { count: number; ms: number; sides: Map<string, number> }] as const)
     .sort((a, b) => b[1].ms - a[1].ms)
     .map(([group, entry]) => {
-      const sides = [...entry.sides].filter(([where]) => where !== "-").map(([where, ms]) => `${where} ${(ms / 1000).toFixed(2)}`);
+      const sides = [...entry.sides]
+        .filter(([where]) => where !== "-")
+        .map(([where, ms]) => `${where} ${(ms / 1000).toFixed(2)}`);
       return `${group} ${entry.count} calls ${(entry.ms / 1000).toFixed(2)} s${sides.length > 1 ? ` (${sides.join(", ")})` : ""}`;
     })
     .join("; ");

@@ -45,11 +45,24 @@ export function heapDiff(beforePath: string, afterPath: string, top = 25): strin
   const rows = [...after]
     .map(([name, entry]) => {
       const was = before.get(name) ?? { count: 0, bytes: 0 };
-      return { name, before: was.count, after: entry.count, grew: entry.count - was.count, bytes: entry.bytes - was.bytes };
+      return {
+        name,
+        before: was.count,
+        after: entry.count,
+        grew: entry.count - was.count,
+        bytes: entry.bytes - was.bytes,
+      };
     })
     .filter((row) => row.grew > 0 || row.bytes > 0)
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, top);
-  const line = (cells: string[]): string => `${(cells[0] ?? "").slice(0, 60).padEnd(60)} ${cells.slice(1).map((cell, i) => cell.padStart(i === 3 ? 10 : 8)).join(" ")}`;
-  return [line(["grown (constructor, closure name or (type))", "before", "after", "+count", "+bytes"]), ...rows.map((row) => line([row.name, String(row.before), String(row.after), String(row.grew), String(row.bytes)]))].join("\n");
+  const line = (cells: string[]): string =>
+    `${(cells[0] ?? "").slice(0, 60).padEnd(60)} ${cells
+      .slice(1)
+      .map((cell, i) => cell.padStart(i === 3 ? 10 : 8))
+      .join(" ")}`;
+  return [
+    line(["grown (constructor, closure name or (type))", "before", "after", "+count", "+bytes"]),
+    ...rows.map((row) => line([row.name, String(row.before), String(row.after), String(row.grew), String(row.bytes)])),
+  ].join("\n");
 }

@@ -13,8 +13,30 @@ export function seededRandom(seed: number): () => number {
 }
 
 const WORDS = [
-  "sync", "note", "baseline", "remote", "local", "merge", "hunk", "patch", "vault", "agent", "team", "folder",
-  "hash", "draft", "review", "owner", "deadline", "budget", "meeting", "decision", "risk", "follow-up", "editor", "release",
+  "sync",
+  "note",
+  "baseline",
+  "remote",
+  "local",
+  "merge",
+  "hunk",
+  "patch",
+  "vault",
+  "agent",
+  "team",
+  "folder",
+  "hash",
+  "draft",
+  "review",
+  "owner",
+  "deadline",
+  "budget",
+  "meeting",
+  "decision",
+  "risk",
+  "follow-up",
+  "editor",
+  "release",
 ];
 
 /**
@@ -33,7 +55,15 @@ export function largeMarkdownNote(bytes: number, seed = 1): string {
     block.push(`Paragraph ${section}.1 ${sentence(14)}.`, `Paragraph ${section}.2 ${sentence(10)}.`, "");
     for (let item = 1; item <= 4; item++) block.push(`- item ${section}.${item}: ${sentence(6)}`);
     block.push("", "```ts", `const section${section} = "${sentence(4)}";`, "```", "");
-    block.push("| key | value |", "| --- | --- |", `| s${section}a | ${sentence(2)} |`, `| s${section}b | ${sentence(2)} |`, "", "---", "");
+    block.push(
+      "| key | value |",
+      "| --- | --- |",
+      `| s${section}a | ${sentence(2)} |`,
+      `| s${section}b | ${sentence(2)} |`,
+      "",
+      "---",
+      "",
+    );
     for (const line of block) size += line.length + 1;
     lines.push(...block);
   }

@@ -45,7 +45,8 @@ export function manyHunkPatch(
 ): GeneratedPatch {
   const span = context + changed;
   const stride = Math.floor(lines.length / hunks);
-  if (stride < span) throw new Error(`bench setup: ${hunks} hunks of ${span} lines do not fit in ${lines.length} lines`);
+  if (stride < span)
+    throw new Error(`bench setup: ${hunks} hunks of ${span} lines do not fit in ${lines.length} lines`);
   const above = Math.floor(context / 2);
   const out: string[] = [];
   const keep = (text: string): string => (text === "" ? "" : ` ${text}`);
@@ -80,7 +81,13 @@ export function oneHunkPatch(lines: readonly string[], patchPath: string, every:
  * A patch of anchored hunks: for every `every`-th line that starts with `prefix` (each such line
  * must be unique, e.g. a numbered heading), `@@ <that line>` followed by `added` new lines.
  */
-export function anchoredPatch(lines: readonly string[], patchPath: string, prefix: string, every: number, added: number): GeneratedPatch {
+export function anchoredPatch(
+  lines: readonly string[],
+  patchPath: string,
+  prefix: string,
+  every: number,
+  added: number,
+): GeneratedPatch {
   const out: string[] = [];
   let hunks = 0;
   lines.forEach((text) => {

@@ -44,8 +44,14 @@ export function ratio(value: number): string {
 }
 
 /** A plain-text table with a header rule; `right` lists right-aligned column indexes. */
-export function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, right: readonly number[] = []): string {
-  const widths = header.map((title, column) => Math.max([...title].length, ...rows.map((row) => [...(row[column] ?? "")].length)));
+export function table(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  right: readonly number[] = [],
+): string {
+  const widths = header.map((title, column) =>
+    Math.max([...title].length, ...rows.map((row) => [...(row[column] ?? "")].length)),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => {
@@ -54,13 +60,17 @@ export function table(header: readonly string[], rows: ReadonlyArray<readonly st
       })
       .join("  ")
       .trimEnd();
-  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map((row) => line(row))].join("\n");
+  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map((row) => line(row))].join(
+    "\n",
+  );
 }
 
 /** Node version, OS, CPU model and count, memory, load and the date. */
 export function machineInfo(): string {
   const cores = cpus();
-  const load = loadavg().map((value) => value.toFixed(2)).join(" ");
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
   return [
     `date:    ${new Date().toISOString()}`,
     `node:    ${process.version} (${platform()} ${release()})`,

@@ -33,9 +33,18 @@ export function noteBody(index: number, bytes: number): string {
 }
 
 /** Writes every note's working file, baseline, record and hint under `root` (`concurrency` files at once). */
-export async function writeTrackedNotes(options: { root: string; stateFolder: string; notes: readonly SeededNote[]; concurrency?: number }): Promise<void> {
+export async function writeTrackedNotes(options: {
+  root: string;
+  stateFolder: string;
+  notes: readonly SeededNote[];
+  concurrency?: number;
+}): Promise<void> {
   const state = join(options.root, options.stateFolder);
-  const folders = new Set([join(state, "tracked"), join(state, "by-path"), ...options.notes.map((note) => dirname(join(options.root, note.localPath)))]);
+  const folders = new Set([
+    join(state, "tracked"),
+    join(state, "by-path"),
+    ...options.notes.map((note) => dirname(join(options.root, note.localPath))),
+  ]);
   for (const folder of folders) await mkdir(folder, { recursive: true, mode: 0o700 });
   let next = 0;
   const worker = async (): Promise<void> => {

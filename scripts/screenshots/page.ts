@@ -43,15 +43,28 @@ We meet again next Tuesday at 10:00.
 /** Mine: a new attendee, a changed decision, a new action item. */
 const MINE = BASE.replace("- Linus\n", "- Linus\n- Margaret\n")
   .replace("- Review the sync spec on Thursday.", "- Review the sync spec on Wednesday, with the field team.")
-  .replace("- [ ] Linus: triage the import bugs\n", "- [ ] Linus: triage the import bugs\n- [ ] Margaret: write the release notes\n");
+  .replace(
+    "- [ ] Linus: triage the import bugs\n",
+    "- [ ] Linus: triage the import bugs\n- [ ] Margaret: write the release notes\n",
+  );
 
 /** Theirs: a reworded agenda item, the same decision changed otherwise, the same place appended to. */
 const THEIRS = BASE.replace("2. Release plan for 0.4", "2. Release plan for 0.4 (date moved to May 12)")
   .replace("- Review the sync spec on Thursday.", "- Review the sync spec on Friday.")
-  .replace("- [ ] Linus: triage the import bugs\n", "- [ ] Linus: triage the import bugs\n- [ ] Grace: book the room for the demo\n")
+  .replace(
+    "- [ ] Linus: triage the import bugs\n",
+    "- [ ] Linus: triage the import bugs\n- [ ] Grace: book the room for the demo\n",
+  )
   .replace("We meet again next Tuesday at 10:00.", "We meet again next Tuesday at 10:30.");
 
-const vm = buildConflictViewModel({ base: BASE, local: MINE, remote: THEIRS, remoteHash: `sha256:${"0".repeat(64)}`, localPath: "Meetings/Weekly sync.md", noteId: "aurora" });
+const vm = buildConflictViewModel({
+  base: BASE,
+  local: MINE,
+  remote: THEIRS,
+  remoteHash: `sha256:${"0".repeat(64)}`,
+  localPath: "Meetings/Weekly sync.md",
+  noteId: "aurora",
+});
 
 const root = document.body.createDiv({ cls: "workspace-leaf-content" });
 const header = root.createDiv({ cls: "view-header" });
@@ -70,7 +83,11 @@ if (view === "diff") {
   });
 } else {
   header.createDiv({ cls: "view-header-title", text: "Merge Weekly sync.md" });
-  const editor = renderMergeEditor(content, { viewModel: vm, confirm: () => Promise.resolve(false), onAnswer: () => undefined });
+  const editor = renderMergeEditor(content, {
+    viewModel: vm,
+    confirm: () => Promise.resolve(false),
+    onAnswer: () => undefined,
+  });
   // Half way through: the first conflict taken "both" and in view, the second still open.
   editor.pick(0, "both");
   editor.nextConflict();

@@ -56,7 +56,11 @@ export interface AppOptions {
  * readability probe reads it (docs/tools.md §16.8); anything else is not fetched. Undefined when the
  * answer is not a 200 with a body.
  */
-async function fetchSiteImage(transport: HttpTransport, apiOrigin: string, url: string): Promise<Uint8Array | undefined> {
+async function fetchSiteImage(
+  transport: HttpTransport,
+  apiOrigin: string,
+  url: string,
+): Promise<Uint8Array | undefined> {
   if (!isHackmdSiteLink({ link: url, apiUrl: apiOrigin })) return undefined;
   const response = await transport.request({
     method: "GET",
@@ -78,7 +82,8 @@ async function attachmentFolder(files: LocalFiles, notePath: string): Promise<st
   if (files.root.isVault) {
     try {
       const read = await files.read(`${files.root.configDir}/app.json`, { maxBytes: 1_048_576 });
-      const value = (JSON.parse(new TextDecoder().decode(read.bytes)) as { attachmentFolderPath?: unknown }).attachmentFolderPath;
+      const value = (JSON.parse(new TextDecoder().decode(read.bytes)) as { attachmentFolderPath?: unknown })
+        .attachmentFolderPath;
       if (typeof value === "string") setting = value;
     } catch {
       setting = "/";
@@ -101,7 +106,8 @@ function noteSiteOrigin(apiOrigin: string): string {
 /** Rough size of a cached list for the cache's size cap. */
 function estimateListBytes(list: readonly NoteSummary[]): number {
   let bytes = 0;
-  for (const note of list) bytes += 200 + 2 * (note.title.length + (note.description?.length ?? 0) + note.tags.join("").length);
+  for (const note of list)
+    bytes += 200 + 2 * (note.title.length + (note.description?.length ?? 0) + note.tags.join("").length);
   return bytes;
 }
 
@@ -117,7 +123,11 @@ export function createAppDeps(options: AppOptions): AppDeps {
     logger: options.logger,
   });
   const ttl = options.cacheTtlMs;
-  const lists = new NoteListCache<NoteSummary>({ clock: options.clock, estimate: estimateListBytes, ...(ttl === undefined ? {} : { ttlMs: ttl }) });
+  const lists = new NoteListCache<NoteSummary>({
+    clock: options.clock,
+    estimate: estimateListBytes,
+    ...(ttl === undefined ? {} : { ttlMs: ttl }),
+  });
   const pending = new PendingWrites(options.clock);
   const safety = new SafetyVersions({
     client,

@@ -5,7 +5,12 @@
  */
 import { invalidInput } from "../core/errors";
 import { isBodyHash } from "../core/hash";
-import { checkIdentifier, hasControlCharacter, MAX_IDENTIFIER_LENGTH, type IdentifierLabel } from "../hackmd/identifiers";
+import {
+  checkIdentifier,
+  hasControlCharacter,
+  MAX_IDENTIFIER_LENGTH,
+  type IdentifierLabel,
+} from "../hackmd/identifiers";
 import type { Permission } from "../hackmd/types";
 
 /** Checks and trims `team_path` (docs/tools.md §3.1, §5.5): omitted or null → personal (null). */
@@ -33,7 +38,9 @@ export function idArg(label: Exclude<IdentifierLabel, "team path">, value: strin
 export function hashArg(name: string, value: string | undefined, source: string): string | undefined {
   if (value === undefined) return undefined;
   if (!isBodyHash(value)) {
-    throw invalidInput(`${name} must be "sha256:" followed by 64 lowercase hex digits; pass ${source} exactly as returned.`);
+    throw invalidInput(
+      `${name} must be "sha256:" followed by 64 lowercase hex digits; pass ${source} exactly as returned.`,
+    );
   }
   return value;
 }
@@ -49,10 +56,16 @@ export function checkPermissions(args: {
 }): void {
   for (const key of ["comment_permission", "suggest_edit_permission"] as const) {
     if (args[key] !== undefined) {
-      throw invalidInput(`${key} cannot be set through HackMD's API; leave it out and change it in HackMD's web interface.`);
+      throw invalidInput(
+        `${key} cannot be set through HackMD's API; leave it out and change it in HackMD's web interface.`,
+      );
     }
   }
-  if (args.read_permission && args.write_permission && PERMISSION_ORDER[args.write_permission] > PERMISSION_ORDER[args.read_permission]) {
+  if (
+    args.read_permission &&
+    args.write_permission &&
+    PERMISSION_ORDER[args.write_permission] > PERMISSION_ORDER[args.read_permission]
+  ) {
     throw invalidInput(
       `write_permission "${args.write_permission}" is more permissive than read_permission "${args.read_permission}"; choose a write permission no wider than the read permission.`,
     );

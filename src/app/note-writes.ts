@@ -15,9 +15,12 @@ export function unshownFields(sent: SentMetadata, note: NoteDetail): string[] {
   const missing: string[] = [];
   if (sent.tags !== undefined && !sameTagSet(sent.tags, note.tags)) missing.push("tags");
   if (sent.description !== undefined && sent.description !== (note.description ?? "")) missing.push("description");
-  if (sent.permalink !== undefined && sent.permalink.toLowerCase() !== (note.permalink ?? "").toLowerCase()) missing.push("permalink");
-  if (sent.read_permission !== undefined && sent.read_permission !== note.read_permission) missing.push("read_permission");
-  if (sent.write_permission !== undefined && sent.write_permission !== note.write_permission) missing.push("write_permission");
+  if (sent.permalink !== undefined && sent.permalink.toLowerCase() !== (note.permalink ?? "").toLowerCase())
+    missing.push("permalink");
+  if (sent.read_permission !== undefined && sent.read_permission !== note.read_permission)
+    missing.push("read_permission");
+  if (sent.write_permission !== undefined && sent.write_permission !== note.write_permission)
+    missing.push("write_permission");
   return missing;
 }
 

@@ -16,7 +16,11 @@ import type { AppDeps } from "./deps";
  * same key the sync engine's pull and push hold, so an agent's write never interleaves with them
  * (docs/adr/0004-one-queue.md).
  */
-export function underNote<T>(deps: AppDeps, address: { teamPath: string | null; noteId: string }, task: () => Promise<T>): Promise<T> {
+export function underNote<T>(
+  deps: AppDeps,
+  address: { teamPath: string | null; noteId: string },
+  task: () => Promise<T>,
+): Promise<T> {
   return deps.queue.run([noteQueueKey(recordKey(address.teamPath, address.noteId))], task);
 }
 
@@ -26,7 +30,12 @@ function listKey(teamPath: string | null): string {
 }
 
 /** A workspace's notes through the 60-second list cache. */
-export function listWorkspace(deps: AppDeps, call: CallContext, teamPath: string | null, refresh: boolean): Promise<NoteSummary[]> {
+export function listWorkspace(
+  deps: AppDeps,
+  call: CallContext,
+  teamPath: string | null,
+  refresh: boolean,
+): Promise<NoteSummary[]> {
   return deps.lists.get(listKey(teamPath), () => deps.client.listNotes(call, { teamPath }), refresh);
 }
 
@@ -55,7 +64,10 @@ export async function ensureTeamMember(deps: AppDeps, call: CallContext, teamPat
   if (cached?.some((team) => team.path === teamPath)) return;
   const fresh = await accountTeamPaths(deps, call, true);
   if (!fresh.includes(teamPath)) {
-    throw new BridgeError("not_found", `The account is not a member of team ${teamPath}; use a team path from hackmd_get_me.`);
+    throw new BridgeError(
+      "not_found",
+      `The account is not a member of team ${teamPath}; use a team path from hackmd_get_me.`,
+    );
   }
 }
 

@@ -20,7 +20,12 @@ export interface Published {
 }
 
 /** Creates a note with `body` (one POST, never retried) and reads it back until it shows `body.content`. */
-export async function publishNote(deps: AppDeps, call: CallContext, teamPath: string | null, body: CreateNoteRequest & { content: string }): Promise<Published> {
+export async function publishNote(
+  deps: AppDeps,
+  call: CallContext,
+  teamPath: string | null,
+  body: CreateNoteRequest & { content: string },
+): Promise<Published> {
   const created = await deps.lists.aroundWrite(() => deps.client.createNote(call, { teamPath, body }));
   const noteId = created.note.id;
   // A read right after a create can show a stale body; wait until HackMD shows ours.

@@ -49,7 +49,16 @@ export type UpdateOutcome =
       safety: SafetyVersion | undefined;
     };
 
-const CHANGING_FIELDS = ["title", "content", "tags", "description", "permalink", "read_permission", "write_permission", "parent_folder_id"] as const;
+const CHANGING_FIELDS = [
+  "title",
+  "content",
+  "tags",
+  "description",
+  "permalink",
+  "read_permission",
+  "write_permission",
+  "parent_folder_id",
+] as const;
 
 /** Checks an edit before any request (invalid_input): hash form, patch exclusive, permissions, folder id. */
 export function checkNoteUpdate(update: NoteUpdate): void {
@@ -69,19 +78,39 @@ export function checkNoteUpdate(update: NoteUpdate): void {
  * Edits a resolved note (checked first by `checkNoteUpdate`). Read, decide and write under the
  * note's key: a push or pull of the same note waits for this, and this for them.
  */
-export function updateNote(deps: AppDeps, call: CallContext, address: Address, update: NoteUpdate): Promise<UpdateOutcome> {
+export function updateNote(
+  deps: AppDeps,
+  call: CallContext,
+  address: Address,
+  update: NoteUpdate,
+): Promise<UpdateOutcome> {
   const expected = hashArg("expected_hash", update.expected_hash, "the body_hash from hackmd_get_note");
-return underNote(deps, address, async (): Promise<UpdateOutcome> => {
+  return underNote(deps, address, async (): Promise<UpdateOutcome> => {
     if (update.patch !== undefined) {
       const note = await readBody(deps, call, address, expected);
       // Cooperative: a large patch yields between slices, so other sessions are not stalled meanwhile.
-      const result = await applyPatchAsync({ body: note.content, patch: update.patch, patchPath: note.patch_path, pause: () => deps.sleep(0) });
+      const result = await applyPatchAsync({
+        body: note.content,
+        patch: update.patch,
+        patchPath: note.patch_path,
+        pause: () => deps.sleep(0),
+      });
       if (result.changed) {
         deps.pending.assertClear(address, note.content);
-        await call.beforeChange({ action: "edit_note", note: { ...address, title: note.title }, body: { where: "note", before: note.content, after: result.body } });
+        await call.beforeChange({
+          action: "edit_note",
+          note: { ...address, title: note.title },
+          body: { where: "note", before: note.content, after: result.body },
+        });
         await sendAndConfirm(deps, call, address, result.body, {});
       }
-      return { mode: "patched", ...address, patchPath: note.patch_path, changed: result.changed, bytes: utf8Length(result.changed ? result.body : note.content) };
+      return {
+        mode: "patched",
+        ...address,
+        patchPath: note.patch_path,
+        changed: result.changed,
+        bytes: utf8Length(result.changed ? result.body : note.content),
+      };
     }
 
     const replacement = update.content === undefined ? undefined : normalizeLineEndings(update.content);
@@ -97,7 +126,13 @@ return underNote(deps, address, async (): Promise<UpdateOutcome> => {
       deps.pending.assertClear(address, current.content);
       content = replacement ?? current.content;
     }
-    const metadata = { tags: update.tags, description: update.description, permalink: update.permalink, read_permission: update.read_permission, write_permission: update.write_permission };
+    const metadata = {
+      tags: update.tags,
+      description: update.description,
+      permalink: update.permalink,
+      read_permission: update.read_permission,
+      write_permission: update.write_permission,
+    };
     const fields = defined({
       title: update.title,
       tags: update.tags,
@@ -109,22 +144,42 @@ return underNote(deps, address, async (): Promise<UpdateOutcome> => {
     });
     const placement = update.parent_folder_id;
     // The text before is read only when the host needs it (a question, the activity history).
-    const readCurrent = async (): Promise<NoteDetail & { content: string }> => current ?? (current = await readBody(deps, call, address, undefined));
+    const readCurrent = async (): Promise<NoteDetail & { content: string }> =>
+      current ?? (current = await readBody(deps, call, address, undefined));
     await call.beforeChange({
       action: "update_note",
-      note: { ...address, ...(current === undefined ? { readTitle: async () => (await readCurrent()).title } : { title: current.title }) },
-      ...(replacement === undefined ? {} : { body: { where: "note" as const, ...(current === undefined ? { readBefore: async () => (await readCurrent()).content } : { before: current.content }), after: replacement } }),
+      note: {
+        ...address,
+        ...(current === undefined ? { readTitle: async () => (await readCurrent()).title } : { title: current.title }),
+      },
+      ...(replacement === undefined
+        ? {}
+        : {
+            body: {
+              where: "note" as const,
+              ...(current === undefined
+                ? { readBefore: async () => (await readCurrent()).content }
+                : { before: current.content }),
+              after: replacement,
+            },
+          }),
       fields: changedFields(update),
     });
     // A body this call has not read is replaced blind: name HackMD's text first (one request),
     // once the host agreed to the change (nothing is written while it asks).
-    if (replacement !== undefined && expected === undefined) version = await deps.safety.before(call, address.noteId, "agent update");
+    if (replacement !== undefined && expected === undefined)
+      version = await deps.safety.before(call, address.noteId, "agent update");
     const last = await sendAndConfirm(deps, call, address, content, fields, {
       metadata,
       checkBody: replacement !== undefined,
       placement,
     });
-    return { mode: "updated", note: last, placementConfirmed: placement === undefined ? null : showsPlacement(last, placement), safety: version };
+    return {
+      mode: "updated",
+      note: last,
+      placementConfirmed: placement === undefined ? null : showsPlacement(last, placement),
+      safety: version,
+    };
   });
 }
 
@@ -153,10 +208,18 @@ function changedFields(args: {
 }
 
 /** GETs the note, requires its body, and compares `expected_hash` (nothing written on mismatch). */
-async function readBody(deps: AppDeps, call: CallContext, address: Address, expected: string | undefined): Promise<NoteDetail & { content: string }> {
+async function readBody(
+  deps: AppDeps,
+  call: CallContext,
+  address: Address,
+  expected: string | undefined,
+): Promise<NoteDetail & { content: string }> {
   const note = await deps.client.getNote(call, address);
   if (note.content === undefined) {
-    throw new BridgeError("upstream", `HackMD sent note ${address.noteId} without its body, so nothing was written; retry later.`);
+    throw new BridgeError(
+      "upstream",
+      `HackMD sent note ${address.noteId} without its body, so nothing was written; retry later.`,
+    );
   }
   if (expected !== undefined && (note.body_hash ?? (await bodyHash(note.content))) !== expected) {
     throw new BridgeError(
@@ -177,7 +240,11 @@ function sendAndConfirm(
   address: Address,
   content: string,
   fields: Omit<UpdateNoteRequest, "content">,
-  checks: { metadata?: Parameters<typeof unshownFields>[0]; checkBody?: boolean; placement?: string | null | undefined } = { checkBody: true },
+  checks: {
+    metadata?: Parameters<typeof unshownFields>[0];
+    checkBody?: boolean;
+    placement?: string | null | undefined;
+  } = { checkBody: true },
 ): Promise<NoteDetail> {
   const checkBody = checks.checkBody ?? true;
   const placement = checks.placement;
@@ -185,7 +252,9 @@ function sendAndConfirm(
     address,
     content,
     fields,
-    shows: (note) => (!checkBody || note.content === content) && (checks.metadata === undefined || unshownFields(checks.metadata, note).length === 0),
+    shows: (note) =>
+      (!checkBody || note.content === content) &&
+      (checks.metadata === undefined || unshownFields(checks.metadata, note).length === 0),
     // The folder is waited for too, but a move that never shows is only a flag (§9.5).
     ...(placement === undefined ? {} : { waitsFor: (note: NoteDetail) => showsPlacement(note, placement) }),
     unconfirmed: () =>

@@ -10,14 +10,24 @@ import type { NoteVersion, NoteVersionWithContent, VersionPage, VersionQuery } f
 import type { AppDeps } from "./deps";
 
 /** One page of a note's versions, newest first. */
-export async function listNoteVersions(deps: AppDeps, call: CallContext, noteId: string, query: VersionQuery): Promise<VersionPage> {
+export async function listNoteVersions(
+  deps: AppDeps,
+  call: CallContext,
+  noteId: string,
+  query: VersionQuery,
+): Promise<VersionPage> {
   const page = await deps.client.listVersions(call, { noteId, ...query });
   deps.safety.noteAvailability(true);
   return page;
 }
 
 /** One version of a note, with its text (`content` null when HackMD cannot show it). */
-export async function getNoteVersion(deps: AppDeps, call: CallContext, noteId: string, versionId: string): Promise<NoteVersionWithContent> {
+export async function getNoteVersion(
+  deps: AppDeps,
+  call: CallContext,
+  noteId: string,
+  versionId: string,
+): Promise<NoteVersionWithContent> {
   const version = await deps.client.getVersion(call, { noteId, versionId });
   deps.safety.noteAvailability(true);
   return version;

@@ -97,8 +97,12 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
     }
     if (!keepLines) {
       // After a `%%` line nothing closes, a restored block comment would close it instead: its placeholders stay as written.
-      if (!unclosedComment && BLOCK_COMMENT.test(text) && index.nextExact("%%", i) === undefined) unclosedComment = true;
-      const block = commentBlock(lines, i, index, env) ?? (unclosedComment ? undefined : placeholderLine(lines, i, env)) ?? container(lines, i, index, env);
+      if (!unclosedComment && BLOCK_COMMENT.test(text) && index.nextExact("%%", i) === undefined)
+        unclosedComment = true;
+      const block =
+        commentBlock(lines, i, index, env) ??
+        (unclosedComment ? undefined : placeholderLine(lines, i, env)) ??
+        container(lines, i, index, env);
       if (block !== undefined) {
         flush();
         append(out, block.lines);
@@ -189,7 +193,14 @@ function placeholderLine(lines: readonly Line[], at: number, env: Env): Block | 
   if (env.dir === "local" && k === 0) {
     env.wrote.set(id, source);
     const restored = splitLines(source);
-    return { lines: restored.map((part, i) => ({ text: part.text, eol: i === restored.length - 1 ? line.eol : part.eol, no: line.no })), next: at + 1 };
+    return {
+      lines: restored.map((part, i) => ({
+        text: part.text,
+        eol: i === restored.length - 1 ? line.eol : part.eol,
+        no: line.no,
+      })),
+      next: at + 1,
+    };
   }
   const shifted = env.dir === "remote" ? k + 1 : k - 1;
   return { lines: [withText(line, MARK.repeat(shifted) + placeholder(id))], next: at + 1 };
@@ -245,7 +256,13 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
     return { lines: toCallout(shell, opener, body, rc, env), next };
   }
   const shifted = env.dir === "remote" ? k + 1 : k - 1;
-  return { lines: [withText(opener, `${":".repeat(colons)}${MARK.repeat(shifted)}${opener.text.slice(colons + k * MARK.length)}`), ...lines.slice(at + 1, next)], next };
+  return {
+    lines: [
+      withText(opener, `${":".repeat(colons)}${MARK.repeat(shifted)}${opener.text.slice(colons + k * MARK.length)}`),
+      ...lines.slice(at + 1, next),
+    ],
+    next,
+  };
 }
 
 /** Container (content converted) → callout. */
@@ -253,7 +270,11 @@ function toCallout(shell: Shell, opener: Line, body: readonly Line[], rc: string
   const input = body.map((line, i) => (i === body.length - 1 && rc === "" ? { ...line, eol: "" } : line));
   const content = convertLines(input, env, false, false);
   const title = shell.title === undefined ? "" : ` ${convertInlineText(shell.title, env, opener.no + 1)}`;
-  const header: Line = { text: `> [!${shell.spelling}]${title}`, eol: body.length > 0 ? opener.eol : rc, no: opener.no };
+  const header: Line = {
+    text: `> [!${shell.spelling}]${title}`,
+    eol: body.length > 0 ? opener.eol : rc,
+    no: opener.no,
+  };
   return [header, ...content.map((line) => withText(line, line.text === "" ? ">" : `> ${line.text}`))];
 }
 
@@ -266,8 +287,11 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
   const separator = header.eol === "" ? "\n" : header.eol;
   const info = shell.spelling === shell.type ? shell.type : `${shell.type} ${shell.spelling}`;
   const out: Line[] = [{ text: colons + info, eol: separator, no: header.no }];
-  if (shell.title !== undefined) out.push({ text: `**${convertInlineText(shell.title, env, header.no)}**`, eol: separator, no: header.no });
-  content.forEach((line, i) => out.push(i === content.length - 1 && line.eol === "" ? { ...line, eol: separator } : line));
+  if (shell.title !== undefined)
+    out.push({ text: `**${convertInlineText(shell.title, env, header.no)}**`, eol: separator, no: header.no });
+  content.forEach((line, i) =>
+    out.push(i === content.length - 1 && line.eol === "" ? { ...line, eol: separator } : line),
+  );
   const lastEol = body.length > 0 ? (body[body.length - 1] as Line).eol : header.eol;
   out.push({ text: colons, eol: lastEol, no: (body[body.length - 1] ?? header).no });
   return out;
@@ -281,10 +305,16 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
  */
 function quote(lines: readonly Line[], from: number, to: number, env: Env, keepLines: boolean): Line[] {
   const run = lines.slice(from, to);
-  const canonical = !keepLines && run.every((line) => line.text === ">" || (line.text.startsWith("> ") && line.text.length > 2));
+  const canonical =
+    !keepLines && run.every((line) => line.text === ">" || (line.text.startsWith("> ") && line.text.length > 2));
   if (!canonical) {
     const prefixes = run.map((line) => (/^ {0,3}> ?/.exec(line.text) as RegExpExecArray)[0]);
-    const content = convertLines(run.map((line, i) => withText(line, line.text.slice((prefixes[i] as string).length))), env, false, true);
+    const content = convertLines(
+      run.map((line, i) => withText(line, line.text.slice((prefixes[i] as string).length))),
+      env,
+      false,
+      true,
+    );
     return content.map((line, i) => withText(line, (prefixes[i] as string) + line.text));
   }
   let content = run.map((line) => withText(line, line.text === ">" ? "" : line.text.slice(2)));
@@ -295,7 +325,9 @@ function quote(lines: readonly Line[], from: number, to: number, env: Env, keepL
     const head = content[0] as Line;
     content = [withText(head, MARK.repeat(shifted) + head.text.slice(shell.k * MARK.length)), ...content.slice(1)];
   }
-  return convertLines(content, env, false, false).map((line) => withText(line, line.text === "" ? ">" : `> ${line.text}`));
+  return convertLines(content, env, false, false).map((line) =>
+    withText(line, line.text === "" ? ">" : `> ${line.text}`),
+  );
 }
 
 /** The shell of a callout (quote content lines) that converts both ways, if it does. */
@@ -364,7 +396,9 @@ class LineIndex {
       const sparse: number[][] = [colonRuns];
       for (let width = 1; width * 2 <= colonRuns.length; width *= 2) {
         const previous = sparse[sparse.length - 1] as number[];
-        sparse.push(previous.slice(0, previous.length - width).map((value, i) => Math.max(value, previous[i + width] as number)));
+        sparse.push(
+          previous.slice(0, previous.length - width).map((value, i) => Math.max(value, previous[i + width] as number)),
+        );
       }
       this.colonLines = colonLines;
       this.colonRuns = colonRuns;

@@ -156,7 +156,10 @@ export function dependenciesHold(dependencies: ConversionDependencies, context: 
  * tells "edited" from "context changed" with `toRemote(local, contextFromDependencies(d, now)).text
  * !== baseline`. New comments in an edited text get ids with `base`'s salt.
  */
-export function contextFromDependencies(dependencies: ConversionDependencies, base: ConversionContext): ConversionContext {
+export function contextFromDependencies(
+  dependencies: ConversionDependencies,
+  base: ConversionContext,
+): ConversionContext {
   const recorded = new Map(dependencies.answers);
   const get = (question: string): string | null => recorded.get(question) ?? null;
   const answers: Answers = {
@@ -182,7 +185,8 @@ export function contextFromDependencies(dependencies: ConversionDependencies, ba
 export function preferRecorded(dependencies: ConversionDependencies, current: ConversionContext): ConversionContext {
   if (!dependencies.enabled || !current.enabled) return contextFromDependencies(dependencies, current);
   const recorded = new Map(dependencies.answers);
-  const pick = (question: string, now: () => string | null): string | null => (recorded.has(question) ? (recorded.get(question) ?? null) : now());
+  const pick = (question: string, now: () => string | null): string | null =>
+    recorded.has(question) ? (recorded.get(question) ?? null) : now();
   const c = current.answers;
   const answers: Answers = {
     target: (kind, linkpath) => pick(`target:${kind}:${linkpath}`, () => c.target(kind, linkpath)),
@@ -242,7 +246,8 @@ export function recordingAnswers(answers: Answers, record: AnswerRecord): Answer
 /** The record as the question/answer pairs of `ConversionDependencies.answers`. */
 export function answerPairs(record: AnswerRecord): Array<[string, string | null]> {
   const pairs: Array<[string, string | null]> = [];
-  for (const [kind, known] of record) for (const [argument, answer] of known) pairs.push([`${kind}:${argument}`, answer]);
+  for (const [kind, known] of record)
+    for (const [argument, answer] of known) pairs.push([`${kind}:${argument}`, answer]);
   return pairs;
 }
 
@@ -280,7 +285,13 @@ function ask(answers: Answers, question: string): string | null {
 
 /** A link target Obsidian could name a file by: no subpath, alias or block characters, no empty segment. */
 function isLinkpath(file: string): boolean {
-  return file !== "" && !/[#|^[\]\\\n\r]/.test(file) && file.trim() === file && !file.startsWith("/") && !file.split("/").some((part) => part === "" || part === "." || part === "..");
+  return (
+    file !== "" &&
+    !/[#|^[\]\\\n\r]/.test(file) &&
+    file.trim() === file &&
+    !file.startsWith("/") &&
+    !file.split("/").some((part) => part === "" || part === "." || part === "..")
+  );
 }
 
 /** Index by a key that must be unique: a key two entries share maps to nothing. */

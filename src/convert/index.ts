@@ -61,7 +61,8 @@ export function toRemote(localText: string, context: ConversionContext): RemoteR
   let result = run("remote", localText, context, new Map());
   // A placeholder written as text before the comment that produces the same id: convert again
   // knowing that id, so the text one is escaped.
-  if ([...result.env.literalIds].some((id) => result.env.wrote.has(id))) result = run("remote", localText, context, result.env.wrote);
+  if ([...result.env.literalIds].some((id) => result.env.wrote.has(id)))
+    result = run("remote", localText, context, result.env.wrote);
   return { ...finish(result, localText, context), images: [...result.env.images].sort() };
 }
 
@@ -94,7 +95,8 @@ function run(dir: Direction, text: string, context: ConversionContext, preload: 
   // line's text changes; such texts stay as they are (both ways, so still one-to-one). The engine
   // normalises line endings first, so this only guards direct callers.
   if (/\r(?!\n)/.test(text)) {
-    if (dir === "remote") env.warnings.push({ line: 1, message: "the text has a line ending that is a lone CR; nothing was converted" });
+    if (dir === "remote")
+      env.warnings.push({ line: 1, message: "the text has a line ending that is a lone CR; nothing was converted" });
     return { text, env, record };
   }
   return { text: joinLines(convertLines(splitLines(text), env, true, false)), env, record };

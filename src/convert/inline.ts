@@ -115,12 +115,18 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
     if (token === undefined) {
       if (!escaped && s.startsWith("%%", start) && mask?.[start] !== 1) {
         unclosed = true;
-        warn(env, where(start).no, "a %% comment that does not close on its line (or encloses code) is pushed as written");
+        warn(
+          env,
+          where(start).no,
+          "a %% comment that does not close on its line (or encloses code) is pushed as written",
+        );
       }
       i = run.count > 0 ? start : i + 1;
       continue;
     }
-    const replacement = frozen(s, i, lastEnd, token, unclosed) ? undefined : handle(token, run.count, where(start), env);
+    const replacement = frozen(s, i, lastEnd, token, unclosed)
+      ? undefined
+      : handle(token, run.count, where(start), env);
     if (replacement !== undefined) {
       out.push(s.slice(copied, i), replacement);
       copied = token.end;
@@ -175,7 +181,8 @@ function handle(token: Token, k: number, at: { table: boolean; no: number }, env
     if (k > 0) return decodeChecked(token, table, env) === undefined ? undefined : MARK.repeat(k - 1) + token.text;
     if (token.kind === "image") env.imageUrls.add(splitFragment(token.dest).base);
     const local = decodeChecked(token, table, env);
-    if (local !== undefined && token.kind === "placeholder") env.wrote.set(token.inner, commentSource(env, token.inner) as string);
+    if (local !== undefined && token.kind === "placeholder")
+      env.wrote.set(token.inner, commentSource(env, token.inner) as string);
     return local;
   }
   return encodeChecked(token, table, env) === undefined ? undefined : MARK.repeat(k + 1) + token.text;
@@ -275,7 +282,8 @@ function encodeWikilink(token: Token, table: boolean, env: Env): string | undefi
   const url = path === null ? null : env.answers.noteUrl(path);
   if (url === null || !isLinkUrl(url)) return undefined;
   if (heading !== undefined) {
-    if (name.includes(">") || !isPlainText(heading) || heading.includes("#") || heading.startsWith("^")) return undefined;
+    if (name.includes(">") || !isPlainText(heading) || heading.includes("#") || heading.startsWith("^"))
+      return undefined;
     const anchor = headingAnchor(heading);
     return anchor === "" ? undefined : `[${name} > ${heading}](${url}#${anchor})`;
   }
@@ -305,7 +313,10 @@ function decodeLink(token: Token, table: boolean, env: Env): string | undefined 
 function encodeEmbed(token: Token, table: boolean, env: Env): string | undefined {
   const parts = splitAlias(token.inner, table);
   if (parts === undefined || !isPlainText(parts.target)) return undefined;
-  const notePath = parts.target.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(parts.target) ? env.answers.target("note", parts.target) : null;
+  const notePath =
+    parts.target.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(parts.target)
+      ? env.answers.target("note", parts.target)
+      : null;
   if (notePath !== null) {
     if (parts.alias !== undefined) return undefined;
     const id = env.answers.noteId(notePath);
@@ -333,7 +344,10 @@ function encodeImage(token: Token, table: boolean, env: Env): string | undefined
   const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
   const url = path === null ? null : env.answers.imageUrl(path);
   if (url === null || !isLinkUrl(url)) return undefined;
-  for (const candidate of [`![${alt}](${url}${remoteSize(size)})`, `![${alt}](${url}#${token.dest}${remoteSize(size)})`]) {
+  for (const candidate of [
+    `![${alt}](${url}${remoteSize(size)})`,
+    `![${alt}](${url}#${token.dest}${remoteSize(size)})`,
+  ]) {
     const back = whole(candidate);
     if (back !== undefined && decode(back, table, env) === token.text) return candidate;
   }
@@ -400,7 +414,9 @@ function splitAlias(inner: string, table: boolean): { target: string; alias: str
 
 function splitFragment(destination: string): { base: string; fragment: string | undefined } {
   const hash = destination.indexOf("#");
-  return hash === -1 ? { base: destination, fragment: undefined } : { base: destination.slice(0, hash), fragment: destination.slice(hash + 1) };
+  return hash === -1
+    ? { base: destination, fragment: undefined }
+    : { base: destination.slice(0, hash), fragment: destination.slice(hash + 1) };
 }
 
 /** A URL a rule may write as a link destination: a scheme, and nothing that ends a destination or starts a construct. */
@@ -416,7 +432,8 @@ function parseToken(s: string, at: number, mask: Uint8Array | undefined): Token 
     if (s.charCodeAt(at + 1) === 91) return linkish(s, at, "image", mask);
     return undefined;
   }
-  if (code === 91) return s.charCodeAt(at + 1) === 91 ? bracketed(s, at, 2, "wikilink", mask) : linkish(s, at, "link", mask);
+  if (code === 91)
+    return s.charCodeAt(at + 1) === 91 ? bracketed(s, at, 2, "wikilink", mask) : linkish(s, at, "link", mask);
   if (code === 123) return sticky(s, at, HACKMD_EMBED, "hackmd", mask);
   if (code === 60) return sticky(s, at, PLACEHOLDER, "placeholder", mask);
   if (code === 37 && s.charCodeAt(at + 1) === 37) {
@@ -429,11 +446,26 @@ function parseToken(s: string, at: number, mask: Uint8Array | undefined): Token 
   return undefined;
 }
 
-function token(kind: TokenKind, s: string, at: number, end: number, inner: string, label = "", dest = "", size?: string): Token {
+function token(
+  kind: TokenKind,
+  s: string,
+  at: number,
+  end: number,
+  inner: string,
+  label = "",
+  dest = "",
+  size?: string,
+): Token {
   return { kind, end, text: s.slice(at, end), inner, label, dest, size };
 }
 
-function sticky(s: string, at: number, source: string, kind: TokenKind, mask: Uint8Array | undefined): Token | undefined {
+function sticky(
+  s: string,
+  at: number,
+  source: string,
+  kind: TokenKind,
+  mask: Uint8Array | undefined,
+): Token | undefined {
   const pattern = new RegExp(source, "y");
   pattern.lastIndex = at;
   const match = pattern.exec(s);
@@ -443,7 +475,13 @@ function sticky(s: string, at: number, source: string, kind: TokenKind, mask: Ui
 }
 
 /** `[[inner]]` or `![[inner]]`. */
-function bracketed(s: string, at: number, open: number, kind: TokenKind, mask: Uint8Array | undefined): Token | undefined {
+function bracketed(
+  s: string,
+  at: number,
+  open: number,
+  kind: TokenKind,
+  mask: Uint8Array | undefined,
+): Token | undefined {
   const from = at + open;
   for (let p = from; p < s.length; p++) {
     if (s.charCodeAt(p) === 93) {
@@ -546,7 +584,7 @@ export function codeMask(s: string): Uint8Array | undefined {
   if (!s.includes("`")) return undefined;
   const runStart: number[] = [];
   const runLength: number[] = [];
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     if (s.charCodeAt(i) !== 96) {
       i++;
       continue;
@@ -596,5 +634,10 @@ export function codeMask(s: string): Uint8Array | undefined {
 }
 
 function isAsciiPunctuation(code: number): boolean {
-  return (code >= 33 && code <= 47) || (code >= 58 && code <= 64) || (code >= 91 && code <= 96) || (code >= 123 && code <= 126);
+  return (
+    (code >= 33 && code <= 47) ||
+    (code >= 58 && code <= 64) ||
+    (code >= 91 && code <= 96) ||
+    (code >= 123 && code <= 126)
+  );
 }

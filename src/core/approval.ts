@@ -39,7 +39,12 @@ export interface BodyChange {
 export interface ProposedChange {
   action: ChangeAction;
   /** The note concerned, when there is one. */
-  note?: { teamPath: string | null; noteId: string; title?: string; /** Reads the title, for callers that did not need it themselves. */ readTitle?: () => Promise<string> };
+  note?: {
+    teamPath: string | null;
+    noteId: string;
+    title?: string;
+    /** Reads the title, for callers that did not need it themselves. */ readTitle?: () => Promise<string>;
+  };
   /** The ROOT-relative file concerned, when there is one. */
   localPath?: string;
   /** The folder concerned (its id, or for a new folder its name). */

@@ -14,15 +14,11 @@ export const TITLE_BYTE_LIMIT = 1024;
 
 /** Where a body's front matter is: none, opened but never closed, or a closed block. */
 export type FrontMatterLocation =
-  | { kind: "none" }
-  | { kind: "unclosed" }
-  | { kind: "closed"; block: string[]; rest: string[] };
+  { kind: "none" } | { kind: "unclosed" } | { kind: "closed"; block: string[]; rest: string[] };
 
 /** What the front matter says about the title: unreadable, no `title` key, or the key's verdict. */
 export type FrontMatterTitle =
-  | { kind: "unreadable" }
-  | { kind: "no_title_key" }
-  | { kind: "title_key"; title: string | undefined };
+  { kind: "unreadable" } | { kind: "no_title_key" } | { kind: "title_key"; title: string | undefined };
 
 /** Finds the front matter of BOM-free body lines: first line `---`, closed within 256 lines. */
 export function locateFrontMatter(lines: readonly string[]): FrontMatterLocation {

@@ -82,15 +82,24 @@ export function isAbsoluteForm(input: string): boolean {
  */
 export function parseRootRelative(input: string): string {
   if (input.includes("\0")) {
-    throw new BridgeError("invalid_input", `The path ${JSON.stringify(input)} contains a NUL character; give a plain ROOT-relative path such as ${EXAMPLE}.`);
+    throw new BridgeError(
+      "invalid_input",
+      `The path ${JSON.stringify(input)} contains a NUL character; give a plain ROOT-relative path such as ${EXAMPLE}.`,
+    );
   }
   if (input.startsWith("/")) throw absolutePathError(input);
   if (input.includes("\\")) {
-    throw new BridgeError("invalid_input", `The path ${JSON.stringify(input)} contains "\\"; use forward slashes, e.g. ${EXAMPLE}.`);
+    throw new BridgeError(
+      "invalid_input",
+      `The path ${JSON.stringify(input)} contains "\\"; use forward slashes, e.g. ${EXAMPLE}.`,
+    );
   }
   const segments = input.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0) {
-    throw new BridgeError("invalid_input", `The path ${JSON.stringify(input)} is empty; give a file inside the ROOT, e.g. ${EXAMPLE}.`);
+    throw new BridgeError(
+      "invalid_input",
+      `The path ${JSON.stringify(input)} is empty; give a file inside the ROOT, e.g. ${EXAMPLE}.`,
+    );
   }
   if (segments.includes("..")) throw dotDotError(input);
   return segments.join("/");
@@ -117,7 +126,10 @@ export function dotDotError(input: string): BridgeError {
     escapes || direct.length === 0 || isAbsoluteForm(input)
       ? `name the destination inside the ROOT directly, e.g. ${EXAMPLE}`
       : `name the destination directly, e.g. ${direct.join("/")}`;
-  return new BridgeError("local_access", `The path ${JSON.stringify(input)} has a ".." component, which is not accepted; ${hint}.`);
+  return new BridgeError(
+    "local_access",
+    `The path ${JSON.stringify(input)} has a ".." component, which is not accepted; ${hint}.`,
+  );
 }
 
 /** The segments of a normalised ROOT-relative path (`""` has none). */
@@ -169,7 +181,9 @@ export function isInsideFolder(path: string, folder: string): boolean {
 
 /** The sync state folder of a ROOT, ROOT-relative, without a trailing `/` (docs/tools.md §13.1). */
 export function syncStateFolder(layout: RootLayout): string {
-  return layout.isVault ? joinPath(parseRootRelative(layout.configDir), "plugins/hackmd-bridge/sync") : `${BRIDGE_FOLDER}/sync`;
+  return layout.isVault
+    ? joinPath(parseRootRelative(layout.configDir), "plugins/hackmd-bridge/sync")
+    : `${BRIDGE_FOLDER}/sync`;
 }
 
 /** The protected folders of a ROOT (docs/tools.md §12.3), ROOT-relative. */
@@ -194,7 +208,9 @@ export function agentInstructionComponent(path: string, target: WriteTarget = "f
   const segments = pathSegments(path);
   const last = segments.length - 1;
   return segments.find(
-    (segment, i) => AGENT_FOLDER_NAMES.has(foldName(segment)) || (target === "file" && i === last && AGENT_FILE_NAMES.has(foldName(segment))),
+    (segment, i) =>
+      AGENT_FOLDER_NAMES.has(foldName(segment)) ||
+      (target === "file" && i === last && AGENT_FILE_NAMES.has(foldName(segment))),
   );
 }
 
@@ -215,7 +231,9 @@ export function writeRefusal(path: string, target: WriteTarget, policy: WritePol
   if (!policy.protectAgentFiles) return undefined;
   const component = agentInstructionComponent(path, target);
   if (component === undefined) return undefined;
-  const kind = AGENT_FOLDER_NAMES.has(foldName(component)) ? "a folder coding agents read instructions from" : "a file name coding agents load as instructions";
+  const kind = AGENT_FOLDER_NAMES.has(foldName(component))
+    ? "a folder coding agents read instructions from"
+    : "a file name coding agents load as instructions";
   return new BridgeError(
     "local_access",
     `Refusing to write the ${what} ${path}: ${JSON.stringify(component)} is ${kind}, and a shared note must not become an agent's instructions; choose another name, or turn off the protect_agent_files setting if this ROOT is not an agent's working folder.`,
@@ -239,7 +257,10 @@ export function isMarkdownPath(path: string): boolean {
 /** The `.remote.md` snapshot beside a tracked Markdown file (docs/tools.md §14.7): `a/b.MD` → `a/b.remote.md`. */
 export function remoteSnapshotPath(path: string): string {
   if (!isMarkdownPath(path)) {
-    throw new BridgeError("invalid_input", `${path} does not end in .md; only Markdown files have a .remote.md snapshot.`);
+    throw new BridgeError(
+      "invalid_input",
+      `${path} does not end in .md; only Markdown files have a .remote.md snapshot.`,
+    );
   }
   return `${path.slice(0, -3)}.remote.md`;
 }

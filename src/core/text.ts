@@ -4,12 +4,7 @@
  * report titles HackMD might not agree with.
  */
 
-import {
-  FRONT_MATTER_SEARCH_LINES,
-  locateFrontMatter,
-  readFrontMatterTitle,
-  TITLE_BYTE_LIMIT,
-} from "./front-matter";
+import { FRONT_MATTER_SEARCH_LINES, locateFrontMatter, readFrontMatterTitle, TITLE_BYTE_LIMIT } from "./front-matter";
 import { utf8Length } from "./hash";
 
 /** Normalises a body as HackMD stores it: `\r\n` → `\n`, then any other `\r` → `\n` (§11.2). */
@@ -33,7 +28,12 @@ export function bodyTitle(body: string): string | undefined {
   // first, then one at a time until the first non-blank line after it.
   const nextLine = lineReader(text);
   const head: string[] = [];
-  for (let line = nextLine(); line !== undefined; line = head.length > FRONT_MATTER_SEARCH_LINES ? undefined : nextLine()) head.push(line);
+  for (
+    let line = nextLine();
+    line !== undefined;
+    line = head.length > FRONT_MATTER_SEARCH_LINES ? undefined : nextLine()
+  )
+    head.push(line);
   const frontMatter = locateFrontMatter(head);
   if (frontMatter.kind === "unclosed") return undefined;
   let from = 0;

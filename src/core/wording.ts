@@ -8,7 +8,13 @@
  */
 
 /** A retry switch an operation can be called again with. */
-export type RetryFlag = "overwrite_local" | "discard_local_changes" | "create_parent_dirs" | "confirm_large_file" | "confirm" | "strategy_overwrite";
+export type RetryFlag =
+  | "overwrite_local"
+  | "discard_local_changes"
+  | "create_parent_dirs"
+  | "confirm_large_file"
+  | "confirm"
+  | "strategy_overwrite";
 
 /** An input or output field named in a message (`diff_summary`: the diff shown with a conflict). */
 export type InputName = "expected_remote_hash" | "note_id" | "team_path" | "diff_summary";
@@ -69,7 +75,9 @@ export const TOOL_WORDS: Words = {
   input: (name) => name,
   step: (step) => {
     const flags = step.flags ?? [];
-    return flags.length === 0 ? TOOL_STEPS[step.action] : `${TOOL_STEPS[step.action]} with ${flags.map((flag) => TOOL_FLAGS[flag]).join(" and ")}`;
+    return flags.length === 0
+      ? TOOL_STEPS[step.action]
+      : `${TOOL_STEPS[step.action]} with ${flags.map((flag) => TOOL_FLAGS[flag]).join(" and ")}`;
   },
   reply: ({ where, text, said }) => `${where}: ${text} HackMD said: ${said}`,
 };

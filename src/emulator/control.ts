@@ -12,7 +12,7 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 function loopbackHost(host: string | undefined): boolean {
   if (host === undefined) return false;
-  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0] ?? "";
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : (host.split(":")[0] ?? "");
   return LOOPBACK_HOSTS.has(name.toLowerCase());
 }
 
@@ -49,13 +49,15 @@ function route(core: EmulatorCore, method: string, path: string, query: URLSearc
   if (comments && method === "PUT") {
     const noteId = decodeURIComponent(comments[1] ?? "");
     if (!core.store.notes.has(noteId)) return { status: 404, json: { error: "Note not found" } };
-    if (!isObject(body) || !Array.isArray(body.threads)) return bad("the body must be {\"threads\": [...]}");
+    if (!isObject(body) || !Array.isArray(body.threads)) return bad('the body must be {"threads": [...]}');
     core.setComments(noteId, body.threads as SeedThread[]);
     return { status: 204 };
   }
   const faultId = /^faults\/([^/]+)$/.exec(path);
   if (faultId && method === "DELETE") {
-    return core.faults.remove(decodeURIComponent(faultId[1] ?? "")) ? { status: 204 } : { status: 404, json: { error: "Fault not found" } };
+    return core.faults.remove(decodeURIComponent(faultId[1] ?? ""))
+      ? { status: 204 }
+      : { status: 404, json: { error: "Fault not found" } };
   }
   switch (`${method} ${path}`) {
     case "POST reset": {
@@ -71,12 +73,14 @@ function route(core: EmulatorCore, method: string, path: string, query: URLSearc
     case "PATCH quirks":
       return isObject(body) ? ok(core.setQuirks(body)) : bad("quirks must be an object");
     case "GET faults":
-      return ok(core.faults.list().map((f) => ({
-        ...f,
-        match: { ...f.match, path: f.match.path instanceof RegExp ? { regex: f.match.path.source } : f.match.path },
-        times: Number.isFinite(f.times) ? f.times : null,
-        remaining: Number.isFinite(f.times) ? Math.max(0, f.times - f.hits) : null,
-      })));
+      return ok(
+        core.faults.list().map((f) => ({
+          ...f,
+          match: { ...f.match, path: f.match.path instanceof RegExp ? { regex: f.match.path.source } : f.match.path },
+          times: Number.isFinite(f.times) ? f.times : null,
+          remaining: Number.isFinite(f.times) ? Math.max(0, f.times - f.hits) : null,
+        })),
+      );
     case "POST faults": {
       const spec = faultFromJson(body);
       if (!spec) return bad("a fault needs match and action objects");
@@ -87,11 +91,13 @@ function route(core: EmulatorCore, method: string, path: string, query: URLSearc
       return { status: 204 };
     case "GET requests": {
       const since = Number(query.get("since") ?? "0");
-      return ok(core.log.list({
-        since: Number.isFinite(since) ? since : 0,
-        ...(query.get("method") !== null ? { method: query.get("method") ?? "" } : {}),
-        ...(query.get("route") !== null ? { route: query.get("route") ?? "" } : {}),
-      }));
+      return ok(
+        core.log.list({
+          since: Number.isFinite(since) ? since : 0,
+          ...(query.get("method") !== null ? { method: query.get("method") ?? "" } : {}),
+          ...(query.get("route") !== null ? { route: query.get("route") ?? "" } : {}),
+        }),
+      );
     }
     case "DELETE requests":
       core.log.clear();

@@ -11,7 +11,16 @@ import { emptySeed } from "./seed/empty";
 import { Store } from "./store";
 import { normalizeEol } from "./text";
 import type {
-  CollaboratorChange, EmulatorClock, EmulatorRandom, NoteState, Quirks, QuirksPatch, SeedData, SeedName, SeedResult, SeedThread,
+  CollaboratorChange,
+  EmulatorClock,
+  EmulatorRandom,
+  NoteState,
+  Quirks,
+  QuirksPatch,
+  SeedData,
+  SeedName,
+  SeedResult,
+  SeedThread,
 } from "./types";
 
 /** Construction parameters of the core. */
@@ -78,10 +87,11 @@ export class EmulatorCore {
     const entry = this.store.notes.get(noteId);
     if (!entry) throw new Error(`emulator: unknown note ${noteId}`);
     const note = entry.committed;
-    const author = options.as !== undefined
-      ? this.store.userByPath(options.as)
-      : [...this.store.users.values()].find((u) => u.tokens.length === 0 && u.id !== note.creatorId) ??
-        this.store.users.get(note.creatorId);
+    const author =
+      options.as !== undefined
+        ? this.store.userByPath(options.as)
+        : ([...this.store.users.values()].find((u) => u.tokens.length === 0 && u.id !== note.creatorId) ??
+          this.store.users.get(note.creatorId));
     if (!author) throw new Error(`emulator: unknown user ${options.as ?? note.creatorId}`);
     const now = this.now();
     const changes: Partial<NoteState> = { lastChangedAt: now, lastChangeUserId: author.id };

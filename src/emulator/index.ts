@@ -54,7 +54,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (stateFile !== undefined) {
     const loaded = readStateFile(stateFile);
     if (loaded !== undefined) {
-      if (!loaded.tokens.has(token)) throw new EmulatorStateError(`${stateFile} belongs to another token; start over with a fresh state file`);
+      if (!loaded.tokens.has(token))
+        throw new EmulatorStateError(`${stateFile} belongs to another token; start over with a fresh state file`);
       core.store = loaded;
     }
     writeStateFile(stateFile, core.store);
@@ -65,24 +66,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     try {
       writeStateFile(stateFile, core.store);
     } catch (error) {
-      process.stderr.write(`emulator: could not save ${stateFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+      process.stderr.write(
+        `emulator: could not save ${stateFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`,
+      );
     }
   };
   /** Runs an in-process change, then saves. */
-  const changing = <A extends unknown[], R>(change: (...args: A) => R) => (...args: A): R => {
-    const result = change(...args);
-    save();
-    return result;
-  };
+  const changing =
+    <A extends unknown[], R>(change: (...args: A) => R) =>
+    (...args: A): R => {
+      const result = change(...args);
+      save();
+      return result;
+    };
   let origin = "";
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
-    handleRequest(core, {
-      basePath,
-      origin: () => origin,
-      control: options.control === true ? (rq, rs, body) => handleHttpControl(core, rq, rs, body) : null,
-      afterWrite: save,
-    }, req, res).catch((error: unknown) => {
+    handleRequest(
+      core,
+      {
+        basePath,
+        origin: () => origin,
+        control: options.control === true ? (rq, rs, body) => handleHttpControl(core, rq, rs, body) : null,
+        afterWrite: save,
+      },
+      req,
+      res,
+    ).catch((error: unknown) => {
       process.stderr.write(`emulator: request failed: ${String(error)}\n`);
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(500, { "Content-Type": "application/json; charset=utf-8" });
@@ -113,9 +123,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     clearFaults: () => core.faults.clear(),
     requests: (filter) => core.log.list(filter),
     clearRequests: () => core.log.clear(),
-    collaboratorEdit: changing((noteId: string, change: Parameters<Emulator["collaboratorEdit"]>[1], opts?: { as?: string }) => core.collaboratorEdit(noteId, change, opts)),
+    collaboratorEdit: changing(
+      (noteId: string, change: Parameters<Emulator["collaboratorEdit"]>[1], opts?: { as?: string }) =>
+        core.collaboratorEdit(noteId, change, opts),
+    ),
     collaboratorDelete: changing((noteId: string) => core.collaboratorDelete(noteId)),
-    setComments: changing((noteId: string, threads: Parameters<Emulator["setComments"]>[1]) => core.setComments(noteId, threads)),
+    setComments: changing((noteId: string, threads: Parameters<Emulator["setComments"]>[1]) =>
+      core.setComments(noteId, threads),
+    ),
     flushPending: () => core.store.flushAll(),
     inspect: () => core.store.snapshot(),
     close: () => {

@@ -45,7 +45,12 @@ export function storeToDocument(store: Store): StateDocument {
     folders: [...store.folders.values()].map((entry) => structuredClone(entry.committed)),
     folderOrders: Object.fromEntries([...store.folderOrders].map(([key, order]) => [key, structuredClone(order)])),
     history: Object.fromEntries([...store.history].map(([user, visits]) => [user, [...visits]])),
-    images: [...store.images.values()].map((image) => ({ name: image.name, contentType: image.contentType, noteId: image.noteId, base64: image.bytes.toString("base64") })),
+    images: [...store.images.values()].map((image) => ({
+      name: image.name,
+      contentType: image.contentType,
+      noteId: image.noteId,
+      base64: image.bytes.toString("base64"),
+    })),
     versions: [...store.versions.values()].flatMap((list) => list.map((version) => structuredClone(version))),
     comments: [...store.comments.values()].flatMap((list) => list.map((comment) => structuredClone(comment))),
     versionSerial: store.versionSerial,
@@ -54,16 +59,20 @@ export function storeToDocument(store: Store): StateDocument {
 
 /** A store holding a document's data; throws EmulatorStateError when the document is not one. */
 export function storeFromDocument(value: unknown): Store {
-  if (!isObject(value) || value.kind !== "hackmd-emulator-state") throw new EmulatorStateError("it is not an emulator state file");
-  if (value.format !== STATE_FORMAT) throw new EmulatorStateError(`it has format ${String(value.format)}, this emulator reads format ${STATE_FORMAT}`);
+  if (!isObject(value) || value.kind !== "hackmd-emulator-state")
+    throw new EmulatorStateError("it is not an emulator state file");
+  if (value.format !== STATE_FORMAT)
+    throw new EmulatorStateError(`it has format ${String(value.format)}, this emulator reads format ${STATE_FORMAT}`);
   const doc = value as unknown as StateDocument;
   for (const key of ["users", "teams", "notes", "folders", "images"] as const) {
     if (!Array.isArray(doc[key])) throw new EmulatorStateError(`its "${key}" is not a list`);
   }
-  if (!isObject(doc.folderOrders) || !isObject(doc.history)) throw new EmulatorStateError("its folder orders or visits are not objects");
+  if (!isObject(doc.folderOrders) || !isObject(doc.history))
+    throw new EmulatorStateError("its folder orders or visits are not objects");
   const store = new Store();
   for (const user of doc.users) {
-    if (!isObject(user) || typeof user.id !== "string" || !Array.isArray(user.tokens)) throw new EmulatorStateError("a user record is malformed");
+    if (!isObject(user) || typeof user.id !== "string" || !Array.isArray(user.tokens))
+      throw new EmulatorStateError("a user record is malformed");
     store.users.set(user.id, user);
     for (const token of user.tokens) store.tokens.set(token, user.id);
   }
@@ -72,17 +81,24 @@ export function storeFromDocument(value: unknown): Store {
     store.teams.set(team.id, team);
   }
   for (const { counter, ...note } of doc.notes) {
-    if (typeof note.id !== "string" || typeof note.content !== "string" || typeof counter !== "number") throw new EmulatorStateError("a note record is malformed");
+    if (typeof note.id !== "string" || typeof note.content !== "string" || typeof counter !== "number")
+      throw new EmulatorStateError("a note record is malformed");
     store.notes.set(note.id, { committed: note, visible: { ...note }, pending: [], counter });
   }
   for (const folder of doc.folders) {
-    if (!isObject(folder) || typeof folder.id !== "string") throw new EmulatorStateError("a folder record is malformed");
+    if (!isObject(folder) || typeof folder.id !== "string")
+      throw new EmulatorStateError("a folder record is malformed");
     store.folders.set(folder.id, { committed: folder, visible: { ...folder }, pending: [] });
   }
   for (const [key, order] of Object.entries(doc.folderOrders)) store.folderOrders.set(key, order);
   for (const [user, visits] of Object.entries(doc.history)) store.history.set(user, new Map(visits));
   for (const image of doc.images) {
-    store.images.set(image.name, { name: image.name, contentType: image.contentType, noteId: image.noteId, bytes: Buffer.from(image.base64, "base64") });
+    store.images.set(image.name, {
+      name: image.name,
+      contentType: image.contentType,
+      noteId: image.noteId,
+      bytes: Buffer.from(image.base64, "base64"),
+    });
   }
   for (const version of doc.versions ?? []) store.versionsOf(version.noteId).push(version);
   for (const comment of doc.comments ?? []) {

@@ -44,7 +44,10 @@ function stateToken(stateFile: string | undefined): string {
 }
 
 /** Runs the emulator until stopped; resolves with the exit code. */
-export async function runEmulatorProcess(argv: string[], io: ProcessIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function runEmulatorProcess(
+  argv: string[],
+  io: ProcessIo = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
   let port = 0;
   let seed: SeedName = "empty";
   let control = false;
@@ -52,7 +55,12 @@ export async function runEmulatorProcess(argv: string[], io: ProcessIo = { stdou
   try {
     const { values } = parseArgs({
       args: argv,
-      options: { port: { type: "string" }, seed: { type: "string" }, control: { type: "boolean" }, state: { type: "string" } },
+      options: {
+        port: { type: "string" },
+        seed: { type: "string" },
+        control: { type: "boolean" },
+        state: { type: "string" },
+      },
       strict: true,
       allowPositionals: false,
     });
@@ -61,7 +69,8 @@ export async function runEmulatorProcess(argv: string[], io: ProcessIo = { stdou
       port = Number(values.port);
     }
     if (values.seed !== undefined) {
-      if (values.seed !== "empty" && values.seed !== "demo") throw new Error(`invalid --seed ${values.seed} (empty or demo)`);
+      if (values.seed !== "empty" && values.seed !== "demo")
+        throw new Error(`invalid --seed ${values.seed} (empty or demo)`);
       seed = values.seed;
     }
     control = values.control === true;
@@ -75,10 +84,18 @@ export async function runEmulatorProcess(argv: string[], io: ProcessIo = { stdou
   }
   let emulator;
   try {
-    emulator = await startEmulator({ port, seed, control, token: stateToken(stateFile), random: cryptoRandom, ...(stateFile === undefined ? {} : { stateFile }) });
+    emulator = await startEmulator({
+      port,
+      seed,
+      control,
+      token: stateToken(stateFile),
+      random: cryptoRandom,
+      ...(stateFile === undefined ? {} : { stateFile }),
+    });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const reason = code === "EADDRINUSE" ? `port ${port} is already in use` : error instanceof Error ? error.message : String(error);
+    const reason =
+      code === "EADDRINUSE" ? `port ${port} is already in use` : error instanceof Error ? error.message : String(error);
     io.stderr.write(`hackmd-bridge emulator: ${reason}\n`);
     return 2;
   }

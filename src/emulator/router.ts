@@ -17,7 +17,13 @@ export interface RouteMatch {
 
 /** Every implemented route; literal segments win over parameters (`folder-order`). */
 const ROUTES: RouteDef[] = [
-  ...accountRoutes, ...noteRoutes, ...imageRoutes, ...folderRoutes, ...trashRoutes, ...versionRoutes, ...commentRoutes,
+  ...accountRoutes,
+  ...noteRoutes,
+  ...imageRoutes,
+  ...folderRoutes,
+  ...trashRoutes,
+  ...versionRoutes,
+  ...commentRoutes,
 ];
 
 function decode(segment: string): string {

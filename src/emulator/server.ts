@@ -85,7 +85,12 @@ function faultReply(fault: FaultRecord, route: string | null, family: string | n
 }
 
 /** Handles one request through the pipeline. */
-export async function handleRequest(core: EmulatorCore, options: PipelineOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest(
+  core: EmulatorCore,
+  options: PipelineOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const rawPath = req.url ?? "/";
   const url = new URL(rawPath, "http://127.0.0.1");
   const pathname = url.pathname;
@@ -116,8 +121,19 @@ export async function handleRequest(core: EmulatorCore, options: PipelineOptions
   // 2. Open the log entry; it closes when the reply ends or the socket goes away.
   const at = core.now();
   const entry: RequestLogEntry = core.log.open({
-    at, durationMs: null, method, path: rawPath, route: null, user: null, headers: loggableHeaders(req.headers),
-    bodyBytes: 0, bodyKeys: null, status: null, fault: null, committed: false, rateLimited: false,
+    at,
+    durationMs: null,
+    method,
+    path: rawPath,
+    route: null,
+    user: null,
+    headers: loggableHeaders(req.headers),
+    bodyBytes: 0,
+    bodyKeys: null,
+    status: null,
+    fault: null,
+    committed: false,
+    rateLimited: false,
   });
   res.on("close", () => {
     entry.status = res.writableFinished ? res.statusCode : null;
@@ -140,15 +156,18 @@ export async function handleRequest(core: EmulatorCore, options: PipelineOptions
   // 4. Added latency.
   const latencyFaults = core.faults.latencies(faultReq, "before-commit");
   latencyFaults.forEach(noteFault);
-  const delay = core.quirks.latencyMs + latencyFaults.reduce((sum, f) => sum + ("latencyMs" in f.action ? f.action.latencyMs : 0), 0);
+  const delay =
+    core.quirks.latencyMs +
+    latencyFaults.reduce((sum, f) => sum + ("latencyMs" in f.action ? f.action.latencyMs : 0), 0);
   if (delay > 0) await sleep(delay);
   if (res.destroyed) return;
 
   // 5. Authentication.
   if (!user) {
-    const body: Reply = core.quirks.unauthorizedBody === "json"
-      ? { status: 401, json: { error: "Unauthorized" } }
-      : { status: 401, text: "Unauthorized" };
+    const body: Reply =
+      core.quirks.unauthorizedBody === "json"
+        ? { status: 401, json: { error: "Unauthorized" } }
+        : { status: 401, text: "Unauthorized" };
     return sendReply(res, body);
   }
   entry.user = user.userPath;
@@ -156,7 +175,11 @@ export async function handleRequest(core: EmulatorCore, options: PipelineOptions
   // 6. Rate limiting.
   let rateHeaders: Record<string, string> = {};
   if (core.quirks.rateLimit.enabled) {
-    const verdict = core.limiter.check(core.now(), rateTarget(core, user, match.params.teamPath), core.quirks.rateLimit);
+    const verdict = core.limiter.check(
+      core.now(),
+      rateTarget(core, user, match.params.teamPath),
+      core.quirks.rateLimit,
+    );
     rateHeaders = verdict.headers;
     if (verdict.limited !== null) {
       entry.rateLimited = true;
@@ -170,7 +193,11 @@ export async function handleRequest(core: EmulatorCore, options: PipelineOptions
     rawBody = await readBody(req, core.quirks.maxRequestBytes);
   } catch (error) {
     if (error instanceof BodyTooLarge) {
-      return sendReply(res, { status: 413, json: { error: "Payload too large" } }, { ...rateHeaders, Connection: "close" });
+      return sendReply(
+        res,
+        { status: 413, json: { error: "Payload too large" } },
+        { ...rateHeaders, Connection: "close" },
+      );
     }
     return;
   }
@@ -199,8 +226,18 @@ export async function handleRequest(core: EmulatorCore, options: PipelineOptions
 
   // 9. The handler.
   const ctx: RouteContext = {
-    store: core.store, quirks: core.quirks, now: core.now(), user, params: match.params, query: url.searchParams,
-    body, rawBody, contentType, headers: req.headers, ids: core.ids, origin: options.origin(),
+    store: core.store,
+    quirks: core.quirks,
+    now: core.now(),
+    user,
+    params: match.params,
+    query: url.searchParams,
+    body,
+    rawBody,
+    contentType,
+    headers: req.headers,
+    ids: core.ids,
+    origin: options.origin(),
     takeFault: (kind) => {
       const fault = core.faults.inline(faultReq, kind);
       if (fault) noteFault(fault);

@@ -89,7 +89,14 @@ export class Store {
   /** Adds a system version holding a note's body after a write (the `autoVersions: "per-write"` switch). */
   addSystemVersion(noteId: string, content: string, createdBy: string | null, now: number): VersionRecord {
     const version: VersionRecord = {
-      id: this.nextVersionId(noteId), noteId, name: new Date(now).toISOString(), nameSource: "system", description: null, createdAt: now, createdBy, content,
+      id: this.nextVersionId(noteId),
+      noteId,
+      name: new Date(now).toISOString(),
+      nameSource: "system",
+      description: null,
+      createdAt: now,
+      createdBy,
+      content,
     };
     this.versionsOf(noteId).push(version);
     return version;
@@ -304,7 +311,10 @@ function diff<T extends object>(base: T, changes: Partial<T>, ignore: Array<keyo
     const before = base[key];
     // Two strings (a note's content: up to megabytes) compare directly; JSON-encoding both copies
     // to compare them cost a 1 MB write about 9 ms. Same answer: JSON.stringify is one-to-one on strings.
-    const differs = typeof value === "string" && typeof before === "string" ? value !== before : JSON.stringify(value) !== JSON.stringify(before);
+    const differs =
+      typeof value === "string" && typeof before === "string"
+        ? value !== before
+        : JSON.stringify(value) !== JSON.stringify(before);
     if (differs) out[key] = value;
   }
   return out;

@@ -39,7 +39,10 @@ export function deriveTitle(content: string): string {
     if (fence !== null) continue;
     const h1 = /^ {0,3}#(?:[ \t]+(.*?))?[ \t]*$/.exec(line);
     if (h1) {
-      const text = (h1[1] ?? "").replace(/[ \t]+#+$/, "").replace(/^#+$/, "").trim();
+      const text = (h1[1] ?? "")
+        .replace(/[ \t]+#+$/, "")
+        .replace(/^#+$/, "")
+        .trim();
       if (text !== "") return text;
     }
   }

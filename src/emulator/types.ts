@@ -164,7 +164,8 @@ export interface RateLimitQuirks {
 }
 
 /** Route families that `hiddenRouteFamilies` can hide. */
-export type RouteFamily = "me" | "teams" | "history" | "notes" | "images" | "folders" | "trash" | "versions" | "comments";
+export type RouteFamily =
+  "me" | "teams" | "history" | "notes" | "images" | "folders" | "trash" | "versions" | "comments";
 
 /** Every quirk switch of docs/hackmd-api.md §2.9. */
 export interface Quirks {

@@ -10,25 +10,48 @@ const COLOR = /^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})
 
 /** Fields a note create accepts. */
 export const NOTE_CREATE_FIELDS = [
-  "title", "content", "description", "tags", "readPermission", "writePermission", "commentPermission",
-  "suggestEditPermission", "permalink", "parentFolderId", "noteFeatures", "origin",
+  "title",
+  "content",
+  "description",
+  "tags",
+  "readPermission",
+  "writePermission",
+  "commentPermission",
+  "suggestEditPermission",
+  "permalink",
+  "parentFolderId",
+  "noteFeatures",
+  "origin",
 ];
 
 /** Fields a note PATCH accepts. */
 export const NOTE_PATCH_FIELDS = [
-  "title", "content", "description", "tags", "readPermission", "writePermission", "permalink", "parentFolderId",
+  "title",
+  "content",
+  "description",
+  "tags",
+  "readPermission",
+  "writePermission",
+  "permalink",
+  "parentFolderId",
 ];
 
 type Check = (value: unknown) => string | null;
 
 const isString: Check = (v) => (typeof v === "string" ? null : "invalid string value");
 const isStringOrNull: Check = (v) => (v === null || typeof v === "string" ? null : "invalid string value");
-const oneOf = (values: string[]): Check => (v) =>
-  typeof v === "string" && values.includes(v) ? null : `should be one of the following; [${values.join(",")}]`;
+const oneOf =
+  (values: string[]): Check =>
+  (v) =>
+    typeof v === "string" && values.includes(v) ? null : `should be one of the following; [${values.join(",")}]`;
 const isTags: Check = (v) =>
   Array.isArray(v) && v.every((t) => typeof t === "string") ? null : "invalid array of strings";
 const isPermalink: Check = (v) =>
-  typeof v !== "string" ? "invalid string value" : PERMALINK.test(v) ? null : "permalink may only contain letters, digits, - and _";
+  typeof v !== "string"
+    ? "invalid string value"
+    : PERMALINK.test(v)
+      ? null
+      : "permalink may only contain letters, digits, - and _";
 const isFeatures: Check = (v) => {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return "invalid object";
   for (const [key, value] of Object.entries(v as Record<string, unknown>)) {
@@ -38,7 +61,10 @@ const isFeatures: Check = (v) => {
   return null;
 };
 const isColor: Check = (v) => (typeof v === "string" && COLOR.test(v) ? null : "invalid color");
-const orNull = (check: Check): Check => (v) => (v === null ? null : check(v));
+const orNull =
+  (check: Check): Check =>
+  (v) =>
+    v === null ? null : check(v);
 
 function run(body: Record<string, unknown>, checks: Record<string, Check>): ValidationDetails {
   const details: ValidationDetails = {};

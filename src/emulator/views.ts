@@ -18,7 +18,10 @@ export function ts(ctx: ViewContext, value: number | null): number | null {
 }
 
 /** The userPath or team path that owns a workspace. */
-export function workspacePaths(ctx: ViewContext, note: { workspace: NoteState["workspace"] }): {
+export function workspacePaths(
+  ctx: ViewContext,
+  note: { workspace: NoteState["workspace"] },
+): {
   userPath: string | null;
   teamPath: string | null;
 } {

@@ -114,7 +114,9 @@ export class HackmdClient {
             listener(sent);
           } catch (error) {
             // A counting listener must never fail the request it counts.
-            options.logger.debug("hackmd.request_listener_failed", { error: error instanceof Error ? error.name : "unknown" });
+            options.logger.debug("hackmd.request_listener_failed", {
+              error: error instanceof Error ? error.name : "unknown",
+            });
           }
         }
       },
@@ -214,7 +216,10 @@ export class HackmdClient {
    * `POST /notes` (team form): never retried. An unreadable reply is `readback`, because the
    * note may exist; a 207 `{note, error}` is a created note whose folder placement failed.
    */
-  async createNote(context: CallContext, args: { teamPath: string | null; body: CreateNoteRequest }): Promise<CreatedNote> {
+  async createNote(
+    context: CallContext,
+    args: { teamPath: string | null; body: CreateNoteRequest },
+  ): Promise<CreatedNote> {
     const reply = await this.send(context, {
       method: "POST",
       parts: workspaceParts(args.teamPath, "notes"),
@@ -244,7 +249,10 @@ export class HackmdClient {
   async updateNote(context: CallContext, args: NoteAddress & { body: UpdateNoteRequest }): Promise<void> {
     if (typeof (args.body as Partial<UpdateNoteRequest>).content !== "string") {
       // HackMD may blank a note whose PATCH lacks `content` (docs/tools.md §19.1).
-      throw new BridgeError("internal", "A note PATCH without content was refused before sending; report this as a bug.");
+      throw new BridgeError(
+        "internal",
+        "A note PATCH without content was refused before sending; report this as a bug.",
+      );
     }
     await this.send(context, {
       method: "PATCH",
@@ -309,7 +317,10 @@ export class HackmdClient {
   }
 
   /** Folder `POST`: never retried; `parentFolderId` is omitted unless a string; unreadable reply → `readback`. */
-  async createFolder(context: CallContext, args: { teamPath: string | null; body: CreateFolderRequest }): Promise<Folder> {
+  async createFolder(
+    context: CallContext,
+    args: { teamPath: string | null; body: CreateFolderRequest },
+  ): Promise<Folder> {
     const reply = await this.send(context, {
       method: "POST",
       parts: workspaceParts(args.teamPath, "folders"),
@@ -410,7 +421,9 @@ export class HackmdClient {
       method: "POST",
       parts: versionParts(args.noteId),
       mode: "plain_write",
-      body: { json: definedFields({ base: args.base ?? "note_content", name: args.name, description: args.description }, []) },
+      body: {
+        json: definedFields({ base: args.base ?? "note_content", name: args.name, description: args.description }, []),
+      },
       passStatuses: [409],
       statusTexts: { notFound: VERSIONS_NOT_FOUND },
     });
@@ -443,7 +456,10 @@ export class HackmdClient {
   }
 
   /** `PATCH /notes/{id}/versions` `{base: "version:<id>", name}`: renames a named version; never retried. */
-  async renameVersion(context: CallContext, args: { noteId: string; versionId: string; name: string }): Promise<NoteVersion> {
+  async renameVersion(
+    context: CallContext,
+    args: { noteId: string; versionId: string; name: string },
+  ): Promise<NoteVersion> {
     const reply = await this.send(context, {
       method: "PATCH",
       parts: versionParts(args.noteId),
@@ -460,7 +476,10 @@ export class HackmdClient {
       method: "GET",
       parts: [...versionParts(args.noteId), "compare"],
       mode: "read",
-      query: [["base", args.base], ["target", args.target]],
+      query: [
+        ["base", args.base],
+        ["target", args.target],
+      ],
       statusTexts: { notFound: `check the note id and the version ids (${this.listing("list_versions")} lists them)` },
     });
     return readUnifiedDiff(parseJsonReply(reply), reply.where);
@@ -501,14 +520,19 @@ export class HackmdClient {
    * `PUT` (resolve) or `DELETE` (reopen) `/notes/{id}/comments/{commentId}/resolution`. Never
    * retried; 409 `resolution_conflict` (already in that state) → `conflict`.
    */
-  async setCommentResolved(context: CallContext, args: { noteId: string; commentId: string; resolved: boolean }): Promise<CommentResolution> {
+  async setCommentResolved(
+    context: CallContext,
+    args: { noteId: string; commentId: string; resolved: boolean },
+  ): Promise<CommentResolution> {
     const reply = await this.send(context, {
       method: args.resolved ? "PUT" : "DELETE",
       parts: [...commentParts(args.noteId), segment("comment id", args.commentId), "resolution"],
       mode: "plain_write",
       statusTexts: {
         notFound: `check the note id and the comment id (${this.listing("list_comments")} lists them)`,
-        conflict: args.resolved ? "the comment is already resolved" : "the comment is not resolved, so there is nothing to reopen",
+        conflict: args.resolved
+          ? "the comment is already resolved"
+          : "the comment is not resolved, so there is nothing to reopen",
       },
     });
     try {
@@ -531,8 +555,10 @@ export class HackmdClient {
 }
 
 /** What a 404 from the versions routes means once the note is known to exist. */
-const VERSIONS_NOT_FOUND = "the note does not exist, or this HackMD has no versions API (older deployments answer 404); check the note id";
-const COMMENTS_NOT_FOUND = "the note does not exist, or this HackMD has no comments API (older deployments answer 404); check the note id";
+const VERSIONS_NOT_FOUND =
+  "the note does not exist, or this HackMD has no versions API (older deployments answer 404); check the note id";
+const COMMENTS_NOT_FOUND =
+  "the note does not exist, or this HackMD has no comments API (older deployments answer 404); check the note id";
 
 /** A query value as text; undefined stays out of the query. */
 function text(value: number | boolean | undefined): string | undefined {
@@ -586,7 +612,8 @@ const BOUNDARY_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ
 export function multipartBody(image: ImageUpload, random: Random): { bytes: Uint8Array; contentType: string } {
   let boundary = newBoundary(random, 0);
   // A random boundary practically never occurs in the image; a counter makes the loop finite anyway.
-  for (let tries = 1; contains(image.bytes, encoder.encode(boundary)); tries += 1) boundary = newBoundary(random, tries);
+  for (let tries = 1; contains(image.bytes, encoder.encode(boundary)); tries += 1)
+    boundary = newBoundary(random, tries);
   const filename = image.filename.replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/"/g, "%22");
   const type = image.contentType.replace(/[\r\n]/g, "");
   const head = encoder.encode(
@@ -612,7 +639,11 @@ function newBoundary(random: Random, tries: number): string {
 
 function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
   const first = needle[0];
-  outer: for (let i = haystack.indexOf(first ?? 0); i !== -1 && i <= haystack.length - needle.length; i = haystack.indexOf(first ?? 0, i + 1)) {
+  outer: for (
+    let i = haystack.indexOf(first ?? 0);
+    i !== -1 && i <= haystack.length - needle.length;
+    i = haystack.indexOf(first ?? 0, i + 1)
+  ) {
     for (let j = 1; j < needle.length; j += 1) {
       if (haystack[i + j] !== needle[j]) continue outer;
     }

@@ -10,8 +10,7 @@ import type { Words } from "../core/wording";
 export const DEFAULT_API_URL = "https://api.hackmd.io/v1";
 
 /** Hint for a missing or rejected token in the standalone command. */
-export const STANDALONE_TOKEN_HINT =
-  "set the HACKMD_API_TOKEN environment variable and restart hackmd-bridge";
+export const STANDALONE_TOKEN_HINT = "set the HACKMD_API_TOKEN environment variable and restart hackmd-bridge";
 
 /** Hint for a missing or rejected token in the Obsidian plugin. */
 export const PLUGIN_TOKEN_HINT = "set the token in the HackMD Bridge plugin settings";

@@ -53,16 +53,31 @@ export function checkIdentifier(label: IdentifierLabel, value: string): void {
     );
   }
   if (value === "." || value === "..") {
-    throw new BridgeError("invalid_input", `The ${label} "${value}" is a dot segment and cannot name anything; pass a real ${label}.`);
+    throw new BridgeError(
+      "invalid_input",
+      `The ${label} "${value}" is a dot segment and cannot name anything; pass a real ${label}.`,
+    );
   }
   if (hasControlCharacter(value)) {
-    throw new BridgeError("invalid_input", `The ${label} contains a control character; pass the ${label} exactly as HackMD shows it.`);
+    throw new BridgeError(
+      "invalid_input",
+      `The ${label} contains a control character; pass the ${label} exactly as HackMD shows it.`,
+    );
   }
   if (label === "team path" ? TEAM_PATH_REFUSED.test(value) : !ID_CHARACTERS.test(value)) {
     const allowed = label === "team path" ? "no spaces, / \\ ? # or %" : "only letters A–Z and a–z, digits, - _ and .";
-    throw new BridgeError("invalid_input", `The ${label} has characters HackMD does not use in one (${allowed}); pass the ${label} exactly as HackMD shows it.`);
+    throw new BridgeError(
+      "invalid_input",
+      `The ${label} has characters HackMD does not use in one (${allowed}); pass the ${label} exactly as HackMD shows it.`,
+    );
   }
-  if (value.startsWith("-") && !(label === "note id" && (value.length === NOTE_ID_LENGTH || value.length === SHORT_ID_LENGTH))) {
-    throw new BridgeError("invalid_input", `The ${label} starts with "-" like a command-line option, and no ${label} HackMD issues does; pass the ${label} exactly as HackMD shows it.`);
+  if (
+    value.startsWith("-") &&
+    !(label === "note id" && (value.length === NOTE_ID_LENGTH || value.length === SHORT_ID_LENGTH))
+  ) {
+    throw new BridgeError(
+      "invalid_input",
+      `The ${label} starts with "-" like a command-line option, and no ${label} HackMD issues does; pass the ${label} exactly as HackMD shows it.`,
+    );
   }
 }

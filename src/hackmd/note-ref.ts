@@ -52,7 +52,10 @@ function direct(id: string): NoteRef {
 export function parseNoteRef(raw: string, label = "note_ref"): NoteRef {
   const value = raw.trim();
   if (value === "") throw invalidInput(`${label} is empty; ${HELP}.`);
-  if (value.length > MAX_NOTE_REF_LENGTH) throw invalidInput(`${label} is ${value.length} characters long; ${HELP} (at most ${MAX_NOTE_REF_LENGTH} characters).`);
+  if (value.length > MAX_NOTE_REF_LENGTH)
+    throw invalidInput(
+      `${label} is ${value.length} characters long; ${HELP} (at most ${MAX_NOTE_REF_LENGTH} characters).`,
+    );
   const withScheme = value.startsWith("hackmd.io/") ? `https://${value}` : value;
   if (!withScheme.includes("://")) return direct(withScheme);
   let url: URL;
@@ -61,15 +64,25 @@ export function parseNoteRef(raw: string, label = "note_ref"): NoteRef {
   } catch {
     throw invalidInput(`${label} is not a valid URL; ${HELP}.`);
   }
-  if (url.protocol !== "https:" || url.hostname !== "hackmd.io" || url.port !== "" || url.username !== "" || url.password !== "") {
-    throw invalidInput(`${label} must be an https://hackmd.io URL (other hosts and http are not accepted); ${HELP}. With another API URL, pass the note id.`);
+  if (
+    url.protocol !== "https:" ||
+    url.hostname !== "hackmd.io" ||
+    url.port !== "" ||
+    url.username !== "" ||
+    url.password !== ""
+  ) {
+    throw invalidInput(
+      `${label} must be an https://hackmd.io URL (other hosts and http are not accepted); ${HELP}. With another API URL, pass the note id.`,
+    );
   }
   const segments = rawPathSegments(withScheme).map((segment) => decodeSegment(segment, label));
   if (segments.length === 1 && !segments[0]!.startsWith("@")) return direct(segments[0]!);
   if (segments.length === 2 && segments[0]!.startsWith("@") && segments[0]!.length > 1) {
     return { kind: "scoped", owner: segments[0]!.slice(1), slug: segments[1]! };
   }
-  throw invalidInput(`${label} has an unsupported URL shape; use https://hackmd.io/<note id> or https://hackmd.io/@<owner>/<permalink or short id>.`);
+  throw invalidInput(
+    `${label} has an unsupported URL shape; use https://hackmd.io/<note id> or https://hackmd.io/@<owner>/<permalink or short id>.`,
+  );
 }
 
 /**
@@ -140,7 +153,11 @@ export async function resolveNoteRef(
 }
 
 /** A direct id, or the note whose short id it is. */
-async function resolveDirect(id: string, options: { teamPath: string | null; refresh: boolean }, sources: ResolverSources): Promise<Resolution> {
+async function resolveDirect(
+  id: string,
+  options: { teamPath: string | null; refresh: boolean },
+  sources: ResolverSources,
+): Promise<Resolution> {
   const asId: Resolution = { status: "resolved", teamPath: options.teamPath, noteId: id };
   if (!looksLikeShortId(id)) return asId;
   let notes: ListedNoteRef[];
@@ -157,6 +174,12 @@ async function resolveDirect(id: string, options: { teamPath: string | null; ref
   return {
     status: "ambiguous",
     query: id,
-    candidates: matches.map((note) => ({ team_path: options.teamPath, note_id: note.id, title: note.title, short_id: note.shortId, permalink: note.permalink })),
+    candidates: matches.map((note) => ({
+      team_path: options.teamPath,
+      note_id: note.id,
+      title: note.title,
+      short_id: note.shortId,
+      permalink: note.permalink,
+    })),
   };
 }

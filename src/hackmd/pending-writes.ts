@@ -68,7 +68,11 @@ export class PendingWrites {
    * any failure of the confirmation is remembered, since the body was applied and may still show.
    * A confirmed write clears the note.
    */
-  async track<T>(address: NoteAddress, sent: string, steps: { send: () => Promise<void>; confirm: () => Promise<T> }): Promise<T> {
+  async track<T>(
+    address: NoteAddress,
+    sent: string,
+    steps: { send: () => Promise<void>; confirm: () => Promise<T> },
+  ): Promise<T> {
     const key = keyOf(address);
     try {
       await steps.send();

@@ -189,7 +189,11 @@ const encoder = new TextEncoder();
  * Sends one API request with the retries its mode allows and returns the 2xx response; every
  * other outcome is thrown as a BridgeError. Segment checks run before the token check and I/O.
  */
-export async function sendApiRequest(deps: RequestDeps, context: CallContext, spec: ApiRequestSpec): Promise<ApiResponse> {
+export async function sendApiRequest(
+  deps: RequestDeps,
+  context: CallContext,
+  spec: ApiRequestSpec,
+): Promise<ApiResponse> {
   const { config, clock, logger } = deps;
   const target = withQuery(buildTarget(config.api, spec.parts), spec.query);
   const where = `${spec.method} ${target.path}`;
@@ -229,7 +233,8 @@ export async function sendApiRequest(deps: RequestDeps, context: CallContext, sp
       maxResponseBytes: config.maxResponseBytes,
     };
     if (body !== undefined) request.body = body;
-    if (deps.beforeSend !== undefined) await deps.beforeSend({ method: spec.method, path: target.path, at: clock.now() });
+    if (deps.beforeSend !== undefined)
+      await deps.beforeSend({ method: spec.method, path: target.path, at: clock.now() });
     const started = clock.now();
     let outcome: AttemptOutcome;
     let failure: TransportError | undefined;
@@ -317,7 +322,9 @@ function statusError(facts: ErrorFacts, response: HttpResponse, now: number): Br
   const words = facts.config.words ?? TOOL_WORDS;
   const said = boundedDetail(response.body, facts.token);
   const error = (kind: ErrorKind, text: string, explained = true): BridgeError =>
-    new BridgeError(kind, redactToken(words.reply({ where: facts.where, text, said, explained }), facts.token), { details: { status } });
+    new BridgeError(kind, redactToken(words.reply({ where: facts.where, text, said, explained }), facts.token), {
+      details: { status },
+    });
   if (status === 401) {
     return error(
       "auth",
@@ -339,12 +346,19 @@ function statusError(facts: ErrorFacts, response: HttpResponse, now: number): Br
         `not found (404): nothing at ${facts.config.api.base} answers like the HackMD API, so the API URL is probably wrong (HackMD's is ${DEFAULT_API_URL}; it ends in /v1); ${facts.config.apiUrlHint ?? "fix the API URL setting"}.`,
       );
     }
-    return error("not_found", `not found (404): ${facts.statusTexts.notFound ?? `check the note or folder id and the ${words.input("team_path")}`}.`);
+    return error(
+      "not_found",
+      `not found (404): ${facts.statusTexts.notFound ?? `check the note or folder id and the ${words.input("team_path")}`}.`,
+    );
   }
   if (status === 409) {
-    if (facts.statusTexts.conflict !== undefined) return error("conflict", `conflict (409): ${facts.statusTexts.conflict}.`);
+    if (facts.statusTexts.conflict !== undefined)
+      return error("conflict", `conflict (409): ${facts.statusTexts.conflict}.`);
     return isNoteRoute(facts.segments)
-      ? error("conflict", "conflict (409): the requested permalink is probably taken in this workspace; choose another permalink.")
+      ? error(
+          "conflict",
+          "conflict (409): the requested permalink is probably taken in this workspace; choose another permalink.",
+        )
       : error("conflict", "conflict (409): read the current state and try again.", false);
   }
   if (status === 429) {
@@ -361,7 +375,10 @@ function statusError(facts: ErrorFacts, response: HttpResponse, now: number): Br
   if (status >= 500 && status <= 599) {
     return isRead(facts.method)
       ? error("upstream", `HackMD failed (${status}); retry later.`)
-      : error("readback", `HackMD answered ${status}; the write may have landed. Read the note or folder again and compare before repeating it.`);
+      : error(
+          "readback",
+          `HackMD answered ${status}; the write may have landed. Read the note or folder again and compare before repeating it.`,
+        );
   }
   if (status >= 300 && status <= 399) {
     return error("api", `HackMD answered ${status}, a redirect the client does not follow; check the API URL.`);
@@ -388,7 +405,8 @@ function transportFailureError(facts: ErrorFacts, failure: TransportError): Brid
       "network",
       timedOut
         ? "HackMD did not answer in time (timed out); check your connection and retry."
-        : unreachable ?? "could not reach HackMD (the connection failed); check your connection and the API URL, then retry.",
+        : (unreachable ??
+            "could not reach HackMD (the connection failed); check your connection and the API URL, then retry."),
       { cause: failure },
     );
   }

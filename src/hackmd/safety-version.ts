@@ -81,7 +81,13 @@ export class SafetyVersions {
     try {
       const made = await this.options.client.createVersion(call, { noteId, name });
       this.available = true;
-      outcome = { made: true, id: made.id, name: made.reused ? (made.version?.name ?? name) : name, reused: made.reused, created_at_ms: made.reused ? null : (made.version?.created_at_ms ?? null) };
+      outcome = {
+        made: true,
+        id: made.id,
+        name: made.reused ? (made.version?.name ?? name) : name,
+        reused: made.reused,
+        created_at_ms: made.reused ? null : (made.version?.created_at_ms ?? null),
+      };
     } catch (error) {
       if (!isBridgeError(error)) throw error;
       if (error.kind === "not_found") this.available = false;
@@ -106,18 +112,31 @@ export class SafetyVersions {
    * between that version and the write is found the same way. It relies on HackMD making a
    * system version per body write, the newest being ours.
    */
-  async overwrittenSince(call: CallContext, noteId: string, readChangedAt: number | null, options: { probe?: boolean } = {}): Promise<OverwrittenVersion[]> {
+  async overwrittenSince(
+    call: CallContext,
+    noteId: string,
+    readChangedAt: number | null,
+    options: { probe?: boolean } = {},
+  ): Promise<OverwrittenVersion[]> {
     if (readChangedAt === null) return [];
     if (this.available === false || (this.available === undefined && options.probe !== true)) return [];
     let versions: NoteVersion[];
     try {
-      versions = (await this.options.client.listVersions(call, { noteId, createdAfter: new Date(readChangedAt + 1).toISOString(), limit: 20 })).versions;
+      versions = (
+        await this.options.client.listVersions(call, {
+          noteId,
+          createdAfter: new Date(readChangedAt + 1).toISOString(),
+          limit: 20,
+        })
+      ).versions;
       this.available = true;
     } catch (error) {
       if (isBridgeError(error, "not_found") && this.available === undefined) this.available = false;
       return [];
     }
-    const systems = versions.filter((v) => v.name_source === "system" && v.created_at_ms !== null && v.created_at_ms > readChangedAt);
+    const systems = versions.filter(
+      (v) => v.name_source === "system" && v.created_at_ms !== null && v.created_at_ms > readChangedAt,
+    );
     const ours = systems[0]?.created_by?.user_id;
     if (ours === undefined || ours === null) return [];
     return systems

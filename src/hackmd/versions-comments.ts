@@ -132,7 +132,8 @@ function readUser(value: unknown): HistoryUser | null {
 
 /** A version's metadata; throws `upstream` without an id. */
 export function readVersion(raw: unknown, where: string): NoteVersion {
-  if (!isRaw(raw) || typeof raw.id !== "string" || raw.id === "") throw unreadableReply(where, "a version without an id");
+  if (!isRaw(raw) || typeof raw.id !== "string" || raw.id === "")
+    throw unreadableReply(where, "a version without an id");
   const createdAt = text(pick(raw, "created_at", "createdAt")) ?? "";
   const parsed = Date.parse(createdAt);
   return {
@@ -181,7 +182,8 @@ function readState(value: unknown): CommentState | null {
 
 /** A comment or reply; throws `upstream` without an id. */
 export function readComment(raw: unknown, where: string): NoteComment {
-  if (!isRaw(raw) || typeof raw.id !== "string" || raw.id === "") throw unreadableReply(where, "a comment without an id");
+  if (!isRaw(raw) || typeof raw.id !== "string" || raw.id === "")
+    throw unreadableReply(where, "a comment without an id");
   const head = pick(raw, "isThreadHead", "is_thread_head") === true;
   const createdAt = pick(raw, "createdAt", "created_at");
   return {

@@ -46,14 +46,23 @@ export function clientConfigs(url: string, token: string): ClientConfig[] {
       id: "codex",
       label: "Codex",
       where: "add to ~/.codex/config.toml",
-      text: [`[mcp_servers.${name}]`, `url = "${url}"`, `http_headers = { Authorization = "Bearer ${token}" }`].join("\n"),
+      text: [`[mcp_servers.${name}]`, `url = "${url}"`, `http_headers = { Authorization = "Bearer ${token}" }`].join(
+        "\n",
+      ),
     },
     {
       id: "claude-desktop",
       label: "Claude Desktop",
       where: "add to claude_desktop_config.json, through mcp-remote",
       text: JSON.stringify(
-        { mcpServers: { [name]: { command: "npx", args: ["-y", MCP_REMOTE_PACKAGE, url, "--header", `Authorization: Bearer ${token}`] } } },
+        {
+          mcpServers: {
+            [name]: {
+              command: "npx",
+              args: ["-y", MCP_REMOTE_PACKAGE, url, "--header", `Authorization: Bearer ${token}`],
+            },
+          },
+        },
         null,
         2,
       ),
@@ -98,7 +107,9 @@ function shellWord(word: string): string {
  * (`hackmd-bridge mcp --root …`), so no endpoint has to run. Printed by the sandbox, whose folder
  * the command finds by itself (no token in `env`); README.md shows them with HACKMD_API_TOKEN.
  */
-export function stdioClientConfigs(server: StdioServer): Array<{ id: "claude-code-stdio" | "codex-stdio" | "cursor-stdio"; label: string; where: string; text: string }> {
+export function stdioClientConfigs(
+  server: StdioServer,
+): Array<{ id: "claude-code-stdio" | "codex-stdio" | "cursor-stdio"; label: string; where: string; text: string }> {
   const name = MCP_CLIENT_SERVER_NAME;
   const envFlags = Object.entries(server.env).map(([key, value]) => `--env ${shellWord(`${key}=${value}`)} `);
   const tomlEnv = Object.entries(server.env).map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
@@ -113,13 +124,30 @@ export function stdioClientConfigs(server: StdioServer): Array<{ id: "claude-cod
       id: "codex-stdio",
       label: "Codex over stdio",
       where: "add to ~/.codex/config.toml instead of the entry above",
-      text: [`[mcp_servers.${name}]`, `command = ${JSON.stringify(server.command)}`, `args = ${JSON.stringify(server.args).replace(/","/g, '", "')}`, ...(tomlEnv.length === 0 ? [] : [`env = { ${tomlEnv.join(", ")} }`])].join("\n"),
+      text: [
+        `[mcp_servers.${name}]`,
+        `command = ${JSON.stringify(server.command)}`,
+        `args = ${JSON.stringify(server.args).replace(/","/g, '", "')}`,
+        ...(tomlEnv.length === 0 ? [] : [`env = { ${tomlEnv.join(", ")} }`]),
+      ].join("\n"),
     },
     {
       id: "cursor-stdio",
       label: "Cursor over stdio",
       where: "add to ~/.cursor/mcp.json",
-      text: JSON.stringify({ mcpServers: { [name]: { command: server.command, args: server.args, ...(tomlEnv.length === 0 ? {} : { env: server.env }) } } }, null, 2),
+      text: JSON.stringify(
+        {
+          mcpServers: {
+            [name]: {
+              command: server.command,
+              args: server.args,
+              ...(tomlEnv.length === 0 ? {} : { env: server.env }),
+            },
+          },
+        },
+        null,
+        2,
+      ),
     },
   ];
 }

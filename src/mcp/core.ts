@@ -17,10 +17,14 @@ export type BridgeCoreOptions = AppOptions;
 export interface BridgeCore {
   deps: ToolDeps;
   /** An MCP host over this core; each MCP session gets a server built from it. */
-  mcpHost(options: { name: string; version: string; /** Every secret to scrub from results: the HackMD token and, over HTTP, the endpoint token. */
-    secrets: () => ReadonlyArray<string | undefined>; onCallCompleted?: McpHost<ToolDeps, CallContext>["onCallCompleted"];
+  mcpHost(options: {
+    name: string;
+    version: string; /** Every secret to scrub from results: the HackMD token and, over HTTP, the endpoint token. */
+    secrets: () => ReadonlyArray<string | undefined>;
+    onCallCompleted?: McpHost<ToolDeps, CallContext>["onCallCompleted"];
     /** The per-tool policy and approver; absent: every tool allowed. */
-    gate?: ToolGate }): McpHost<ToolDeps, CallContext>;
+    gate?: ToolGate;
+  }): McpHost<ToolDeps, CallContext>;
 }
 
 /** Builds a core instance. */
@@ -44,7 +48,8 @@ export function bridgeCoreOver(deps: ToolDeps): BridgeCore {
       deps,
       newCall: (guard) => new CallContext({ guard }),
       retryMeta: (call) => retryMetaForResult(call),
-      secrets: () => host.secrets().filter((secret): secret is string => typeof secret === "string" && secret.trim() !== ""),
+      secrets: () =>
+        host.secrets().filter((secret): secret is string => typeof secret === "string" && secret.trim() !== ""),
       logger: deps.logger,
       nextRequestId: () => `req-${++requests}`,
       ...(host.onCallCompleted ? { onCallCompleted: host.onCallCompleted } : {}),

@@ -144,7 +144,9 @@ function pathOf(place: Place | undefined): string {
  * the arguments however deep they nest (copying the path at every level made it quadratic).
  */
 function refuseOddShapes(root: object): void {
-  const pending: Array<{ value: object; depth: number; place: Place | undefined }> = [{ value: root, depth: 1, place: undefined }];
+  const pending: Array<{ value: object; depth: number; place: Place | undefined }> = [
+    { value: root, depth: 1, place: undefined },
+  ];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const { value, depth, place } = next;
     if (depth > ARGUMENT_DEPTH_LIMIT) {
@@ -154,7 +156,9 @@ function refuseOddShapes(root: object): void {
     }
     if (Array.isArray(value) && value.length > ARGUMENT_ARRAY_LIMIT) {
       const where = place === undefined ? "the arguments" : pathOf(place);
-      throw invalidInput(`Invalid arguments: ${where} has ${value.length} entries; no tool takes more than ${ARGUMENT_ARRAY_LIMIT}. Fix them and call again.`);
+      throw invalidInput(
+        `Invalid arguments: ${where} has ${value.length} entries; no tool takes more than ${ARGUMENT_ARRAY_LIMIT}. Fix them and call again.`,
+      );
     }
     for (const key of Object.keys(value)) {
       if (RESERVED_NAMES.has(key)) {
@@ -165,7 +169,8 @@ function refuseOddShapes(root: object): void {
         throw invalidInput(`Invalid arguments: ${problem}. Fix them and call again.`);
       }
       const child = (value as Record<string, unknown>)[key];
-      if (typeof child === "object" && child !== null) pending.push({ value: child, depth: depth + 1, place: { key, parent: place } });
+      if (typeof child === "object" && child !== null)
+        pending.push({ value: child, depth: depth + 1, place: { key, parent: place } });
     }
   }
 }
@@ -190,7 +195,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case "too_big":
       return `${where} must be at most ${String(issue.maximum)}`;
     case "too_small":
-      return issue.origin === "string" ? `${where} must not be empty` : `${where} must be at least ${String(issue.minimum)}`;
+      return issue.origin === "string"
+        ? `${where} must not be empty`
+        : `${where} must be at least ${String(issue.minimum)}`;
     case "invalid_type":
       return `${where} must be ${describeExpected(issue.expected)}`;
     case "invalid_value":

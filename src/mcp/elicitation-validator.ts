@@ -10,15 +10,35 @@
  */
 
 /** The SDK's validator result (`@modelcontextprotocol/sdk/validation/types`). */
-type ValidatorResult<T> = { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
+type ValidatorResult<T> =
+  { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
 
 type Schema = Record<string, unknown>;
 
 const KNOWN = new Set([
-  "type", "properties", "required", "additionalProperties", "enum", "const", "oneOf", "anyOf", "items",
-  "minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "enum",
+  "const",
+  "oneOf",
+  "anyOf",
+  "items",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "minItems",
+  "maxItems",
   // Annotations: no effect on validity.
-  "title", "description", "default", "enumNames", "format", "$schema", "examples",
+  "title",
+  "description",
+  "default",
+  "enumNames",
+  "format",
+  "$schema",
+  "examples",
 ]);
 
 function typeOf(value: unknown): string {
@@ -40,13 +60,18 @@ function equal(a: unknown, b: unknown): boolean {
 /** Throws when the schema uses a keyword this checker does not enforce. */
 function assertSupported(schema: unknown, at: string): void {
   if (schema === true || schema === false) return;
-  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) throw new Error(`${at}: a schema must be an object`);
-  for (const key of Object.keys(schema)) if (!KNOWN.has(key)) throw new Error(`${at}: unsupported schema keyword ${JSON.stringify(key)}`);
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema))
+    throw new Error(`${at}: a schema must be an object`);
+  for (const key of Object.keys(schema))
+    if (!KNOWN.has(key)) throw new Error(`${at}: unsupported schema keyword ${JSON.stringify(key)}`);
   const s = schema as Schema;
-  if (s.properties && typeof s.properties === "object") for (const [name, sub] of Object.entries(s.properties)) assertSupported(sub, `${at}.${name}`);
+  if (s.properties && typeof s.properties === "object")
+    for (const [name, sub] of Object.entries(s.properties)) assertSupported(sub, `${at}.${name}`);
   if (s.items !== undefined) assertSupported(s.items, `${at}[]`);
-  for (const key of ["oneOf", "anyOf"] as const) if (Array.isArray(s[key])) (s[key] as unknown[]).forEach((sub, i) => assertSupported(sub, `${at}/${key}/${i}`));
-  if (s.additionalProperties !== undefined && typeof s.additionalProperties !== "boolean") throw new Error(`${at}: additionalProperties must be a boolean`);
+  for (const key of ["oneOf", "anyOf"] as const)
+    if (Array.isArray(s[key])) (s[key] as unknown[]).forEach((sub, i) => assertSupported(sub, `${at}/${key}/${i}`));
+  if (s.additionalProperties !== undefined && typeof s.additionalProperties !== "boolean")
+    throw new Error(`${at}: additionalProperties must be a boolean`);
 }
 
 /** The first error of `value` against `schema`, or undefined when it is valid. */
@@ -58,22 +83,29 @@ function check(schema: unknown, value: unknown, at: string): string | undefined 
     const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
     if (!types.some((type) => typeMatches(type, value))) return `${at} must be ${types.join(" or ")}`;
   }
-  if (Array.isArray(s.enum) && !s.enum.some((option) => equal(option, value))) return `${at} must be one of ${JSON.stringify(s.enum)}`;
+  if (Array.isArray(s.enum) && !s.enum.some((option) => equal(option, value)))
+    return `${at} must be one of ${JSON.stringify(s.enum)}`;
   if ("const" in s && !equal(s.const, value)) return `${at} must be ${JSON.stringify(s.const)}`;
-  if (Array.isArray(s.oneOf) && s.oneOf.filter((sub) => check(sub, value, at) === undefined).length !== 1) return `${at} must match exactly one option`;
-  if (Array.isArray(s.anyOf) && !s.anyOf.some((sub) => check(sub, value, at) === undefined)) return `${at} must match an option`;
+  if (Array.isArray(s.oneOf) && s.oneOf.filter((sub) => check(sub, value, at) === undefined).length !== 1)
+    return `${at} must match exactly one option`;
+  if (Array.isArray(s.anyOf) && !s.anyOf.some((sub) => check(sub, value, at) === undefined))
+    return `${at} must match an option`;
   if (typeof value === "string") {
     const length = [...value].length;
-    if (typeof s.minLength === "number" && length < s.minLength) return `${at} must have at least ${s.minLength} characters`;
-    if (typeof s.maxLength === "number" && length > s.maxLength) return `${at} must have at most ${s.maxLength} characters`;
+    if (typeof s.minLength === "number" && length < s.minLength)
+      return `${at} must have at least ${s.minLength} characters`;
+    if (typeof s.maxLength === "number" && length > s.maxLength)
+      return `${at} must have at most ${s.maxLength} characters`;
   }
   if (typeof value === "number") {
     if (typeof s.minimum === "number" && value < s.minimum) return `${at} must be >= ${s.minimum}`;
     if (typeof s.maximum === "number" && value > s.maximum) return `${at} must be <= ${s.maximum}`;
   }
   if (Array.isArray(value)) {
-    if (typeof s.minItems === "number" && value.length < s.minItems) return `${at} must have at least ${s.minItems} items`;
-    if (typeof s.maxItems === "number" && value.length > s.maxItems) return `${at} must have at most ${s.maxItems} items`;
+    if (typeof s.minItems === "number" && value.length < s.minItems)
+      return `${at} must have at least ${s.minItems} items`;
+    if (typeof s.maxItems === "number" && value.length > s.maxItems)
+      return `${at} must have at most ${s.maxItems} items`;
     if (s.items !== undefined) {
       for (let i = 0; i < value.length; i++) {
         const error = check(s.items, value[i], `${at}[${i}]`);
@@ -85,7 +117,8 @@ function check(schema: unknown, value: unknown, at: string): string | undefined 
     const object = value as Record<string, unknown>;
     const properties = (s.properties ?? {}) as Record<string, unknown>;
     for (const name of Array.isArray(s.required) ? (s.required as string[]) : []) {
-      if (!Object.prototype.hasOwnProperty.call(object, name)) return `${at} must have property ${JSON.stringify(name)}`;
+      if (!Object.prototype.hasOwnProperty.call(object, name))
+        return `${at} must have property ${JSON.stringify(name)}`;
     }
     for (const [name, item] of Object.entries(object)) {
       if (Object.prototype.hasOwnProperty.call(properties, name)) {
@@ -105,7 +138,9 @@ export class ElicitationSchemaValidator {
     assertSupported(schema, "schema");
     return (input) => {
       const error = check(schema, input, "data");
-      return error === undefined ? { valid: true, data: input as T, errorMessage: undefined } : { valid: false, data: undefined, errorMessage: error };
+      return error === undefined
+        ? { valid: true, data: input as T, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: error };
     };
   }
 }

@@ -95,7 +95,11 @@ export async function runGated<T>(options: {
   if (gate === undefined) return options.run(recordingGuard(undefined, options.onChange, undefined));
   const readOnly = gate.readOnly();
   const policy = effectivePolicy({ policies: gate.policies(), readOnly, tool, readsOnly: options.readsOnly });
-  if (policy === "deny") throw new BridgeError("tool_denied", gate.words.denied(tool, readOnly && !options.readsOnly ? "read_only" : "policy"));
+  if (policy === "deny")
+    throw new BridgeError(
+      "tool_denied",
+      gate.words.denied(tool, readOnly && !options.readsOnly ? "read_only" : "policy"),
+    );
   const asking = policy === "ask" && !options.sessionAllowed.has(tool);
   if (!asking) return options.run(recordingGuard(gate, options.onChange, undefined));
   const approver = gate.approver;
@@ -108,13 +112,18 @@ export async function runGated<T>(options: {
   let approved: ProposedChange | undefined;
   for (let question = 1; ; question += 1) {
     try {
-      return await options.run(recordingGuard(gate, options.onChange, (change) => {
-        if (approved === undefined || !sameChange(approved, change)) throw new NeedsApproval(change);
-      }));
+      return await options.run(
+        recordingGuard(gate, options.onChange, (change) => {
+          if (approved === undefined || !sameChange(approved, change)) throw new NeedsApproval(change);
+        }),
+      );
     } catch (error) {
       if (!(error instanceof NeedsApproval)) throw error;
       if (question > MAX_QUESTIONS) {
-        throw new BridgeError("conflict", `The note kept changing while the user was asked to approve ${tool}; nothing was changed. Read it again and retry.`);
+        throw new BridgeError(
+          "conflict",
+          `The note kept changing while the user was asked to approve ${tool}; nothing was changed. Read it again and retry.`,
+        );
       }
       await decide(gate, approver, options, error.change);
       approved = error.change;
@@ -123,13 +132,25 @@ export async function runGated<T>(options: {
 }
 
 /** Asks about one change; returns on approval, throws `approval_denied` or `approval_timeout` otherwise. */
-async function decide(gate: ToolGate, approver: Approver, options: { tool: string; client: string; sessionAllowed: Set<string> }, change: ProposedChange): Promise<void> {
+async function decide(
+  gate: ToolGate,
+  approver: Approver,
+  options: { tool: string; client: string; sessionAllowed: Set<string> },
+  change: ProposedChange,
+): Promise<void> {
   const { tool } = options;
   const decision = await ask(gate, approver, { client: options.client, tool, change });
   if (decision === "timeout") {
-    throw new BridgeError("approval_timeout", `The user did not answer the request to approve ${tool} within ${Math.round(gate.timeoutMs() / 1000)} s; nothing was changed. Ask the user before calling it again.`);
+    throw new BridgeError(
+      "approval_timeout",
+      `The user did not answer the request to approve ${tool} within ${Math.round(gate.timeoutMs() / 1000)} s; nothing was changed. Ask the user before calling it again.`,
+    );
   }
-  if (decision === "deny") throw new BridgeError("approval_denied", `The user denied ${tool}; nothing was changed. Do not retry it unless the user asks you to.`);
+  if (decision === "deny")
+    throw new BridgeError(
+      "approval_denied",
+      `The user denied ${tool}; nothing was changed. Do not retry it unless the user asks you to.`,
+    );
   if (decision === "allow_session") options.sessionAllowed.add(tool);
 }
 
@@ -146,9 +167,16 @@ function argumentFields(raw: unknown): Record<string, string> {
 }
 
 /** The guard of one run: fills in what a question or the history needs, records, then checks. */
-function recordingGuard(gate: ToolGate | undefined, onChange: (made: MadeChange) => void, check: ((change: ProposedChange) => void) | undefined): ChangeGuard {
+function recordingGuard(
+  gate: ToolGate | undefined,
+  onChange: (made: MadeChange) => void,
+  check: ((change: ProposedChange) => void) | undefined,
+): ChangeGuard {
   return async (proposed) => {
-    const change = await completed(proposed, { title: check !== undefined, before: check !== undefined || gate?.recordsBefore === true });
+    const change = await completed(proposed, {
+      title: check !== undefined,
+      before: check !== undefined || gate?.recordsBefore === true,
+    });
     const made: MadeChange = { change };
     if (change.body !== undefined) {
       if (change.body.before !== undefined) made.hashBefore = await bodyHash(change.body.before);
@@ -164,11 +192,15 @@ async function completed(proposed: ProposedChange, want: { title: boolean; befor
   const change: ProposedChange = { ...proposed };
   if (proposed.note !== undefined) {
     const { readTitle, ...note } = proposed.note;
-    change.note = note.title === undefined && readTitle !== undefined && want.title ? { ...note, title: await readTitle() } : note;
+    change.note =
+      note.title === undefined && readTitle !== undefined && want.title ? { ...note, title: await readTitle() } : note;
   }
   if (proposed.body !== undefined) {
     const { readBefore, ...body } = proposed.body;
-    change.body = body.before === undefined && readBefore !== undefined && want.before ? { ...body, before: await readBefore() } : body;
+    change.body =
+      body.before === undefined && readBefore !== undefined && want.before
+        ? { ...body, before: await readBefore() }
+        : body;
   }
   return change;
 }
@@ -180,11 +212,18 @@ export function sameChange(a: ProposedChange, b: ProposedChange): boolean {
 
 function comparable(change: ProposedChange): unknown {
   const { body, ...rest } = change;
-  return { ...rest, body: body === undefined ? null : { where: body.where, before: body.before ?? null, after: body.after } };
+  return {
+    ...rest,
+    body: body === undefined ? null : { where: body.where, before: body.before ?? null, after: body.after },
+  };
 }
 
 /** Asks, racing the answer against the timeout; a timed-out question is withdrawn. */
-async function ask(gate: ToolGate, approver: Approver, request: ApprovalRequest): Promise<ApprovalDecision | "timeout"> {
+async function ask(
+  gate: ToolGate,
+  approver: Approver,
+  request: ApprovalRequest,
+): Promise<ApprovalDecision | "timeout"> {
   const controller = new AbortController();
   const timer = gate.wait(gate.timeoutMs(), controller.signal).then(() => "timeout" as const);
   try {
@@ -201,7 +240,9 @@ async function ask(gate: ToolGate, approver: Approver, request: ApprovalRequest)
 export function oneQuestionAtATime(approver: Approver): Approver {
   let turn: Promise<unknown> = Promise.resolve();
   return (request, signal) => {
-    const mine = turn.then(() => (signal.aborted ? Promise.resolve<ApprovalDecision>("deny") : approver(request, signal)));
+    const mine = turn.then(() =>
+      signal.aborted ? Promise.resolve<ApprovalDecision>("deny") : approver(request, signal),
+    );
     turn = mine.catch(() => undefined);
     return mine;
   };

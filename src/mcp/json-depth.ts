@@ -134,8 +134,13 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
  * for its id), otherwise the JSON-RPC error to answer instead, with the message's id when it has
  * one.
  */
-export function messageTooDeepError(message: unknown): { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string } } | undefined {
-  const record = typeof message === "object" && message !== null && !Array.isArray(message) ? (message as Record<string, unknown>) : undefined;
+export function messageTooDeepError(
+  message: unknown,
+): { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string } } | undefined {
+  const record =
+    typeof message === "object" && message !== null && !Array.isArray(message)
+      ? (message as Record<string, unknown>)
+      : undefined;
   const id = typeof record?.id === "string" || typeof record?.id === "number" ? record.id : null;
   const params = record?.params;
   if (

@@ -47,7 +47,10 @@ export type PolicyMap = Readonly<Record<string, ToolPolicy>>;
 
 /** The defaults a cautious user would pick: reads allowed, every change asked about. */
 export const DEFAULT_TOOL_POLICIES: PolicyMap = Object.freeze(
-  Object.fromEntries([...READ_TOOL_NAMES.map((name) => [name, "allow"]), ...WRITE_TOOL_NAMES.map((name) => [name, "ask"])]),
+  Object.fromEntries([
+    ...READ_TOOL_NAMES.map((name) => [name, "allow"]),
+    ...WRITE_TOOL_NAMES.map((name) => [name, "ask"]),
+  ]),
 ) as PolicyMap;
 
 /** Whether a tool can change something. */
@@ -67,7 +70,12 @@ export function isToolPolicy(value: unknown): value is ToolPolicy {
  * That fallback is the plugin's default; the command, which cannot ask, passes a complete map
  * (src/node/tool-policy-flags.ts, commandPolicies) so it never applies there.
  */
-export function effectivePolicy(options: { policies: PolicyMap; readOnly: boolean; tool: string; readsOnly: boolean }): ToolPolicy {
+export function effectivePolicy(options: {
+  policies: PolicyMap;
+  readOnly: boolean;
+  tool: string;
+  readsOnly: boolean;
+}): ToolPolicy {
   if (options.readOnly && !options.readsOnly) return "deny";
   const policy = options.policies[options.tool];
   return isToolPolicy(policy) ? policy : options.readsOnly ? "allow" : "ask";

@@ -34,9 +34,13 @@ export function errorResult(error: unknown, retry: RetryMeta | undefined, secret
   const failure =
     error instanceof BridgeError
       ? error
-      : new BridgeError("internal", "An internal error stopped this call; nothing further was attempted. Report it with the log line of this request.", {
-          cause: error,
-        });
+      : new BridgeError(
+          "internal",
+          "An internal error stopped this call; nothing further was attempted. Report it with the log line of this request.",
+          {
+            cause: error,
+          },
+        );
   const result: ToolResult = {
     content: [{ type: "text", text: scrubSecrets(failure.message, secrets) }],
     isError: true,

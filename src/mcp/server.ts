@@ -1,5 +1,11 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestParamsSchema, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestParamsSchema,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod/v4";
 import type { ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
@@ -60,10 +66,12 @@ export interface ToolCallEvent {
  * the untouched object and answers every odd name with an `invalid_input` result (docs/tools.md §3.1).
  */
 const RawCallToolRequestSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }).transform(({ arguments: rawArguments, ...params }) => ({
-    ...params,
-    rawArguments,
-  })),
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }).transform(
+    ({ arguments: rawArguments, ...params }) => ({
+      ...params,
+      rawArguments,
+    }),
+  ),
 });
 
 /** The SDK's protocol-level server, which createMcpServer returns. */
@@ -104,7 +112,10 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
   // zod v3 and zod-to-json-schema. Our own small validator replaces ajv (docs/architecture.md §5). The
   // capabilities are what McpServer declared for us before (`listChanged: true`), unchanged.
   sharedValidator ??= new ElicitationSchemaValidator();
-  const server = new Server({ name: host.name, version: host.version }, { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator });
+  const server = new Server(
+    { name: host.name, version: host.version },
+    { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator },
+  );
   const listing = listingOf(host.tools);
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
   // "Allow this tool for this session": one MCP server serves one session.
@@ -113,7 +124,11 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(RawCallToolRequestSchema, async (request): Promise<ToolResult> => {
     const entry = handlers.get(request.params.name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}; call tools/list for the available tools.`);
+    if (!entry)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(request.params.name)}; call tools/list for the available tools.`,
+      );
     const requestId = host.nextRequestId();
     const started = Date.now();
     const client = server.getClientVersion()?.name ?? "unknown client";
@@ -134,7 +149,11 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
           made = change;
         },
         run: (guard) => {
-          const args = decodeArguments(entry.tool.decodeInput ?? entry.tool.input, entry.tool.aliases, request.params.rawArguments) as never;
+          const args = decodeArguments(
+            entry.tool.decodeInput ?? entry.tool.input,
+            entry.tool.aliases,
+            request.params.rawArguments,
+          ) as never;
           call = host.newCall(guard);
           return entry.run(args, call);
         },
@@ -145,7 +164,11 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
       if (!(error instanceof BridgeError)) {
         // The user is told to report this log line, so it must say what failed (scrubbed).
         const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        host.logger.error("tool_call_internal_error", { request_id: requestId, tool: entry.tool.name, error: scrubSecrets(detail, host.secrets()) });
+        host.logger.error("tool_call_internal_error", {
+          request_id: requestId,
+          tool: entry.tool.name,
+          error: scrubSecrets(detail, host.secrets()),
+        });
       }
     }
     const event: ToolCallEvent = {

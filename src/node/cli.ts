@@ -12,7 +12,15 @@ import "./node-apis-install";
 import * as nodePath from "node:path";
 import { runEmulatorProcess } from "../emulator/process";
 import { VERSION } from "../core/version";
-import { closest, commandHelp, commandList, parseCommandLine, usageLine, type CommandSpec, type ParsedLine } from "./commands/args";
+import {
+  closest,
+  commandHelp,
+  commandList,
+  parseCommandLine,
+  usageLine,
+  type CommandSpec,
+  type ParsedLine,
+} from "./commands/args";
 import { HUMAN_COMMAND_LIST, HUMAN_COMMANDS, runHumanCommand } from "./commands";
 import { describeError, scrubbingIo, UsageError, type CommandIo } from "./commands/output";
 import { doctorSpec, emulatorSpec, helpSpec, mcpSpec, sandboxSpec, serveSpec } from "./commands/protocol";
@@ -49,9 +57,12 @@ Usage: hackmd-bridge <command> [options]
        hackmd-bridge --version
 
 ${commandList([
-    { title: "Sync a folder of Markdown files with HackMD (readable text; --json prints one JSON object):", commands: HUMAN_COMMAND_LIST },
-    { title: "Serve the MCP tools to agents, and check the setup:", commands: PROTOCOL_SPECS },
-  ])}
+  {
+    title: "Sync a folder of Markdown files with HackMD (readable text; --json prints one JSON object):",
+    commands: HUMAN_COMMAND_LIST,
+  },
+  { title: "Serve the MCP tools to agents, and check the setup:", commands: PROTOCOL_SPECS },
+])}
 
 Shared options:
   --root <dir>                    the folder every local file operation is confined to
@@ -88,7 +99,10 @@ const processIo: CommandIo & { outIsTty: boolean } = {
 /** A usage error: the message, the usage line and where to read more, on stderr; exit 2. */
 function usageFailure(io: CommandIo, spec: CommandSpec | undefined, message: string): number {
   if (spec === undefined) io.err(`hackmd-bridge: ${message}\nRun hackmd-bridge --help for the commands.\n`);
-  else io.err(`hackmd-bridge ${spec.name}: ${message}\nUsage: ${usageLine(spec)}\nRun hackmd-bridge ${spec.name} --help for its options.\n`);
+  else
+    io.err(
+      `hackmd-bridge ${spec.name}: ${message}\nUsage: ${usageLine(spec)}\nRun hackmd-bridge ${spec.name} --help for its options.\n`,
+    );
   return 2;
 }
 
@@ -99,7 +113,11 @@ function unknownCommand(name: string): string {
 }
 
 /** Runs the command line; resolves with the exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo & { outIsTty: boolean } = processIo): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: CommandIo & { outIsTty: boolean } = processIo,
+): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined) {
     io.err(`${mainHelp()}\nNo command given.\n`);
@@ -117,7 +135,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const bare = command.replace(/^-+/, "").split("=")[0] ?? "";
     const guess = bare.length >= 3 ? closest(bare, ["help", "version"]) : undefined;
     if (guess !== undefined) return usageFailure(io, undefined, `unknown option ${command}; did you mean --${guess}?`);
-    return usageFailure(io, undefined, `${command} is not a command; options go after the command, e.g. hackmd-bridge status ${command}`);
+    return usageFailure(
+      io,
+      undefined,
+      `${command} is not a command; options go after the command, e.g. hackmd-bridge status ${command}`,
+    );
   }
   const spec = SPECS.get(command);
   if (spec === undefined) return usageFailure(io, undefined, unknownCommand(command));
@@ -148,10 +170,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
 }
 
 /** The shared options, checked. */
-function sharedFlags(line: ParsedLine): { root?: string; configDir?: string; protectAgentFiles?: boolean; port?: number } {
+function sharedFlags(line: ParsedLine): {
+  root?: string;
+  configDir?: string;
+  protectAgentFiles?: boolean;
+  port?: number;
+} {
   const { values } = line;
   const protect = values["protect-agent-files"];
-  if (protect !== undefined && protect !== "true" && protect !== "false") throw new UsageError("--protect-agent-files takes true or false: --protect-agent-files=false");
+  if (protect !== undefined && protect !== "true" && protect !== "false")
+    throw new UsageError("--protect-agent-files takes true or false: --protect-agent-files=false");
   let port: number | undefined;
   if (typeof values.port === "string") {
     port = Number(values.port);
@@ -168,7 +196,12 @@ function sharedFlags(line: ParsedLine): { root?: string; configDir?: string; pro
 }
 
 /** Runs a parsed command line (every subcommand but help and emulator). */
-async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.ProcessEnv, io: CommandIo & { outIsTty: boolean }): Promise<number> {
+async function runChecked(
+  spec: CommandSpec,
+  line: ParsedLine,
+  env: NodeJS.ProcessEnv,
+  io: CommandIo & { outIsTty: boolean },
+): Promise<number> {
   const human = HUMAN_COMMANDS.get(spec.name);
   let flags: ReturnType<typeof sharedFlags>;
   let run: ReturnType<NonNullable<typeof human>["parse"]> | undefined;
@@ -184,10 +217,12 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
   let settings: NodeSettings = readSettings(env, flags);
   // The sync commands and doctor work on the current folder when no root is named (and find a
   // sandbox there, as with --root).
-  if ((human !== undefined || spec === doctorSpec) && settings.root === undefined) settings = readSettings(env, { ...flags, root: process.cwd() });
+  if ((human !== undefined || spec === doctorSpec) && settings.root === undefined)
+    settings = readSettings(env, { ...flags, root: process.cwd() });
   // Secrets known now, plus those made later (a generated endpoint token, the sandbox's tokens).
   const made: string[] = [];
-  const secrets = (): string[] => [settings.token, env.HACKMD_BRIDGE_MCP_TOKEN, ...made].filter((value): value is string => Boolean(value?.trim()));
+  const secrets = (): string[] =>
+    [settings.token, env.HACKMD_BRIDGE_MCP_TOKEN, ...made].filter((value): value is string => Boolean(value?.trim()));
   const remember = (secret: string): void => void made.push(secret);
   // The human subcommands print for people: only warnings and errors are logged unless asked.
   const level = parseLogLevel(env.HACKMD_BRIDGE_LOG_LEVEL ?? (human ? "warn" : undefined));
@@ -197,7 +232,15 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
     if (spec === sandboxSpec) {
       // The sandbox prints its own token on stdout (that is the point); the log stream is scrubbed.
       const sandboxIo = { out: io.out, err: scrubbed.err, outIsTty: io.outIsTty };
-      return await runSandbox({ settings, env, port: flags.port, reset: line.values.reset === true, logger, io: sandboxIo, remember });
+      return await runSandbox({
+        settings,
+        env,
+        port: flags.port,
+        reset: line.values.reset === true,
+        logger,
+        io: sandboxIo,
+        remember,
+      });
     }
     // A root that is a sandbox folder reaches that sandbox's emulator, with its token.
     const found = await withSandbox(settings, env);
@@ -226,7 +269,10 @@ async function runChecked(spec: CommandSpec, line: ParsedLine, env: NodeJS.Proce
           token,
           logger,
           io: { out: io.out, err: scrubbed.err, outIsTty: io.outIsTty },
-          tokenNote: envToken === undefined ? "(new at every start; set HACKMD_BRIDGE_MCP_TOKEN to keep one token across restarts)" : "(from HACKMD_BRIDGE_MCP_TOKEN)",
+          tokenNote:
+            envToken === undefined
+              ? "(new at every start; set HACKMD_BRIDGE_MCP_TOKEN to keep one token across restarts)"
+              : "(from HACKMD_BRIDGE_MCP_TOKEN)",
         });
       }
       default:

@@ -23,13 +23,18 @@ export async function createDesktopPaths(basePath: string): Promise<DesktopPaths
     if (relative.startsWith("..") || nodePath.isAbsolute(relative)) return undefined;
     return relative.split(nodePath.sep).join("/");
   };
-  const absoluteOf = (path: string): string => nodePath.join(basePath, ...path.split("/").filter((segment) => segment !== ""));
+  const absoluteOf = (path: string): string =>
+    nodePath.join(basePath, ...path.split("/").filter((segment) => segment !== ""));
   return {
     basePath,
     createExclusive: async (path, data) => {
       let handle: import("node:fs/promises").FileHandle;
       try {
-        handle = await fsp.open(absoluteOf(path), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+        handle = await fsp.open(
+          absoluteOf(path),
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+          0o600,
+        );
       } catch (error) {
         if ((error as NodeSystemError).code === "EEXIST") return false;
         throw error;
@@ -41,7 +46,8 @@ export async function createDesktopPaths(basePath: string): Promise<DesktopPaths
       }
       return true;
     },
-    relativeOf: (absolute) => inside(basePath, nodePath.resolve(absolute)) ?? inside(realBase, nodePath.resolve(absolute)),
+    relativeOf: (absolute) =>
+      inside(basePath, nodePath.resolve(absolute)) ?? inside(realBase, nodePath.resolve(absolute)),
     realRelative: async (path) => {
       const absolute = absoluteOf(path);
       try {

@@ -43,7 +43,11 @@ const GET_A_TOKEN = "create one in HackMD under Settings → API";
  * Paths are judged by the Node LocalFiles adapter, exactly as the tools judge them, so a probe
  * never lands outside the ROOT; probe files are removed at once and no folder is created.
  */
-export async function runDoctor(settings: NodeSettings, probeApi: boolean, options: { sandbox?: FoundSandbox | undefined } = {}): Promise<DoctorReport> {
+export async function runDoctor(
+  settings: NodeSettings,
+  probeApi: boolean,
+  options: { sandbox?: FoundSandbox | undefined } = {},
+): Promise<DoctorReport> {
   const problems: string[] = [];
   const sandbox = options.sandbox;
   let apiOrigin: string | null = null;
@@ -52,21 +56,35 @@ export async function runDoctor(settings: NodeSettings, probeApi: boolean, optio
     config = clientConfig(settings);
     apiOrigin = config.api.origin;
   } catch (error) {
-    problems.push(isBridgeError(error) ? error.message : "HACKMD_API_URL is not usable; set it to https://api.hackmd.io/v1, or unset it.");
+    problems.push(
+      isBridgeError(error)
+        ? error.message
+        : "HACKMD_API_URL is not usable; set it to https://api.hackmd.io/v1, or unset it.",
+    );
   }
   if (settings.token === undefined) {
-    problems.push(`No HackMD API token is set, so every tool that needs HackMD fails: ${GET_A_TOKEN}, set HACKMD_API_TOKEN to it, and run doctor again (or run the sandbox, npm start, which needs none).`);
+    problems.push(
+      `No HackMD API token is set, so every tool that needs HackMD fails: ${GET_A_TOKEN}, set HACKMD_API_TOKEN to it, and run doctor again (or run the sandbox, npm start, which needs none).`,
+    );
   }
   if (config !== undefined && !/\/v1$/.test(config.api.basePath)) {
-    const path = config.api.basePath === "" ? "no path" : `the path ${JSON.stringify(config.api.basePath.slice(0, 60))}`;
-    problems.push(`HACKMD_API_URL has ${path}, but the HackMD API lives under /v1 (HackMD's is ${DEFAULT_API_URL}); add /v1 to HACKMD_API_URL, or unset it.`);
+    const path =
+      config.api.basePath === "" ? "no path" : `the path ${JSON.stringify(config.api.basePath.slice(0, 60))}`;
+    problems.push(
+      `HACKMD_API_URL has ${path}, but the HackMD API lives under /v1 (HackMD's is ${DEFAULT_API_URL}); add /v1 to HACKMD_API_URL, or unset it.`,
+    );
   }
   const configDirUsable = settings.configDir === undefined || usableConfigDir(settings.configDir);
   if (!configDirUsable) {
-    problems.push(`--config-dir ${JSON.stringify(settings.configDir).slice(0, 120)} does not name a folder inside the ROOT; give the vault configuration folder relative to the ROOT, e.g. --config-dir .obsidian.`);
+    problems.push(
+      `--config-dir ${JSON.stringify(settings.configDir).slice(0, 120)} does not name a folder inside the ROOT; give the vault configuration folder relative to the ROOT, e.g. --config-dir .obsidian.`,
+    );
   }
   const root = settings.root === undefined ? undefined : nodePath.resolve(settings.root);
-  const files = root === undefined ? undefined : await openRoot(root, configDirUsable ? settings.configDir : undefined, settings.configDir !== undefined);
+  const files =
+    root === undefined
+      ? undefined
+      : await openRoot(root, configDirUsable ? settings.configDir : undefined, settings.configDir !== undefined);
   const rootExists = files !== undefined;
   const isVault = files?.root.isVault ?? false;
   const statePath = files !== undefined && configDirUsable ? files.root.stateFolder : null;
@@ -77,7 +95,8 @@ export async function runDoctor(settings: NodeSettings, probeApi: boolean, optio
   if (root === undefined) problems.push("No root folder is configured; pass --root <dir> or set HACKMD_BRIDGE_ROOT.");
   else if (!rootExists) problems.push("The root folder does not exist or is not a folder.");
   else if (!rootWritable) problems.push(rootProbe?.refused ?? "The root folder is not writable.");
-  if (stateProbe !== undefined && !stateWritable) problems.push(stateProbe.refused ?? `The sync state location ${statePath} is not writable.`);
+  if (stateProbe !== undefined && !stateWritable)
+    problems.push(stateProbe.refused ?? `The sync state location ${statePath} is not writable.`);
 
   const report: DoctorReport = {
     ok: false,
@@ -150,10 +169,18 @@ function usableConfigDir(configDir: string): boolean {
 }
 
 /** The ROOT through the tools' adapter, or undefined when it does not exist or is not a folder. */
-async function openRoot(root: string, configDir: string | undefined, configDirGiven: boolean): Promise<NodeLocalFiles | undefined> {
+async function openRoot(
+  root: string,
+  configDir: string | undefined,
+  configDirGiven: boolean,
+): Promise<NodeLocalFiles | undefined> {
   try {
     // An unusable --config-dir still makes the ROOT a vault; only its state location is unknown.
-    return await NodeLocalFiles.open({ root, ...(configDir === undefined ? {} : { configDir }), ...(configDirGiven ? { isVault: true } : {}) });
+    return await NodeLocalFiles.open({
+      root,
+      ...(configDir === undefined ? {} : { configDir }),
+      ...(configDirGiven ? { isVault: true } : {}),
+    });
   } catch {
     return undefined;
   }
@@ -165,6 +192,11 @@ async function probe(files: NodeLocalFiles, where: "root" | "state"): Promise<{ 
     return { writable: await files.probeWritable(where) };
   } catch (error) {
     const what = where === "root" ? "The root folder" : "The sync state location";
-    return { writable: false, refused: isBridgeError(error) ? `${what} is refused as the tools would refuse it: ${error.message}` : `${what} could not be checked.` };
+    return {
+      writable: false,
+      refused: isBridgeError(error)
+        ? `${what} is refused as the tools would refuse it: ${error.message}`
+        : `${what} could not be checked.`,
+    };
   }
 }

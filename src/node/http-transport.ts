@@ -90,11 +90,17 @@ export class NodeHttpTransport implements HttpTransport {
       };
 
       after(timeouts.totalMs, () => fail("timeout", "the request ran past its total time limit"));
-      const headersTimer = setTimeout(() => fail("timeout", "no response headers in time"), Math.max(0, timeouts.headersMs));
+      const headersTimer = setTimeout(
+        () => fail("timeout", "no response headers in time"),
+        Math.max(0, timeouts.headersMs),
+      );
       timers.add(headersTimer);
-      const connectTimer = setTimeout(() => {
-        if (!connected) fail("timeout", "could not connect in time");
-      }, Math.max(0, timeouts.connectMs));
+      const connectTimer = setTimeout(
+        () => {
+          if (!connected) fail("timeout", "could not connect in time");
+        },
+        Math.max(0, timeouts.connectMs),
+      );
       timers.add(connectTimer);
 
       const markConnected = (): void => {

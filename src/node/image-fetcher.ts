@@ -167,10 +167,7 @@ class Slots {
       return () => undefined;
     }
     if (this.waiting.length >= this.maxWaiting) {
-      throw new BridgeError(
-        "network",
-        "too many image host lookups are pending; retry shortly",
-      );
+      throw new BridgeError("network", "too many image host lookups are pending; retry shortly");
     }
     this.waiting.push(start);
     return () => {
@@ -281,10 +278,13 @@ export class NodeImageFetcher implements ImageFetcher {
         clearTimer(timer);
         finish();
       };
-      const timer = setTimer(() => {
-        withdraw();
-        settle(() => reject(new BridgeError("network", `the image host ${hostname} did not resolve in time`)));
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimer(
+        () => {
+          withdraw();
+          settle(() => reject(new BridgeError("network", `the image host ${hostname} did not resolve in time`)));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       const noSuchHost = (cause?: unknown): BridgeError =>
         new BridgeError("network", `the image host ${hostname} did not resolve (no such host, or DNS unavailable)`, {
           cause,
@@ -312,7 +312,8 @@ export class NodeImageFetcher implements ImageFetcher {
 
   /** The request's `lookup`: answers only for pinned hosts, with exactly the pinned addresses. */
   private readonly pinnedLookup: PinnedLookup = (hostname, options, callback) => {
-    const wanted = options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0;
+    const wanted =
+      options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0;
     const pinned = (this.pins.get(hostname) ?? []).filter(({ family }) => wanted === 0 || family === wanted);
     let targets: LookupAddress[] = [];
     try {
@@ -371,7 +372,10 @@ export class NodeImageFetcher implements ImageFetcher {
           },
           Math.max(0, connectDeadline - startedAt),
         ),
-        setTimer(() => fail(new BridgeError("network", `the image host ${host} did not answer in time`)), this.timeouts.headersMs),
+        setTimer(
+          () => fail(new BridgeError("network", `the image host ${host} did not answer in time`)),
+          this.timeouts.headersMs,
+        ),
       );
       request.on("socket", (socket) => {
         socket.once("secureConnect", () => {
@@ -384,7 +388,9 @@ export class NodeImageFetcher implements ImageFetcher {
       });
       request.on("response", (res: IncomingMessage) => {
         clearTimers();
-        resolve(new OpenResponse(request, res, host, this.timeouts.idleMs, Math.max(0, startedAt + totalMs - Date.now())));
+        resolve(
+          new OpenResponse(request, res, host, this.timeouts.idleMs, Math.max(0, startedAt + totalMs - Date.now())),
+        );
       });
       request.end();
     });
@@ -462,7 +468,8 @@ class OpenResponse {
         if (!sniffed && received >= IMAGE_SNIFF_BYTES) {
           sniffed = true;
           // Refuse a web page or any other non-image as soon as its head arrives.
-          if (sniffImageType(nodeApis().buffer.Buffer.concat(chunks, received)) === undefined) finish(invalidInput(NOT_AN_IMAGE_MESSAGE));
+          if (sniffImageType(nodeApis().buffer.Buffer.concat(chunks, received)) === undefined)
+            finish(invalidInput(NOT_AN_IMAGE_MESSAGE));
         }
       });
       res.on("end", () => {
@@ -491,9 +498,13 @@ function declaredLength(header: string | undefined): number | undefined {
 function checkDeclaredSize(size: number, sizing: Sizing): void {
   imageSizeRule({ size, confirmLargeFile: sizing.confirmLargeFile });
   if (size > sizing.limit) {
-    throw new BridgeError("too_large", `the image is ${size} bytes, above this download's limit of ${sizing.limit} bytes`, {
-      details: { size },
-    });
+    throw new BridgeError(
+      "too_large",
+      `the image is ${size} bytes, above this download's limit of ${sizing.limit} bytes`,
+      {
+        details: { size },
+      },
+    );
   }
 }
 
@@ -538,7 +549,8 @@ function transportError(error: unknown, host: string, connected: boolean): Bridg
   if (code !== undefined && CERTIFICATE_ERROR_CODES.has(code)) {
     return invalidInput(`the image host ${host} presented a certificate that was refused`);
   }
-  if (connected) return new BridgeError("network", `the connection to the image host ${host} was lost`, { cause: error });
+  if (connected)
+    return new BridgeError("network", `the connection to the image host ${host} was lost`, { cause: error });
   return new BridgeError("network", `could not connect to the image host ${host}`, { cause: error });
 }
 

@@ -11,7 +11,18 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type BigIntStats, type Dirent } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type BigIntStats,
+  type Dirent,
+} from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import { BridgeError } from "../core/errors";
@@ -119,14 +130,25 @@ export class NodeLocalFiles implements LocalFiles {
   /** Synchronous reads made so far (breathe). */
   private syncCalls = 0;
 
-  private constructor(init: { rootGiven: string; rootReal: string; dev: bigint; ino: bigint; facts: RootFacts; words: Words }) {
+  private constructor(init: {
+    rootGiven: string;
+    rootReal: string;
+    dev: bigint;
+    ino: bigint;
+    facts: RootFacts;
+    words: Words;
+  }) {
     this.words = init.words;
     this.rootGiven = init.rootGiven;
     this.rootReal = init.rootReal;
     this.dev = init.dev;
     this.ino = init.ino;
     this.root = init.facts;
-    this.policy = { isVault: init.facts.isVault, configDir: init.facts.configDir, protectAgentFiles: init.facts.protectAgentFiles };
+    this.policy = {
+      isVault: init.facts.isVault,
+      configDir: init.facts.configDir,
+      protectAgentFiles: init.facts.protectAgentFiles,
+    };
     this.state = {
       read: (path, options) => this.stateRead(path, options),
       write: (path, data) => this.stateWrite(path, data),
@@ -147,15 +169,24 @@ export class NodeLocalFiles implements LocalFiles {
       rootReal = await fsp.realpath(rootGiven);
       stats = await fsp.stat(rootReal, { bigint: true });
     } catch (error) {
-      throw new BridgeError("invalid_input", `The ROOT ${rootGiven} cannot be opened (${describe(error)}); pass an existing folder with --root or HACKMD_BRIDGE_ROOT.`, {
-        cause: error,
-      });
+      throw new BridgeError(
+        "invalid_input",
+        `The ROOT ${rootGiven} cannot be opened (${describe(error)}); pass an existing folder with --root or HACKMD_BRIDGE_ROOT.`,
+        {
+          cause: error,
+        },
+      );
     }
     if (!stats.isDirectory()) {
-      throw new BridgeError("invalid_input", `The ROOT ${rootGiven} is not a folder; pass a folder with --root or HACKMD_BRIDGE_ROOT.`);
+      throw new BridgeError(
+        "invalid_input",
+        `The ROOT ${rootGiven} is not a folder; pass a folder with --root or HACKMD_BRIDGE_ROOT.`,
+      );
     }
     const configDir = parseRootRelative(options.configDir ?? DEFAULT_CONFIG_DIR);
-    const isVault = options.isVault ?? (options.configDir !== undefined || (await isFolder(nodePath.join(rootReal, DEFAULT_CONFIG_DIR))));
+    const isVault =
+      options.isVault ??
+      (options.configDir !== undefined || (await isFolder(nodePath.join(rootReal, DEFAULT_CONFIG_DIR))));
     const facts: RootFacts = {
       isVault,
       configDir,
@@ -163,7 +194,14 @@ export class NodeLocalFiles implements LocalFiles {
       absoluteRootAvailable: true,
       protectAgentFiles: options.protectAgentFiles ?? true,
     };
-    return new NodeLocalFiles({ rootGiven, rootReal, dev: stats.dev, ino: stats.ino, facts, words: options.words ?? TOOL_WORDS });
+    return new NodeLocalFiles({
+      rootGiven,
+      rootReal,
+      dev: stats.dev,
+      ino: stats.ino,
+      facts,
+      words: options.words ?? TOOL_WORDS,
+    });
   }
 
   /** The ROOT's real path (absolute, platform form). */
@@ -206,9 +244,13 @@ export class NodeLocalFiles implements LocalFiles {
     assertWritable([given, located.path], "file", this.policy);
     if (!located.parentExists) {
       const folder = parentPath(located.path);
-      throw new BridgeError("invalid_input", `The folder ${folder} does not exist, so ${located.path} cannot be written; create it first (${this.words.flag("create_parent_dirs")}).`, {
-        details: { path: located.path, reason: "missing_parent" },
-      });
+      throw new BridgeError(
+        "invalid_input",
+        `The folder ${folder} does not exist, so ${located.path} cannot be written; create it first (${this.words.flag("create_parent_dirs")}).`,
+        {
+          details: { path: located.path, reason: "missing_parent" },
+        },
+      );
     }
     return this.writeAt(located, data, { expect: options.expect, private: false });
   }
@@ -235,7 +277,10 @@ export class NodeLocalFiles implements LocalFiles {
       const folder = folders.shift() ?? "";
       let entries: Dirent[];
       try {
-        entries = await fsp.readdir(folder === "" ? this.rootReal : nodePath.join(this.rootReal, ...folder.split("/")), { withFileTypes: true });
+        entries = await fsp.readdir(
+          folder === "" ? this.rootReal : nodePath.join(this.rootReal, ...folder.split("/")),
+          { withFileTypes: true },
+        );
       } catch {
         continue;
       }
@@ -269,17 +314,28 @@ export class NodeLocalFiles implements LocalFiles {
     const prefix = await this.realPrefix(segments);
     const existing = this.relativeOf(prefix.abs);
     if (prefix.abs !== this.rootReal && !(await isFolder(prefix.abs))) {
-      throw new BridgeError("invalid_input", `${existing} is a file, not a folder, so ${this.root.stateFolder} cannot be created there; move the file away.`, {
-        details: { path: existing },
-      });
+      throw new BridgeError(
+        "invalid_input",
+        `${existing} is a file, not a folder, so ${this.root.stateFolder} cannot be created there; move the file away.`,
+        {
+          details: { path: existing },
+        },
+      );
     }
     if (where === "state") this.assertInState(joinPath(existing, ...prefix.rest));
     const existingGiven = segments.slice(0, segments.length - prefix.rest.length);
-    const located = await this.locate(joinPath(...existingGiven, `.hackmd-bridge-doctor.${randomBytes(6).toString("hex")}.tmp`), "write");
+    const located = await this.locate(
+      joinPath(...existingGiven, `.hackmd-bridge-doctor.${randomBytes(6).toString("hex")}.tmp`),
+      "write",
+    );
     let created = false;
     try {
       await this.recheckParent(located);
-      const handle = await fsp.open(located.abs, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+      const handle = await fsp.open(
+        located.abs,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+        0o600,
+      );
       created = true;
       await handle.close();
       return true;
@@ -318,7 +374,11 @@ export class NodeLocalFiles implements LocalFiles {
     this.assertInState(located.path);
     let handle: fsp.FileHandle;
     try {
-      handle = await fsp.open(located.abs, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+      handle = await fsp.open(
+        located.abs,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+        0o600,
+      );
     } catch (error) {
       if (errorCode(error) === "EEXIST") return false;
       throw ioError(error, "creating", located.path);
@@ -394,9 +454,13 @@ export class NodeLocalFiles implements LocalFiles {
       } catch (error) {
         const code = errorCode(error);
         if (code !== "ENOENT" && code !== "ENOTDIR") {
-          throw new BridgeError("local_io", `The ROOT ${this.rootReal} cannot be checked (${describe(error)}); check that it is accessible and try again.`, {
-            cause: error,
-          });
+          throw new BridgeError(
+            "local_io",
+            `The ROOT ${this.rootReal} cannot be checked (${describe(error)}); check that it is accessible and try again.`,
+            {
+              cause: error,
+            },
+          );
         }
       }
       if (stats?.isDirectory() && stats.dev === this.dev && stats.ino === this.ino) return;
@@ -418,7 +482,10 @@ export class NodeLocalFiles implements LocalFiles {
     for (const base of [this.rootReal, this.rootGiven]) {
       const relative = nodePath.relative(base, absolute);
       if (relative === "") {
-        throw new BridgeError("invalid_input", `The path ${input} names the ROOT itself; name a file inside it, e.g. Notes/plan.md.`);
+        throw new BridgeError(
+          "invalid_input",
+          `The path ${input} names the ROOT itself; name a file inside it, e.g. Notes/plan.md.`,
+        );
       }
       if (isDescendant(relative)) return parseRootRelative(toSlashes(relative));
     }
@@ -440,7 +507,16 @@ export class NodeLocalFiles implements LocalFiles {
       const literal = nodePath.join(this.rootReal, ...segments, name);
       const real = await this.realpathOrUndefined(literal, given);
       if (real === literal) {
-        return { given, path: given, target: given, parentAbs: nodePath.dirname(literal), parentExists: true, name, abs: literal, targetAbs: literal };
+        return {
+          given,
+          path: given,
+          target: given,
+          parentAbs: nodePath.dirname(literal),
+          parentExists: true,
+          name,
+          abs: literal,
+          targetAbs: literal,
+        };
       }
       // Nothing resolves there (a missing file, or a dangling final symlink): only the parent is
       // walked; the final component is not resolved again (a read opens it with O_NOFOLLOW).
@@ -450,12 +526,26 @@ export class NodeLocalFiles implements LocalFiles {
   }
 
   /** The full walk of `locate`: the parent through symlinks, then (`resolveFinal`) the final component. */
-  private async locateParent(given: string, segments: readonly string[], name: string, resolveFinal: boolean): Promise<Located> {
+  private async locateParent(
+    given: string,
+    segments: readonly string[],
+    name: string,
+    resolveFinal: boolean,
+  ): Promise<Located> {
     const parent = await this.realPrefix(segments);
     const parentAbs = nodePath.join(parent.abs, ...parent.rest);
     const abs = nodePath.join(parentAbs, name);
     const path = joinPath(this.relativeOf(parentAbs), name);
-    const located: Located = { given, path, target: path, parentAbs, parentExists: parent.rest.length === 0, name, abs, targetAbs: abs };
+    const located: Located = {
+      given,
+      path,
+      target: path,
+      parentAbs,
+      parentExists: parent.rest.length === 0,
+      name,
+      abs,
+      targetAbs: abs,
+    };
     if (resolveFinal && located.parentExists) {
       const real = await this.realpathOrUndefined(abs, path);
       if (real !== undefined) {
@@ -510,9 +600,13 @@ export class NodeLocalFiles implements LocalFiles {
       }
     }
     if (!this.isInsideRoot(real)) {
-      throw new BridgeError("local_access", `${shown} leads through a symlink to ${real}, outside the ROOT (${this.rootReal}); name a destination inside the ROOT.`, {
-        details: { path: shown, root: this.rootReal },
-      });
+      throw new BridgeError(
+        "local_access",
+        `${shown} leads through a symlink to ${real}, outside the ROOT (${this.rootReal}); name a destination inside the ROOT.`,
+        {
+          details: { path: shown, root: this.rootReal },
+        },
+      );
     }
     return real;
   }
@@ -544,9 +638,13 @@ export class NodeLocalFiles implements LocalFiles {
     const segments = located.given.split("/").slice(0, -1);
     const parent = await this.realPrefix(segments);
     if (nodePath.join(parent.abs, ...parent.rest) !== located.parentAbs) {
-      throw new BridgeError("conflict", `A folder on the path of ${located.path} changed while this call ran; nothing was written. Try again.`, {
-        details: { path: located.path },
-      });
+      throw new BridgeError(
+        "conflict",
+        `A folder on the path of ${located.path} changed while this call ran; nothing was written. Try again.`,
+        {
+          details: { path: located.path },
+        },
+      );
     }
   }
 
@@ -557,9 +655,17 @@ export class NodeLocalFiles implements LocalFiles {
     if (own === undefined) return { path: located.path, kind: "missing", symlink: false, size: 0, mtimeMs: 0 };
     const symlink = own.isSymbolicLink();
     // A dangling final symlink keeps its own metadata: present, but nothing to read.
-    const stats = symlink && located.targetAbs !== located.abs ? ((statOrUndefined(located.targetAbs, located.path)) ?? own) : own;
+    const stats =
+      symlink && located.targetAbs !== located.abs ? (statOrUndefined(located.targetAbs, located.path) ?? own) : own;
     const kind = stats.isFile() ? "file" : stats.isDirectory() ? "folder" : "other";
-    return { path: located.path, kind, symlink, size: Number(stats.size), mtimeMs: Number(stats.mtimeMs), stamp: stampOf(stats) };
+    return {
+      path: located.path,
+      kind,
+      symlink,
+      size: Number(stats.size),
+      mtimeMs: Number(stats.mtimeMs),
+      stamp: stampOf(stats),
+    };
   }
 
   /** Bounded non-blocking read of a regular file; undefined when it does not exist. A state file's stamp (`state`) is in stateStat's form. */
@@ -619,13 +725,21 @@ export class NodeLocalFiles implements LocalFiles {
 
   private requireFile(located: Located, result: ReadResult | undefined): ReadResult {
     if (result !== undefined) return result;
-    throw new BridgeError("invalid_input", `There is no file at ${located.path}; name an existing regular file inside the ROOT.`, {
-      details: { path: located.path, reason: "missing" },
-    });
+    throw new BridgeError(
+      "invalid_input",
+      `There is no file at ${located.path}; name an existing regular file inside the ROOT.`,
+      {
+        details: { path: located.path, reason: "missing" },
+      },
+    );
   }
 
   /** Atomic write: hidden temporary file, flush, expectation, mode, rename (§12.6). */
-  private async writeAt(located: Located, data: Uint8Array | string, options: { expect: WriteExpectation | undefined; private: boolean }): Promise<WriteResult> {
+  private async writeAt(
+    located: Located,
+    data: Uint8Array | string,
+    options: { expect: WriteExpectation | undefined; private: boolean },
+  ): Promise<WriteResult> {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const before = await this.targetState(located);
     if (before.folder) throw notRegular(located.path, "a folder");
@@ -636,7 +750,11 @@ export class NodeLocalFiles implements LocalFiles {
     let tempExists = false;
     try {
       await this.recheckParent(located);
-      handle = await fsp.open(tempAbs, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, createMode);
+      handle = await fsp.open(
+        tempAbs,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+        createMode,
+      );
       tempExists = true;
       await handle.writeFile(bytes);
       await handle.sync();
@@ -657,10 +775,14 @@ export class NodeLocalFiles implements LocalFiles {
       if (handle !== undefined) await handle.close().catch(() => undefined);
       if (tempExists) await fsp.rm(tempAbs, { force: true }).catch(() => undefined);
       if (errorCode(error) === "ENOENT") {
-        throw new BridgeError("local_io", `The folder of ${located.path} disappeared while writing; nothing was written. Check the folder and try again.`, {
-          cause: error,
-          details: { path: located.path },
-        });
+        throw new BridgeError(
+          "local_io",
+          `The folder of ${located.path} disappeared while writing; nothing was written. Check the folder and try again.`,
+          {
+            cause: error,
+            details: { path: located.path },
+          },
+        );
       }
       throw ioError(error, "writing", located.path);
     }
@@ -672,7 +794,7 @@ export class NodeLocalFiles implements LocalFiles {
     if (own === undefined) return { stamp: undefined, mode: undefined, folder: false };
     if (own.isDirectory()) return { stamp: stampOf(own), mode: undefined, folder: true };
     // Through a final symlink the stamp is that of the file a read saw; a dangling one keeps its own.
-    const seen = own.isSymbolicLink() ? ((statOrUndefined(located.abs, located.path)) ?? own) : own;
+    const seen = own.isSymbolicLink() ? (statOrUndefined(located.abs, located.path) ?? own) : own;
     return { stamp: stampOf(seen), mode: seen.isFile() ? Number(seen.mode) & 0o7777 : undefined, folder: false };
   }
 
@@ -698,9 +820,13 @@ export class NodeLocalFiles implements LocalFiles {
     const prefix = await this.realPrefix(segments);
     const existing = this.relativeOf(prefix.abs);
     if (prefix.abs !== this.rootReal && !(await isFolder(prefix.abs))) {
-      throw new BridgeError("invalid_input", `${existing} is a file, not a folder, so ${given} cannot be created; choose another path.`, {
-        details: { path: existing },
-      });
+      throw new BridgeError(
+        "invalid_input",
+        `${existing} is a file, not a folder, so ${given} cannot be created; choose another path.`,
+        {
+          details: { path: existing },
+        },
+      );
     }
     const base = segments.length - prefix.rest.length;
     const plan = prefix.rest.map((name, i) => ({
@@ -711,7 +837,11 @@ export class NodeLocalFiles implements LocalFiles {
     }));
     for (const folder of plan) {
       if (!isPrivate) assertWritable([folder.given, folder.resolved], "folder", this.policy);
-      else if (!isInsideFolder(folder.resolved, this.root.stateFolder) && !isInsideFolder(this.root.stateFolder, folder.resolved)) this.assertInState(folder.resolved);
+      else if (
+        !isInsideFolder(folder.resolved, this.root.stateFolder) &&
+        !isInsideFolder(this.root.stateFolder, folder.resolved)
+      )
+        this.assertInState(folder.resolved);
     }
     const created: string[] = [];
     for (const folder of plan) {
@@ -719,9 +849,13 @@ export class NodeLocalFiles implements LocalFiles {
         await this.checkRoot();
         const parent = await this.realPrefix(folder.given.split("/").slice(0, -1));
         if (parent.rest.length > 0 || parent.abs !== nodePath.dirname(folder.abs)) {
-          throw new BridgeError("conflict", `A folder on the path of ${folder.resolved} changed while folders were being created; try again.`, {
-            details: { path: folder.resolved },
-          });
+          throw new BridgeError(
+            "conflict",
+            `A folder on the path of ${folder.resolved} changed while folders were being created; try again.`,
+            {
+              details: { path: folder.resolved },
+            },
+          );
         }
         await fsp.mkdir(folder.abs, { mode: isPrivate ? 0o700 : 0o777 });
         // The umask can only remove bits; private folders must be exactly 0700.
@@ -731,10 +865,14 @@ export class NodeLocalFiles implements LocalFiles {
         if (errorCode(error) === "EEXIST") {
           const now = lstatOrUndefined(folder.abs, folder.resolved);
           if (now?.isDirectory()) continue;
-          throw new BridgeError("conflict", `${folder.resolved} appeared while folders were being created and is not a folder; choose another path.`, {
-            cause: error,
-            details: { path: folder.resolved },
-          });
+          throw new BridgeError(
+            "conflict",
+            `${folder.resolved} appeared while folders were being created and is not a folder; choose another path.`,
+            {
+              cause: error,
+              details: { path: folder.resolved },
+            },
+          );
         }
         throw ioError(error, "creating the folder", folder.resolved);
       }
@@ -751,7 +889,10 @@ export class NodeLocalFiles implements LocalFiles {
       if (errorCode(error) === "ENOTDIR") throw notRegular(located.path, "a file, not a folder");
       throw ioError(error, "listing", located.path);
     }
-    return entries.map((entry) => ({ name: entry.name, kind: entry.isFile() ? "file" : entry.isDirectory() ? "folder" : "other" }));
+    return entries.map((entry) => ({
+      name: entry.name,
+      kind: entry.isFile() ? "file" : entry.isDirectory() ? "folder" : "other",
+    }));
   }
 }
 
@@ -760,9 +901,13 @@ function checkExpectation(path: string, expect: WriteExpectation | undefined, cu
   if (expect === undefined) return;
   if (expect === "absent") {
     if (current === undefined) return;
-    throw new BridgeError("conflict", `${path} appeared while this call ran; nothing was written. Read it and try again.`, {
-      details: { path, expected: "absent" },
-    });
+    throw new BridgeError(
+      "conflict",
+      `${path} appeared while this call ran; nothing was written. Read it and try again.`,
+      {
+        details: { path, expected: "absent" },
+      },
+    );
   }
   if (current !== undefined && sameStamp(expect, current)) return;
   throw new BridgeError(
@@ -792,17 +937,24 @@ function tempName(name: string): string {
 }
 
 function checkLimit(limit: number): void {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new BridgeError("internal", `A read limit must be a non-negative integer, not ${limit}.`);
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new BridgeError("internal", `A read limit must be a non-negative integer, not ${limit}.`);
 }
 
 function notRegular(path: string, what: string): BridgeError {
-  return new BridgeError("invalid_input", `${path} is ${what}; only regular files are read or replaced. Name a regular file.`, {
-    details: { path, reason: "not_regular" },
-  });
+  return new BridgeError(
+    "invalid_input",
+    `${path} is ${what}; only regular files are read or replaced. Name a regular file.`,
+    {
+      details: { path, reason: "not_regular" },
+    },
+  );
 }
 
 function isDescendant(relative: string): boolean {
-  return relative !== "" && relative !== ".." && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative);
+  return (
+    relative !== "" && relative !== ".." && !relative.startsWith(`..${nodePath.sep}`) && !nodePath.isAbsolute(relative)
+  );
 }
 
 function toSlashes(relative: string): string {
@@ -874,21 +1026,45 @@ function ioError(error: unknown, action: string, path: string): BridgeError {
   switch (code) {
     case "EACCES":
     case "EPERM":
-      return new BridgeError("local_io", `Permission denied ${action} ${path}; check the permissions of the file and its folder.`, options);
+      return new BridgeError(
+        "local_io",
+        `Permission denied ${action} ${path}; check the permissions of the file and its folder.`,
+        options,
+      );
     case "ENOSPC":
     case "EDQUOT":
-      return new BridgeError("local_io", `No space left on the disk while ${action} ${path}; free some space and try again.`, options);
+      return new BridgeError(
+        "local_io",
+        `No space left on the disk while ${action} ${path}; free some space and try again.`,
+        options,
+      );
     case "EROFS":
-      return new BridgeError("local_io", `The disk holding ${path} is read-only; make it writable or choose another destination.`, options);
+      return new BridgeError(
+        "local_io",
+        `The disk holding ${path} is read-only; make it writable or choose another destination.`,
+        options,
+      );
     case "ENOTDIR":
       return new BridgeError("invalid_input", `A folder on the path ${path} is a file; choose another path.`, options);
     case "EISDIR":
       return new BridgeError("invalid_input", `${path} is a folder, not a file; name a file.`, options);
     case "ENAMETOOLONG":
-      return new BridgeError("invalid_input", `A name in ${path} is too long for the file system; choose a shorter name.`, options);
+      return new BridgeError(
+        "invalid_input",
+        `A name in ${path} is too long for the file system; choose a shorter name.`,
+        options,
+      );
     case "ELOOP":
-      return new BridgeError("local_access", `${path} passes through too many symlinks (a loop?); name the file directly.`, options);
+      return new BridgeError(
+        "local_access",
+        `${path} passes through too many symlinks (a loop?); name the file directly.`,
+        options,
+      );
     default:
-      return new BridgeError("local_io", `Failed ${action} ${path} (${describe(error)}); check that it is accessible and try again.`, options);
+      return new BridgeError(
+        "local_io",
+        `Failed ${action} ${path} (${describe(error)}); check that it is accessible and try again.`,
+        options,
+      );
   }
 }

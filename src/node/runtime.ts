@@ -32,7 +32,10 @@ export interface NodeSettings {
 }
 
 /** Reads the environment (once, at start); a blank token counts as missing. */
-export function readSettings(env: NodeJS.ProcessEnv, flags: { root?: string | undefined; configDir?: string | undefined; protectAgentFiles?: boolean | undefined }): NodeSettings {
+export function readSettings(
+  env: NodeJS.ProcessEnv,
+  flags: { root?: string | undefined; configDir?: string | undefined; protectAgentFiles?: boolean | undefined },
+): NodeSettings {
   const token = env.HACKMD_API_TOKEN?.trim() ? env.HACKMD_API_TOKEN.trim() : undefined;
   return makeSettings(
     {
@@ -49,7 +52,10 @@ export function readSettings(env: NodeJS.ProcessEnv, flags: { root?: string | un
 /** Settings with the token attached as a non-enumerable property. */
 export function makeSettings(fields: Omit<NodeSettings, "token">, token: string | undefined): NodeSettings {
   const settings = {
-    apiUrl: fields.apiUrl, root: fields.root, configDir: fields.configDir, protectAgentFiles: fields.protectAgentFiles,
+    apiUrl: fields.apiUrl,
+    root: fields.root,
+    configDir: fields.configDir,
+    protectAgentFiles: fields.protectAgentFiles,
     ...(fields.requireVersion === undefined ? {} : { requireVersion: fields.requireVersion }),
     ...(fields.unreachableHint === undefined ? {} : { unreachableHint: fields.unreachableHint }),
   };
@@ -85,7 +91,11 @@ export function clientConfig(settings: NodeSettings, words?: Words): ClientConfi
  * A core instance over the settings. `words` is the vocabulary its messages use for their fixes:
  * the tools' (default) for `mcp` and `serve`, the command line's for the human subcommands.
  */
-export async function createNodeCore(settings: NodeSettings, logger: Logger, options: { words?: Words } = {}): Promise<BridgeCore> {
+export async function createNodeCore(
+  settings: NodeSettings,
+  logger: Logger,
+  options: { words?: Words } = {},
+): Promise<BridgeCore> {
   if (settings.root === undefined) {
     throw new BridgeError("invalid_input", "No root folder is set; pass --root <dir> or set HACKMD_BRIDGE_ROOT.");
   }
@@ -97,7 +107,9 @@ export async function createNodeCore(settings: NodeSettings, logger: Logger, opt
     ...(settings.configDir === undefined ? {} : { configDir: settings.configDir }),
   });
   if (settings.token === undefined) {
-    logger.warn("no_token", { message: `No HackMD API token is configured; tools that need HackMD will fail until you ${STANDALONE_TOKEN_HINT}.` });
+    logger.warn("no_token", {
+      message: `No HackMD API token is configured; tools that need HackMD will fail until you ${STANDALONE_TOKEN_HINT}.`,
+    });
   }
   return createBridgeCore({
     transport: new NodeHttpTransport(),

@@ -52,7 +52,9 @@ export async function readConnection(root: string): Promise<SandboxConnection | 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new SandboxStateError(`${file} cannot be read (${code ?? "error"}); fix its permissions, or start over with npm start -- --reset.`);
+    throw new SandboxStateError(
+      `${file} cannot be read (${code ?? "error"}); fix its permissions, or start over with npm start -- --reset.`,
+    );
   }
   let value: unknown;
   try {
@@ -60,7 +62,10 @@ export async function readConnection(root: string): Promise<SandboxConnection | 
   } catch {
     throw new SandboxStateError(`${file} is not valid JSON; start over with npm start -- --reset.`);
   }
-  if (!isConnection(value)) throw new SandboxStateError(`${file} is not a sandbox connection file this version reads; start over with npm start -- --reset.`);
+  if (!isConnection(value))
+    throw new SandboxStateError(
+      `${file} is not a sandbox connection file this version reads; start over with npm start -- --reset.`,
+    );
   return value;
 }
 
@@ -70,7 +75,9 @@ export async function writeConnection(root: string, connection: Omit<SandboxConn
   await mkdir(files.dir, { recursive: true, mode: 0o700 });
   await chmod(files.dir, 0o700);
   const temporary = `${files.connection}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ format: CONNECTION_FORMAT, ...connection }, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(temporary, `${JSON.stringify({ format: CONNECTION_FORMAT, ...connection }, null, 2)}\n`, {
+    mode: 0o600,
+  });
   await chmod(temporary, 0o600);
   await rename(temporary, files.connection);
 }
@@ -103,8 +110,12 @@ export interface FoundSandbox {
  * HACKMD_API_URL is set: settings pointing at its emulator, with its token. Otherwise the
  * settings as they are.
  */
-export async function withSandbox(settings: NodeSettings, env: NodeJS.ProcessEnv): Promise<{ settings: NodeSettings; sandbox?: FoundSandbox }> {
-  if (settings.root === undefined || settings.token !== undefined || (env.HACKMD_API_URL ?? "").trim() !== "") return { settings };
+export async function withSandbox(
+  settings: NodeSettings,
+  env: NodeJS.ProcessEnv,
+): Promise<{ settings: NodeSettings; sandbox?: FoundSandbox }> {
+  if (settings.root === undefined || settings.token !== undefined || (env.HACKMD_API_URL ?? "").trim() !== "")
+    return { settings };
   const connection = await readConnection(settings.root);
   if (connection?.api_url === undefined || connection.api_token === undefined) return { settings };
   return {
@@ -133,8 +144,10 @@ function isConnection(value: unknown): value is SandboxConnection {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
   if (record.format !== CONNECTION_FORMAT) return false;
-  const optionalString = (key: string): boolean => record[key] === undefined || (typeof record[key] === "string" && record[key] !== "");
+  const optionalString = (key: string): boolean =>
+    record[key] === undefined || (typeof record[key] === "string" && record[key] !== "");
   const port = record.mcp_port;
-  const portOk = port === undefined || (typeof port === "number" && Number.isInteger(port) && port > 0 && port <= 65535);
+  const portOk =
+    port === undefined || (typeof port === "number" && Number.isInteger(port) && port > 0 && port <= 65535);
   return optionalString("api_url") && optionalString("api_token") && optionalString("mcp_token") && portOk;
 }

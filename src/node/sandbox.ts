@@ -13,7 +13,15 @@ import { stdioHelpText } from "../mcp/client-configs";
 import { PortInUseError } from "../mcp/http/listener";
 import { NodeLocalFiles } from "./local-files";
 import { makeSettings, type NodeSettings } from "./runtime";
-import { ensureSandboxDir, readConnection, resetSandbox, sandboxFiles, SANDBOX_STATE_DIR, writeConnection, type SandboxConnection } from "./sandbox-state";
+import {
+  ensureSandboxDir,
+  readConnection,
+  resetSandbox,
+  sandboxFiles,
+  SANDBOX_STATE_DIR,
+  writeConnection,
+  type SandboxConnection,
+} from "./sandbox-state";
 import { DEFAULT_MCP_PORT, newEndpointToken, runServe, type ServeIo } from "./serve";
 
 /** The sandbox folder when no `--root` is given, relative to the working directory. */
@@ -59,7 +67,8 @@ export async function runSandbox(options: SandboxOptions): Promise<number> {
   } catch (error) {
     if (!(error instanceof PortInUseError)) throw error;
     // Most often another sandbox (a second npm start) holds it; say how to start this one anyway.
-    const again = options.env.npm_lifecycle_event === "start" ? "npm start -- --port 0" : "hackmd-bridge sandbox --port 0";
+    const again =
+      options.env.npm_lifecycle_event === "start" ? "npm start -- --port 0" : "hackmd-bridge sandbox --port 0";
     throw new SandboxStartError(
       `${error.message} Is another sandbox (npm start) running? Stop it, or start this one on a free port with ${again} (its URL then changes, so paste the new connection snippets into your agents).`,
     );
@@ -72,9 +81,14 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
   const shown = nodePath.relative(process.cwd(), root) || ".";
   await mkdir(root, { recursive: true });
   if (options.reset) {
-    const files = await NodeLocalFiles.open({ root, ...(settings.configDir === undefined ? {} : { configDir: settings.configDir }) });
+    const files = await NodeLocalFiles.open({
+      root,
+      ...(settings.configDir === undefined ? {} : { configDir: settings.configDir }),
+    });
     await resetSandbox(root, files.root.stateFolder);
-    io.err(`Started over: new tokens, fresh demo notes, no tracked files in ${shown}/ (its Markdown files are kept).\n`);
+    io.err(
+      `Started over: new tokens, fresh demo notes, no tracked files in ${shown}/ (its Markdown files are kept).\n`,
+    );
   }
   let saved: SandboxConnection | undefined;
   try {
@@ -86,9 +100,10 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
   const mcpToken = envToken ?? saved?.mcp_token ?? newEndpointToken();
   remember(mcpToken);
   const port = options.port ?? saved?.mcp_port ?? DEFAULT_MCP_PORT;
-  const tokenNote = envToken !== undefined
-    ? "(from HACKMD_BRIDGE_MCP_TOKEN)"
-    : `(kept in ${shown}/${SANDBOX_STATE_DIR}/connection.json, so it stays the same when you restart; set HACKMD_BRIDGE_MCP_TOKEN to use your own)`;
+  const tokenNote =
+    envToken !== undefined
+      ? "(from HACKMD_BRIDGE_MCP_TOKEN)"
+      : `(kept in ${shown}/${SANDBOX_STATE_DIR}/connection.json, so it stays the same when you restart; set HACKMD_BRIDGE_MCP_TOKEN to use your own)`;
   const commandHint = [
     `The subcommands work on this folder with no token to copy (they find the sandbox by themselves):`,
     `  node dist/cli.js list --root ${shown}          (or hackmd-bridge … after npm link)`,
@@ -100,7 +115,9 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
   const stdioHint = `Or let the client start the tools over stdio while the sandbox runs (no token needed):\n${stdioHelpText({ command: process.execPath, args: [nodePath.resolve(process.argv[1] ?? "dist/cli.js"), "mcp", "--root", root], env: {} })}`;
 
   if (settings.token !== undefined) {
-    io.err(`Mode: HackMD — HACKMD_API_TOKEN is set; the tools act on your real HackMD account.\nRoot folder: ${root}\n\n`);
+    io.err(
+      `Mode: HackMD — HACKMD_API_TOKEN is set; the tools act on your real HackMD account.\nRoot folder: ${root}\n\n`,
+    );
     return runServe({
       settings: makeSettings({ ...settings, root }, settings.token),
       port,
@@ -110,7 +127,16 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
       extra: { mode: "hackmd" },
       tokenNote,
       snippetsOnStdout: true,
-      onListening: (listener) => writeConnection(root, { ...keptEmulator(saved), mcp_port: listener.port, ...(envToken === undefined ? { mcp_token: mcpToken } : saved?.mcp_token === undefined ? {} : { mcp_token: saved.mcp_token }) }),
+      onListening: (listener) =>
+        writeConnection(root, {
+          ...keptEmulator(saved),
+          mcp_port: listener.port,
+          ...(envToken === undefined
+            ? { mcp_token: mcpToken }
+            : saved?.mcp_token === undefined
+              ? {}
+              : { mcp_token: saved.mcp_token }),
+        }),
     });
   }
 
@@ -120,7 +146,9 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
   const emulator = await startSandboxEmulator({ root, shown, apiToken, port: savedPort(saved?.api_url) });
   try {
     io.err(`Mode: SANDBOX — no HACKMD_API_TOKEN is set, so the tools run against the built-in HackMD emulator\n`);
-    io.err(`(${emulator.url}, demo notes, nothing leaves this machine; its notes are kept in ${shown}/${SANDBOX_STATE_DIR}/). Set HACKMD_API_TOKEN to use real HackMD.\n`);
+    io.err(
+      `(${emulator.url}, demo notes, nothing leaves this machine; its notes are kept in ${shown}/${SANDBOX_STATE_DIR}/). Set HACKMD_API_TOKEN to use real HackMD.\n`,
+    );
     io.err(`Root folder: ${root}\n\n`);
     // The emulator's own token (made here, kept in the sandbox folder; never a HackMD token), on
     // stdout with the snippets as the endpoint's token is: what the Obsidian plugin's settings
@@ -141,7 +169,11 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
           api_url: emulator.url,
           api_token: apiToken,
           mcp_port: listener.port,
-          ...(envToken === undefined ? { mcp_token: mcpToken } : saved?.mcp_token === undefined ? {} : { mcp_token: saved.mcp_token }),
+          ...(envToken === undefined
+            ? { mcp_token: mcpToken }
+            : saved?.mcp_token === undefined
+              ? {}
+              : { mcp_token: saved.mcp_token }),
         }),
     });
   } finally {
@@ -151,13 +183,22 @@ async function runSandboxOnce(options: SandboxOptions): Promise<number> {
 
 /** The saved emulator fields, kept as they are while the sandbox runs against real HackMD. */
 function keptEmulator(saved: SandboxConnection | undefined): Pick<SandboxConnection, "api_url" | "api_token"> {
-  return { ...(saved?.api_url === undefined ? {} : { api_url: saved.api_url }), ...(saved?.api_token === undefined ? {} : { api_token: saved.api_token }) };
+  return {
+    ...(saved?.api_url === undefined ? {} : { api_url: saved.api_url }),
+    ...(saved?.api_token === undefined ? {} : { api_token: saved.api_token }),
+  };
 }
 
 /** The emulator over the sandbox's state file: on its last port when free, else on a new one. */
-async function startSandboxEmulator(options: { root: string; shown: string; apiToken: string; port: number | undefined }): Promise<Emulator> {
+async function startSandboxEmulator(options: {
+  root: string;
+  shown: string;
+  apiToken: string;
+  port: number | undefined;
+}): Promise<Emulator> {
   const stateFile = sandboxFiles(options.root).emulator;
-  const start = (port: number): Promise<Emulator> => startEmulator({ port, seed: "demo", token: options.apiToken, random: cryptoRandom, stateFile });
+  const start = (port: number): Promise<Emulator> =>
+    startEmulator({ port, seed: "demo", token: options.apiToken, random: cryptoRandom, stateFile });
   try {
     try {
       return await start(options.port ?? 0);
@@ -168,7 +209,9 @@ async function startSandboxEmulator(options: { root: string; shown: string; apiT
     }
   } catch (error) {
     if (error instanceof EmulatorStateError) {
-      throw new SandboxStartError(`The sandbox's notes cannot be loaded: ${error.message}. Start over with npm start -- --reset (your Markdown files in ${options.shown}/ are kept).`);
+      throw new SandboxStartError(
+        `The sandbox's notes cannot be loaded: ${error.message}. Start over with npm start -- --reset (your Markdown files in ${options.shown}/ are kept).`,
+      );
     }
     throw error;
   }

@@ -29,7 +29,14 @@ export interface ServeIo {
 }
 
 /** Starts the listener over a core. */
-export function serveCore(options: { core: BridgeCore; port: number; token: string; apiToken: () => string | undefined; logger: Logger; gate?: ToolGate }): Promise<McpListener> {
+export function serveCore(options: {
+  core: BridgeCore;
+  port: number;
+  token: string;
+  apiToken: () => string | undefined;
+  logger: Logger;
+  gate?: ToolGate;
+}): Promise<McpListener> {
   return startMcpListener({
     port: options.port,
     token: options.token,
@@ -82,7 +89,14 @@ export function untilSignal(): Promise<void> {
 /** `mcp`: the tools over stdio until the client goes away or a signal arrives. */
 export async function runStdio(settings: NodeSettings, logger: Logger, gate?: ToolGate): Promise<number> {
   const core = await createNodeCore(settings, logger);
-  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: VERSION, secrets: () => [settings.token], ...(gate === undefined ? {} : { gate }) }));
+  const server = createMcpServer(
+    core.mcpHost({
+      name: "hackmd-bridge",
+      version: VERSION,
+      secrets: () => [settings.token],
+      ...(gate === undefined ? {} : { gate }),
+    }),
+  );
   // Ours, not the SDK's: it bounds the nesting of each line before parsing it (node/stdio-transport.ts).
   const transport = new BoundedStdioServerTransport();
   const closed = new Promise<void>((resolve) => {
@@ -121,12 +135,20 @@ export interface ServeOptions {
 export async function runServe(options: ServeOptions): Promise<number> {
   const { settings, logger, io } = options;
   const core = await createNodeCore(settings, logger);
-  const listener = await serveCore({ core, port: options.port, token: options.token, apiToken: () => settings.token, logger, ...(options.gate === undefined ? {} : { gate: options.gate }) });
+  const listener = await serveCore({
+    core,
+    port: options.port,
+    token: options.token,
+    apiToken: () => settings.token,
+    logger,
+    ...(options.gate === undefined ? {} : { gate: options.gate }),
+  });
   try {
     await options.onListening?.(listener);
     io.out(`${JSON.stringify({ url: listener.url, token: options.token, ...options.extra })}\n`);
     const footer = `${options.footer === undefined ? "" : `\n\n${options.footer}`}\n\nPress Ctrl+C to stop.\n`;
-    if (options.snippetsOnStdout === true || io.outIsTty) io.out(`\n${connectionSnippets(listener.url, options.token, options.tokenNote)}${footer}`);
+    if (options.snippetsOnStdout === true || io.outIsTty)
+      io.out(`\n${connectionSnippets(listener.url, options.token, options.tokenNote)}${footer}`);
     else io.err(`${connectionHelpWithoutToken(listener.url)}${footer}`);
     await untilSignal();
   } finally {

@@ -136,7 +136,9 @@ export class BoundedStdioServerTransport implements Transport {
   private dropLine(): void {
     this.chunks = [];
     this.size = 0;
-    this.answer(errorAnswer(null, -32600, `Invalid Request: a message longer than ${this.maxLineBytes} bytes was skipped.`));
+    this.answer(
+      errorAnswer(null, -32600, `Invalid Request: a message longer than ${this.maxLineBytes} bytes was skipped.`),
+    );
   }
 
   private readLine(text: string): void {
@@ -160,7 +162,13 @@ export class BoundedStdioServerTransport implements Transport {
     if (!message.success) {
       const value = parsed.value as { id?: unknown } | null;
       const id = typeof value?.id === "string" || typeof value?.id === "number" ? value.id : null;
-      this.answer(errorAnswer(id, -32600, "Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response."));
+      this.answer(
+        errorAnswer(
+          id,
+          -32600,
+          "Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.",
+        ),
+      );
       return;
     }
     const data = message.data as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
@@ -174,7 +182,9 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   private answer(message: JSONRPCMessage): void {
-    this.send(message).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    this.send(message).catch((error: unknown) =>
+      this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+    );
   }
 }
 

@@ -14,9 +14,24 @@ import { UsageError } from "./commands/output";
 /** The option group of the tool policy flags. */
 export const POLICY_OPTIONS = {
   "read-only": { type: "boolean", help: "refuse every tool that may change something (agents can only read)" },
-  deny: { type: "string", value: "<tool,…>", repeatable: true, help: "refuse these tools (comma-separated tool names)" },
-  allow: { type: "string", value: "<tool,…>", repeatable: true, help: "allow these tools (every tool is allowed unless a flag says otherwise)" },
-  ask: { type: "string", value: "<tool,…>", repeatable: true, help: "tools that need approval; the command has no one to ask, so they are refused" },
+  deny: {
+    type: "string",
+    value: "<tool,…>",
+    repeatable: true,
+    help: "refuse these tools (comma-separated tool names)",
+  },
+  allow: {
+    type: "string",
+    value: "<tool,…>",
+    repeatable: true,
+    help: "allow these tools (every tool is allowed unless a flag says otherwise)",
+  },
+  ask: {
+    type: "string",
+    value: "<tool,…>",
+    repeatable: true,
+    help: "tools that need approval; the command has no one to ask, so they are refused",
+  },
 } as const;
 
 /** The command's policy for a tool no flag names: allowed (the flags are there to restrict). */
@@ -36,19 +51,28 @@ function namesOf(raw: string | boolean | readonly string[] | undefined): string[
 }
 
 /** Checks the policy flags: known tool names, no tool given two policies, no write allowed under --read-only. */
-export function parsePolicyFlags(values: Readonly<Record<string, string | boolean | readonly string[] | undefined>>): PolicyFlags {
+export function parsePolicyFlags(
+  values: Readonly<Record<string, string | boolean | readonly string[] | undefined>>,
+): PolicyFlags {
   const readOnly = values["read-only"] === true;
   const policies: Record<string, ToolPolicy> = {};
   for (const policy of ["deny", "allow", "ask"] as const) {
     for (const name of namesOf(values[policy])) {
-      if (name === "") throw new UsageError(`--${policy} takes tool names separated by commas, e.g. --${policy} hackmd_delete_note,hackmd_delete_folder`);
+      if (name === "")
+        throw new UsageError(
+          `--${policy} takes tool names separated by commas, e.g. --${policy} hackmd_delete_note,hackmd_delete_folder`,
+        );
       if (!ALL_TOOL_NAMES.includes(name)) {
         const guess = closest(name, ALL_TOOL_NAMES);
-        throw new UsageError(`--${policy}: there is no tool ${JSON.stringify(name)}${guess === undefined ? `; the tools are ${ALL_TOOL_NAMES.join(", ")}` : `; did you mean ${guess}?`}`);
+        throw new UsageError(
+          `--${policy}: there is no tool ${JSON.stringify(name)}${guess === undefined ? `; the tools are ${ALL_TOOL_NAMES.join(", ")}` : `; did you mean ${guess}?`}`,
+        );
       }
       const earlier = policies[name];
-      if (earlier !== undefined && earlier !== policy) throw new UsageError(`${name} is given to both --${earlier} and --${policy}; name it once`);
-      if (readOnly && policy !== "deny" && isWriteTool(name)) throw new UsageError(`--read-only refuses ${name}; drop --read-only or drop ${name} from --${policy}`);
+      if (earlier !== undefined && earlier !== policy)
+        throw new UsageError(`${name} is given to both --${earlier} and --${policy}; name it once`);
+      if (readOnly && policy !== "deny" && isWriteTool(name))
+        throw new UsageError(`--read-only refuses ${name}; drop --read-only or drop ${name} from --${policy}`);
       policies[name] = policy;
     }
   }
@@ -61,7 +85,10 @@ export function parsePolicyFlags(values: Readonly<Record<string, string | boolea
  * the plugin does, and the command cannot ask).
  */
 export function commandPolicies(flags: PolicyFlags): PolicyMap {
-  return Object.freeze({ ...Object.fromEntries(ALL_TOOL_NAMES.map((name) => [name, COMMAND_DEFAULT_POLICY])), ...flags.policies });
+  return Object.freeze({
+    ...Object.fromEntries(ALL_TOOL_NAMES.map((name) => [name, COMMAND_DEFAULT_POLICY])),
+    ...flags.policies,
+  });
 }
 
 /** The gate of the command: the flags' policy over "allow", no one to ask, refusals naming the flags. */

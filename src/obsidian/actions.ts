@@ -129,14 +129,19 @@ export class BridgeActions {
     if (ref === undefined || ref.trim() === "") return;
     await this.guard("pull", async () => {
       const call = this.services.newCall();
-      const resolution: Resolution = await resolveRef((await this.services.loadDeps()), call, ref, { teamPath: null, refresh: false });
+      const resolution: Resolution = await resolveRef(await this.services.loadDeps(), call, ref, {
+        teamPath: null,
+        refresh: false,
+      });
       if (resolution.status === "not_found") {
         showInfo("No HackMD note matches that link. Check it and try again.");
         return;
       }
       let target: PickableNote | undefined;
       if (resolution.status === "ambiguous") {
-        target = await this.ui.pickNote(resolution.candidates.map((c) => ({ teamPath: c.team_path, noteId: c.note_id, title: c.title })));
+        target = await this.ui.pickNote(
+          resolution.candidates.map((c) => ({ teamPath: c.team_path, noteId: c.note_id, title: c.title })),
+        );
         if (!target) return;
       } else {
         target = { teamPath: resolution.teamPath, noteId: resolution.noteId, title: "" };
@@ -151,14 +156,21 @@ export class BridgeActions {
       const call = this.services.newCall();
       const deps = await this.services.loadDeps();
       const notes: PickableNote[] = [];
-      const toPickable = (teamPath: string | null) => (note: { id: string; title: string }) => ({ teamPath, noteId: note.id, title: note.title });
+      const toPickable = (teamPath: string | null) => (note: { id: string; title: string }) => ({
+        teamPath,
+        noteId: note.id,
+        title: note.title,
+      });
       notes.push(...(await listWorkspace(deps, call, null, false)).map(toPickable(null)));
       for (const team of await accountTeamPaths(deps, call, false)) {
         try {
           notes.push(...(await listWorkspace(deps, call, team, false)).map(toPickable(team)));
         } catch (error) {
           // One unreadable team should not hide the others.
-          this.services.logger.debug("team_list_failed", { team, kind: isBridgeError(error) ? error.kind : "unexpected" });
+          this.services.logger.debug("team_list_failed", {
+            team,
+            kind: isBridgeError(error) ? error.kind : "unexpected",
+          });
         }
       }
       const picked = await this.ui.pickNote(notes);
@@ -215,7 +227,8 @@ export class BridgeActions {
         hashCache: this.services.hashCache,
         call: this.services.newCall(),
         onProgress: (p) => {
-          const phase = p.phase === "listing" ? "Listing workspaces" : p.phase === "checking" ? "Checking notes" : "Syncing notes";
+          const phase =
+            p.phase === "listing" ? "Listing workspaces" : p.phase === "checking" ? "Checking notes" : "Syncing notes";
           progress.update(`${phase}: ${p.done} of ${p.total}…`);
         },
       });
@@ -223,11 +236,15 @@ export class BridgeActions {
       let removed = 0;
       for (const item of result.items) {
         this.services.status.forget(item.local_path);
-        if (item.outcome === "conflict" && item.remote_body_hash !== undefined) this.conflicts.set(item.local_path, item.remote_body_hash);
+        if (item.outcome === "conflict" && item.remote_body_hash !== undefined)
+          this.conflicts.set(item.local_path, item.remote_body_hash);
         // Both sides now agree: the engine removed the snapshot of an earlier conflict.
         if (item.snapshot_cleanup?.kind === "removed") removed += 1;
       }
-      const tidy = removed === 0 ? "" : ` Removed ${removed === 1 ? "1 .remote.md snapshot" : `${removed} .remote.md snapshots`} of resolved conflicts.`;
+      const tidy =
+        removed === 0
+          ? ""
+          : ` Removed ${removed === 1 ? "1 .remote.md snapshot" : `${removed} .remote.md snapshots`} of resolved conflicts.`;
       showInfo(syncAllSummary(result) + tidy);
       return result;
     } catch (error) {
@@ -249,23 +266,39 @@ export class BridgeActions {
       const settings = this.services.settings;
       const choice = await this.ui.choosePublish({
         path,
-        defaults: { teamPath: settings.defaultWorkspace, readPermission: settings.defaultReadPermission, writePermission: settings.defaultWritePermission },
+        defaults: {
+          teamPath: settings.defaultWorkspace,
+          readPermission: settings.defaultReadPermission,
+          writePermission: settings.defaultWritePermission,
+        },
         teams: await accountTeamPaths(deps, call, false),
-        loadFolders: async (teamPath) => (await deps.client.listFolders(call, { teamPath })).map((folder) => ({ id: folder.id, name: folder.name })),
+        loadFolders: async (teamPath) =>
+          (await deps.client.listFolders(call, { teamPath })).map((folder) => ({ id: folder.id, name: folder.name })),
       });
       if (!choice) return;
       const content = await this.readText(path);
       const title = bodyTitle(content) ?? baseName(path).replace(/\.md$/i, "");
-      const body: CreateNoteRequest = { title, content, readPermission: choice.readPermission, writePermission: choice.writePermission };
+      const body: CreateNoteRequest = {
+        title,
+        content,
+        readPermission: choice.readPermission,
+        writePermission: choice.writePermission,
+      };
       if (choice.parentFolderId !== undefined) body.parentFolderId = choice.parentFolderId;
       // The plugin tracks the file even when HackMD did not show the text yet: the pull adopts what it reads.
       const { created, noteId } = await publishNote(deps, call, choice.teamPath, { ...body, content });
       try {
         await this.runPull(call, { path, teamPath: choice.teamPath, noteId, overwriteLocal: true });
       } catch (error) {
-        throw new BridgeError(isBridgeError(error) ? error.kind : "internal", `Note ${noteId} was created but ${path} could not be linked to it.`, { cause: error });
+        throw new BridgeError(
+          isBridgeError(error) ? error.kind : "internal",
+          `Note ${noteId} was created but ${path} could not be linked to it.`,
+          { cause: error },
+        );
       }
-      showInfo(`Published ${path} as a new HackMD note${created.placement_failed ? " (outside the chosen folder)" : ""}.`);
+      showInfo(
+        `Published ${path} as a new HackMD note${created.placement_failed ? " (outside the chosen folder)" : ""}.`,
+      );
     });
   }
 
@@ -323,11 +356,17 @@ export class BridgeActions {
   async compareWithHackmd(path: string): Promise<void> {
     await this.guard("check", async () => {
       const found = await this.requireTracked(path);
-      const note = await (await this.services.loadDeps()).client.getNote(this.services.newCall(), { teamPath: found.record.team_path, noteId: found.record.internal_id });
-      if (note.content === undefined) throw new BridgeError("upstream", `HackMD sent note ${found.record.internal_id} without its body.`);
+      const note = await (
+        await this.services.loadDeps()
+      ).client.getNote(this.services.newCall(), { teamPath: found.record.team_path, noteId: found.record.internal_id });
+      if (note.content === undefined)
+        throw new BridgeError("upstream", `HackMD sent note ${found.record.internal_id} without its body.`);
       const local = await this.readText(path);
       // What HackMD holds is now known: the status bar can show it without another request.
-      this.services.status.observe(path, { baseline_body_hash: found.record.baseline_body_hash, remote_body_hash: await bodyHash(note.content) });
+      this.services.status.observe(path, {
+        baseline_body_hash: found.record.baseline_body_hash,
+        remote_body_hash: await bodyHash(note.content),
+      });
       const remote = await (await this.services.loadDeps()).sync.localFormOf(found, note.content);
       if (local === remote) {
         showInfo(`${path} matches its note on HackMD.`);
@@ -363,7 +402,9 @@ export class BridgeActions {
         confirmText: "Untrack",
       });
       if (!confirmed) return;
-      await (await this.services.loadDeps()).sync.untrack({ teamPath: found.record.team_path, noteId: found.record.internal_id, confirm: true });
+      await (
+        await this.services.loadDeps()
+      ).sync.untrack({ teamPath: found.record.team_path, noteId: found.record.internal_id, confirm: true });
       this.services.status.forget(path);
       this.conflicts.delete(path);
       showInfo(`${path} is no longer linked to HackMD.`);
@@ -417,7 +458,14 @@ export class BridgeActions {
 
   private sources() {
     const services = this.services;
-    return { files: services.files, store: services.store, hashCache: services.hashCache, memory: services.status, remoteForm: async (found: KeyedRecord, text: string) => (await services.loadDeps()).sync.remoteFormOf(found, text) };
+    return {
+      files: services.files,
+      store: services.store,
+      hashCache: services.hashCache,
+      memory: services.status,
+      remoteForm: async (found: KeyedRecord, text: string) =>
+        (await services.loadDeps()).sync.remoteFormOf(found, text),
+    };
   }
 
   private async guard(operation: NoticeOperation, work: () => Promise<void>): Promise<void> {
@@ -452,7 +500,8 @@ export class BridgeActions {
   private async linkOf(path: string): Promise<string | undefined> {
     const found = await this.requireTracked(path);
     const url = this.services.noteUrl(found.record.internal_id);
-    if (url === undefined) showInfo("Links need the default HackMD API URL; open the note from your HackMD server instead.");
+    if (url === undefined)
+      showInfo("Links need the default HackMD API URL; open the note from your HackMD server instead.");
     return url;
   }
 
@@ -469,14 +518,27 @@ export class BridgeActions {
   /** Pulls a note into its tracked file, or a free file named after its title in the default folder. */
   private async pullNote(call: CallContext, target: PickableNote): Promise<void> {
     const deps = await this.services.loadDeps();
-    const tracked = (await deps.sync.listTracked()).find((entry) => entry.note_id === target.noteId && entry.team_path === target.teamPath);
+    const tracked = (await deps.sync.listTracked()).find(
+      (entry) => entry.note_id === target.noteId && entry.team_path === target.teamPath,
+    );
     let path = tracked?.local_path;
     if (path === undefined) {
-      const title = target.title !== "" ? target.title : (await deps.client.getNote(call, { teamPath: target.teamPath, noteId: target.noteId })).title;
+      const title =
+        target.title !== ""
+          ? target.title
+          : (await deps.client.getNote(call, { teamPath: target.teamPath, noteId: target.noteId })).title;
       path = await this.freeDestination(fileNameFromTitle(title, target.noteId));
     }
-    const { output: out } = await this.runPull(call, { path, teamPath: target.teamPath, noteId: target.noteId, overwriteLocal: tracked !== undefined });
-    const moved = out.moved_from === undefined ? "" : ` It was linked to ${out.moved_from} until now; that file is kept but no longer linked.`;
+    const { output: out } = await this.runPull(call, {
+      path,
+      teamPath: target.teamPath,
+      noteId: target.noteId,
+      overwriteLocal: tracked !== undefined,
+    });
+    const moved =
+      out.moved_from === undefined
+        ? ""
+        : ` It was linked to ${out.moved_from} until now; that file is kept but no longer linked.`;
     showInfo(`Pulled “${out.title || out.note_id}” to ${out.local_path}.${moved}`);
     await this.ui.openFile(out.local_path);
   }
@@ -489,19 +551,37 @@ export class BridgeActions {
   async pullConverting(path: string, convert: boolean): Promise<void> {
     await this.guard("pull", async () => {
       const found = await this.requireTracked(path);
-      const { output: out } = await this.runPull(this.services.newCall(), { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true, convert });
-      showInfo(convert ? `${out.local_path} is written in Obsidian's syntax and converted when pushed.` : `${out.local_path} now syncs byte for byte, exactly as HackMD stores it.`);
+      const { output: out } = await this.runPull(this.services.newCall(), {
+        path,
+        teamPath: found.record.team_path,
+        noteId: found.record.internal_id,
+        overwriteLocal: true,
+        convert,
+      });
+      showInfo(
+        convert
+          ? `${out.local_path} is written in Obsidian's syntax and converted when pushed.`
+          : `${out.local_path} now syncs byte for byte, exactly as HackMD stores it.`,
+      );
     });
   }
 
   private async pullTracked(path: string, call: CallContext): Promise<void> {
     const found = await this.requireTracked(path);
-    const { output: out, snapshot } = await this.runPull(call, { path, teamPath: found.record.team_path, noteId: found.record.internal_id, overwriteLocal: true });
+    const { output: out, snapshot } = await this.runPull(call, {
+      path,
+      teamPath: found.record.team_path,
+      noteId: found.record.internal_id,
+      overwriteLocal: true,
+    });
     showInfo(`Pulled the latest version of ${out.local_path} from HackMD.${snapshotCleanupSentence(snapshot)}`);
   }
 
   /** One pull; a large note asks first. Records what both sides now hold for the status bar. */
-  private async runPull(call: CallContext, args: { path: string; teamPath: string | null; noteId: string; overwriteLocal: boolean; convert?: boolean }) {
+  private async runPull(
+    call: CallContext,
+    args: { path: string; teamPath: string | null; noteId: string; overwriteLocal: boolean; convert?: boolean },
+  ) {
     const sync = (await this.services.loadDeps()).sync;
     const pull = (confirmLargeFile: boolean) =>
       sync.pull({
@@ -519,18 +599,30 @@ export class BridgeActions {
       result = await pull(false);
     } catch (error) {
       if (!isBridgeError(error, "confirmation_required") || !error.message.includes("confirm_large_file")) throw error;
-      const ok = await this.ui.confirm({ title: "Pull a large note?", message: "This note is larger than 5 MiB.", confirmText: "Pull" });
+      const ok = await this.ui.confirm({
+        title: "Pull a large note?",
+        message: "This note is larger than 5 MiB.",
+        confirmText: "Pull",
+      });
       if (!ok) throw new BridgeError("confirmation_required", "The large note was not pulled.");
       result = await pull(true);
     }
     if (result.kind !== "pulled") throw new BridgeError("not_found", `Note ${args.noteId} did not resolve.`);
     this.services.hashCache.forget(result.output.local_path);
-    this.services.status.observe(result.output.local_path, { baseline_body_hash: result.output.body_hash, remote_body_hash: result.output.body_hash });
+    this.services.status.observe(result.output.local_path, {
+      baseline_body_hash: result.output.body_hash,
+      remote_body_hash: result.output.body_hash,
+    });
     this.conflicts.delete(result.output.local_path);
     return result;
   }
 
-  private async pushSafe(path: string, call: CallContext, expectedRemoteHash?: string, strategy: "safe" | "merge" = "safe"): Promise<Pushed> {
+  private async pushSafe(
+    path: string,
+    call: CallContext,
+    expectedRemoteHash?: string,
+    strategy: "safe" | "merge" = "safe",
+  ): Promise<Pushed> {
     const sync = (await this.services.loadDeps()).sync;
     const push = (confirmLargeFile: boolean) =>
       sync.push({ localPath: path, strategy, confirm: false, expectedRemoteHash, confirmLargeFile, call });
@@ -539,14 +631,19 @@ export class BridgeActions {
       result = await push(false);
     } catch (error) {
       if (!isBridgeError(error, "confirmation_required") || !error.message.includes("confirm_large_file")) throw error;
-      const ok = await this.ui.confirm({ title: "Push a large file?", message: `${path} is larger than 5 MiB.`, confirmText: "Push" });
+      const ok = await this.ui.confirm({
+        title: "Push a large file?",
+        message: `${path} is larger than 5 MiB.`,
+        confirmText: "Push",
+      });
       if (!ok) throw new BridgeError("confirmation_required", "The large file was not pushed.");
       result = await push(true);
     }
     if (result.kind !== "pushed") throw new BridgeError("internal", "A push without a note reference did not resolve.");
     // A collaborator's edit replaced in the read-to-write window: say which version holds it (docs/versions-and-comments.md).
     const overwritten = result.safety?.overwritten ?? [];
-    if (overwritten.length > 0) showInfo(`${path}: ${overwrittenSentence(overwritten)} Open note history to compare or restore it.`);
+    if (overwritten.length > 0)
+      showInfo(`${path}: ${overwrittenSentence(overwritten)} Open note history to compare or restore it.`);
     return { output: result.output, snapshot: result.snapshot };
   }
 
@@ -556,7 +653,8 @@ export class BridgeActions {
     switch (out.status) {
       case "pushed":
       case "nothing_to_push":
-        if (out.body_hash !== undefined) status.observe(path, { baseline_body_hash: out.body_hash, remote_body_hash: out.body_hash });
+        if (out.body_hash !== undefined)
+          status.observe(path, { baseline_body_hash: out.body_hash, remote_body_hash: out.body_hash });
         this.services.hashCache.forget(path);
         this.conflicts.delete(path);
         {
@@ -598,8 +696,13 @@ export class BridgeActions {
 
   private reportConflict(path: string, out: PushOutput): void {
     if (out.remote_body_hash !== undefined) this.conflicts.set(path, out.remote_body_hash);
-    const where = out.snapshot_path !== undefined ? `HackMD's version is in ${out.snapshot_path}` : "no snapshot of HackMD's version could be written";
-    showInfo(`Conflict: ${path} and its note both changed; ${where}. Merge the changes into the file, then run "Resolve conflict in current file".`);
+    const where =
+      out.snapshot_path !== undefined
+        ? `HackMD's version is in ${out.snapshot_path}`
+        : "no snapshot of HackMD's version could be written";
+    showInfo(
+      `Conflict: ${path} and its note both changed; ${where}. Merge the changes into the file, then run "Resolve conflict in current file".`,
+    );
   }
 
   /** The default folder joined with `name.md`, numbered until no file is there. */

@@ -98,7 +98,14 @@ export class ActivityLog {
   record(event: ToolCallEvent, change?: ProposedChange): void {
     if (this.capacity === 0) return;
     const at = this.now();
-    const entry: ActivityEntry = { id: `${at}:${event.request_id}`, at, tool: event.tool, ok: event.ok, durationMs: event.duration_ms, requestId: event.request_id };
+    const entry: ActivityEntry = {
+      id: `${at}:${event.request_id}`,
+      at,
+      tool: event.tool,
+      ok: event.ok,
+      durationMs: event.duration_ms,
+      requestId: event.request_id,
+    };
     if (event.client !== undefined) entry.client = event.client;
     if (event.note_id !== undefined) entry.noteId = event.note_id;
     if (event.team_path !== undefined) entry.teamPath = event.team_path;
@@ -108,7 +115,12 @@ export class ActivityLog {
     if (event.body_hash_before !== undefined) entry.hashBefore = event.body_hash_before;
     if (event.body_hash_after !== undefined) entry.hashAfter = event.body_hash_after;
     const before = change?.body?.where === "note" ? change.body.before : undefined;
-    const keep = event.ok && entry.hashBefore !== undefined && entry.hashBefore !== entry.hashAfter && before !== undefined && UNDOABLE.has(change?.action ?? "create_note");
+    const keep =
+      event.ok &&
+      entry.hashBefore !== undefined &&
+      entry.hashBefore !== entry.hashAfter &&
+      before !== undefined &&
+      UNDOABLE.has(change?.action ?? "create_note");
     if (keep && before.length <= MAX_KEPT_TEXT_LENGTH && this.store !== undefined && entry.hashBefore !== undefined) {
       entry.keptLength = before.length;
       const hash = entry.hashBefore;
@@ -132,7 +144,15 @@ export class ActivityLog {
 
   /** Whether the view offers Undo for an entry: a successful note write whose text before is kept, not undone yet. */
   canUndo(entry: ActivityEntry): boolean {
-    return entry.ok && entry.keptLength !== undefined && entry.undoneAt === undefined && entry.noteId !== undefined && entry.hashAfter !== undefined && entry.action !== undefined && UNDOABLE.has(entry.action);
+    return (
+      entry.ok &&
+      entry.keptLength !== undefined &&
+      entry.undoneAt === undefined &&
+      entry.noteId !== undefined &&
+      entry.hashAfter !== undefined &&
+      entry.action !== undefined &&
+      UNDOABLE.has(entry.action)
+    );
   }
 
   /** The kept text from before an entry's call, or undefined. */
@@ -202,10 +222,13 @@ export class ActivityLog {
 
   /** Removes kept texts no remaining entry needs. */
   private forgetTexts(dropped: readonly ActivityEntry[]): void {
-    const needed = new Set(this.entries.filter((entry) => entry.keptLength !== undefined).map((entry) => entry.hashBefore));
+    const needed = new Set(
+      this.entries.filter((entry) => entry.keptLength !== undefined).map((entry) => entry.hashBefore),
+    );
     for (const entry of dropped) {
       const hash = entry.hashBefore;
-      if (entry.keptLength !== undefined && hash !== undefined && !needed.has(hash)) this.queue(() => this.store?.removeText(hash));
+      if (entry.keptLength !== undefined && hash !== undefined && !needed.has(hash))
+        this.queue(() => this.store?.removeText(hash));
     }
   }
 
@@ -228,7 +251,13 @@ export class ActivityLog {
 function isEntry(value: unknown): value is ActivityEntry {
   if (typeof value !== "object" || value === null) return false;
   const entry = value as Record<string, unknown>;
-  return typeof entry.id === "string" && typeof entry.at === "number" && typeof entry.tool === "string" && typeof entry.ok === "boolean" && typeof entry.requestId === "string";
+  return (
+    typeof entry.id === "string" &&
+    typeof entry.at === "number" &&
+    typeof entry.tool === "string" &&
+    typeof entry.ok === "boolean" &&
+    typeof entry.requestId === "string"
+  );
 }
 
 function clampCapacity(value: number): number {

@@ -11,12 +11,14 @@ import type { ActivityStore } from "./activity-log";
 export function vaultActivityStore(adapter: DataAdapter, pluginFolder: string): ActivityStore {
   const folder = normalizePath(`${pluginFolder}/activity`);
   const logPath = normalizePath(`${folder}/log.json`);
-  const textPath = (hash: string): string => normalizePath(`${folder}/before/${hash.replace(/^sha256:/, "").replace(/[^0-9a-f]/g, "")}.md`);
+  const textPath = (hash: string): string =>
+    normalizePath(`${folder}/before/${hash.replace(/^sha256:/, "").replace(/[^0-9a-f]/g, "")}.md`);
   const ensure = async (path: string): Promise<void> => {
     const parent = path.slice(0, path.lastIndexOf("/"));
     if (!(await adapter.exists(parent))) await adapter.mkdir(parent);
   };
-  const readIfThere = async (path: string): Promise<string | undefined> => ((await adapter.exists(path)) ? adapter.read(path) : undefined);
+  const readIfThere = async (path: string): Promise<string | undefined> =>
+    (await adapter.exists(path)) ? adapter.read(path) : undefined;
   return {
     loadLog: () => readIfThere(logPath),
     saveLog: async (text) => {

@@ -46,18 +46,26 @@ export async function undoAgentWrite(options: UndoOptions, entry: ActivityEntry)
     return { undone: true, message: "Restored the note from its earlier version." };
   }
   const text = await log.textBefore(entry);
-  if (text === undefined) return { undone: false, message: "The text from before this change is no longer kept, so it cannot be undone." };
+  if (text === undefined)
+    return { undone: false, message: "The text from before this change is no longer kept, so it cannot be undone." };
   const update: NoteUpdate = { content: text, expected_hash: entry.hashAfter };
   try {
     checkNoteUpdate(update);
     const call = options.newCall();
-    const resolution = await resolveRef(options.deps, call, entry.noteId, { teamPath: workspaceArg(entry.teamPath ?? null), refresh: false });
+    const resolution = await resolveRef(options.deps, call, entry.noteId, {
+      teamPath: workspaceArg(entry.teamPath ?? null),
+      refresh: false,
+    });
     // The id the agent's write named; a short id that no longer names one note is not guessed at.
     if (resolution.status !== "resolved") return { undone: false, message: "This call cannot be undone." };
     await updateNote(options.deps, call, { teamPath: resolution.teamPath, noteId: resolution.noteId }, update);
   } catch (error) {
     if (isBridgeError(error, "conflict")) {
-      return { undone: false, message: "The note changed after the agent's write, so Undo changed nothing. Open the note and compare before changing it." };
+      return {
+        undone: false,
+        message:
+          "The note changed after the agent's write, so Undo changed nothing. Open the note and compare before changing it.",
+      };
     }
     return { undone: false, message: errorNoticeText(error) };
   }

@@ -26,7 +26,8 @@ const WORDS: ToolGate["words"] = {
     reason === "read_only"
       ? `The user made HackMD Bridge read-only for agents, so ${tool} is refused; nothing was changed. Use the read tools, or ask the user to turn off "Read-only for agents" in HackMD Bridge's settings.`
       : `The user set ${tool} to deny in HackMD Bridge's settings (Agent permissions); nothing was changed. Ask the user to allow it there if it should be.`,
-  cannotAsk: (tool) => `${tool} needs the user's approval, but Obsidian cannot ask right now; nothing was changed. Try again later.`,
+  cannotAsk: (tool) =>
+    `${tool} needs the user's approval, but Obsidian cannot ask right now; nothing was changed. Try again later.`,
 };
 
 /** The plugin's gate, and `closeQuestions` to withdraw open questions when the plugin unloads. */

@@ -14,9 +14,24 @@
  * Unload stops it: the timer is cleared, a step in progress finishes (every write it makes is
  * atomic: records by rename, the outbox one file per note), and nothing is scheduled after it.
  */
-import { MarkdownView, TFile, type App, type Editor, type MarkdownFileInfo, type Plugin, type TAbstractFile } from "obsidian";
+import {
+  MarkdownView,
+  TFile,
+  type App,
+  type Editor,
+  type MarkdownFileInfo,
+  type Plugin,
+  type TAbstractFile,
+} from "obsidian";
 import type { Clock } from "../core/ports";
-import { MIN_ROUND_DELAY_MS, monthOf, parseBudgetState, RequestBudget, type BudgetStorage, type MonthlyBudget } from "../sync/auto/budget";
+import {
+  MIN_ROUND_DELAY_MS,
+  monthOf,
+  parseBudgetState,
+  RequestBudget,
+  type BudgetStorage,
+  type MonthlyBudget,
+} from "../sync/auto/budget";
 import { Outbox, type OutboxEntry } from "../sync/auto/outbox";
 import type { AutoSyncRunner, StepReport } from "../sync/auto/runner";
 import { DEFAULT_DEBOUNCE_MS } from "../sync/limits";
@@ -143,7 +158,9 @@ export class AutoSyncHost {
       const doc = activeDocument;
       this.plugin.registerDomEvent(win, "blur", () => this.visibilityChanged(true));
       this.plugin.registerDomEvent(win, "focus", () => this.visibilityChanged(false));
-      this.plugin.registerDomEvent(doc, "visibilitychange", () => this.visibilityChanged(doc.visibilityState === "hidden"));
+      this.plugin.registerDomEvent(doc, "visibilitychange", () =>
+        this.visibilityChanged(doc.visibilityState === "hidden"),
+      );
     }
     this.plugin.register(() => this.unload());
     workspace.onLayoutReady(() => {
@@ -314,13 +331,28 @@ export class AutoSyncHost {
     await budget.load(now);
     const outbox = new Outbox(services.files.state);
     const runner = new AutoSyncRunner(
-      { client: deps.client, files: deps.files, sync: deps.sync, clock: deps.clock, sleep: deps.sleep, budget, outbox, logger: services.logger },
-      { debounceMs: this.tuning.debounceMs, autoMerge: services.settings.autoMerge, isEditing: (path) => this.isEditing(path) },
+      {
+        client: deps.client,
+        files: deps.files,
+        sync: deps.sync,
+        clock: deps.clock,
+        sleep: deps.sleep,
+        budget,
+        outbox,
+        logger: services.logger,
+      },
+      {
+        debounceMs: this.tuning.debounceMs,
+        autoMerge: services.settings.autoMerge,
+        isEditing: (path) => this.isEditing(path),
+      },
     );
     // The start-up round, too, only when the month's pace has credit for a list: restarting
     // Obsidian often must not run the month ahead of its budget.
     const first =
-      startup && budget.paceWait(now, 1) === 0 ? now + this.tuning.startupDelayMs : now + Math.max(this.tuning.firstRoundWithoutStartupMs, budget.nextDelay(now, 1).ms);
+      startup && budget.paceWait(now, 1) === 0
+        ? now + this.tuning.startupDelayMs
+        : now + Math.max(this.tuning.firstRoundWithoutStartupMs, budget.nextDelay(now, 1).ms);
     runner.start(first);
     this.budget = budget;
     this.outbox = outbox;
@@ -416,7 +448,8 @@ export class AutoSyncHost {
       // The status bar shows the conflict: what HackMD holds against the record's baseline.
       if (remote !== undefined) {
         const found = await store.findByPath(path).catch(() => undefined);
-        if (found !== undefined) status.observe(path, { baseline_body_hash: found.record.baseline_body_hash, remote_body_hash: remote });
+        if (found !== undefined)
+          status.observe(path, { baseline_body_hash: found.record.baseline_body_hash, remote_body_hash: remote });
       }
       const key = remote ?? "";
       if (this.toldConflicts.get(path) === key) continue;
@@ -426,7 +459,8 @@ export class AutoSyncHost {
     if (fresh.length > 0) showInfo(conflictNotice(fresh));
     // A round that could not even list (no token, a refused token, a wrong API URL) says so once;
     // being offline is not news: the status bar counts the queued pushes.
-    const failure = report.round?.error_kind ?? report.round?.items.find((item) => item.error_kind === "auth")?.error_kind;
+    const failure =
+      report.round?.error_kind ?? report.round?.items.find((item) => item.error_kind === "auth")?.error_kind;
     if (report.round !== undefined && (failure === undefined || isQueuedKind(failure))) this.toldFailure = undefined;
     else if (failure !== undefined && failure !== this.toldFailure) {
       this.toldFailure = failure;
@@ -453,6 +487,9 @@ export class AutoSyncHost {
 export function conflictNotice(paths: readonly string[]): string {
   const shown = paths.slice(0, 3).join(", ");
   const more = paths.length > 3 ? ` and ${paths.length - 3} more` : "";
-  const what = paths.length === 1 ? `${shown} and its note both changed` : `${paths.length} notes changed on both sides: ${shown}${more}`;
+  const what =
+    paths.length === 1
+      ? `${shown} and its note both changed`
+      : `${paths.length} notes changed on both sides: ${shown}${more}`;
   return `Automatic sync: ${what}. HackMD's version is in the .remote.md file beside each; merge, then run "Resolve conflict in current file".`;
 }

@@ -55,6 +55,11 @@ export function wireMergeEditor(options: ConflictWiringOptions): MergeEditors {
 /** After a resolution both sides hold the same body: the status bar can say so without a request. */
 function observe(services: PluginServices, path: string, outcome: ConflictOutcome): void {
   services.hashCache.forget(path);
-  const hash = outcome.outcome === "merged" || outcome.outcome === "kept-mine" ? outcome.push.body_hash : outcome.outcome === "took-theirs" ? outcome.pull.body_hash : undefined;
+  const hash =
+    outcome.outcome === "merged" || outcome.outcome === "kept-mine"
+      ? outcome.push.body_hash
+      : outcome.outcome === "took-theirs"
+        ? outcome.pull.body_hash
+        : undefined;
   if (hash !== undefined) services.status.observe(path, { baseline_body_hash: hash, remote_body_hash: hash });
 }

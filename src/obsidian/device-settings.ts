@@ -22,7 +22,10 @@ export interface DeviceSettingsValues {
 }
 
 /** The defaults: endpoint off, port 27183. */
-export const DEFAULT_DEVICE_SETTINGS: Readonly<DeviceSettingsValues> = Object.freeze({ mcpEnabled: false, mcpPort: DEFAULT_MCP_PORT });
+export const DEFAULT_DEVICE_SETTINGS: Readonly<DeviceSettingsValues> = Object.freeze({
+  mcpEnabled: false,
+  mcpPort: DEFAULT_MCP_PORT,
+});
 
 /** Reads and writes the device-local switches; every read goes to local storage. */
 export class DeviceSettings {
@@ -49,7 +52,11 @@ export class DeviceSettings {
 
   /** Sets the endpoint's port; anything but a whole number from 1024 to 65535 is `invalid_input`. */
   setMcpPort(port: number): void {
-    if (!isValidPort(port)) throw new BridgeError("invalid_input", `The MCP port must be a whole number from 1024 to 65535, not ${String(port)}.`);
+    if (!isValidPort(port))
+      throw new BridgeError(
+        "invalid_input",
+        `The MCP port must be a whole number from 1024 to 65535, not ${String(port)}.`,
+      );
     this.save({ ...this.get(), mcpPort: port });
   }
 

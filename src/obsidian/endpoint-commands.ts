@@ -29,7 +29,13 @@ export interface EndpointCommandOptions {
 /** Registers the endpoint commands (stable ids, no hotkeys). */
 export function registerEndpointCommands(options: EndpointCommandOptions): void {
   const { plugin, endpoint, device } = options;
-  const ask = options.ask ?? ((app: App) => confirm(app, { ...ENABLE_ENDPOINT_CONFIRMATION, paragraphs: [...ENABLE_ENDPOINT_CONFIRMATION.paragraphs, ENDPOINT_SAFEGUARDS] }));
+  const ask =
+    options.ask ??
+    ((app: App) =>
+      confirm(app, {
+        ...ENABLE_ENDPOINT_CONFIRMATION,
+        paragraphs: [...ENABLE_ENDPOINT_CONFIRMATION.paragraphs, ENDPOINT_SAFEGUARDS],
+      }));
   const pick = options.pick ?? pickClient;
   const copy = options.copy ?? ((text: string) => navigator.clipboard.writeText(text));
 

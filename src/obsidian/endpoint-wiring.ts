@@ -39,10 +39,14 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
   const { app } = plugin;
   // The history lives in the plugin's own folder, bounded (activity-log.ts).
   const pluginFolder = plugin.manifest.dir ?? normalizePath(`${app.vault.configDir}/plugins/${plugin.manifest.id}`);
-  const activityLog = new ActivityLog({ capacity: services.settings.activityLogSize, store: vaultActivityStore(app.vault.adapter, pluginFolder) });
+  const activityLog = new ActivityLog({
+    capacity: services.settings.activityLogSize,
+    store: vaultActivityStore(app.vault.adapter, pluginFolder),
+  });
   void activityLog.load();
   // The tracked file is the name the user knows the note by (no request is made).
-  const trackedName = async (noteId: string): Promise<string | undefined> => (await (await services.loadDeps()).sync.listTracked()).find((entry) => entry.note_id === noteId)?.local_path;
+  const trackedName = async (noteId: string): Promise<string | undefined> =>
+    (await (await services.loadDeps()).sync.listTracked()).find((entry) => entry.note_id === noteId)?.local_path;
   const confirmUndo = (entry: ActivityEntry): Promise<boolean> => {
     const modal = new ConfirmModal(app, {
       title: "Undo the agent's change?",
@@ -59,7 +63,10 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
   const undo = async (entry: ActivityEntry): Promise<void> => {
     // Undo runs the update tool's logic (and its schemas): loaded on first use, not with the plugin.
     const { undoAgentWrite } = await import("./activity-undo");
-    const outcome = await undoAgentWrite({ log: activityLog, deps: (await services.loadDeps()), newCall: () => services.newCall(), confirm: confirmUndo }, entry);
+    const outcome = await undoAgentWrite(
+      { log: activityLog, deps: await services.loadDeps(), newCall: () => services.newCall(), confirm: confirmUndo },
+      entry,
+    );
     showInfo(outcome.message);
   };
   const openActivityLog = registerActivityView(plugin, activityLog, trackedName, undo);
@@ -67,7 +74,8 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
     app,
     settings: () => services.settings,
     timers: window,
-    noteName: async (change) => (change.localPath ?? (change.note === undefined ? undefined : await trackedName(change.note.noteId))),
+    noteName: async (change) =>
+      change.localPath ?? (change.note === undefined ? undefined : await trackedName(change.note.noteId)),
   });
   const device = new DeviceSettings({ app: plugin.app });
   const endpoint = new McpEndpointController({

@@ -19,7 +19,13 @@ export function wireNoteHistory(options: { plugin: Plugin; services: PluginServi
   const history = new NoteHistory({
     services,
     // Read at each use: the merge editor sets `showDiff` on the UI port when it is wired.
-    ui: { confirm: (dialog) => ui.confirm(dialog), openUrl: (url) => ui.openUrl(url), get showDiff() { return ui.showDiff; } },
+    ui: {
+      confirm: (dialog) => ui.confirm(dialog),
+      openUrl: (url) => ui.openUrl(url),
+      get showDiff() {
+        return ui.showDiff;
+      },
+    },
     keepCopy: (path, text, side) => keepCopyInTrash(plugin.app, path, text, side),
   });
   plugin.registerView(HISTORY_VIEW_TYPE, (leaf) => new NoteHistoryView(leaf, history));

@@ -21,7 +21,13 @@ const SIDES: Readonly<Record<KeptSide, { label: string; whose: string }>> = {
 };
 
 /** Keeps `text` (see the module comment); resolves the sentence for the notice. */
-export async function keepCopyInTrash(app: App, path: string, text: string, side: KeptSide, now: Date = new Date()): Promise<string> {
+export async function keepCopyInTrash(
+  app: App,
+  path: string,
+  text: string,
+  side: KeptSide,
+  now: Date = new Date(),
+): Promise<string> {
   const { label, whose } = SIDES[side];
   const stem = path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
   const adapter = app.vault.adapter;
@@ -31,7 +37,9 @@ export async function keepCopyInTrash(app: App, path: string, text: string, side
     await adapter.write(normalizePath(`${VAULT_TRASH_FOLDER}/${name}`), text);
     return `A copy of ${whose} is kept in the vault's ${VAULT_TRASH_FOLDER} folder as "${name}".`;
   } catch (error) {
-    throw new BridgeError("local_io", `A copy of ${whose} of ${path} could not be kept, so nothing was written.`, { cause: error });
+    throw new BridgeError("local_io", `A copy of ${whose} of ${path} could not be kept, so nothing was written.`, {
+      cause: error,
+    });
   }
 }
 

@@ -150,7 +150,12 @@ export class McpEndpointController {
       });
       // The MCP server (SDK, ajv) is only needed here, so it loads lazily too and keeps onload light.
       const { createMcpServer } = await import("../mcp/server");
-      this.listener = await module.startMcpListener({ port, token, logger: this.options.logger, createServer: () => createMcpServer(host) });
+      this.listener = await module.startMcpListener({
+        port,
+        token,
+        logger: this.options.logger,
+        createServer: () => createMcpServer(host),
+      });
       this.options.logger.info("mcp_endpoint_listening", { port: this.listener.port });
       return this.set({ state: "listening", url: this.listener.url, port: this.listener.port });
     } catch (error) {

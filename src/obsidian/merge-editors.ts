@@ -57,7 +57,8 @@ export class MergeEditors {
   async openConflict(vm: ConflictViewModel): Promise<ConflictChoice> {
     const path = vm.localPath;
     const kept = this.drafts.get(path);
-    const draft = kept !== undefined && kept.mine === vm.mine && kept.remoteHash === vm.remoteHash ? kept.draft : undefined;
+    const draft =
+      kept !== undefined && kept.mine === vm.mine && kept.remoteHash === vm.remoteHash ? kept.draft : undefined;
     if (draft === undefined) this.drafts.delete(path);
     const view = await this.openTab(path, "conflict", `Merge ${baseName(path)}`);
     if (draft !== undefined) this.notify(`Restored your unfinished merge of ${path}.`);
@@ -80,7 +81,10 @@ export class MergeEditors {
   /** Called when a resolution of `path` is over: the tab closes; a saved result's draft goes. */
   finish(path: string, saved: boolean): void {
     if (saved) this.drafts.delete(path);
-    else if (this.drafts.has(path)) this.notify(`Your unfinished merge of ${path} is kept until Obsidian closes. Resolve the file again to continue.`);
+    else if (this.drafts.has(path))
+      this.notify(
+        `Your unfinished merge of ${path} is kept until Obsidian closes. Resolve the file again to continue.`,
+      );
     for (const leaf of this.leavesFor(path, "conflict")) leaf.detach();
   }
 

@@ -29,7 +29,8 @@ export const ERROR_NOTICES: Readonly<Record<ErrorKind, string>> = {
   unverified_local_content: "A different file is already there. Pull to another path, or move that file first.",
   invalid_input: "That cannot be done with this file or note. Check the name and the link.",
   patch_rejected: "The change could not be applied to the note.",
-  local_access: "HackMD Bridge may not write there (a protected folder or an agent instruction file). Choose another path.",
+  local_access:
+    "HackMD Bridge may not write there (a protected folder or an agent instruction file). Choose another path.",
   local_io: "Reading or writing a vault file failed. Check the file and try again.",
   not_tracked: "This file is not linked to a HackMD note. Pull or publish it first.",
   sync_state: "The sync record of this file is damaged. Pull the note again, or untrack the file.",

@@ -12,7 +12,15 @@
  */
 import type { App } from "obsidian";
 import { unavailableImageFetcher, type ImageFetcher } from "../core/image";
-import { useHostTimer, type Clock, type HttpTransport, type Logger, type LogFields, type SecretSource, type Sleep } from "../core/ports";
+import {
+  useHostTimer,
+  type Clock,
+  type HttpTransport,
+  type Logger,
+  type LogFields,
+  type SecretSource,
+  type Sleep,
+} from "../core/ports";
 import { CallContext } from "../hackmd/call-context";
 import { AccountCache } from "../hackmd/cache";
 import { createClientConfig, PLUGIN_TOKEN_HINT, type ClientConfig } from "../hackmd/config";
@@ -120,7 +128,12 @@ export class PluginServices {
       ...(options.desktop ? { desktop: options.desktop } : {}),
       protectAgentFiles: () => this.readSettings().protectAgentFiles,
     });
-    this.store = new SyncStateStore({ files: this.files.state, logger: this.logger, timing: { now: () => Date.now(), sleep: this.sleep }, stateFolder: this.files.root.stateFolder });
+    this.store = new SyncStateStore({
+      files: this.files.state,
+      logger: this.logger,
+      timing: { now: () => Date.now(), sleep: this.sleep },
+      stateFolder: this.files.root.stateFolder,
+    });
   }
 
   /** The current settings. */
@@ -160,7 +173,7 @@ export class PluginServices {
         downloadImages: () => this.readSettings().downloadImages,
         hostLabel: "Obsidian",
         requireVersion: () => this.readSettings().requireVersionBeforeOverwrite,
-        requireVersionHint: "turn off \"Require a version before overwriting\" in the plugin settings",
+        requireVersionHint: 'turn off "Require a version before overwriting" in the plugin settings',
         store: this.store,
       });
       return this.built;
@@ -185,7 +198,9 @@ export class PluginServices {
 
   /** The plugin's one core with its MCP side, over the same deps; the MCP modules load here, once. */
   async loadCore(): Promise<BridgeCore> {
-    this.core ??= Promise.all([import("../mcp/core"), this.loadDeps()]).then(([{ bridgeCoreOver }, deps]) => bridgeCoreOver(deps));
+    this.core ??= Promise.all([import("../mcp/core"), this.loadDeps()]).then(([{ bridgeCoreOver }, deps]) =>
+      bridgeCoreOver(deps),
+    );
     return this.core;
   }
 

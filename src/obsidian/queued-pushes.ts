@@ -28,14 +28,20 @@ export function queuedPushLabel(entry: OutboxEntry, now: number): string {
 }
 
 /** Lists the queued pushes and drops the one picked, after asking. */
-export async function showQueuedPushes(options: { host: Pick<AutoSyncHost, "queued" | "drop">; ui: QueuedPushesUi; now?: () => number }): Promise<void> {
+export async function showQueuedPushes(options: {
+  host: Pick<AutoSyncHost, "queued" | "drop">;
+  ui: QueuedPushesUi;
+  now?: () => number;
+}): Promise<void> {
   const now = options.now ?? (() => Date.now());
   const entries = await options.host.queued();
   if (entries.length === 0) {
     showInfo("No pushes are queued.");
     return;
   }
-  const entry = await options.ui.pickQueuedPush(entries.map((value) => ({ label: queuedPushLabel(value, now()), value })));
+  const entry = await options.ui.pickQueuedPush(
+    entries.map((value) => ({ label: queuedPushLabel(value, now()), value })),
+  );
   if (entry === undefined) return;
   const ok = await options.ui.confirm({
     title: "Drop the queued push?",
@@ -44,7 +50,11 @@ export async function showQueuedPushes(options: { host: Pick<AutoSyncHost, "queu
   });
   if (!ok) return;
   const removed = await options.host.drop(entry);
-  showInfo(removed ? `Dropped the queued push of ${entry.local_path}.` : `The push of ${entry.local_path} was no longer queued.`);
+  showInfo(
+    removed
+      ? `Dropped the queued push of ${entry.local_path}.`
+      : `The push of ${entry.local_path} was no longer queued.`,
+  );
 }
 
 /** Registers "Show queued pushes" (stable id, no hotkey). */

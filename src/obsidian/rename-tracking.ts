@@ -40,7 +40,9 @@ export class RenameTracker {
         }
       }
     } catch (error) {
-      this.services.logger.debug("rename_tracking_failed", { message: error instanceof Error ? error.message : String(error) });
+      this.services.logger.debug("rename_tracking_failed", {
+        message: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -49,7 +51,9 @@ export class RenameTracker {
     const outcome = await (await this.services.loadDeps()).sync.followRename({ from, to });
     if (outcome === "recreated") {
       // Another process (the command) pulled the note to the old path while the file moved.
-      showInfo(`${to} is no longer tracked: the note was pulled to ${from} again while you renamed it. Your text in ${to} is kept; copy any changes into ${from}.`);
+      showInfo(
+        `${to} is no longer tracked: the note was pulled to ${from} again while you renamed it. Your text in ${to} is kept; copy any changes into ${from}.`,
+      );
       this.services.status.forget(from);
       return;
     }

@@ -56,10 +56,13 @@ export class RequestUrlTransport implements HttpTransport {
     // sees the 3xx. Only an overall timeout can be enforced, raced against the request.
     let timer: number | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
-      timer = this.timers.setTimeout(() => {
-        // We cannot tell whether the request left the machine: assume it may have.
-        reject(new TransportError("timeout", true, "the request ran past its time limit"));
-      }, Math.max(0, request.timeouts.totalMs));
+      timer = this.timers.setTimeout(
+        () => {
+          // We cannot tell whether the request left the machine: assume it may have.
+          reject(new TransportError("timeout", true, "the request ran past its time limit"));
+        },
+        Math.max(0, request.timeouts.totalMs),
+      );
     });
     try {
       const response = await Promise.race([

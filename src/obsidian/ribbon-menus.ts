@@ -25,14 +25,20 @@ export const TRACKED_FILE_MENU: readonly MenuEntry[] = [
 ];
 
 /** File-menu entries for any Markdown file (publishing refuses an already tracked file). */
-export const ANY_FILE_MENU: readonly MenuEntry[] = [{ title: "Publish to HackMD", icon: "send", run: (a, p) => a.publishFile(p) }];
+export const ANY_FILE_MENU: readonly MenuEntry[] = [
+  { title: "Publish to HackMD", icon: "send", run: (a, p) => a.publishFile(p) },
+];
 
 /** The ribbon tooltip. */
 const RIBBON_TITLE = "Sync with HackMD";
 
 /** Registers the ribbon icon. */
 export function registerRibbon(plugin: Plugin, actions: BridgeActions): HTMLElement {
-  return plugin.addRibbonIcon("refresh-cw", RIBBON_TITLE, (evt: MouseEvent) => void ribbonClicked(plugin, actions, evt));
+  return plugin.addRibbonIcon(
+    "refresh-cw",
+    RIBBON_TITLE,
+    (evt: MouseEvent) => void ribbonClicked(plugin, actions, evt),
+  );
 }
 
 /** What the ribbon does: sync a tracked active file, else offer pull and publish in a menu. */
@@ -44,10 +50,25 @@ export async function ribbonClicked(plugin: Plugin, actions: BridgeActions, evt:
     return;
   }
   const menu = new Menu();
-  menu.addItem((item) => item.setTitle("Pull a note").setIcon("download").onClick(() => void actions.pullByRef()));
-  menu.addItem((item) => item.setTitle("Pull from your notes list").setIcon("list").onClick(() => void actions.pullFromList()));
+  menu.addItem((item) =>
+    item
+      .setTitle("Pull a note")
+      .setIcon("download")
+      .onClick(() => void actions.pullByRef()),
+  );
+  menu.addItem((item) =>
+    item
+      .setTitle("Pull from your notes list")
+      .setIcon("list")
+      .onClick(() => void actions.pullFromList()),
+  );
   if (path !== undefined) {
-    menu.addItem((item) => item.setTitle("Publish current file as a new note").setIcon("send").onClick(() => void actions.publishFile(path)));
+    menu.addItem((item) =>
+      item
+        .setTitle("Publish current file as a new note")
+        .setIcon("send")
+        .onClick(() => void actions.publishFile(path)),
+    );
   }
   menu.showAtMouseEvent(evt);
 }

@@ -90,7 +90,10 @@ export class PluginSecrets {
 
   /** `tokenSecretId`: the API token's id, read at every use (settings.apiTokenSecret; default the old fixed id). */
   constructor(options: { app: Pick<App, "secretStorage">; random?: RandomBytes; tokenSecretId?: () => string }) {
-    this.hackmdToken = new StoredSecret({ storage: options.app.secretStorage, id: options.tokenSecretId ?? HACKMD_TOKEN_SECRET_ID });
+    this.hackmdToken = new StoredSecret({
+      storage: options.app.secretStorage,
+      id: options.tokenSecretId ?? HACKMD_TOKEN_SECRET_ID,
+    });
     this.endpointToken = new StoredSecret({ storage: options.app.secretStorage, id: ENDPOINT_TOKEN_SECRET_ID });
     this.#random = options.random ?? ((bytes) => crypto.getRandomValues(bytes));
   }

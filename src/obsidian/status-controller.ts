@@ -83,7 +83,13 @@ export class StatusController {
     const settings = this.services.settings;
     const quota = settings.showQuotaInStatusBar ? (this.services.loadedDeps?.client.lastQuota ?? null) : null;
     const openThreads = path === undefined ? undefined : this.services.openThreads.get(path);
-    this.view.render({ state, quota, showUntracked: settings.showUntrackedInStatusBar, openThreads, autoSync: this.autoSync?.summary() });
+    this.view.render({
+      state,
+      quota,
+      showUntracked: settings.showUntrackedInStatusBar,
+      openThreads,
+      autoSync: this.autoSync?.summary(),
+    });
   }
 
   /** The item was clicked: run what the active file's state suggests. */
@@ -124,6 +130,12 @@ export class StatusController {
 
   private sources() {
     const s = this.services;
-    return { files: s.files, store: s.store, hashCache: s.hashCache, memory: s.status, remoteForm: async (found: KeyedRecord, text: string) => (await s.loadDeps()).sync.remoteFormOf(found, text) };
+    return {
+      files: s.files,
+      store: s.store,
+      hashCache: s.hashCache,
+      memory: s.status,
+      remoteForm: async (found: KeyedRecord, text: string) => (await s.loadDeps()).sync.remoteFormOf(found, text),
+    };
   }
 }

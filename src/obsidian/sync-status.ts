@@ -12,7 +12,8 @@ import type { KeyedRecord, SyncStateStore } from "../sync/store";
 import type { SyncCheck } from "../sync/types";
 
 /** What the status bar shows for the active file. */
-export type FileSyncState = "untracked" | "in_sync" | "local_changes" | "remote_changes" | "conflict" | "checking" | "error";
+export type FileSyncState =
+  "untracked" | "in_sync" | "local_changes" | "remote_changes" | "conflict" | "checking" | "error";
 
 /** What a check found for a path, kept until the baseline moves. */
 interface RemoteObservation {

@@ -75,7 +75,6 @@ import {
 /** The parts of the App this adapter uses (the workspace for the open editors of a file). */
 export type VaultApp = Pick<App, "vault" | "fileManager" | "workspace">;
 
-
 export type { DesktopPaths };
 
 /** How the plugin builds the adapter. */
@@ -119,7 +118,8 @@ export class VaultLocalFiles implements LocalFiles {
     this.app = options.app;
     this.desktop = options.desktop;
     const adapter = options.app.vault.adapter;
-    this.basePath = options.desktop?.basePath ?? (adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined);
+    this.basePath =
+      options.desktop?.basePath ?? (adapter instanceof FileSystemAdapter ? adapter.getBasePath() : undefined);
     const protect = options.protectAgentFiles ?? (() => true);
     this.protectAgentFiles = protect;
     const configDir = parseRootRelative(normalizePath(options.app.vault.configDir));
@@ -216,7 +216,11 @@ export class VaultLocalFiles implements LocalFiles {
       throw ioError(error, "writing", located.path);
     }
     const written = await this.statOf(path);
-    if (written === null) throw new BridgeError("local_io", `${located.path} is missing right after it was written; check the vault and try again.`);
+    if (written === null)
+      throw new BridgeError(
+        "local_io",
+        `${located.path} is missing right after it was written; check the vault and try again.`,
+      );
     return { path: located.path, stamp: stampOf(written) };
   }
 
@@ -230,9 +234,13 @@ export class VaultLocalFiles implements LocalFiles {
     while (existing > 0 && (await this.statOf(segments.slice(0, existing).join("/"))) === null) existing--;
     const existingPath = segments.slice(0, existing).join("/");
     if (existing > 0 && (await this.statOf(existingPath))?.type !== "folder") {
-      throw new BridgeError("invalid_input", `${existingPath} is a file, not a folder, so ${located.path} cannot be created; choose another path.`, {
-        details: { path: existingPath },
-      });
+      throw new BridgeError(
+        "invalid_input",
+        `${existingPath} is a file, not a folder, so ${located.path} cannot be created; choose another path.`,
+        {
+          details: { path: existingPath },
+        },
+      );
     }
     const offset = givenSegments.length - segments.length;
     const plan = segments.slice(existing).map((_, i) => ({
@@ -250,10 +258,14 @@ export class VaultLocalFiles implements LocalFiles {
         const now = await this.statOf(folder.resolved);
         if (now?.type === "folder") continue;
         if (now !== null) {
-          throw new BridgeError("conflict", `${folder.resolved} appeared while folders were being created and is not a folder; choose another path.`, {
-            cause: error,
-            details: { path: folder.resolved },
-          });
+          throw new BridgeError(
+            "conflict",
+            `${folder.resolved} appeared while folders were being created and is not a folder; choose another path.`,
+            {
+              cause: error,
+              details: { path: folder.resolved },
+            },
+          );
         }
         throw ioError(error, "creating the folder", folder.resolved);
       }
@@ -285,7 +297,12 @@ export class VaultLocalFiles implements LocalFiles {
   /** Lists a folder (read rules); empty when it does not exist. */
   /** The vault's own index of files (instant; hidden folders are not in it). */
   listAllFiles(limit: number): Promise<string[]> {
-    return Promise.resolve(this.app.vault.getFiles().slice(0, limit).map((file) => file.path));
+    return Promise.resolve(
+      this.app.vault
+        .getFiles()
+        .slice(0, limit)
+        .map((file) => file.path),
+    );
   }
 
   async list(input: string): Promise<ListEntry[]> {
@@ -338,7 +355,11 @@ export class VaultLocalFiles implements LocalFiles {
       throw ioError(error, "writing", located.path);
     }
     const written = await this.statOf(located.target);
-    if (written === null) throw new BridgeError("local_io", `${located.path} is missing right after it was written; check the vault and try again.`);
+    if (written === null)
+      throw new BridgeError(
+        "local_io",
+        `${located.path} is missing right after it was written; check the vault and try again.`,
+      );
     return { path: located.path, stamp: stampOf(written) };
   }
 
@@ -414,7 +435,12 @@ export class VaultLocalFiles implements LocalFiles {
       const prefix = segments.slice(0, i).join("/");
       const stat = await this.statOf(prefix);
       if (stat?.type === "folder") continue;
-      if (stat !== null) throw new BridgeError("local_io", `${prefix} is a file where the sync state folder should be; move it away and try again.`, { details: { path: prefix } });
+      if (stat !== null)
+        throw new BridgeError(
+          "local_io",
+          `${prefix} is a file where the sync state folder should be; move it away and try again.`,
+          { details: { path: prefix } },
+        );
       await this.adapter.mkdir(normalizePath(prefix));
     }
   }
@@ -428,7 +454,10 @@ export class VaultLocalFiles implements LocalFiles {
     if (input.split(/[\\/]/).includes("..")) throw dotDotError(input);
     const relative = this.desktop !== undefined ? this.desktop.relativeOf(input) : relativeToBase(input, this.basePath);
     if (relative === "") {
-      throw new BridgeError("invalid_input", `The path ${input} names the ROOT itself; name a file inside it, e.g. Notes/plan.md.`);
+      throw new BridgeError(
+        "invalid_input",
+        `The path ${input} names the ROOT itself; name a file inside it, e.g. Notes/plan.md.`,
+      );
     }
     if (relative === undefined) {
       throw new BridgeError(
@@ -523,14 +552,21 @@ export class VaultLocalFiles implements LocalFiles {
    * Bounded read of a regular file; undefined when nothing is there. The stamp is taken before
    * reading; a state file's (`state`) is in `stateStat`'s form, so the two can be compared.
    */
-  private async readAt(shown: string, path: string, limit: number, head: boolean, state = false): Promise<ReadResult | undefined> {
+  private async readAt(
+    shown: string,
+    path: string,
+    limit: number,
+    head: boolean,
+    state = false,
+  ): Promise<ReadResult | undefined> {
     const stat = await this.statOf(path);
     if (stat === null) return undefined;
     if (stat.type !== "file") throw notRegular(shown, "a folder");
     let buffer: ArrayBuffer;
     try {
       const file = this.app.vault.getFileByPath(normalizePath(path));
-      buffer = file !== null ? await this.app.vault.readBinary(file) : await this.adapter.readBinary(normalizePath(path));
+      buffer =
+        file !== null ? await this.app.vault.readBinary(file) : await this.adapter.readBinary(normalizePath(path));
     } catch (error) {
       if ((await this.statOf(path)) === null) return undefined;
       throw ioError(error, "reading", shown);
@@ -562,7 +598,12 @@ export class VaultLocalFiles implements LocalFiles {
   }
 
   /** An existing file: `process` with the expectation checked inside the callback (§12.6). */
-  private async replaceFile(shown: string, path: string, data: Uint8Array | string, expect: WriteExpectation): Promise<void> {
+  private async replaceFile(
+    shown: string,
+    path: string,
+    data: Uint8Array | string,
+    expect: WriteExpectation,
+  ): Promise<void> {
     const normal = normalizePath(path);
     const text = typeof data === "string" ? data : decodeStrict(data);
     const expectedSize = expect === "absent" ? -1 : expect.size;
@@ -604,7 +645,8 @@ export class VaultLocalFiles implements LocalFiles {
     const prefix = `${normalizePath(path)}/`;
     try {
       const listed = await this.adapter.list(normalizePath(path));
-      const names = (paths: string[]): string[] => paths.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : baseName(p)));
+      const names = (paths: string[]): string[] =>
+        paths.map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : baseName(p)));
       return [
         ...names(listed.folders).map((name): ListEntry => ({ name, kind: "folder" })),
         ...names(listed.files).map((name): ListEntry => ({ name, kind: "file" })),
@@ -633,9 +675,13 @@ function checkExpectation(path: string, expect: WriteExpectation, current: FileS
 }
 
 function appearedError(path: string): BridgeError {
-  return new BridgeError("conflict", `${path} appeared while this call ran; nothing was written. Read it and try again.`, {
-    details: { path, expected: "absent" },
-  });
+  return new BridgeError(
+    "conflict",
+    `${path} appeared while this call ran; nothing was written. Read it and try again.`,
+    {
+      details: { path, expected: "absent" },
+    },
+  );
 }
 
 /**
@@ -644,10 +690,12 @@ function appearedError(path: string): BridgeError {
  */
 export function relativeToBase(input: string, base: string): string | undefined {
   const windows = /^[A-Za-z]:[\\/]/.test(base) || base.startsWith("\\\\");
-  const split = (path: string): string[] => path.split(windows ? /[\\/]/ : "/").filter((segment) => segment !== "" && segment !== ".");
+  const split = (path: string): string[] =>
+    path.split(windows ? /[\\/]/ : "/").filter((segment) => segment !== "" && segment !== ".");
   const parts = split(input);
   const baseParts = split(base);
-  const same = (a: string, b: string | undefined): boolean => (windows ? a.toLowerCase() === b?.toLowerCase() : a === b);
+  const same = (a: string, b: string | undefined): boolean =>
+    windows ? a.toLowerCase() === b?.toLowerCase() : a === b;
   if (baseParts.length > parts.length || !baseParts.every((segment, i) => same(segment, parts[i]))) return undefined;
   return parts.slice(baseParts.length).join("/");
 }
@@ -668,19 +716,28 @@ function stateStampOf(stat: Stat): FileStamp {
 
 function requireFile(path: string, result: ReadResult | undefined): ReadResult {
   if (result !== undefined) return result;
-  throw new BridgeError("invalid_input", `There is no file at ${path}; name an existing regular file inside the ROOT.`, {
-    details: { path, reason: "missing" },
-  });
+  throw new BridgeError(
+    "invalid_input",
+    `There is no file at ${path}; name an existing regular file inside the ROOT.`,
+    {
+      details: { path, reason: "missing" },
+    },
+  );
 }
 
 function notRegular(path: string, what: string): BridgeError {
-  return new BridgeError("invalid_input", `${path} is ${what}; only regular files are read or replaced. Name a regular file.`, {
-    details: { path, reason: "not_regular" },
-  });
+  return new BridgeError(
+    "invalid_input",
+    `${path} is ${what}; only regular files are read or replaced. Name a regular file.`,
+    {
+      details: { path, reason: "not_regular" },
+    },
+  );
 }
 
 function checkLimit(limit: number): void {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new BridgeError("internal", `A read limit must be a non-negative integer, not ${limit}.`);
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new BridgeError("internal", `A read limit must be a non-negative integer, not ${limit}.`);
 }
 
 function decodeStrict(bytes: Uint8Array): string | undefined {
@@ -712,8 +769,21 @@ function ioError(error: unknown, action: string, path: string): BridgeError {
   const code = /\b(E[A-Z]{3,})\b/.exec(message)?.[1];
   const options = { cause: error, details: { path, code: code ?? null } };
   if (code === "EACCES" || code === "EPERM") {
-    return new BridgeError("local_io", `Permission denied ${action} ${path}; check the permissions of the file and its folder.`, options);
+    return new BridgeError(
+      "local_io",
+      `Permission denied ${action} ${path}; check the permissions of the file and its folder.`,
+      options,
+    );
   }
-  if (code === "ENOSPC") return new BridgeError("local_io", `No space left on the device while ${action} ${path}; free some space and try again.`, options);
-  return new BridgeError("local_io", `Failed ${action} ${path} (${code ?? "the vault refused"}); check that it is accessible and try again.`, options);
+  if (code === "ENOSPC")
+    return new BridgeError(
+      "local_io",
+      `No space left on the device while ${action} ${path}; free some space and try again.`,
+      options,
+    );
+  return new BridgeError(
+    "local_io",
+    `Failed ${action} ${path} (${code ?? "the vault refused"}); check that it is accessible and try again.`,
+    options,
+  );
 }

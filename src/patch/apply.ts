@@ -50,7 +50,10 @@ export function applyPatchAsync({ pause, ...input }: ApplyPatchAsyncInput): Prom
 const JOIN_LINES = 4096;
 
 /** `applyPatch` as cooperative steps, metered by `meter`. */
-export function* applyPatchSteps({ body, patch, patchPath }: ApplyPatchInput, meter: WorkMeter): Steps<ApplyPatchResult> {
+export function* applyPatchSteps(
+  { body, patch, patchPath }: ApplyPatchInput,
+  meter: WorkMeter,
+): Steps<ApplyPatchResult> {
   const { hunks } = yield* parsePatchSteps({ patch, patchPath }, meter);
   const { lines: original, ending } = yield* splitLinesSteps(body, meter);
   const list = yield* LineList.of(original, meter);
@@ -165,7 +168,9 @@ function* locateOldSide(
 ): Steps<LineNode> {
   const below = hunk.anchor === undefined ? "" : " at or below the anchor line";
   // An at-end hunk only tries the run ending at the last line, so copies elsewhere never clash.
-  const runs = hunk.atEnd ? yield* runAtEnd(list, oldSide, anchor, meter) : yield* runsByIndex(list, oldSide, anchor, meter);
+  const runs = hunk.atEnd
+    ? yield* runAtEnd(list, oldSide, anchor, meter)
+    : yield* runsByIndex(list, oldSide, anchor, meter);
   if (runs.start === undefined) {
     const where = hunk.atEnd
       ? `with "*** End of File" its context and removed lines have to be the last lines of the note${below}`
@@ -181,7 +186,12 @@ function* locateOldSide(
 }
 
 /** The run that ends at the last line, if it starts at or after `anchor` and equals `run`. */
-function* runAtEnd(list: LineList, run: readonly string[], anchor: LineNode | undefined, meter: WorkMeter): Steps<Runs> {
+function* runAtEnd(
+  list: LineList,
+  run: readonly string[],
+  anchor: LineNode | undefined,
+  meter: WorkMeter,
+): Steps<Runs> {
   let start = list.tail;
   for (let step = 0; step < run.length; step++) {
     start = start.prev;
@@ -208,7 +218,12 @@ function* matchesAt(list: LineList, run: readonly string[], start: LineNode, met
  * line. Each candidate costs up to the run's length; when the candidates together cost more
  * than a scan of the list would, the search switches to one KMP scan (`runsByScan`).
  */
-function* runsByIndex(list: LineList, run: readonly string[], anchor: LineNode | undefined, meter: WorkMeter): Steps<Runs> {
+function* runsByIndex(
+  list: LineList,
+  run: readonly string[],
+  anchor: LineNode | undefined,
+  meter: WorkMeter,
+): Steps<Runs> {
   let pick = 0;
   let fewest = Number.POSITIVE_INFINITY;
   for (const [offset, text] of run.entries()) {
@@ -233,7 +248,8 @@ function* runsByIndex(list: LineList, run: readonly string[], anchor: LineNode |
     }
     let matched = 0;
     if (start !== list.head && (anchor === undefined || start.label >= anchor.label)) {
-      for (let node = start; matched < run.length && node !== list.tail && node.text === run[matched]; node = node.next) matched++;
+      for (let node = start; matched < run.length && node !== list.tail && node.text === run[matched]; node = node.next)
+        matched++;
       if (matched === run.length) {
         count++;
         first ??= start;
@@ -247,7 +263,12 @@ function* runsByIndex(list: LineList, run: readonly string[], anchor: LineNode |
 }
 
 /** Every run at or after `anchor` that equals `run`, by one Knuth–Morris–Pratt scan of the list. */
-function* runsByScan(list: LineList, run: readonly string[], anchor: LineNode | undefined, meter: WorkMeter): Steps<Runs> {
+function* runsByScan(
+  list: LineList,
+  run: readonly string[],
+  anchor: LineNode | undefined,
+  meter: WorkMeter,
+): Steps<Runs> {
   // border[i]: length of the longest proper prefix of run[0..i] that is also its suffix.
   const border = new Int32Array(run.length);
   for (let at = 1, length = 0; at < run.length; at++) {

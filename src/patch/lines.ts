@@ -26,7 +26,7 @@ export function* splitLinesSteps(text: string, meter: WorkMeter): Steps<SplitTex
   const lines: string[] = [];
   let crlf = 0;
   let lf = 0;
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     const newline = text.indexOf("\n", Math.min(from + CHUNK_CHARS, text.length));
     const to = newline === -1 ? text.length : newline + 1;
     const parts = text.slice(from, to).split("\n");

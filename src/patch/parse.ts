@@ -49,7 +49,10 @@ export function parsePatch({ patch, patchPath }: { patch: string; patchPath: str
 }
 
 /** `parsePatch` as cooperative steps (see steps.ts). */
-export function* parsePatchSteps({ patch, patchPath }: { patch: string; patchPath: string }, meter: WorkMeter): Steps<ParsedPatch> {
+export function* parsePatchSteps(
+  { patch, patchPath }: { patch: string; patchPath: string },
+  meter: WorkMeter,
+): Steps<ParsedPatch> {
   const { lines } = yield* splitLinesSteps(patch, meter);
   if (lines[0] !== BEGIN) {
     throw patchRejected(`the patch has to open with the line "${BEGIN}"`);
@@ -167,9 +170,7 @@ function* parseHunks(lines: readonly string[], from: number, meter: WorkMeter): 
     }
     const kind = lineKind(line);
     if (kind === undefined) {
-      throw patchRejected(
-        `malformed hunk: every hunk line starts with a space, "+" or "-", but found ${quote(line)}`,
-      );
+      throw patchRejected(`malformed hunk: every hunk line starts with a space, "+" or "-", but found ${quote(line)}`);
     }
     if (current.lines.length > 0) {
       for (; heldBlanks > 0; heldBlanks--) current.lines.push({ kind: "context", text: "" });

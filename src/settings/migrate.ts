@@ -49,10 +49,12 @@ export interface MigrateOptions {
 export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Settings {
   const logger = options.logger ?? silentLogger;
   if (!isRecord(raw)) {
-    if (raw !== undefined && raw !== null) logger.warn("settings_unreadable", { type: Array.isArray(raw) ? "array" : typeof raw });
+    if (raw !== undefined && raw !== null)
+      logger.warn("settings_unreadable", { type: Array.isArray(raw) ? "array" : typeof raw });
     return { ...DEFAULT_SETTINGS };
   }
-  const version = typeof raw.version === "number" && Number.isSafeInteger(raw.version) && raw.version >= 1 ? raw.version : 0;
+  const version =
+    typeof raw.version === "number" && Number.isSafeInteger(raw.version) && raw.version >= 1 ? raw.version : 0;
   if (version > SETTINGS_VERSION) logger.warn("settings_from_newer_version", { version, known: SETTINGS_VERSION });
   const fields: Record<string, unknown> = { ...raw };
   if (version === 0) {
@@ -67,11 +69,31 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     return fallback;
   };
 
-  const apiUrl = pick("apiUrl", typeof fields.apiUrl === "string" && isValidApiUrl(fields.apiUrl) ? fields.apiUrl.trim() : undefined, DEFAULT_SETTINGS.apiUrl);
-  const defaultPullFolder = pick("defaultPullFolder", folderOf(fields.defaultPullFolder), DEFAULT_SETTINGS.defaultPullFolder);
-  const defaultWorkspace = pick("defaultWorkspace", workspaceOf(fields.defaultWorkspace), DEFAULT_SETTINGS.defaultWorkspace);
-  const read = pick("defaultReadPermission", permissionOf(fields.defaultReadPermission), DEFAULT_SETTINGS.defaultReadPermission);
-  let write = pick("defaultWritePermission", permissionOf(fields.defaultWritePermission), DEFAULT_SETTINGS.defaultWritePermission);
+  const apiUrl = pick(
+    "apiUrl",
+    typeof fields.apiUrl === "string" && isValidApiUrl(fields.apiUrl) ? fields.apiUrl.trim() : undefined,
+    DEFAULT_SETTINGS.apiUrl,
+  );
+  const defaultPullFolder = pick(
+    "defaultPullFolder",
+    folderOf(fields.defaultPullFolder),
+    DEFAULT_SETTINGS.defaultPullFolder,
+  );
+  const defaultWorkspace = pick(
+    "defaultWorkspace",
+    workspaceOf(fields.defaultWorkspace),
+    DEFAULT_SETTINGS.defaultWorkspace,
+  );
+  const read = pick(
+    "defaultReadPermission",
+    permissionOf(fields.defaultReadPermission),
+    DEFAULT_SETTINGS.defaultReadPermission,
+  );
+  let write = pick(
+    "defaultWritePermission",
+    permissionOf(fields.defaultWritePermission),
+    DEFAULT_SETTINGS.defaultWritePermission,
+  );
   // HackMD refuses a write permission more open than the read permission (docs/tools.md §5.4).
   if (PERMISSIONS.indexOf(write) > PERMISSIONS.indexOf(read)) {
     repaired.push("defaultWritePermission");
@@ -84,28 +106,60 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
     defaultWorkspace,
     defaultReadPermission: read,
     defaultWritePermission: write,
-    backgroundCheckMinutes: pick("backgroundCheckMinutes", intervalOf(fields.backgroundCheckMinutes), DEFAULT_SETTINGS.backgroundCheckMinutes),
+    backgroundCheckMinutes: pick(
+      "backgroundCheckMinutes",
+      intervalOf(fields.backgroundCheckMinutes),
+      DEFAULT_SETTINGS.backgroundCheckMinutes,
+    ),
     // Added within version 1 (docs/auto-sync.md): absent means off, and the free plan's budget.
     autoSync: pick("autoSync", booleanOf(fields.autoSync), DEFAULT_SETTINGS.autoSync),
-    autoSyncOnStartup: pick("autoSyncOnStartup", booleanOf(fields.autoSyncOnStartup), DEFAULT_SETTINGS.autoSyncOnStartup),
+    autoSyncOnStartup: pick(
+      "autoSyncOnStartup",
+      booleanOf(fields.autoSyncOnStartup),
+      DEFAULT_SETTINGS.autoSyncOnStartup,
+    ),
     autoSyncOnResume: pick("autoSyncOnResume", booleanOf(fields.autoSyncOnResume), DEFAULT_SETTINGS.autoSyncOnResume),
     autoSyncBudget: pick("autoSyncBudget", budgetOf(fields.autoSyncBudget), DEFAULT_SETTINGS.autoSyncBudget),
     // Added within version 1: a saved object without it gets the default (on).
     autoMerge: pick("autoMerge", booleanOf(fields.autoMerge), DEFAULT_SETTINGS.autoMerge),
-    convertObsidianSyntax: pick("convertObsidianSyntax", booleanOf(fields.convertObsidianSyntax), DEFAULT_SETTINGS.convertObsidianSyntax),
+    convertObsidianSyntax: pick(
+      "convertObsidianSyntax",
+      booleanOf(fields.convertObsidianSyntax),
+      DEFAULT_SETTINGS.convertObsidianSyntax,
+    ),
     downloadImages: pick("downloadImages", booleanOf(fields.downloadImages), DEFAULT_SETTINGS.downloadImages),
-    protectAgentFiles: pick("protectAgentFiles", booleanOf(fields.protectAgentFiles), DEFAULT_SETTINGS.protectAgentFiles),
-    showQuotaInStatusBar: pick("showQuotaInStatusBar", booleanOf(fields.showQuotaInStatusBar), DEFAULT_SETTINGS.showQuotaInStatusBar),
+    protectAgentFiles: pick(
+      "protectAgentFiles",
+      booleanOf(fields.protectAgentFiles),
+      DEFAULT_SETTINGS.protectAgentFiles,
+    ),
+    showQuotaInStatusBar: pick(
+      "showQuotaInStatusBar",
+      booleanOf(fields.showQuotaInStatusBar),
+      DEFAULT_SETTINGS.showQuotaInStatusBar,
+    ),
     // Added within version 1: absent means the defaults (untracked files quiet; the token's old id).
-    showUntrackedInStatusBar: pick("showUntrackedInStatusBar", booleanOf(fields.showUntrackedInStatusBar), DEFAULT_SETTINGS.showUntrackedInStatusBar),
+    showUntrackedInStatusBar: pick(
+      "showUntrackedInStatusBar",
+      booleanOf(fields.showUntrackedInStatusBar),
+      DEFAULT_SETTINGS.showUntrackedInStatusBar,
+    ),
     apiTokenSecret: pick("apiTokenSecret", secretIdOf(fields.apiTokenSecret), DEFAULT_SETTINGS.apiTokenSecret),
     activityLogSize: pick("activityLogSize", logSizeOf(fields.activityLogSize), DEFAULT_SETTINGS.activityLogSize),
     // Added within version 1 (docs/tool-contract-extensions.md): absent means the cautious defaults.
     agentToolPolicies: pick("agentToolPolicies", policiesOf(fields.agentToolPolicies), { ...DEFAULT_TOOL_POLICIES }),
     agentsReadOnly: pick("agentsReadOnly", booleanOf(fields.agentsReadOnly), DEFAULT_SETTINGS.agentsReadOnly),
-    approvalTimeoutSeconds: pick("approvalTimeoutSeconds", approvalTimeoutOf(fields.approvalTimeoutSeconds), DEFAULT_SETTINGS.approvalTimeoutSeconds),
+    approvalTimeoutSeconds: pick(
+      "approvalTimeoutSeconds",
+      approvalTimeoutOf(fields.approvalTimeoutSeconds),
+      DEFAULT_SETTINGS.approvalTimeoutSeconds,
+    ),
     // Added within version 1 (docs/versions-and-comments.md): absent means off.
-    requireVersionBeforeOverwrite: pick("requireVersionBeforeOverwrite", booleanOf(fields.requireVersionBeforeOverwrite), DEFAULT_SETTINGS.requireVersionBeforeOverwrite),
+    requireVersionBeforeOverwrite: pick(
+      "requireVersionBeforeOverwrite",
+      booleanOf(fields.requireVersionBeforeOverwrite),
+      DEFAULT_SETTINGS.requireVersionBeforeOverwrite,
+    ),
   };
   if (repaired.length > 0) logger.warn("settings_repaired", { fields: repaired });
   return settings;

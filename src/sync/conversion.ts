@@ -40,7 +40,12 @@ const VAULT_PATHS_MAX = 200_000;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /** The saved conversion of a note switched off (the per-file switch): synced byte for byte. */
-export const CONVERSION_OFF: ConversionDependencies = { enabled: false, linkFormat: "shortest", answers: [], comments: [] };
+export const CONVERSION_OFF: ConversionDependencies = {
+  enabled: false,
+  linkFormat: "shortest",
+  answers: [],
+  comments: [],
+};
 
 /** What the host decides about conversion. */
 export interface ConversionSettings {
@@ -126,7 +131,15 @@ export class SyncConversion {
     const vaultPaths = options.listVault === true && local.includes("[[") ? await this.vaultPaths() : undefined;
     // Images just uploaded replace the links kept for them.
     const fresh = options.extraImages;
-    const kept = fresh === undefined ? conversion : { ...conversion, answers: conversion.answers.filter(([question]) => !(question.startsWith("image-url:") && fresh.has(question.slice("image-url:".length)))) };
+    const kept =
+      fresh === undefined
+        ? conversion
+        : {
+            ...conversion,
+            answers: conversion.answers.filter(
+              ([question]) => !(question.startsWith("image-url:") && fresh.has(question.slice("image-url:".length))),
+            ),
+          };
     const context = preferRecorded(kept, await this.current({ comments: conversion, extraImages: fresh, vaultPaths }));
     const result = toRemote(local, context);
     const missingImages = result.images.filter((path) => context.answers.imageUrl(path) === null);
@@ -157,10 +170,18 @@ export class SyncConversion {
    */
   async localForm(
     remote: string,
-    options: { convert: boolean; previous?: ConversionDependencies | undefined; keepOff?: boolean; download?: { notePath: string; teamPath: string | null } },
+    options: {
+      convert: boolean;
+      previous?: ConversionDependencies | undefined;
+      keepOff?: boolean;
+      download?: { notePath: string; teamPath: string | null };
+    },
   ): Promise<{ text: string; conversion?: ConversionDependencies; unknownImages?: boolean }> {
     // A note switched off stays off: its record keeps saying so.
-    if (!options.convert) return options.keepOff === true || options.previous?.enabled === false ? { text: remote, conversion: CONVERSION_OFF } : { text: remote };
+    if (!options.convert)
+      return options.keepOff === true || options.previous?.enabled === false
+        ? { text: remote, conversion: CONVERSION_OFF }
+        : { text: remote };
     let context = await this.current({ comments: options.previous });
     let local = toLocal(remote, context);
     if (options.download !== undefined && (await this.downloadImages(local.imageUrls, context, options.download)) > 0) {
@@ -172,7 +193,9 @@ export class SyncConversion {
       this.logger.warn("sync_conversion_not_reversible", {});
       return { text: remote };
     }
-    const unknownImages = this.settings.downloads?.enabled() === true && local.imageUrls.some((url) => context.answers.imageByUrl(url) === null);
+    const unknownImages =
+      this.settings.downloads?.enabled() === true &&
+      local.imageUrls.some((url) => context.answers.imageByUrl(url) === null);
     return { text: local.text, conversion: back.dependencies, ...(unknownImages ? { unknownImages } : {}) };
   }
 
@@ -181,18 +204,35 @@ export class SyncConversion {
    * workspace; an image already uploaded under another path is reused) and returns vault path →
    * link for them. One request per new image.
    */
-  async uploadImages(options: { call: CallContext; client: HackmdClient; teamPath: string | null; noteId: string; paths: readonly string[] }): Promise<Map<string, string>> {
+  async uploadImages(options: {
+    call: CallContext;
+    client: HackmdClient;
+    teamPath: string | null;
+    noteId: string;
+    paths: readonly string[];
+  }): Promise<Map<string, string>> {
     const links = new Map<string, string>();
     if (options.paths.length === 0) return links;
     const workspace = options.teamPath === null ? "personal" : `team:${options.teamPath}`;
     for (const path of options.paths) {
       const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 });
-      if (read.truncated) throw new BridgeError("too_large", `The image ${path} is larger than ${IMAGE_MAX_BYTES / 1_048_576} MiB, more than HackMD accepts; shrink it, or link it instead of embedding it.`);
+      if (read.truncated)
+        throw new BridgeError(
+          "too_large",
+          `The image ${path} is larger than ${IMAGE_MAX_BYTES / 1_048_576} MiB, more than HackMD accepts; shrink it, or link it instead of embedding it.`,
+        );
       const type = sniffImageType(read.bytes.subarray(0, 12));
       if (type === undefined) continue; // not an image HackMD takes: the embed stays as written
       const hash = `sha256:${await sha256Hex(read.bytes)}`;
       const known = (await this.readImages()).find((entry) => entry.workspace === workspace && entry.hash === hash);
-      const url = known?.url ?? (await options.client.uploadImage(options.call, { noteId: options.noteId, image: { bytes: read.bytes, filename: uploadNameFromPath(path), contentType: type } })).link;
+      const url =
+        known?.url ??
+        (
+          await options.client.uploadImage(options.call, {
+            noteId: options.noteId,
+            image: { bytes: read.bytes, filename: uploadNameFromPath(path), contentType: type },
+          })
+        ).link;
       await this.rememberImage({ workspace, path, hash, url });
       links.set(path, url);
     }
@@ -204,7 +244,11 @@ export class SyncConversion {
    * them as uploaded (so they convert to embeds, and a push sends the same link back). Returns how
    * many it added. A failure leaves that image a link, with a warning; the pull goes on.
    */
-  private async downloadImages(urls: readonly string[], context: ConversionContext, target: { notePath: string; teamPath: string | null }): Promise<number> {
+  private async downloadImages(
+    urls: readonly string[],
+    context: ConversionContext,
+    target: { notePath: string; teamPath: string | null },
+  ): Promise<number> {
     const downloads = this.settings.downloads;
     if (downloads === undefined || !downloads.enabled()) return 0;
     const unknown = urls.filter((url) => context.answers.imageByUrl(url) === null);
@@ -221,7 +265,9 @@ export class SyncConversion {
         await this.rememberImage({ workspace, path, hash: `sha256:${await sha256Hex(bytes)}`, url });
         added += 1;
       } catch (error) {
-        this.logger.warn("sync_image_download_failed", { reason: error instanceof Error ? error.message : String(error) });
+        this.logger.warn("sync_image_download_failed", {
+          reason: error instanceof Error ? error.message : String(error),
+        });
       }
     }
     return added;
@@ -245,13 +291,24 @@ export class SyncConversion {
         if (!read.truncated && (await sha256Hex(read.bytes)) === hash) return path;
       }
     }
-    throw new BridgeError("local_io", `No free name for the image ${name} in ${folder === "" ? "the vault's top folder" : folder}; tidy that folder.`);
+    throw new BridgeError(
+      "local_io",
+      `No free name for the image ${name} in ${folder === "" ? "the vault's top folder" : folder}; tidy that folder.`,
+    );
   }
 
   /** The context of now: tracked notes, uploaded images, the vault's salt and the comments `comments` kept. */
-  private async current(options: { comments?: ConversionDependencies | undefined; extraImages?: ReadonlyMap<string, string> | undefined; vaultPaths?: string[] | undefined }): Promise<ConversionContext> {
+  private async current(options: {
+    comments?: ConversionDependencies | undefined;
+    extraImages?: ReadonlyMap<string, string> | undefined;
+    vaultPaths?: string[] | undefined;
+  }): Promise<ConversionContext> {
     const notes = new Map<string, TrackedNote>();
-    for (const { record } of await this.store.list()) notes.set(record.local_path, { url: this.settings.noteUrl(record.team_path, record.internal_id), id: record.internal_id });
+    for (const { record } of await this.store.list())
+      notes.set(record.local_path, {
+        url: this.settings.noteUrl(record.team_path, record.internal_id),
+        id: record.internal_id,
+      });
     const images = new Map<string, string>();
     for (const entry of await this.readImages()) images.set(entry.path, entry.url);
     for (const [path, url] of options.extraImages ?? []) images.set(path, url);
@@ -274,7 +331,9 @@ export class SyncConversion {
     this.salt ??= (async () => {
       const existing = await this.files.state.read(SALT_FILE, { maxBytes: 256 });
       if (existing !== undefined) return decoder.decode(existing.bytes).trim();
-      const fresh = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+      const fresh = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+        byte.toString(16).padStart(2, "0"),
+      ).join("");
       if (await this.files.state.create(SALT_FILE, `${fresh}\n`)) return fresh;
       const raced = await this.files.state.read(SALT_FILE, { maxBytes: 256 });
       return raced === undefined ? fresh : decoder.decode(raced.bytes).trim();
@@ -290,7 +349,11 @@ export class SyncConversion {
       if (!Array.isArray(json.images)) return [];
       return json.images.filter(
         (entry): entry is ImageEntry =>
-          typeof entry === "object" && entry !== null && ["workspace", "path", "hash", "url"].every((field) => typeof (entry as Record<string, unknown>)[field] === "string"),
+          typeof entry === "object" &&
+          entry !== null &&
+          ["workspace", "path", "hash", "url"].every(
+            (field) => typeof (entry as Record<string, unknown>)[field] === "string",
+          ),
       );
     } catch {
       this.logger.warn("sync_images_unreadable", {});
@@ -301,7 +364,9 @@ export class SyncConversion {
   /** Adds or replaces the entry of a path (under the `images` lock: two processes may upload at once). */
   private async rememberImage(entry: ImageEntry): Promise<void> {
     await this.store.withLock("images", async () => {
-      const kept = (await this.readImages()).filter((other) => !(other.path === entry.path && other.workspace === entry.workspace));
+      const kept = (await this.readImages()).filter(
+        (other) => !(other.path === entry.path && other.workspace === entry.workspace),
+      );
       kept.push(entry);
       await this.files.state.write(IMAGES_FILE, `${JSON.stringify({ format: 1, images: kept }, null, 1)}\n`);
     });

@@ -62,9 +62,17 @@ export function boundText(text: string, limit: number = DIFF_OUTPUT_LIMIT): stri
 
 /** A bounded unified diff from `before` to `after` with the given header names. */
 export function boundedDiff(options: { before: string; after: string; from: string; to: string }): string {
-  const patch = structuredPatch(options.from, options.to, reduceDiffInput(options.before), reduceDiffInput(options.after), undefined, undefined, {
-    context: DIFF_CONTEXT,
-  });
+  const patch = structuredPatch(
+    options.from,
+    options.to,
+    reduceDiffInput(options.before),
+    reduceDiffInput(options.after),
+    undefined,
+    undefined,
+    {
+      context: DIFF_CONTEXT,
+    },
+  );
   const lines = [`--- ${options.from}`, `+++ ${options.to}`];
   for (const hunk of patch.hunks) {
     lines.push(`@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`, ...hunk.lines);

@@ -114,7 +114,8 @@ export function threeWayMerge({ base, local, remote }: MergeInput): MergeResult 
   const finalNewline: FinalNewlines = { base: o.final, local: a.final, remote: b.final };
 
   const single = mergeSeparateEdits(o.lines, a.lines, b.lines);
-  if (single !== undefined) return { clean: true, merged: joinLines(single, lineEnding, mergedFinalNewline(finalNewline)) };
+  if (single !== undefined)
+    return { clean: true, merged: joinLines(single, lineEnding, mergedFinalNewline(finalNewline)) };
 
   // Lines shared by all three at either end need no ids; the rest become small integers once,
   // so every later comparison and count is an array access.
@@ -141,11 +142,10 @@ export function threeWayMerge({ base, local, remote }: MergeInput): MergeResult 
   const merger = new RangeMerger(mo, ma, mb, texts.length);
   merger.merge({ oLo: 0, oHi: mo.length, aLo: 0, aHi: ma.length, bLo: 0, bHi: mb.length }, 0);
   const lines = (list: readonly number[]): string[] => list.map((id) => texts[id]!);
-  const hunks = merger.hunks.map(
-    (hunk): MergeHunk =>
-      hunk.kind === "stable"
-        ? { kind: "stable", lines: lines(hunk.lines) }
-        : { kind: "conflict", base: lines(hunk.base), local: lines(hunk.local), remote: lines(hunk.remote) },
+  const hunks = merger.hunks.map((hunk): MergeHunk =>
+    hunk.kind === "stable"
+      ? { kind: "stable", lines: lines(hunk.lines) }
+      : { kind: "conflict", base: lines(hunk.base), local: lines(hunk.local), remote: lines(hunk.remote) },
   );
   // The shared ends go back into the first and last stable hunks.
   if (head > 0) {
@@ -179,11 +179,14 @@ export function threeWayMerge({ base, local, remote }: MergeInput): MergeResult 
  */
 export function resolveHunks(result: MergeResult, choices: readonly MergeChoice[]): string {
   if (result.clean) {
-    if (choices.length !== 0) throw new RangeError(`resolveHunks: a clean merge takes no choices, got ${choices.length}`);
+    if (choices.length !== 0)
+      throw new RangeError(`resolveHunks: a clean merge takes no choices, got ${choices.length}`);
     return result.merged;
   }
   if (choices.length !== result.conflicts) {
-    throw new RangeError(`resolveHunks: expected ${result.conflicts} choices (one per conflict hunk), got ${choices.length}`);
+    throw new RangeError(
+      `resolveHunks: expected ${result.conflicts} choices (one per conflict hunk), got ${choices.length}`,
+    );
   }
   const lines: string[] = [];
   let next = 0;
@@ -261,7 +264,12 @@ function sharedEnds(o: readonly string[], a: readonly string[], b: readonly stri
   let head = 0;
   while (head < shortest && o[head] === a[head] && o[head] === b[head]) head++;
   let tail = 0;
-  while (tail < shortest - head && o[o.length - 1 - tail] === a[a.length - 1 - tail] && o[o.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  while (
+    tail < shortest - head &&
+    o[o.length - 1 - tail] === a[a.length - 1 - tail] &&
+    o[o.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
   return [head, tail];
 }
 
@@ -308,7 +316,8 @@ interface Range {
 }
 
 /** A hunk over interned line ids. */
-type IdHunk = { kind: "stable"; lines: number[] } | { kind: "conflict"; base: number[]; local: number[]; remote: number[] };
+type IdHunk =
+  { kind: "stable"; lines: number[] } | { kind: "conflict"; base: number[]; local: number[]; remote: number[] };
 
 /** Merges ranges of interned base (o), local (a) and remote (b) lines into hunks. */
 class RangeMerger {
@@ -388,7 +397,13 @@ class RangeMerger {
     }
     for (const region of diff3Merge(aLines, oLines, bLines, { excludeFalseConflicts: true })) {
       if (region.ok) this.stableIds(region.ok);
-      else if (region.conflict) this.hunks.push({ kind: "conflict", base: region.conflict.o, local: region.conflict.a, remote: region.conflict.b });
+      else if (region.conflict)
+        this.hunks.push({
+          kind: "conflict",
+          base: region.conflict.o,
+          local: region.conflict.a,
+          remote: region.conflict.b,
+        });
     }
   }
 

@@ -11,7 +11,9 @@ export class SyncQueue {
   /** Runs `task` after every earlier task sharing a key has settled; its outcome is returned. */
   async run<T>(keys: readonly string[], task: () => Promise<T>): Promise<T> {
     const unique = [...new Set(keys)];
-    const earlier = unique.map((key) => this.tails.get(key)).filter((tail): tail is Promise<void> => tail !== undefined);
+    const earlier = unique
+      .map((key) => this.tails.get(key))
+      .filter((tail): tail is Promise<void> => tail !== undefined);
     let release: () => void = () => undefined;
     const done = new Promise<void>((resolve) => {
       release = resolve;

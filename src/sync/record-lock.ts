@@ -116,7 +116,10 @@ export class RecordLocks {
       const read = await this.files.read(file, { maxBytes: 256 });
       if (read !== undefined && decoder.decode(read.bytes).startsWith(`${token} `)) await this.files.remove(file);
     } catch (error) {
-      this.logger.warn("sync_lock_release_failed", { lock: file, reason: error instanceof Error ? error.message : String(error) });
+      this.logger.warn("sync_lock_release_failed", {
+        lock: file,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

@@ -23,8 +23,31 @@ import { diffSummary, pullChanges } from "./diff";
 import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
 import { ownedSnapshotStamp, removeSnapshotBeside, type SnapshotOutcome } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
-import { baselineFile, expectationOf, MoveSkipped, RecordChangedError, SaveSkipped, recordKey, type KeyedRecord, type LoadedRecord, type SyncStateStore } from "./store";
-import type { PullRequest, PullResult, PushOutput, PushRequest, PushResult, PushSafety, FollowRenameOutcome, SyncCheck, SyncTools, TrackedEntry, UntrackOutput, UntrackRequest } from "./types";
+import {
+  baselineFile,
+  expectationOf,
+  MoveSkipped,
+  RecordChangedError,
+  SaveSkipped,
+  recordKey,
+  type KeyedRecord,
+  type LoadedRecord,
+  type SyncStateStore,
+} from "./store";
+import type {
+  PullRequest,
+  PullResult,
+  PushOutput,
+  PushRequest,
+  PushResult,
+  PushSafety,
+  FollowRenameOutcome,
+  SyncCheck,
+  SyncTools,
+  TrackedEntry,
+  UntrackOutput,
+  UntrackRequest,
+} from "./types";
 
 import { LARGE_BODY_BYTES, MAX_BODY_BYTES } from "./limits";
 
@@ -117,7 +140,12 @@ export class SyncService implements SyncTools {
     this.lists = options.lists;
     this.words = options.words ?? TOOL_WORDS;
     this.safety = options.safety;
-    this.conversion = new SyncConversion(options.store, options.files, options.conversion ?? NO_CONVERSION, options.logger);
+    this.conversion = new SyncConversion(
+      options.store,
+      options.files,
+      options.conversion ?? NO_CONVERSION,
+      options.logger,
+    );
   }
 
   /** A body in the tracked file's syntax (see SyncTools.localFormOf). */
@@ -167,7 +195,8 @@ export class SyncService implements SyncTools {
   async pull(request: PullRequest): Promise<PullResult> {
     const resolved = await this.files.resolve(request.localPath, "write");
     const path = resolved.path;
-    if (!isMarkdownPath(path)) throw new BridgeError("invalid_input", `The destination ${path} must be a .md file; give a path ending in .md.`);
+    if (!isMarkdownPath(path))
+      throw new BridgeError("invalid_input", `The destination ${path} must be a .md file; give a path ending in .md.`);
     await this.destinationChecks(path, request);
     const target = await request.resolveTarget();
     if (target.status !== "resolved") return { kind: "unresolved", resolution: target };
@@ -182,31 +211,54 @@ export class SyncService implements SyncTools {
       const prior = await this.store.readRecord(key);
       const expect = expectationOf(prior);
       const previous = typeof prior === "object" ? await this.store.conversionOf({ key, record: prior }) : undefined;
-      const leaving = typeof prior === "object" && prior.local_path !== path && !request.discardLocalChanges ? prior.local_path : undefined;
-      const leftAs = leaving !== undefined && typeof prior === "object" ? await this.refuseStranding({ key, record: prior }, previous, path) : undefined;
+      const leaving =
+        typeof prior === "object" && prior.local_path !== path && !request.discardLocalChanges
+          ? prior.local_path
+          : undefined;
+      const leftAs =
+        leaving !== undefined && typeof prior === "object"
+          ? await this.refuseStranding({ key, record: prior }, previous, path)
+          : undefined;
       const strandingRefusal = (): BridgeError =>
-        new BridgeError("unpushed_changes", `${leaving ?? ""} changed while note ${target.noteId} was being pulled to ${path}; nothing was written. Push ${leaving ?? ""} first, or pull again.`, {
-          details: { local_path: leaving ?? "" },
-        });
+        new BridgeError(
+          "unpushed_changes",
+          `${leaving ?? ""} changed while note ${target.noteId} was being pulled to ${path}; nothing was written. Push ${leaving ?? ""} first, or pull again.`,
+          {
+            details: { local_path: leaving ?? "" },
+          },
+        );
       const before = await this.files.stat(path);
       const note = await this.client.getNote(request.call, { teamPath: target.teamPath, noteId: target.noteId });
       const body = requireBody(note, target.noteId);
       const size = utf8Length(body);
       if (size > MAX_BODY_BYTES) {
-        throw new BridgeError("too_large", `Note ${target.noteId} holds ${size} bytes, more than the 50 MiB a pull accepts; nothing was written.`);
+        throw new BridgeError(
+          "too_large",
+          `Note ${target.noteId} holds ${size} bytes, more than the 50 MiB a pull accepts; nothing was written.`,
+        );
       }
       if (size > LARGE_BODY_BYTES && !request.confirmLargeFile) {
-        throw new BridgeError("confirmation_required", `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with ${this.words.flag("confirm_large_file")}.`);
+        throw new BridgeError(
+          "confirmation_required",
+          `Note ${target.noteId} holds ${size} bytes (above 5 MiB); pull again with ${this.words.flag("confirm_large_file")}.`,
+        );
       }
       // What the file will hold: the body, or its Obsidian form (docs/conversion-rules.md).
-      const formOptions = { convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault, previous, keepOff: request.convert === false };
+      const formOptions = {
+        convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault,
+        previous,
+        keepOff: request.convert === false,
+      };
       let form = await this.conversion.localForm(body, formOptions);
       const text = form.text;
       // The GET took time: the destination may have changed (an editor save, a new folder).
       const exists = await this.destinationChecks(path, request);
       if (!exists && (before.kind !== "missing" || this.movingAway.has(path))) {
         // Renamed or deleted meanwhile: a fresh copy here would pair the moved file's record with text it never held.
-        throw new BridgeError("conflict", `${path} was moved or deleted while the note was being pulled; nothing was written. Pull again to the path you want.`);
+        throw new BridgeError(
+          "conflict",
+          `${path} was moved or deleted while the note was being pulled; nothing was written. Pull again to the path you want.`,
+        );
       }
       let stamp: FileStamp | "absent" = "absent";
       let oldRaw: string | undefined;
@@ -221,9 +273,13 @@ export class SyncService implements SyncTools {
         } catch (error) {
           if (!request.discardLocalChanges) {
             if (isBridgeError(error, "local_io")) throw error;
-            throw new BridgeError("local_io", `The existing file ${path} cannot be read (${describe(error)}); nothing was written. Fix it, or retry with ${this.words.flag("discard_local_changes")} to replace it.`, {
-              cause: error,
-            });
+            throw new BridgeError(
+              "local_io",
+              `The existing file ${path} cannot be read (${describe(error)}); nothing was written. Fix it, or retry with ${this.words.flag("discard_local_changes")} to replace it.`,
+              {
+                cause: error,
+              },
+            );
           }
           const info = await this.files.stat(path);
           if (info.stamp) stamp = info.stamp;
@@ -240,32 +296,54 @@ export class SyncService implements SyncTools {
         body: { where: "file", before: usable ?? "", after: text },
       });
       // Collaborators' images come into the vault only now, after the host agreed to the change.
-      if (form.unknownImages === true) form = await this.conversion.localForm(body, { ...formOptions, download: { notePath: path, teamPath: target.teamPath } });
+      if (form.unknownImages === true)
+        form = await this.conversion.localForm(body, {
+          ...formOptions,
+          download: { notePath: path, teamPath: target.teamPath },
+        });
       if (!exists && request.createParentDirs && parentPath(path) !== "") {
         const parent = await this.files.stat(parentPath(path));
         if (parent.kind === "missing") await this.files.createFolders(parentPath(path));
       }
       // Another process may have saved the record meanwhile: redo the decision before writing anything.
       await this.store.expectRecord(key, expect);
-      if (leaving !== undefined && leftAs !== undefined && !(await this.firstFileUnchanged(leaving, leftAs))) throw strandingRefusal();
+      if (leaving !== undefined && leftAs !== undefined && !(await this.firstFileUnchanged(leaving, leftAs)))
+        throw strandingRefusal();
       // An unchanged file is left alone (its mtime too); a CRLF copy of the body is rewritten.
       const written = oldRaw !== form.text ? await this.files.write(path, form.text, { expect: stamp }) : undefined;
       try {
         const timestamp = this.recordedTimestamp(target, note, body);
         const fileStillThere = async (): Promise<boolean> => (await this.files.stat(path)).kind === "file";
-        await this.store.save({ teamPath: target.teamPath, noteId: target.noteId, localPath: path, baseline: body, timestamp, expect, fileStillThere, ...(form.conversion ? { conversion: form.conversion } : {}) });
+        await this.store.save({
+          teamPath: target.teamPath,
+          noteId: target.noteId,
+          localPath: path,
+          baseline: body,
+          timestamp,
+          expect,
+          fileStillThere,
+          ...(form.conversion ? { conversion: form.conversion } : {}),
+        });
       } catch (error) {
         if (error instanceof SaveSkipped) {
-          throw new BridgeError("conflict", `${path} was removed while note ${target.noteId} was being pulled to it; nothing was saved. Pull again.`, { cause: error });
+          throw new BridgeError(
+            "conflict",
+            `${path} was removed while note ${target.noteId} was being pulled to it; nothing was saved. Pull again.`,
+            { cause: error },
+          );
         }
         if (error instanceof RecordChangedError) {
           // A file this pull created holds only the note's body (HackMD has it): take it back, unless
           // it changed since or a record names it by now (another process's pull kept it), so no
           // copy that nothing tracks is left behind and no record names a removed file.
           if (stamp === "absent" && written !== undefined && (await this.takeBack(key, path, written.stamp))) {
-            throw new BridgeError("conflict", `Another window or process changed the sync record of note ${target.noteId} while it was being pulled to ${path}; nothing was kept. Check where the note is tracked now, then pull again.`, {
-              cause: error,
-            });
+            throw new BridgeError(
+              "conflict",
+              `Another window or process changed the sync record of note ${target.noteId} while it was being pulled to ${path}; nothing was kept. Check where the note is tracked now, then pull again.`,
+              {
+                cause: error,
+              },
+            );
           }
           throw new BridgeError(
             "conflict",
@@ -273,9 +351,13 @@ export class SyncService implements SyncTools {
             { cause: error },
           );
         }
-        throw new BridgeError("local_io", `The note was written to ${path}, but its sync state could not be saved (${describe(error)}), so the file is not tracked; pull again to repair it.`, {
-          cause: error,
-        });
+        throw new BridgeError(
+          "local_io",
+          `The note was written to ${path}, but its sync state could not be saved (${describe(error)}), so the file is not tracked; pull again to repair it.`,
+          {
+            cause: error,
+          },
+        );
       }
       if (leaving !== undefined && leftAs !== undefined && !(await this.firstFileUnchanged(leaving, leftAs))) {
         // Typed into after the last look: the record has moved, the text there is not lost, but say so.
@@ -287,7 +369,8 @@ export class SyncService implements SyncTools {
       }
       const drift = titleDrift(note.title, body);
       // The file and the note now agree: a snapshot of an earlier conflict of this file has done its job.
-      const snapshot = typeof prior === "object" && prior.local_path === path ? await this.cleanSnapshot(key, path) : undefined;
+      const snapshot =
+        typeof prior === "object" && prior.local_path === path ? await this.cleanSnapshot(key, path) : undefined;
       return {
         kind: "pulled",
         output: {
@@ -318,7 +401,10 @@ export class SyncService implements SyncTools {
       );
     }
     if (request.strategy === "overwrite" && !request.confirm) {
-      throw new BridgeError("confirmation_required", `${this.words.flag("strategy_overwrite")} replaces the note's body with the local file, discarding remote edits; push again with ${this.words.flag("confirm")} if that is intended.`);
+      throw new BridgeError(
+        "confirmation_required",
+        `${this.words.flag("strategy_overwrite")} replaces the note's body with the local file, discarding remote edits; push again with ${this.words.flag("confirm")} if that is intended.`,
+      );
     }
     const path = resolved.path;
     const keysOf = async (): Promise<string[]> => {
@@ -353,7 +439,13 @@ export class SyncService implements SyncTools {
     let local = form.text;
     let localHash = await bodyHash(local);
     const remoteHash = await bodyHash(note.content);
-    const decision = decidePush({ strategy: request.strategy, baseline: record.baseline_body_hash, local: localHash, remote: remoteHash, expected });
+    const decision = decidePush({
+      strategy: request.strategy,
+      baseline: record.baseline_body_hash,
+      local: localHash,
+      remote: remoteHash,
+      expected,
+    });
     const base: PushOutput = {
       status: decision.status,
       team_path: address.teamPath,
@@ -361,11 +453,18 @@ export class SyncService implements SyncTools {
       local_path: record.local_path,
       baseline_path: this.baselinePath(loaded.key),
     };
-    const uploads = decision.effect === "patch" || decision.effect === "merge" ? await this.conversion.imagesToUpload(form) : [];
+    const uploads =
+      decision.effect === "patch" || decision.effect === "merge" ? await this.conversion.imagesToUpload(form) : [];
     if (uploads.length > 0) {
       // New or edited embedded images go up first (one request each), then the file converts with their links.
       await this.store.expectRecord(loaded.key, expectationOf(record));
-      const links = await this.conversion.uploadImages({ call: request.call, client: this.client, teamPath: address.teamPath, noteId: address.noteId, paths: uploads });
+      const links = await this.conversion.uploadImages({
+        call: request.call,
+        client: this.client,
+        teamPath: address.teamPath,
+        noteId: address.noteId,
+        paths: uploads,
+      });
       form = await this.conversion.remoteForm(loaded.conversion, file.text, { extraImages: links, listVault: true });
       local = form.text;
       localHash = await bodyHash(local);
@@ -394,29 +493,54 @@ export class SyncService implements SyncTools {
         if (listed !== undefined) await this.assertListStillFresh(request, loaded);
         await this.store.expectRecord(loaded.key, expectationOf(record));
         // A deliberate overwrite of HackMD's text first names that text as a version (one request).
-        const version = OVERWRITE_BRANCHES.has(decision.branch) ? await this.safety?.before(request.call, address.noteId, request.purpose ?? "push") : undefined;
-        const probe = listed !== undefined && request.listed !== undefined && this.clock.now() - request.listed.at > LISTED_CHECK_AFTER_MS;
+        const version = OVERWRITE_BRANCHES.has(decision.branch)
+          ? await this.safety?.before(request.call, address.noteId, request.purpose ?? "push")
+          : undefined;
+        const probe =
+          listed !== undefined &&
+          request.listed !== undefined &&
+          this.clock.now() - request.listed.at > LISTED_CHECK_AFTER_MS;
         const last = await this.writeNote(request.call, address, local);
         await this.saveAfter(path, { record, baseline: local, note: last, kind: "push", ...conversion });
         // A collaborator's edit between our read (or, after a force push, the version named
         // before it) and our write was replaced: the version list shows it; report it.
-        const since = version?.made === true && typeof version.created_at_ms === "number" ? version.created_at_ms : note.last_changed_at;
+        const since =
+          version?.made === true && typeof version.created_at_ms === "number"
+            ? version.created_at_ms
+            : note.last_changed_at;
         const overwritten = await this.safety?.overwrittenSince(request.call, address.noteId, since, { probe });
-        return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(last.title, local) }, ...pushSafety(version, overwritten) };
+        return {
+          kind: "pushed",
+          output: { ...base, body_hash: localHash, ...drift(last.title, local) },
+          ...pushSafety(version, overwritten),
+        };
       }
       case "merge": {
         // The merge engine loads on first use (not with the plugin).
         const { threeWayMerge } = await import("./merge");
         const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
-        if (!merge.clean) return { kind: "pushed", output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash) };
+        if (!merge.clean)
+          return {
+            kind: "pushed",
+            output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash),
+          };
         const merged = merge.merged;
         // The merged body in the file's form (docs/conversion-rules.md), and the conversion that goes with it.
-        const mergedForm = await this.conversion.localForm(merged, { convert: form.conversion?.enabled === true, previous: form.conversion });
+        const mergedForm = await this.conversion.localForm(merged, {
+          convert: form.conversion?.enabled === true,
+          previous: form.conversion,
+        });
         const mergedConversion = mergedForm.conversion ? { conversion: mergedForm.conversion } : {};
         // Ask once, about what changes: the note's body, or (when HackMD already holds the merge) only the file.
-        if (merged !== note.content) await request.call.beforeChange(pushChange(address, note, record.local_path, merged));
+        if (merged !== note.content)
+          await request.call.beforeChange(pushChange(address, note, record.local_path, merged));
         else if (mergedForm.text !== file.raw) {
-          await request.call.beforeChange({ action: "push_note", note: { ...address, title: note.title }, localPath: record.local_path, body: { where: "file", before: file.text, after: mergedForm.text } });
+          await request.call.beforeChange({
+            action: "push_note",
+            note: { ...address, title: note.title },
+            localPath: record.local_path,
+            body: { where: "file", before: file.text, after: mergedForm.text },
+          });
         }
         // The file first, exactly as read (an edit made meanwhile wins); then HackMD; then the baseline.
         if (mergedForm.text !== file.raw) {
@@ -425,20 +549,37 @@ export class SyncService implements SyncTools {
             await this.files.write(path, mergedForm.text, { expect: file.stamp });
           } catch (error) {
             if (!isBridgeError(error, "conflict")) throw error;
-            throw new BridgeError("conflict", `${path} changed while its edits were being merged with the note's; nothing was written or sent. Sync it again.`, { cause: error });
+            throw new BridgeError(
+              "conflict",
+              `${path} changed while its edits were being merged with the note's; nothing was written or sent. Sync it again.`,
+              { cause: error },
+            );
           }
         }
         const mergedHash = await bodyHash(merged);
         if (merged === note.content) {
           await this.saveAfter(path, { record, baseline: merged, note, kind: "advance", ...mergedConversion });
-          return { kind: "pushed", output: { ...base, status: "nothing_to_push", body_hash: mergedHash, merged: true, ...drift(note.title, merged) } };
+          return {
+            kind: "pushed",
+            output: {
+              ...base,
+              status: "nothing_to_push",
+              body_hash: mergedHash,
+              merged: true,
+              ...drift(note.title, merged),
+            },
+          };
         }
         this.pending.assertClear(address, note.content);
         await this.store.expectRecord(loaded.key, expectationOf(record));
         const last = await this.writeNote(request.call, address, merged);
         await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push", ...mergedConversion });
         const overwritten = await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at);
-        return { kind: "pushed", output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) }, ...pushSafety(undefined, overwritten) };
+        return {
+          kind: "pushed",
+          output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) },
+          ...pushSafety(undefined, overwritten),
+        };
       }
       case "snapshot": {
         const output = await this.conflictOutput(base, loaded, local, note.content, remoteHash);
@@ -456,8 +597,12 @@ export class SyncService implements SyncTools {
    * fails the push.
    */
   private async withSnapshotCleanup(result: PushResult): Promise<PushResult> {
-    if (result.kind !== "pushed" || (result.output.status !== "pushed" && result.output.status !== "nothing_to_push")) return result;
-    const snapshot = await this.cleanSnapshot(recordKey(result.output.team_path, result.output.note_id), result.output.local_path);
+    if (result.kind !== "pushed" || (result.output.status !== "pushed" && result.output.status !== "nothing_to_push"))
+      return result;
+    const snapshot = await this.cleanSnapshot(
+      recordKey(result.output.team_path, result.output.note_id),
+      result.output.local_path,
+    );
     return snapshot === undefined ? result : { ...result, snapshot };
   }
 
@@ -476,7 +621,13 @@ export class SyncService implements SyncTools {
   }
 
   /** A conflict's output: the `.remote.md` snapshot, the diff summary and the next steps; nothing sent. */
-  private async conflictOutput(base: PushOutput, loaded: LoadedRecord, local: string, remote: string, remoteHash: string): Promise<PushOutput> {
+  private async conflictOutput(
+    base: PushOutput,
+    loaded: LoadedRecord,
+    local: string,
+    remote: string,
+    remoteHash: string,
+  ): Promise<PushOutput> {
     const path = loaded.record.local_path;
     const snapshot = await this.writeSnapshot(loaded, remote);
     return {
@@ -484,7 +635,12 @@ export class SyncService implements SyncTools {
       remote_body_hash: remoteHash,
       diff_summary: diffSummary({ baseline: loaded.baseline, local, remote }),
       ...snapshot,
-      instructions: conflictInstructions({ path, remoteHash, snapshot: "snapshot_path" in snapshot ? snapshot.snapshot_path : undefined, words: this.words }),
+      instructions: conflictInstructions({
+        path,
+        remoteHash,
+        snapshot: "snapshot_path" in snapshot ? snapshot.snapshot_path : undefined,
+        words: this.words,
+      }),
     };
   }
 
@@ -543,16 +699,26 @@ export class SyncService implements SyncTools {
 
   /** Whether a file other than the one now at `to` stands at `from`. */
   private async recreatedAt(from: string, to: string): Promise<boolean> {
-    const [atFrom, atTo] = await Promise.all([this.files.stat(from).catch(() => undefined), this.files.stat(to).catch(() => undefined)]);
+    const [atFrom, atTo] = await Promise.all([
+      this.files.stat(from).catch(() => undefined),
+      this.files.stat(to).catch(() => undefined),
+    ]);
     if (atFrom?.kind !== "file" || atFrom.stamp === undefined) return false;
     return atTo?.stamp === undefined || !sameStamp(atFrom.stamp, atTo.stamp);
   }
 
   /** Untrack (docs/tools.md §9.14): removes record, baseline and hint; the file and the note stay. */
   async untrack(request: UntrackRequest): Promise<UntrackOutput> {
-    if (request.noteId.trim() === "") throw new BridgeError("invalid_input", `${this.words.input("note_id")} is blank; pass the ${this.words.input("note_id")} of a tracked note (see ${this.words.step({ action: "list_tracked" })}).`);
+    if (request.noteId.trim() === "")
+      throw new BridgeError(
+        "invalid_input",
+        `${this.words.input("note_id")} is blank; pass the ${this.words.input("note_id")} of a tracked note (see ${this.words.step({ action: "list_tracked" })}).`,
+      );
     if (!request.confirm) {
-      throw new BridgeError("confirmation_required", `Untracking forgets the sync record of note ${request.noteId} (the Markdown file is kept); call again with ${this.words.flag("confirm")}.`);
+      throw new BridgeError(
+        "confirmation_required",
+        `Untracking forgets the sync record of note ${request.noteId} (the Markdown file is kept); call again with ${this.words.flag("confirm")}.`,
+      );
     }
     const key = recordKey(request.teamPath, request.noteId);
     return this.queue.run([noteQueueKey(key)], async () => {
@@ -588,7 +754,10 @@ export class SyncService implements SyncTools {
         continue;
       }
       if (attempt >= MAX_ATTEMPTS) {
-        throw new BridgeError("conflict", "The sync record this operation needs kept changing while it waited (another window or process is syncing the same note); nothing was written. Try again.");
+        throw new BridgeError(
+          "conflict",
+          "The sync record this operation needs kept changing while it waited (another window or process is syncing the same note); nothing was written. Try again.",
+        );
       }
     }
   }
@@ -597,7 +766,11 @@ export class SyncService implements SyncTools {
    * Pulling a tracked note to a second path moves its record there; the first file must not keep
    * edits that then belong to nothing. Refuses unless that file is missing or equals its baseline.
    */
-  private async refuseStranding(found: KeyedRecord, conversion: LoadedRecord["conversion"], path: string): Promise<FileStamp | "missing"> {
+  private async refuseStranding(
+    found: KeyedRecord,
+    conversion: LoadedRecord["conversion"],
+    path: string,
+  ): Promise<FileStamp | "missing"> {
     const prior = found.record;
     const first = prior.local_path;
     let text: string | undefined;
@@ -611,7 +784,13 @@ export class SyncService implements SyncTools {
     } catch {
       text = undefined;
     }
-    if (text !== undefined && stamp !== undefined && (await bodyHash(await this.conversion.compareForm(conversion, normalizeLineEndings(text)))) === prior.baseline_body_hash) return stamp;
+    if (
+      text !== undefined &&
+      stamp !== undefined &&
+      (await bodyHash(await this.conversion.compareForm(conversion, normalizeLineEndings(text)))) ===
+        prior.baseline_body_hash
+    )
+      return stamp;
     throw new BridgeError(
       "unpushed_changes",
       `Note ${prior.internal_id} is tracked at ${first}, which has edits that were never pushed; pulling it to ${path} would leave them untracked. Push ${first} first, or retry with ${this.words.flag("discard_local_changes")} to drop them.`,
@@ -661,14 +840,22 @@ export class SyncService implements SyncTools {
    * Reads a working file under the size and UTF-8 rules of §14.3 step 2: its normalised text (what
    * is compared and pushed), the raw text and the stamp a later write of the file must expect.
    */
-  private async readLocalFile(path: string, options: { confirmLargeFile: boolean }): Promise<{ text: string; raw: string; stamp: FileStamp }> {
+  private async readLocalFile(
+    path: string,
+    options: { confirmLargeFile: boolean },
+  ): Promise<{ text: string; raw: string; stamp: FileStamp }> {
     const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
-    if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, more than a note may hold; shorten it.`);
+    if (read.truncated)
+      throw new BridgeError("too_large", `${path} is larger than 50 MiB, more than a note may hold; shorten it.`);
     if (read.bytes.byteLength > LARGE_BODY_BYTES && !options.confirmLargeFile) {
-      throw new BridgeError("confirmation_required", `${path} holds ${read.bytes.byteLength} bytes (above 5 MiB); push again with ${this.words.flag("confirm_large_file")}.`);
+      throw new BridgeError(
+        "confirmation_required",
+        `${path} holds ${read.bytes.byteLength} bytes (above 5 MiB); push again with ${this.words.flag("confirm_large_file")}.`,
+      );
     }
     const raw = decodeUtf8(read.bytes);
-    if (raw === undefined) throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`);
+    if (raw === undefined)
+      throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`);
     return { text: normalizeLineEndings(raw), raw, stamp: read.stamp };
   }
 
@@ -686,13 +873,21 @@ export class SyncService implements SyncTools {
    * The note as the caller's fresh workspace list showed it, with the baseline as its body, when
    * that list may stand in for the push's own GET (PushRequest.listed); otherwise undefined.
    */
-  private async listedNote(request: PushRequest, loaded: LoadedRecord, form: RemoteForm): Promise<NoteWithBody | undefined> {
+  private async listedNote(
+    request: PushRequest,
+    loaded: LoadedRecord,
+    form: RemoteForm,
+  ): Promise<NoteWithBody | undefined> {
     const listed = request.listed;
     if (listed === undefined) return undefined;
     const { record } = loaded;
     const address = { teamPath: record.team_path, noteId: record.internal_id };
-    const settled = record.last_observed_remote_timestamp !== "" && listed.note.last_changed_at !== null && String(listed.note.last_changed_at) === record.last_observed_remote_timestamp;
-    if (!settled || listed.note.id !== record.internal_id || this.clock.now() - listed.at > LISTED_TRUST_MS) return undefined;
+    const settled =
+      record.last_observed_remote_timestamp !== "" &&
+      listed.note.last_changed_at !== null &&
+      String(listed.note.last_changed_at) === record.last_observed_remote_timestamp;
+    if (!settled || listed.note.id !== record.internal_id || this.clock.now() - listed.at > LISTED_TRUST_MS)
+      return undefined;
     if (this.pending.mayStillLand(address, loaded.baseline)) return undefined;
     if ((await this.conversion.imagesToUpload(form)).length > 0) return undefined;
     const { note } = listed;
@@ -726,12 +921,18 @@ export class SyncService implements SyncTools {
     if (listed === undefined || this.clock.now() - listed.at <= LISTED_TRUST_MS) return;
     const note = await this.getNote(request.call, loaded);
     if (note.content === loaded.baseline) return;
-    throw new BridgeError("conflict", `Note ${loaded.record.internal_id} changed on HackMD while ${loaded.record.local_path} was being pushed; nothing was sent. Sync it again.`);
+    throw new BridgeError(
+      "conflict",
+      `Note ${loaded.record.internal_id} changed on HackMD while ${loaded.record.local_path} was being pushed; nothing was sent. Sync it again.`,
+    );
   }
 
   /** One GET of a tracked note in the record's workspace; a reply without a body is `upstream`. */
   private async getNote(call: CallContext, loaded: KeyedRecord): Promise<NoteWithBody> {
-    const note = await this.client.getNote(call, { teamPath: loaded.record.team_path, noteId: loaded.record.internal_id });
+    const note = await this.client.getNote(call, {
+      teamPath: loaded.record.team_path,
+      noteId: loaded.record.internal_id,
+    });
     return { ...note, content: requireBody(note, loaded.record.internal_id) };
   }
 
@@ -741,10 +942,14 @@ export class SyncService implements SyncTools {
    */
   private async destinationChecks(path: string, request: PullRequest): Promise<boolean> {
     const info = await this.files.stat(path);
-    if (info.kind === "folder") throw new BridgeError("invalid_input", `${path} is a folder; the destination must be a .md file.`);
+    if (info.kind === "folder")
+      throw new BridgeError("invalid_input", `${path} is a folder; the destination must be a .md file.`);
     if (info.kind !== "missing") {
       if (!request.overwriteLocal) {
-        throw new BridgeError("confirmation_required", `${path} already exists; pull again with ${this.words.flag("overwrite_local")} to replace it (unpushed edits are still protected).`);
+        throw new BridgeError(
+          "confirmation_required",
+          `${path} already exists; pull again with ${this.words.flag("overwrite_local")} to replace it (unpushed edits are still protected).`,
+        );
       }
       return true;
     }
@@ -753,10 +958,16 @@ export class SyncService implements SyncTools {
     const folder = await this.files.stat(parent);
     if (folder.kind === "missing") {
       if (!request.createParentDirs) {
-        throw new BridgeError("confirmation_required", `The folder ${parent} does not exist; pull again with ${this.words.flag("create_parent_dirs")} to create it.`);
+        throw new BridgeError(
+          "confirmation_required",
+          `The folder ${parent} does not exist; pull again with ${this.words.flag("create_parent_dirs")} to create it.`,
+        );
       }
     } else if (folder.kind !== "folder") {
-      throw new BridgeError("invalid_input", `${parent} is not a folder, so ${path} cannot be written; choose another destination.`);
+      throw new BridgeError(
+        "invalid_input",
+        `${parent} is not a folder, so ${path} cannot be written; choose another destination.`,
+      );
     }
     return false;
   }
@@ -778,7 +989,12 @@ export class SyncService implements SyncTools {
         if (!isBridgeError(error, "sync_state")) throw error;
       }
       if (loaded) {
-        if (usable !== undefined && (await bodyHash(await this.conversion.compareForm(loaded.conversion, usable))) === loaded.record.baseline_body_hash) return;
+        if (
+          usable !== undefined &&
+          (await bodyHash(await this.conversion.compareForm(loaded.conversion, usable))) ===
+            loaded.record.baseline_body_hash
+        )
+          return;
         throw new BridgeError(
           "unpushed_changes",
           `${path} has edits that were never pushed; push them first (${this.words.step({ action: "push", path })}), or retry with ${this.words.flag("discard_local_changes")} to drop them.`,
@@ -792,16 +1008,24 @@ export class SyncService implements SyncTools {
   }
 
   /** PATCH {content} (never retried), then polls until exactly that body shows; else `readback` (hackmd/write-body.ts). */
-  private writeNote(call: CallContext, address: { teamPath: string | null; noteId: string }, content: string): Promise<NoteDetail> {
-    return writeBody({ client: this.client, pending: this.pending, lists: this.lists, clock: this.clock, sleep: this.sleep }, call, {
-      address,
-      content,
-      unconfirmed: () =>
-        new BridgeError(
-          "readback",
-          `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (${this.words.step({ action: "check", noteId: address.noteId, teamPath: address.teamPath })}) before pushing again.`,
-        ),
-    });
+  private writeNote(
+    call: CallContext,
+    address: { teamPath: string | null; noteId: string },
+    content: string,
+  ): Promise<NoteDetail> {
+    return writeBody(
+      { client: this.client, pending: this.pending, lists: this.lists, clock: this.clock, sleep: this.sleep },
+      call,
+      {
+        address,
+        content,
+        unconfirmed: () =>
+          new BridgeError(
+            "readback",
+            `HackMD accepted the push to note ${address.noteId}, but reading it back never showed the pushed body; the baseline was not advanced. Check the note (${this.words.step({ action: "check", noteId: address.noteId, teamPath: address.teamPath })}) before pushing again.`,
+          ),
+      },
+    );
   }
 
   /**
@@ -811,7 +1035,11 @@ export class SyncService implements SyncTools {
    * timestamp: sync-all then fetches the note once more instead of trusting the note list, and
    * that later pull records the settled timestamp. Costs one GET after a fresh change.
    */
-  private recordedTimestamp(address: { teamPath: string | null; noteId: string }, note: NoteDetail, body: string): string {
+  private recordedTimestamp(
+    address: { teamPath: string | null; noteId: string },
+    note: NoteDetail,
+    body: string,
+  ): string {
     if (this.pending.mayStillLand(address, body)) return "";
     if (note.last_changed_at !== null && this.clock.now() - note.last_changed_at < SETTLE_MS) return "";
     return timestampOf(note);
@@ -820,7 +1048,13 @@ export class SyncService implements SyncTools {
   /** Saves the record after a confirmed push (failure → `partial_write`) or a baseline advance. */
   private async saveAfter(
     path: string,
-    options: { record: LoadedRecord["record"]; baseline: string; note: NoteDetail; kind: "push" | "advance"; conversion?: LoadedRecord["conversion"] },
+    options: {
+      record: LoadedRecord["record"];
+      baseline: string;
+      note: NoteDetail;
+      kind: "push" | "advance";
+      conversion?: LoadedRecord["conversion"];
+    },
   ): Promise<void> {
     try {
       await this.store.save({
@@ -828,14 +1062,19 @@ export class SyncService implements SyncTools {
         noteId: options.record.internal_id,
         localPath: path,
         baseline: options.baseline,
-        timestamp: this.recordedTimestamp({ teamPath: options.record.team_path, noteId: options.record.internal_id }, options.note, options.baseline),
+        timestamp: this.recordedTimestamp(
+          { teamPath: options.record.team_path, noteId: options.record.internal_id },
+          options.note,
+          options.baseline,
+        ),
         expect: expectationOf(options.record),
         ...(options.conversion ? { conversion: options.conversion } : {}),
       });
     } catch (error) {
       if (options.kind === "advance") throw error;
       // Another process pushed the same text and saved it first: the baseline is where this push would put it.
-      if (error instanceof RecordChangedError && (await this.savedAlready(options.record, path, options.baseline))) return;
+      if (error instanceof RecordChangedError && (await this.savedAlready(options.record, path, options.baseline)))
+        return;
       if (error instanceof RecordChangedError) {
         throw new BridgeError(
           "partial_write",
@@ -854,13 +1093,25 @@ export class SyncService implements SyncTools {
   /** Whether the note's record now names `path` with `baseline` as its baseline (saved by another process). */
   private async savedAlready(record: LoadedRecord["record"], path: string, baseline: string): Promise<boolean> {
     const current = await this.store.readRecord(recordKey(record.team_path, record.internal_id)).catch(() => undefined);
-    return typeof current === "object" && current.local_path === path && current.baseline_body_hash === (await bodyHash(baseline));
+    return (
+      typeof current === "object" &&
+      current.local_path === path &&
+      current.baseline_body_hash === (await bodyHash(baseline))
+    );
   }
 
   /** Writes the `.remote.md` snapshot under the ownership rule of §14.7; never throws. */
-  private async writeSnapshot(loaded: LoadedRecord, remoteBody: string): Promise<{ snapshot_path: string } | { snapshot_error: string }> {
+  private async writeSnapshot(
+    loaded: LoadedRecord,
+    remoteBody: string,
+  ): Promise<{ snapshot_path: string } | { snapshot_error: string }> {
     // In the syntax the user writes (docs/conversion-rules.md), so a conflict is resolved in that syntax.
-    const remote = (await this.conversion.localForm(remoteBody, { convert: loaded.conversion?.enabled === true, previous: loaded.conversion })).text;
+    const remote = (
+      await this.conversion.localForm(remoteBody, {
+        convert: loaded.conversion?.enabled === true,
+        previous: loaded.conversion,
+      })
+    ).text;
     let target: string;
     try {
       target = (await this.files.resolve(remoteSnapshotPath(loaded.record.local_path), "write")).path;
@@ -871,7 +1122,10 @@ export class SyncService implements SyncTools {
       const info = await this.files.stat(target);
       let expect: FileStamp | "absent" = "absent";
       if (info.kind !== "missing") {
-        const owned = info.kind === "file" ? await ownedSnapshotStamp(this.files, target, loaded.record.remote_snapshot_hash) : undefined;
+        const owned =
+          info.kind === "file"
+            ? await ownedSnapshotStamp(this.files, target, loaded.record.remote_snapshot_hash)
+            : undefined;
         if (!owned) {
           return {
             snapshot_error: `${target} exists and is not the snapshot this tool wrote, so it was left alone; move it away to get a fresh snapshot of the remote body.`,
@@ -886,7 +1140,9 @@ export class SyncService implements SyncTools {
       } catch (error) {
         await this.files.remove(target, { expect: written.stamp }).catch(() => false);
         if (error instanceof RecordChangedError) throw error;
-        return { snapshot_error: `The snapshot ${target} was removed again because the sync record could not be updated (${describe(error)}).` };
+        return {
+          snapshot_error: `The snapshot ${target} was removed again because the sync record could not be updated (${describe(error)}).`,
+        };
       }
       return { snapshot_path: written.path };
     } catch (error) {
@@ -899,7 +1155,8 @@ export class SyncService implements SyncTools {
 
 /** The body of a note, or `upstream` when HackMD sent none. */
 function requireBody(note: NoteDetail, noteId: string): string {
-  if (note.content === undefined) throw new BridgeError("upstream", `HackMD sent note ${noteId} without its body; nothing was written. Retry later.`);
+  if (note.content === undefined)
+    throw new BridgeError("upstream", `HackMD sent note ${noteId} without its body; nothing was written. Retry later.`);
   return note.content;
 }
 
@@ -912,9 +1169,17 @@ function timestampOf(note: NoteDetail): string {
 const OVERWRITE_BRANCHES: ReadonlySet<string> = new Set(["O3", "S6", "G6"]);
 
 /** The safety report of a push that wrote, when there is anything to report. */
-function pushSafety(version: SafetyVersion | undefined, overwritten: OverwrittenVersion[] | undefined): { safety?: PushSafety } {
+function pushSafety(
+  version: SafetyVersion | undefined,
+  overwritten: OverwrittenVersion[] | undefined,
+): { safety?: PushSafety } {
   if (version === undefined && (overwritten === undefined || overwritten.length === 0)) return {};
-  return { safety: { ...(version === undefined ? {} : { version }), ...(overwritten && overwritten.length > 0 ? { overwritten } : {}) } };
+  return {
+    safety: {
+      ...(version === undefined ? {} : { version }),
+      ...(overwritten && overwritten.length > 0 ? { overwritten } : {}),
+    },
+  };
 }
 
 /** Strict UTF-8 decoding that keeps a byte order mark; undefined when the bytes are not UTF-8. */
@@ -934,13 +1199,24 @@ function drift(title: string, body: string): { title_drift?: string } {
 
 /** The `not_tracked` refusal of a path. */
 function notTracked(path: string, words: Words): BridgeError {
-  return new BridgeError("not_tracked", `${path} is not tracked; pull the note to it first with ${words.step({ action: "pull", path })}.`);
+  return new BridgeError(
+    "not_tracked",
+    `${path} is not tracked; pull the note to it first with ${words.step({ action: "pull", path })}.`,
+  );
 }
 
 /** The next steps after a conflict. */
-function conflictInstructions(options: { path: string; remoteHash: string; snapshot: string | undefined; words: Words }): string {
+function conflictInstructions(options: {
+  path: string;
+  remoteHash: string;
+  snapshot: string | undefined;
+  words: Words;
+}): string {
   const { path, remoteHash, snapshot, words } = options;
-  const where = snapshot === undefined ? `the remote changes shown in ${words.input("diff_summary")}` : `the changes in ${snapshot} (the current remote body)`;
+  const where =
+    snapshot === undefined
+      ? `the remote changes shown in ${words.input("diff_summary")}`
+      : `the changes in ${snapshot} (the current remote body)`;
   return `Both ${path} and the note changed since the last sync; nothing was sent. Fold ${where} into ${path}, then push again with ${words.expectedHash(remoteHash)}. Avoid ${words.flag("strategy_overwrite")} until the merge has been reviewed.`;
 }
 
@@ -965,6 +1241,16 @@ function conversionOption(form: RemoteForm): { conversion?: RemoteForm["conversi
 }
 
 /** The change a push is about to make: the note's body becomes the file's (or the merged) text. */
-function pushChange(address: { teamPath: string | null; noteId: string }, note: NoteWithBody, localPath: string, after: string): ProposedChange {
-  return { action: "push_note", note: { ...address, title: note.title }, localPath, body: { where: "note", before: note.content, after } };
+function pushChange(
+  address: { teamPath: string | null; noteId: string },
+  note: NoteWithBody,
+  localPath: string,
+  after: string,
+): ProposedChange {
+  return {
+    action: "push_note",
+    note: { ...address, title: note.title },
+    localPath,
+    body: { where: "note", before: note.content, after },
+  };
 }

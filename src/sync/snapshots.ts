@@ -19,7 +19,11 @@ const MAX_SNAPSHOT_BYTES = 50 * 1_048_576;
  * The stamp of the snapshot at `path` when it is exactly the text this tool wrote last (its hash
  * is the record's `remote_snapshot_hash`), else undefined. A read failure propagates.
  */
-export async function ownedSnapshotStamp(files: LocalFiles, path: string, recorded: string | undefined): Promise<FileStamp | undefined> {
+export async function ownedSnapshotStamp(
+  files: LocalFiles,
+  path: string,
+  recorded: string | undefined,
+): Promise<FileStamp | undefined> {
   if (recorded === undefined) return undefined;
   const read = await files.read(path, { maxBytes: MAX_SNAPSHOT_BYTES });
   if (read.truncated) return undefined;
@@ -47,7 +51,11 @@ export type SnapshotOutcome = Exclude<SnapshotCleanup, { kind: "none" }>;
  * sync-all, automatic sync) removes the snapshot the same way. Never throws for a snapshot it
  * cannot judge: that one is kept.
  */
-export async function removeSnapshotBeside(files: LocalFiles, localPath: string, recorded: string | undefined): Promise<SnapshotCleanup> {
+export async function removeSnapshotBeside(
+  files: LocalFiles,
+  localPath: string,
+  recorded: string | undefined,
+): Promise<SnapshotCleanup> {
   if (!isMarkdownPath(localPath)) return { kind: "none" };
   let target: string;
   try {

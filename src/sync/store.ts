@@ -97,7 +97,11 @@ export function expectationOf(read: SyncRecord | string | undefined): RecordExpe
 function matchesExpectation(read: SyncRecord | string | undefined, expect: RecordExpectation): boolean {
   if (expect === "absent") return read === undefined;
   if (expect === "damaged") return typeof read === "string";
-  return typeof read === "object" && read.local_path === expect.local_path && read.baseline_body_hash === expect.baseline_body_hash;
+  return (
+    typeof read === "object" &&
+    read.local_path === expect.local_path &&
+    read.baseline_body_hash === expect.baseline_body_hash
+  );
 }
 
 /**
@@ -107,7 +111,10 @@ function matchesExpectation(read: SyncRecord | string | undefined, expect: Recor
  */
 export class RecordChangedError extends BridgeError {
   constructor(readonly localPath: string) {
-    super("conflict", `The sync record of ${localPath} was changed by another window or process while this operation ran; nothing more was written. Run it again.`);
+    super(
+      "conflict",
+      `The sync record of ${localPath} was changed by another window or process while this operation ran; nothing more was written. Run it again.`,
+    );
   }
 }
 
@@ -173,7 +180,9 @@ export function encodeKeyPart(value: string): string {
 
 /** The record key of a note (docs/tools.md §13.2). */
 export function recordKey(teamPath: string | null, noteId: string): string {
-  return teamPath === null ? `personal--${encodeKeyPart(noteId)}` : `team--${encodeKeyPart(teamPath)}--${encodeKeyPart(noteId)}`;
+  return teamPath === null
+    ? `personal--${encodeKeyPart(noteId)}`
+    : `team--${encodeKeyPart(teamPath)}--${encodeKeyPart(noteId)}`;
 }
 
 /** Whether a hint's content is a well-formed key (prefix, allowed characters, well-formed `%XX`). */
@@ -202,15 +211,19 @@ export function parseRecord(text: string): SyncRecord | string {
   if (typeof json !== "object" || json === null || Array.isArray(json)) return "it is not a JSON object";
   const value = json as Record<string, unknown>;
   if (typeof value.format !== "number" || !Number.isInteger(value.format)) return "it has no format number";
-  if (value.format > RECORD_FORMAT) return `it was written by a newer version of hackmd-bridge (format ${value.format})`;
+  if (value.format > RECORD_FORMAT)
+    return `it was written by a newer version of hackmd-bridge (format ${value.format})`;
   if (value.format !== RECORD_FORMAT) return `its format ${value.format} is unknown`;
   const strings = ["internal_id", "local_path", "baseline_body_hash", "last_observed_remote_timestamp"] as const;
   for (const field of strings) {
     if (typeof value[field] !== "string") return `its field ${field} is missing or not a string`;
   }
-  if (value.team_path !== null && typeof value.team_path !== "string") return "its field team_path is neither null nor a string";
-  if (value.remote_snapshot_hash !== undefined && typeof value.remote_snapshot_hash !== "string") return "its field remote_snapshot_hash is not a string";
-  if (value.moved_from !== undefined && typeof value.moved_from !== "string") return "its field moved_from is not a string";
+  if (value.team_path !== null && typeof value.team_path !== "string")
+    return "its field team_path is neither null nor a string";
+  if (value.remote_snapshot_hash !== undefined && typeof value.remote_snapshot_hash !== "string")
+    return "its field remote_snapshot_hash is not a string";
+  if (value.moved_from !== undefined && typeof value.moved_from !== "string")
+    return "its field moved_from is not a string";
   return {
     format: RECORD_FORMAT,
     internal_id: value.internal_id as string,
@@ -294,11 +307,22 @@ export class SyncStateStore {
    * A store over `files` (relative to the state folder); warnings go to `logger`; fixes in
    * `words`; `timing` paces the waits for a record lock (real time unless given).
    */
-  constructor(options: { files: StateFiles; logger: Logger; words?: Words; timing?: LockTiming; stateFolder?: string }) {
+  constructor(options: {
+    files: StateFiles;
+    logger: Logger;
+    words?: Words;
+    timing?: LockTiming;
+    stateFolder?: string;
+  }) {
     this.files = options.files;
     this.logger = options.logger;
     this.words = options.words ?? TOOL_WORDS;
-    this.locks = new RecordLocks(options.files, options.timing ?? REAL_LOCK_TIMING, options.logger, options.stateFolder ?? "the sync state folder");
+    this.locks = new RecordLocks(
+      options.files,
+      options.timing ?? REAL_LOCK_TIMING,
+      options.logger,
+      options.stateFolder ?? "the sync state folder",
+    );
   }
 
   /** Runs `run` holding the cross-process lock `name` (a record key, or a store-wide name such as `images`). */
@@ -325,14 +349,17 @@ export class SyncStateStore {
     }
     const parsed = parseRecord(text);
     if (typeof parsed === "string") return parsed;
-    if (recordKey(parsed.team_path, parsed.internal_id) !== key) return "its key does not match its internal_id and team_path";
+    if (recordKey(parsed.team_path, parsed.internal_id) !== key)
+      return "its key does not match its internal_id and team_path";
     return parsed;
   }
 
   /** Every record key present, in no particular order. */
   private async keys(): Promise<string[]> {
     const entries = await this.files.list(TRACKED);
-    return entries.filter((entry) => entry.kind === "file" && entry.name.endsWith(".json")).map((entry) => entry.name.slice(0, -".json".length));
+    return entries
+      .filter((entry) => entry.kind === "file" && entry.name.endsWith(".json"))
+      .map((entry) => entry.name.slice(0, -".json".length));
   }
 
   /**
@@ -482,7 +509,10 @@ export class SyncStateStore {
           `More than one sync record names ${localPath} (${state.keys.join(", ")}); untrack the stale ones with ${this.words.step({ action: "untrack", path: localPath })}, then pull again.`,
         );
       case "damaged":
-        throw new BridgeError("sync_state", `The sync record of ${localPath} is corrupt (${state.reason}); pull the note again or untrack it with ${this.words.step({ action: "untrack", path: localPath })}.`);
+        throw new BridgeError(
+          "sync_state",
+          `The sync record of ${localPath} is corrupt (${state.reason}); pull the note again or untrack it with ${this.words.step({ action: "untrack", path: localPath })}.`,
+        );
     }
   }
 
@@ -493,7 +523,8 @@ export class SyncStateStore {
   async movedAwayFrom(localPath: string): Promise<KeyedRecord | undefined> {
     const index = await this.exclusive(() => this.currentIndex());
     for (const [key, record] of index.records) {
-      if (typeof record === "object" && record.moved_from === localPath && record.local_path !== localPath) return { key, record };
+      if (typeof record === "object" && record.moved_from === localPath && record.local_path !== localPath)
+        return { key, record };
     }
     return undefined;
   }
@@ -504,7 +535,10 @@ export class SyncStateStore {
     const record = await this.readRecord(key);
     if (record === undefined) return undefined;
     if (typeof record === "string") {
-      throw new BridgeError("sync_state", `The sync record of note ${noteId} in ${workspaceWords(teamPath)} is corrupt (${record}); pull the note again or untrack it.`);
+      throw new BridgeError(
+        "sync_state",
+        `The sync record of note ${noteId} in ${workspaceWords(teamPath)} is corrupt (${record}); pull the note again or untrack it.`,
+      );
     }
     return { key, record };
   }
@@ -536,11 +570,15 @@ export class SyncStateStore {
     const { record } = found;
     const repair = `pull note ${record.internal_id} from ${workspaceWords(record.team_path)} to ${record.local_path} again`;
     const read = await this.files.read(baselineFile(found.key), { maxBytes: BASELINE_MAX_BYTES });
-    if (read === undefined) throw new BridgeError("sync_state", `The baseline of ${record.local_path} is missing; ${repair}.`);
+    if (read === undefined)
+      throw new BridgeError("sync_state", `The baseline of ${record.local_path} is missing; ${repair}.`);
     const hash = `sha256:${await sha256Hex(read.bytes)}`;
     const text = read.truncated ? undefined : safeDecode(read.bytes);
     if (text === undefined || hash !== record.baseline_body_hash) {
-      throw new BridgeError("sync_state", `The baseline of ${record.local_path} does not match its recorded hash; ${repair}.`);
+      throw new BridgeError(
+        "sync_state",
+        `The baseline of ${record.local_path} does not match its recorded hash; ${repair}.`,
+      );
     }
     const conversion = await this.conversionOf(found);
     return { ...found, baseline: text, ...(conversion === undefined ? {} : { conversion }) };
@@ -556,7 +594,10 @@ export class SyncStateStore {
     if (read === undefined) return undefined;
     const parsed = read.truncated ? undefined : parseConversion(safeDecode(read.bytes));
     if (parsed === undefined || parsed.baseline_body_hash !== found.record.baseline_body_hash) {
-      this.logger.warn("sync_conversion_skipped", { key: found.key, reason: parsed === undefined ? "unreadable" : "written for another baseline" });
+      this.logger.warn("sync_conversion_skipped", {
+        key: found.key,
+        reason: parsed === undefined ? "unreadable" : "written for another baseline",
+      });
       return undefined;
     }
     return parsed.dependencies;
@@ -574,7 +615,8 @@ export class SyncStateStore {
 
   private async saveLocked(key: string, options: SaveRecordOptions): Promise<KeyedRecord> {
     const previous = await this.readRecord(key);
-    if (options.expect !== undefined && !matchesExpectation(previous, options.expect)) throw new RecordChangedError(options.localPath);
+    if (options.expect !== undefined && !matchesExpectation(previous, options.expect))
+      throw new RecordChangedError(options.localPath);
     if (options.fileStillThere !== undefined && !(await options.fileStillThere())) throw new SaveSkipped();
     const index = await this.currentIndex();
     const displaced = await this.displacedBy(index, key, options.localPath);
@@ -588,7 +630,9 @@ export class SyncStateStore {
       local_path: options.localPath,
       baseline_body_hash: await bodyHash(options.baseline),
       last_observed_remote_timestamp: options.timestamp,
-      ...(before?.local_path === options.localPath && before.remote_snapshot_hash !== undefined ? { remote_snapshot_hash: before.remote_snapshot_hash } : {}),
+      ...(before?.local_path === options.localPath && before.remote_snapshot_hash !== undefined
+        ? { remote_snapshot_hash: before.remote_snapshot_hash }
+        : {}),
       // A pull to another path: remember the file it left (kept while the path stays).
       ...movedFrom(before, options.localPath),
     };
@@ -599,7 +643,10 @@ export class SyncStateStore {
     // Baseline, then record, then hint, as always; a file that already holds exactly these bytes
     // (a pull that only refreshes the timestamp) is not rewritten, which is the same on disk
     // as rewriting it and saves its two flushes.
-    if (!(before?.baseline_body_hash === record.baseline_body_hash && (await this.holds(baselineFile(key), options.baseline, BASELINE_MAX_BYTES)))) {
+    if (!(
+      before?.baseline_body_hash === record.baseline_body_hash &&
+      (await this.holds(baselineFile(key), options.baseline, BASELINE_MAX_BYTES))
+    )) {
       await this.files.write(baselineFile(key), options.baseline);
     }
     await this.files.write(`${TRACKED}/${key}.json`, serialise(record));
@@ -631,11 +678,19 @@ export class SyncStateStore {
    * other notes naming `localPath` are deleted (§13.6 step 1), the old hint is removed, the
    * snapshot hash is dropped (the snapshot sat beside the old file), and the baseline is untouched.
    */
-  async move(found: KeyedRecord, localPath: string, options: { unless?: () => Promise<boolean> } = {}): Promise<KeyedRecord> {
+  async move(
+    found: KeyedRecord,
+    localPath: string,
+    options: { unless?: () => Promise<boolean> } = {},
+  ): Promise<KeyedRecord> {
     return this.locks.hold(found.key, () => this.exclusive(() => this.moveLocked(found, localPath, options.unless)));
   }
 
-  private async moveLocked(found: KeyedRecord, localPath: string, unless: (() => Promise<boolean>) | undefined): Promise<KeyedRecord> {
+  private async moveLocked(
+    found: KeyedRecord,
+    localPath: string,
+    unless: (() => Promise<boolean>) | undefined,
+  ): Promise<KeyedRecord> {
     await this.expectRecord(found.key, expectationOf(found.record));
     // Checked under the record's lock: a save another process makes after this check waits for
     // the move, and then finds the record moved (its compare-and-swap fails).
@@ -662,7 +717,12 @@ export class SyncStateStore {
     const baseline = await this.files.read(baselineFile(found.key), { maxBytes: BASELINE_MAX_BYTES });
     const actual = baseline === undefined ? undefined : `sha256:${await sha256Hex(baseline.bytes)}`;
     if (actual !== undefined && actual !== record.baseline_body_hash) {
-      const repaired: SyncRecord = { ...record, local_path: before.local_path, baseline_body_hash: actual, last_observed_remote_timestamp: "" };
+      const repaired: SyncRecord = {
+        ...record,
+        local_path: before.local_path,
+        baseline_body_hash: actual,
+        last_observed_remote_timestamp: "",
+      };
       await this.files.write(`${TRACKED}/${found.key}.json`, serialise(repaired));
       await this.wrote(index, (current) => {
         for (const other of displaced) indexDelete(current, other);
@@ -684,15 +744,23 @@ export class SyncStateStore {
    * Returns the record's local path (`""` when the record was damaged), or undefined when none.
    * With `expect`, a record that is no longer as expected is `RecordChangedError`, nothing removed.
    */
-  async remove(teamPath: string | null, noteId: string, expect?: RecordExpectation): Promise<{ localPath: string } | undefined> {
+  async remove(
+    teamPath: string | null,
+    noteId: string,
+    expect?: RecordExpectation,
+  ): Promise<{ localPath: string } | undefined> {
     const key = recordKey(teamPath, noteId);
     return this.locks.hold(key, () => this.exclusive(() => this.removeLocked(key, expect)));
   }
 
-  private async removeLocked(key: string, expect: RecordExpectation | undefined): Promise<{ localPath: string } | undefined> {
+  private async removeLocked(
+    key: string,
+    expect: RecordExpectation | undefined,
+  ): Promise<{ localPath: string } | undefined> {
     const record = await this.readRecord(key);
     if (record === undefined) return undefined;
-    if (expect !== undefined && !matchesExpectation(record, expect)) throw new RecordChangedError(typeof record === "object" ? record.local_path : key);
+    if (expect !== undefined && !matchesExpectation(record, expect))
+      throw new RecordChangedError(typeof record === "object" ? record.local_path : key);
     const index = await this.currentIndex();
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
@@ -718,7 +786,14 @@ export class SyncStateStore {
    */
   async expectRecord(key: string, expect: RecordExpectation): Promise<void> {
     const current = await this.readRecord(key);
-    if (!matchesExpectation(current, expect)) throw new RecordChangedError(typeof current === "object" ? current.local_path : expect === "absent" || expect === "damaged" ? key : expect.local_path);
+    if (!matchesExpectation(current, expect))
+      throw new RecordChangedError(
+        typeof current === "object"
+          ? current.local_path
+          : expect === "absent" || expect === "damaged"
+            ? key
+            : expect.local_path,
+      );
   }
 
   /** Every readable record, personal first, then teams by path, each by note id (code points). */
@@ -754,13 +829,21 @@ export class SyncStateStore {
 }
 
 /** A conversion file's content, or undefined when it is not one. */
-function parseConversion(text: string | undefined): { baseline_body_hash: string; dependencies: ConversionDependencies } | undefined {
+function parseConversion(
+  text: string | undefined,
+): { baseline_body_hash: string; dependencies: ConversionDependencies } | undefined {
   if (text === undefined) return undefined;
   try {
     const json = JSON.parse(text) as { baseline_body_hash?: unknown; dependencies?: Partial<ConversionDependencies> };
     const d = json.dependencies;
     if (typeof json.baseline_body_hash !== "string" || typeof d !== "object" || d === null) return undefined;
-    if (typeof d.enabled !== "boolean" || (d.linkFormat !== "shortest" && d.linkFormat !== "absolute") || !Array.isArray(d.answers) || !Array.isArray(d.comments)) return undefined;
+    if (
+      typeof d.enabled !== "boolean" ||
+      (d.linkFormat !== "shortest" && d.linkFormat !== "absolute") ||
+      !Array.isArray(d.answers) ||
+      !Array.isArray(d.comments)
+    )
+      return undefined;
     return { baseline_body_hash: json.baseline_body_hash, dependencies: d as ConversionDependencies };
   } catch {
     return undefined;

@@ -119,11 +119,17 @@ export type SyncAllBranch = SyncAllPlan["branch"];
 
 /** The sync-all plan table (docs/sync-decision-table.md): facts in, one plan out. Pure. */
 export function decideSyncAll(facts: SyncAllFacts): SyncAllPlan {
-  if (facts.record === "damaged") return { id: "error", branch: "E1", error_kind: facts.error_kind, message: facts.message };
+  if (facts.record === "damaged")
+    return { id: "error", branch: "E1", error_kind: facts.error_kind, message: facts.message };
   const { local, remote, baseline: b } = facts;
   if (local.kind === "missing") return { id: "missing_local", branch: "M1" };
-  if (local.kind === "unreadable") return { id: "error", branch: "E2", error_kind: local.error_kind, message: local.message };
-  if (remote === undefined) throw new BridgeError("internal", "sync-all planned a readable file without looking at its note; report this as a bug.");
+  if (local.kind === "unreadable")
+    return { id: "error", branch: "E2", error_kind: local.error_kind, message: local.message };
+  if (remote === undefined)
+    throw new BridgeError(
+      "internal",
+      "sync-all planned a readable file without looking at its note; report this as a bug.",
+    );
   const l = local.hash;
   switch (remote.kind) {
     case "gone":
@@ -311,7 +317,9 @@ interface Entry {
 }
 
 /** The listed notes of a workspace, or why there are none. */
-type Listing = { ok: true; byId: Map<string, NoteSummary>; at: number } | { ok: false; failure: Extract<RemoteFact, { kind: "failed" }> };
+type Listing =
+  | { ok: true; byId: Map<string, NoteSummary>; at: number }
+  | { ok: false; failure: Extract<RemoteFact, { kind: "failed" }> };
 
 /** Thrown inside a run when a step is not attempted because of the rate limit. */
 class RateLimitStop extends Error {
@@ -394,14 +402,20 @@ class SyncAllRun {
   constructor(deps: SyncAllDeps, options: SyncAllOptions) {
     const concurrency = options.concurrency ?? DEFAULT_SYNC_ALL_CONCURRENCY;
     if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
-      throw new BridgeError("invalid_input", `concurrency must be an integer from 1 to 16 (got ${String(concurrency)}).`);
+      throw new BridgeError(
+        "invalid_input",
+        `concurrency must be an integer from 1 to 16 (got ${String(concurrency)}).`,
+      );
     }
     this.client = deps.client;
     this.files = deps.files;
     this.sync = deps.sync;
     this.logger = deps.logger ?? silentLogger;
     this.words = deps.words ?? TOOL_WORDS;
-    this.store = deps.store ?? deps.sync.store ?? new SyncStateStore({ files: deps.files.state, logger: this.logger, words: this.words });
+    this.store =
+      deps.store ??
+      deps.sync.store ??
+      new SyncStateStore({ files: deps.files.state, logger: this.logger, words: this.words });
     this.dryRun = options.dryRun ?? false;
     this.concurrency = concurrency;
     this.cache = options.hashCache ?? new LocalHashCache();
@@ -424,7 +438,11 @@ class SyncAllRun {
 
   async run(): Promise<SyncAllResult> {
     const entries = await this.readRecords();
-    this.conversions = new Set((await this.files.state.list(CONVERT)).filter((entry) => entry.kind === "file").map((entry) => `${CONVERT}/${entry.name}`));
+    this.conversions = new Set(
+      (await this.files.state.list(CONVERT))
+        .filter((entry) => entry.kind === "file")
+        .map((entry) => `${CONVERT}/${entry.name}`),
+    );
     const listings = await this.listWorkspaces(entries);
     await this.check(entries, listings);
     const tracked = entries.filter((entry) => entry.record !== undefined);
@@ -435,7 +453,12 @@ class SyncAllRun {
     // One scan of the records for the whole run, not one per saved note (a 10,000-note vault).
     if (!this.dryRun) await this.sync.batch(() => this.execute(entries));
     const items = entries.map((entry) => entry.item).filter((item): item is SyncAllItem => item !== undefined);
-    items.sort((a, b) => compareWorkspaces(a.team_path, b.team_path) || compareCodePoints(a.note_id, b.note_id) || compareCodePoints(a.local_path, b.local_path));
+    items.sort(
+      (a, b) =>
+        compareWorkspaces(a.team_path, b.team_path) ||
+        compareCodePoints(a.note_id, b.note_id) ||
+        compareCodePoints(a.local_path, b.local_path),
+    );
     return { dry_run: this.dryRun, counts: countItems(items), items };
   }
 
@@ -474,7 +497,9 @@ class SyncAllRun {
         });
         return;
       }
-      let baseline = names.has(baselineFile(key).slice(TRACKED.length + 1)) ? await this.baselineProblem(key, record) : "is missing";
+      let baseline = names.has(baselineFile(key).slice(TRACKED.length + 1))
+        ? await this.baselineProblem(key, record)
+        : "is missing";
       // Another process saving this note (baseline, then record) between the two reads looks like
       // damage for a moment: read the record again, and judge the baseline by the newer record.
       for (let attempt = 0; baseline !== undefined && attempt < 3; attempt += 1) {
@@ -486,7 +511,13 @@ class SyncAllRun {
         record = again;
         baseline = await this.baselineProblem(key, again);
       }
-      const entry: Entry = { key, noteId: record.internal_id, teamPath: record.team_path, localPath: record.local_path, record };
+      const entry: Entry = {
+        key,
+        noteId: record.internal_id,
+        teamPath: record.team_path,
+        localPath: record.local_path,
+        record,
+      };
       if (baseline !== undefined) {
         // Worded as the sync check words it, so every view reports a damaged record the same way.
         entry.damaged = {
@@ -497,7 +528,12 @@ class SyncAllRun {
       entries.push(entry);
     });
     // Listing order is the file system's; plan and execute in the order results are reported.
-    entries.sort((a, b) => compareWorkspaces(a.teamPath, b.teamPath) || compareCodePoints(a.noteId, b.noteId) || compareCodePoints(a.key, b.key));
+    entries.sort(
+      (a, b) =>
+        compareWorkspaces(a.teamPath, b.teamPath) ||
+        compareCodePoints(a.noteId, b.noteId) ||
+        compareCodePoints(a.key, b.key),
+    );
     const byPath = new Map<string, Entry[]>();
     for (const entry of entries) {
       if (entry.record === undefined) continue;
@@ -528,7 +564,12 @@ class SyncAllRun {
     if (!this.cache.hasBaseline(path)) {
       const read = await this.files.state.read(path, { maxBytes: MAX_BODY_BYTES });
       if (read === undefined) return "is missing";
-      if (read.truncated || decodeUtf8(read.bytes) === undefined || `sha256:${await sha256Hex(read.bytes)}` !== record.baseline_body_hash) return "does not match its recorded hash";
+      if (
+        read.truncated ||
+        decodeUtf8(read.bytes) === undefined ||
+        `sha256:${await sha256Hex(read.bytes)}` !== record.baseline_body_hash
+      )
+        return "does not match its recorded hash";
       this.cache.rememberBaseline(path, read.stamp, record.baseline_body_hash);
       return undefined;
     }
@@ -538,19 +579,26 @@ class SyncAllRun {
     if (this.cache.baselineVerified(path, before, record.baseline_body_hash)) return undefined;
     const read = await this.files.state.read(path, { maxBytes: MAX_BODY_BYTES });
     if (read === undefined) return "is missing";
-    if (read.truncated || decodeUtf8(read.bytes) === undefined || `sha256:${await sha256Hex(read.bytes)}` !== record.baseline_body_hash) {
+    if (
+      read.truncated ||
+      decodeUtf8(read.bytes) === undefined ||
+      `sha256:${await sha256Hex(read.bytes)}` !== record.baseline_body_hash
+    ) {
       this.cache.forgetBaseline(path);
       return "does not match its recorded hash";
     }
     // Only a read of the file as stat saw it vouches for that stamp.
-    if (read.stamp.size === before.size && read.stamp.mtimeMs === before.mtimeMs) this.cache.rememberBaseline(path, before, record.baseline_body_hash);
+    if (read.stamp.size === before.size && read.stamp.mtimeMs === before.mtimeMs)
+      this.cache.rememberBaseline(path, before, record.baseline_body_hash);
     return undefined;
   }
 
   // ---- plan: one list per workspace ----
 
   private async listWorkspaces(entries: readonly Entry[]): Promise<Map<string | null, Listing>> {
-    const workspaces = [...new Set(entries.filter((entry) => entry.damaged === undefined).map((entry) => entry.teamPath))].sort(compareWorkspaces);
+    const workspaces = [
+      ...new Set(entries.filter((entry) => entry.damaged === undefined).map((entry) => entry.teamPath)),
+    ].sort(compareWorkspaces);
     const listings = new Map<string | null, Listing>();
     let done = 0;
     this.progress({ phase: "listing", done, total: workspaces.length });
@@ -567,7 +615,9 @@ class SyncAllRun {
         listings.set(teamPath, { ok: true, byId: new Map(notes.map((note) => [note.id, note])), at: sentAt });
       } catch (error) {
         const failure = failureOf(error);
-        const message = failure.rate_limited ? failure.message : `Listing the notes of ${workspaceWords(teamPath)} failed, so its notes were not synced: ${failure.message}`;
+        const message = failure.rate_limited
+          ? failure.message
+          : `Listing the notes of ${workspaceWords(teamPath)} failed, so its notes were not synced: ${failure.message}`;
         listings.set(teamPath, { ok: false, failure: { ...failure, message } });
       }
       done += 1;
@@ -585,7 +635,8 @@ class SyncAllRun {
     // disk and the thread pool, not on HackMD); then the notes, `concurrency` at a time.
     const locals = new Map<Entry, LocalFact>();
     await forEachBounded(entries, Math.max(this.concurrency, LOCAL_CHECKS_IN_FLIGHT), async (entry) => {
-      if (entry.damaged === undefined && entry.record !== undefined) locals.set(entry, await this.localFact({ key: entry.key, record: entry.record }));
+      if (entry.damaged === undefined && entry.record !== undefined)
+        locals.set(entry, await this.localFact({ key: entry.key, record: entry.record }));
     });
     await forEachBounded(entries, this.concurrency, async (entry) => {
       const facts = await this.factsOf(entry, listings, locals.get(entry));
@@ -597,7 +648,11 @@ class SyncAllRun {
     });
   }
 
-  private async factsOf(entry: Entry, listings: ReadonlyMap<string | null, Listing>, checked: LocalFact | undefined): Promise<SyncAllFacts> {
+  private async factsOf(
+    entry: Entry,
+    listings: ReadonlyMap<string | null, Listing>,
+    checked: LocalFact | undefined,
+  ): Promise<SyncAllFacts> {
     const record = entry.record;
     if (entry.damaged !== undefined || record === undefined) {
       const damaged = entry.damaged ?? { error_kind: "sync_state" as const, message: "The sync record is unreadable." };
@@ -607,11 +662,23 @@ class SyncAllRun {
     const facts: SyncAllFacts = { record: "ok", baseline: record.baseline_body_hash, local };
     if (local.kind !== "hashed") return facts;
     const listing = listings.get(record.team_path);
-    if (listing === undefined) return { ...facts, remote: { kind: "failed", error_kind: "internal", message: "The workspace was never listed; report this as a bug.", rate_limited: false } };
+    if (listing === undefined)
+      return {
+        ...facts,
+        remote: {
+          kind: "failed",
+          error_kind: "internal",
+          message: "The workspace was never listed; report this as a bug.",
+          rate_limited: false,
+        },
+      };
     if (!listing.ok) return { ...facts, remote: listing.failure };
     const listed = listing.byId.get(record.internal_id);
     if (listed !== undefined) {
-      const unchanged = listed.last_changed_at !== null && record.last_observed_remote_timestamp !== "" && String(listed.last_changed_at) === record.last_observed_remote_timestamp;
+      const unchanged =
+        listed.last_changed_at !== null &&
+        record.last_observed_remote_timestamp !== "" &&
+        String(listed.last_changed_at) === record.last_observed_remote_timestamp;
       if (unchanged) {
         entry.listed = { note: listed, at: listing.at };
         return { ...facts, remote: { kind: "unchanged" } };
@@ -621,7 +688,13 @@ class SyncAllRun {
     }
     const remote = await this.fetchRemote(record, listed === undefined);
     if (remote.kind !== "fetched") return { ...facts, remote };
-    if (this.dryRun && this.autoMerge && remote.hash !== facts.baseline && remote.hash !== local.hash && local.hash !== facts.baseline) {
+    if (
+      this.dryRun &&
+      this.autoMerge &&
+      remote.hash !== facts.baseline &&
+      remote.hash !== local.hash &&
+      local.hash !== facts.baseline
+    ) {
       entry.mergeable = await this.mergesCleanly(entry.key, record, remote.body);
     }
     return { ...facts, remote: { kind: "fetched", hash: remote.hash } };
@@ -637,24 +710,39 @@ class SyncAllRun {
       if (baseText === undefined || local === undefined) return false;
       // The merge engine loads on first use (not with the plugin).
       const { threeWayMerge } = await import("./merge");
-      return threeWayMerge({ base: baseText, local: await this.sync.remoteFormOf({ key, record }, normalizeLineEndings(local)), remote }).clean;
+      return threeWayMerge({
+        base: baseText,
+        local: await this.sync.remoteFormOf({ key, record }, normalizeLineEndings(local)),
+        remote,
+      }).clean;
     } catch {
       return false;
     }
   }
 
   /** One GET of the note: its body hash, or gone (404), or why not. */
-  private async fetchRemote(record: SyncRecord, unlisted: boolean): Promise<Exclude<RemoteFact, { kind: "fetched" }> | { kind: "fetched"; hash: string; body: string }> {
+  private async fetchRemote(
+    record: SyncRecord,
+    unlisted: boolean,
+  ): Promise<Exclude<RemoteFact, { kind: "fetched" }> | { kind: "fetched"; hash: string; body: string }> {
     try {
-      const note = await this.gate.step(() => this.client.getNote(this.call, { teamPath: record.team_path, noteId: record.internal_id }));
+      const note = await this.gate.step(() =>
+        this.client.getNote(this.call, { teamPath: record.team_path, noteId: record.internal_id }),
+      );
       if (note.content === undefined) {
-        return { kind: "failed", error_kind: "upstream", message: `HackMD sent note ${record.internal_id} without its body; retry later.`, rate_limited: false };
+        return {
+          kind: "failed",
+          error_kind: "upstream",
+          message: `HackMD sent note ${record.internal_id} without its body; retry later.`,
+          rate_limited: false,
+        };
       }
       return { kind: "fetched", hash: note.body_hash ?? (await bodyHash(note.content)), body: note.content };
     } catch (error) {
       if (isBridgeError(error, "not_found")) return { kind: "gone" };
       const failure = failureOf(error);
-      if (unlisted && !failure.rate_limited) failure.message = `Note ${record.internal_id} is not listed in ${workspaceWords(record.team_path)} and reading it failed: ${failure.message}`;
+      if (unlisted && !failure.rate_limited)
+        failure.message = `Note ${record.internal_id} is not listed in ${workspaceWords(record.team_path)} and reading it failed: ${failure.message}`;
       return failure;
     }
   }
@@ -673,22 +761,36 @@ class SyncAllRun {
       const info = await this.files.stat(path);
       if (info.kind === "missing") return { kind: "missing" };
       if (info.kind !== "file" || info.stamp === undefined) {
-        return { kind: "unreadable", error_kind: "invalid_input", message: `${path} is not a regular file; move it away and pull the note again, or untrack it.` };
+        return {
+          kind: "unreadable",
+          error_kind: "invalid_input",
+          message: `${path} is not a regular file; move it away and pull the note again, or untrack it.`,
+        };
       }
       const cached = this.cache.lookup(path, info.stamp);
       if (cached !== undefined) return { kind: "hashed", hash: cached };
       const read = await this.files.read(path, { maxBytes: MAX_BODY_BYTES });
       if (read.truncated) {
         this.cache.forget(path);
-        return { kind: "unreadable", error_kind: "too_large", message: `${path} is larger than 50 MiB, more than a note may hold; shorten it.` };
+        return {
+          kind: "unreadable",
+          error_kind: "too_large",
+          message: `${path} is larger than 50 MiB, more than a note may hold; shorten it.`,
+        };
       }
       const text = decodeUtf8(read.bytes);
       if (text === undefined) {
         this.cache.forget(path);
-        return { kind: "unreadable", error_kind: "invalid_input", message: `${path} is not valid UTF-8; save it as UTF-8 text and sync again.` };
+        return {
+          kind: "unreadable",
+          error_kind: "invalid_input",
+          message: `${path} is not valid UTF-8; save it as UTF-8 text and sync again.`,
+        };
       }
       const normalised = normalizeLineEndings(text);
-      const hash = await bodyHash(this.conversions.has(conversionFile(found.key)) ? await this.sync.remoteFormOf(found, normalised) : normalised);
+      const hash = await bodyHash(
+        this.conversions.has(conversionFile(found.key)) ? await this.sync.remoteFormOf(found, normalised) : normalised,
+      );
       this.cache.remember(path, read.stamp, hash);
       return { kind: "hashed", hash };
     } catch (error) {
@@ -704,18 +806,30 @@ class SyncAllRun {
     const text = read.truncated ? undefined : decodeUtf8(read.bytes);
     if (text === undefined) return undefined;
     const normalised = normalizeLineEndings(text);
-    const hash = await bodyHash(this.conversions.has(conversionFile(found.key)) ? await this.sync.remoteFormOf(found, normalised) : normalised);
+    const hash = await bodyHash(
+      this.conversions.has(conversionFile(found.key)) ? await this.sync.remoteFormOf(found, normalised) : normalised,
+    );
     this.cache.remember(path, read.stamp, hash);
     return hash;
   }
 
   private plannedItem(entry: Entry, plan: SyncAllPlan, facts: SyncAllFacts): SyncAllItem {
-    const base = { note_id: entry.noteId, team_path: entry.teamPath, local_path: entry.localPath, plan: plan.id, branch: plan.branch };
+    const base = {
+      note_id: entry.noteId,
+      team_path: entry.teamPath,
+      local_path: entry.localPath,
+      plan: plan.id,
+      branch: plan.branch,
+    };
     switch (plan.id) {
       case "in_sync":
         return { ...base, outcome: "unchanged" };
       case "missing_local":
-        return { ...base, outcome: "missing_local", message: `${entry.localPath} is missing; pull note ${entry.noteId} to it again to restore it, or untrack the note with ${this.words.step({ action: "untrack", path: entry.localPath, noteId: entry.noteId, teamPath: entry.teamPath })}.` };
+        return {
+          ...base,
+          outcome: "missing_local",
+          message: `${entry.localPath} is missing; pull note ${entry.noteId} to it again to restore it, or untrack the note with ${this.words.step({ action: "untrack", path: entry.localPath, noteId: entry.noteId, teamPath: entry.teamPath })}.`,
+        };
       case "missing_remote":
         return {
           ...base,
@@ -724,11 +838,19 @@ class SyncAllRun {
         };
       case "error": {
         const skipped = facts.record === "ok" && facts.remote?.kind === "failed" && facts.remote.rate_limited;
-        return skipped ? this.skippedItem(base, this.gate.stopReason) : { ...base, outcome: "error", error_kind: plan.error_kind, message: plan.message };
+        return skipped
+          ? this.skippedItem(base, this.gate.stopReason)
+          : { ...base, outcome: "error", error_kind: plan.error_kind, message: plan.message };
       }
       case "conflict":
         return entry.mergeable === true
-          ? { ...base, outcome: "planned", merges: true, message: "Both sides changed, but not the same lines: a real run merges them into the file and pushes the result." }
+          ? {
+              ...base,
+              outcome: "planned",
+              merges: true,
+              message:
+                "Both sides changed, but not the same lines: a real run merges them into the file and pushes the result.",
+            }
           : { ...base, outcome: "planned" };
       default:
         return { ...base, outcome: "planned" };
@@ -740,7 +862,8 @@ class SyncAllRun {
       ...base,
       outcome: "skipped",
       error_kind: "rate_limited",
-      message: `Not synced: sync-all stopped when HackMD's rate limit was reached; run it again later. ${reason?.message ?? ""}`.trimEnd(),
+      message:
+        `Not synced: sync-all stopped when HackMD's rate limit was reached; run it again later. ${reason?.message ?? ""}`.trimEnd(),
     };
   }
 
@@ -761,13 +884,21 @@ class SyncAllRun {
         branch: planned.branch,
       };
       if (this.holdBack?.(planned.local_path) === true) {
-        entry.item = { ...base, outcome: "skipped", message: `${planned.local_path} is being edited; it syncs once editing stops.` };
+        entry.item = {
+          ...base,
+          outcome: "skipped",
+          message: `${planned.local_path} is being edited; it syncs once editing stops.`,
+        };
         done += 1;
         this.progress({ phase: "syncing", done, total: work.length, note_id: entry.noteId });
         return;
       }
       try {
-        entry.item = await this.gate.step(() => (entry.plan?.id === "pull" ? this.pull(base, entry.record as SyncRecord) : this.push(base, entry.record as SyncRecord, entry.listed)));
+        entry.item = await this.gate.step(() =>
+          entry.plan?.id === "pull"
+            ? this.pull(base, entry.record as SyncRecord)
+            : this.push(base, entry.record as SyncRecord, entry.listed),
+        );
       } catch (error) {
         if (error instanceof RateLimitStop) entry.item = this.skippedItem(base, error.reason);
         else {
@@ -784,34 +915,58 @@ class SyncAllRun {
   private async pull(base: Omit<SyncAllItem, "outcome">, record: SyncRecord): Promise<SyncAllItem> {
     const result = await this.sync.pull({
       localPath: record.local_path,
-      resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: record.team_path, noteId: record.internal_id }),
+      resolveTarget: () =>
+        Promise.resolve({ status: "resolved", teamPath: record.team_path, noteId: record.internal_id }),
       overwriteLocal: true,
       discardLocalChanges: false,
       createParentDirs: false,
       confirmLargeFile: this.confirmLargeFiles,
       call: this.call,
     });
-    if (result.kind !== "pulled") throw new BridgeError("internal", "A direct note id did not resolve; report this as a bug.");
+    if (result.kind !== "pulled")
+      throw new BridgeError("internal", "A direct note id did not resolve; report this as a bug.");
     this.cache.forget(record.local_path);
     const snapshot = result.snapshot === undefined ? {} : { snapshot_cleanup: result.snapshot };
     if (result.output.body_hash === record.baseline_body_hash) {
-      return { ...base, outcome: "unchanged", message: "The note's timestamp moved but its body equals the baseline; only the sync record's timestamp was refreshed.", ...snapshot };
+      return {
+        ...base,
+        outcome: "unchanged",
+        message:
+          "The note's timestamp moved but its body equals the baseline; only the sync record's timestamp was refreshed.",
+        ...snapshot,
+      };
     }
     return { ...base, outcome: "pulled", ...snapshot };
   }
 
   /** A safe push: its own GET decides between pushed, baseline advanced and conflict. */
-  private async push(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, listed: Entry["listed"]): Promise<SyncAllItem> {
+  private async push(
+    base: Omit<SyncAllItem, "outcome">,
+    record: SyncRecord,
+    listed: Entry["listed"],
+  ): Promise<SyncAllItem> {
     const strategy = this.autoMerge ? "merge" : "safe";
     const trusted = this.trustListing && listed !== undefined ? { listed } : {};
-    const result = await this.sync.push({ localPath: record.local_path, strategy, confirm: false, confirmLargeFile: this.confirmLargeFiles, call: this.call, ...trusted });
+    const result = await this.sync.push({
+      localPath: record.local_path,
+      strategy,
+      confirm: false,
+      confirmLargeFile: this.confirmLargeFiles,
+      call: this.call,
+      ...trusted,
+    });
     if (result.kind === "pushed" && result.output.merged === true) this.cache.forget(record.local_path);
-    if (result.kind !== "pushed") throw new BridgeError("internal", "A push without note_ref returned a resolution; report this as a bug.");
+    if (result.kind !== "pushed")
+      throw new BridgeError("internal", "A push without note_ref returned a resolution; report this as a bug.");
     const item = pushItem(base, record, result.output);
     const cleaned = result.snapshot === undefined ? item : { ...item, snapshot_cleanup: result.snapshot };
     const overwritten = result.safety?.overwritten ?? [];
     if (overwritten.length === 0) return cleaned;
-    return { ...cleaned, overwritten_versions: overwritten, message: [cleaned.message, overwrittenSentence(overwritten)].filter((part) => part !== undefined).join(" ") };
+    return {
+      ...cleaned,
+      overwritten_versions: overwritten,
+      message: [cleaned.message, overwrittenSentence(overwritten)].filter((part) => part !== undefined).join(" "),
+    };
   }
 
   private progress(progress: SyncAllProgress): void {
@@ -832,8 +987,16 @@ class SyncAllRun {
 function pushItem(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, output: PushOutput): SyncAllItem {
   if (output.merged === true) {
     return output.status === "pushed"
-      ? { ...base, outcome: "merged", message: `Both ${record.local_path} and the note had changed; the edits did not overlap, so they were merged into the file and pushed.` }
-      : { ...base, outcome: "merged", message: `The note already held every local edit of ${record.local_path}; the file was updated with the note's changes, nothing was sent.` };
+      ? {
+          ...base,
+          outcome: "merged",
+          message: `Both ${record.local_path} and the note had changed; the edits did not overlap, so they were merged into the file and pushed.`,
+        }
+      : {
+          ...base,
+          outcome: "merged",
+          message: `The note already held every local edit of ${record.local_path}; the file was updated with the note's changes, nothing was sent.`,
+        };
   }
   switch (output.status) {
     case "pushed":
@@ -841,7 +1004,11 @@ function pushItem(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, output
     case "nothing_to_push":
       // S5 moves the baseline to the local body; S1 (the file went back to its baseline) does not.
       return output.body_hash !== undefined && output.body_hash !== record.baseline_body_hash
-        ? { ...base, outcome: "baseline_advanced", message: "Both sides already held the same text; the baseline was advanced, nothing was sent." }
+        ? {
+            ...base,
+            outcome: "baseline_advanced",
+            message: "Both sides already held the same text; the baseline was advanced, nothing was sent.",
+          }
         : { ...base, outcome: "unchanged" };
     case "remote_changed":
       return {
@@ -850,7 +1017,9 @@ function pushItem(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, output
         message: `${record.local_path} went back to its baseline while sync-all ran, and the note changed on HackMD; run sync-all again to pull it.`,
       };
     case "conflict": {
-      const message = [output.instructions, output.snapshot_error].filter((part): part is string => part !== undefined).join(" ");
+      const message = [output.instructions, output.snapshot_error]
+        .filter((part): part is string => part !== undefined)
+        .join(" ");
       return {
         ...base,
         outcome: "conflict",
@@ -864,9 +1033,24 @@ function pushItem(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, output
 
 /** Counts of a result; a dry run counts the outcome each plan would have. */
 function countItems(items: readonly SyncAllItem[]): SyncAllCounts {
-  const counts: SyncAllCounts = { in_sync: 0, pulled: 0, pushed: 0, merged: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
+  const counts: SyncAllCounts = {
+    in_sync: 0,
+    pulled: 0,
+    pushed: 0,
+    merged: 0,
+    conflicts: 0,
+    missing_local: 0,
+    missing_remote: 0,
+    errors: 0,
+    skipped: 0,
+  };
   for (const item of items) {
-    const outcome = item.outcome === "planned" && item.merges === true ? "merged" : item.outcome === "planned" ? projectedOutcome(item.plan) : item.outcome;
+    const outcome =
+      item.outcome === "planned" && item.merges === true
+        ? "merged"
+        : item.outcome === "planned"
+          ? projectedOutcome(item.plan)
+          : item.outcome;
     switch (outcome) {
       case "unchanged":
       case "baseline_advanced":
@@ -925,9 +1109,16 @@ function projectedOutcome(plan: SyncAllPlanId): SyncAllOutcome {
 
 /** A failed list or GET as a remote fact (a rate-limit stop included). */
 function failureOf(error: unknown): Extract<RemoteFact, { kind: "failed" }> {
-  if (error instanceof RateLimitStop) return { kind: "failed", error_kind: "rate_limited", message: error.reason.message, rate_limited: true };
-  if (isBridgeError(error)) return { kind: "failed", error_kind: error.kind, message: error.message, rate_limited: false };
-  return { kind: "failed", error_kind: "internal", message: `Unexpected failure: ${describe(error)}`, rate_limited: false };
+  if (error instanceof RateLimitStop)
+    return { kind: "failed", error_kind: "rate_limited", message: error.reason.message, rate_limited: true };
+  if (isBridgeError(error))
+    return { kind: "failed", error_kind: error.kind, message: error.message, rate_limited: false };
+  return {
+    kind: "failed",
+    error_kind: "internal",
+    message: `Unexpected failure: ${describe(error)}`,
+    rate_limited: false,
+  };
 }
 
 /**

@@ -48,7 +48,9 @@ export type PullOutput = {
  * A pull's outcome: pulled, or the reference did not resolve (nothing touched). `snapshot`: what
  * became of the `.remote.md` beside the file, when there was one (sync/snapshots.ts).
  */
-export type PullResult = { kind: "pulled"; output: PullOutput; snapshot?: SnapshotOutcome } | { kind: "unresolved"; resolution: UnresolvedTarget };
+export type PullResult =
+  | { kind: "pulled"; output: PullOutput; snapshot?: SnapshotOutcome }
+  | { kind: "unresolved"; resolution: UnresolvedTarget };
 
 /** What `push` needs. */
 export interface PushRequest {

@@ -106,7 +106,11 @@ export class ActivityView extends ItemView {
       return;
     }
     this.renderFilters(root, all);
-    const entries = all.filter((entry) => (this.filter.note === ALL || entry.noteId === this.filter.note) && (this.filter.client === ALL || entry.client === this.filter.client));
+    const entries = all.filter(
+      (entry) =>
+        (this.filter.note === ALL || entry.noteId === this.filter.note) &&
+        (this.filter.client === ALL || entry.client === this.filter.client),
+    );
     if (entries.length === 0) {
       root.createEl("p", { cls: "hackmd-bridge-muted", text: "No calls match these filters." });
       return;
@@ -134,7 +138,11 @@ export class ActivityView extends ItemView {
     const item = list.createEl("li", { cls: entry.ok ? "hackmd-bridge-activity-ok" : "hackmd-bridge-activity-failed" });
     const head = item.createDiv({ cls: "hackmd-bridge-activity-head" });
     head.createSpan({ cls: "hackmd-bridge-activity-time", text: new Date(entry.at).toLocaleTimeString() });
-    head.createSpan({ cls: "hackmd-bridge-activity-tool", text: TOOL_WORDS[entry.tool] ?? entry.tool, attr: { "aria-label": entry.tool } });
+    head.createSpan({
+      cls: "hackmd-bridge-activity-tool",
+      text: TOOL_WORDS[entry.tool] ?? entry.tool,
+      attr: { "aria-label": entry.tool },
+    });
     if (entry.client !== undefined) head.createSpan({ cls: "hackmd-bridge-activity-client", text: entry.client });
     if (entry.noteId) {
       const note = item.createDiv({ cls: "hackmd-bridge-activity-note" });
@@ -144,7 +152,10 @@ export class ActivityView extends ItemView {
     detail.createSpan({ cls: "hackmd-bridge-activity-outcome", text: outcomeWords(entry) });
     detail.createSpan({ text: ` · ${formatDuration(entry.durationMs)}` });
     if (entry.hashBefore !== undefined && entry.hashAfter !== undefined && entry.hashBefore !== entry.hashAfter) {
-      item.createDiv({ cls: "hackmd-bridge-activity-hashes", text: `Text ${shortHash(entry.hashBefore)} → ${shortHash(entry.hashAfter)}` });
+      item.createDiv({
+        cls: "hackmd-bridge-activity-hashes",
+        text: `Text ${shortHash(entry.hashBefore)} → ${shortHash(entry.hashAfter)}`,
+      });
     }
     if (entry.undoneAt !== undefined) item.createDiv({ cls: "hackmd-bridge-activity-undone", text: "Undone" });
     else if (this.undo !== undefined && this.log.canUndo(entry)) {
@@ -192,7 +203,12 @@ function shortId(id: string): string {
 export type OpenActivityView = () => Promise<void>;
 
 /** Registers the activity view on the plugin and returns a function that opens it (one line in main.ts). */
-export function registerActivityView(plugin: Plugin, log: ActivityLog, describeNote?: DescribeNote, undo?: UndoEntry): OpenActivityView {
+export function registerActivityView(
+  plugin: Plugin,
+  log: ActivityLog,
+  describeNote?: DescribeNote,
+  undo?: UndoEntry,
+): OpenActivityView {
   plugin.registerView(ACTIVITY_VIEW_TYPE, (leaf) => new ActivityView(leaf, log, describeNote, undo));
   return async () => {
     const { workspace } = plugin.app;

@@ -58,8 +58,10 @@ export function approvalViewModel(request: ApprovalRequest, noteName: string | u
     { label: "Client", value: request.client },
     { label: "Tool", value: request.tool },
   ];
-  if (change.note !== undefined) facts.push({ label: "Note", value: noteName ?? change.note.title ?? change.note.noteId });
-  if (change.folder !== undefined) facts.push({ label: "Folder", value: change.folder.name ?? change.folder.folderId ?? "" });
+  if (change.note !== undefined)
+    facts.push({ label: "Note", value: noteName ?? change.note.title ?? change.note.noteId });
+  if (change.folder !== undefined)
+    facts.push({ label: "Folder", value: change.folder.name ?? change.folder.folderId ?? "" });
   if (change.localPath !== undefined) facts.push({ label: "File", value: change.localPath });
   if (change.note?.teamPath) facts.push({ label: "Team", value: change.note.teamPath });
   const model: ApprovalViewModel = {
@@ -137,20 +139,29 @@ export class ApprovalModal extends Modal {
       facts.createEl("dt", { text: fact.label });
       facts.createEl("dd", { text: fact.value });
     }
-    if (this.model.warning !== undefined) contentEl.createEl("p", { cls: ["hackmd-bridge-approval-warning", "mod-warning"], text: this.model.warning });
+    if (this.model.warning !== undefined)
+      contentEl.createEl("p", { cls: ["hackmd-bridge-approval-warning", "mod-warning"], text: this.model.warning });
     if (this.model.fields.length > 0) {
       const list = contentEl.createEl("ul", { cls: "hackmd-bridge-approval-fields" });
       for (const field of this.model.fields) list.createEl("li", { text: `${field.label}: ${field.value}` });
     }
-    if (this.model.unchangedText === true) contentEl.createEl("p", { cls: "hackmd-bridge-muted", text: "The text does not change." });
+    if (this.model.unchangedText === true)
+      contentEl.createEl("p", { cls: "hackmd-bridge-muted", text: "The text does not change." });
     if (this.model.diff.length > 0) {
       const pre = contentEl.createEl("pre", { cls: "hackmd-bridge-approval-diff" });
       for (const line of this.model.diff) pre.createDiv({ cls: `hackmd-bridge-diff-${line.kind}`, text: line.text });
     }
     new Setting(contentEl)
       .addButton((button) => button.setButtonText("Deny").onClick(() => this.answer("deny")))
-      .addButton((button) => button.setButtonText("Allow this tool for this session").onClick(() => this.answer("allow_session")))
-      .addButton((button) => button.setButtonText("Approve").setCta().onClick(() => this.answer("approve")));
+      .addButton((button) =>
+        button.setButtonText("Allow this tool for this session").onClick(() => this.answer("allow_session")),
+      )
+      .addButton((button) =>
+        button
+          .setButtonText("Approve")
+          .setCta()
+          .onClick(() => this.answer("approve")),
+      );
   }
 
   override onClose(): void {

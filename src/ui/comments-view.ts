@@ -27,7 +27,10 @@ export class CommentsView extends TrackedFileView {
   private more = false;
   private includeResolved = false;
 
-  constructor(leaf: WorkspaceLeaf, private readonly history: NoteHistory) {
+  constructor(
+    leaf: WorkspaceLeaf,
+    private readonly history: NoteHistory,
+  ) {
     super(leaf);
   }
 
@@ -68,14 +71,21 @@ export class CommentsView extends TrackedFileView {
     const noteId = this.noteId;
     if (noteId !== undefined && this.state === "loaded") {
       buttons.createEl("button", { text: "Open in browser" }).addEventListener("click", () => {
-        if (!this.history.openInHackmd(noteId)) showInfo("Links need the default HackMD API URL; open the note from your HackMD server instead.");
+        if (!this.history.openInHackmd(noteId))
+          showInfo("Links need the default HackMD API URL; open the note from your HackMD server instead.");
       });
     }
   }
 
   protected renderLoaded(root: HTMLElement, path: string): void {
     const open = this.threads.filter(isOpenThread).length;
-    root.createEl("p", { cls: "hackmd-bridge-comments-count", text: open === 0 ? "No open threads." : `${open} open ${open === 1 ? "thread" : "threads"}${this.more ? " (more in HackMD)" : ""}.` });
+    root.createEl("p", {
+      cls: "hackmd-bridge-comments-count",
+      text:
+        open === 0
+          ? "No open threads."
+          : `${open} open ${open === 1 ? "thread" : "threads"}${this.more ? " (more in HackMD)" : ""}.`,
+    });
     const list = root.createEl("ul", { cls: "hackmd-bridge-comments-list" });
     for (const thread of this.threads) this.renderThread(list, path, thread);
   }
@@ -84,12 +94,20 @@ export class CommentsView extends TrackedFileView {
     const open = isOpenThread(thread);
     const item = list.createEl("li", { cls: open ? "hackmd-bridge-comment-open" : "hackmd-bridge-comment-resolved" });
     item.dataset.commentId = thread.id;
-    const meta = [thread.author.display_name, thread.created_at === null ? undefined : new Date(thread.created_at).toLocaleString(), open ? undefined : "resolved"];
+    const meta = [
+      thread.author.display_name,
+      thread.created_at === null ? undefined : new Date(thread.created_at).toLocaleString(),
+      open ? undefined : "resolved",
+    ];
     item.createDiv({ cls: "hackmd-bridge-comment-meta", text: meta.filter((part) => part !== undefined).join(" · ") });
-    if (thread.excerpt !== null && thread.excerpt !== "") item.createEl("blockquote", { cls: "hackmd-bridge-comment-excerpt", text: thread.excerpt });
+    if (thread.excerpt !== null && thread.excerpt !== "")
+      item.createEl("blockquote", { cls: "hackmd-bridge-comment-excerpt", text: thread.excerpt });
     item.createDiv({ cls: "hackmd-bridge-comment-body", text: thread.body });
     if (thread.reply_count !== null && thread.reply_count > 0) {
-      item.createDiv({ cls: "hackmd-bridge-muted", text: `${thread.reply_count} ${thread.reply_count === 1 ? "reply" : "replies"} in HackMD` });
+      item.createDiv({
+        cls: "hackmd-bridge-muted",
+        text: `${thread.reply_count} ${thread.reply_count === 1 ? "reply" : "replies"} in HackMD`,
+      });
     }
     const button = item.createEl("button", { text: open ? "Resolve" : "Reopen" });
     button.dataset.action = open ? "resolve" : "reopen";

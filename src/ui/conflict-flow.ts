@@ -104,7 +104,10 @@ type Step = { done: ConflictOutcome } | { again: true };
 const AGAIN: Step = { again: true };
 
 /** Resolves the conflict of one tracked file with the user (see the module comment). */
-export async function openConflictResolution(services: ConflictFlowServices, localPath: string): Promise<ConflictOutcome> {
+export async function openConflictResolution(
+  services: ConflictFlowServices,
+  localPath: string,
+): Promise<ConflictOutcome> {
   const rounds = services.maxRounds ?? DEFAULT_CONFLICT_ROUNDS;
   for (let round = 1; round <= rounds; round++) {
     const state = await readRound(services, localPath);
@@ -116,7 +119,9 @@ export async function openConflictResolution(services: ConflictFlowServices, loc
     const step = await act(services, state, choice);
     if ("done" in step) return step.done;
   }
-  services.notify(`The note of ${localPath} kept changing on HackMD, so the conflict was left for later. Try again in a moment.`);
+  services.notify(
+    `The note of ${localPath} kept changing on HackMD, so the conflict was left for later. Try again in a moment.`,
+  );
   return { outcome: "gave-up", rounds };
 }
 
@@ -128,22 +133,40 @@ const STATUS_WORDS: Readonly<Record<Exclude<SyncCheck["status"], "conflict">, st
 };
 
 /** Reads the record, the baseline, the file and the remote (one GET), and classifies them. */
-async function readRound(services: ConflictFlowServices, localPath: string): Promise<Round | { path: string; status: Exclude<SyncCheck["status"], "conflict"> }> {
+async function readRound(
+  services: ConflictFlowServices,
+  localPath: string,
+): Promise<Round | { path: string; status: Exclude<SyncCheck["status"], "conflict"> }> {
   const path = (await services.files.resolve(localPath, "read")).path;
   const found: KeyedRecord | undefined = await services.store.findByPath(path);
-  if (!found) throw new BridgeError("not_tracked", `${path} is not tracked; pull the note to it first with hackmd_pull_note.`);
+  if (!found)
+    throw new BridgeError("not_tracked", `${path} is not tracked; pull the note to it first with hackmd_pull_note.`);
   const loaded = await services.store.load(found);
   const { raw, stamp } = await readText(services.files, path);
   const local = normalizeLineEndings(raw);
   const remote = await readRemote(services, loaded);
   const remoteHash = await bodyHash(remote);
-  const decision = decideCheck({ baseline: loaded.record.baseline_body_hash, local: await bodyHash(await services.sync.remoteFormOf(found, local)), remote: remoteHash });
+  const decision = decideCheck({
+    baseline: loaded.record.baseline_body_hash,
+    local: await bodyHash(await services.sync.remoteFormOf(found, local)),
+    remote: remoteHash,
+  });
   if (decision.status !== "conflict") return { path, status: decision.status };
   // Shown in the syntax the file is written in (docs/conversion-rules.md); the hash stays HackMD's own. The view
   // model runs the merge engine, which loads on first use (not with the plugin).
-  const [base, theirs] = [await services.sync.localFormOf(found, loaded.baseline), await services.sync.localFormOf(found, remote)];
+  const [base, theirs] = [
+    await services.sync.localFormOf(found, loaded.baseline),
+    await services.sync.localFormOf(found, remote),
+  ];
   const { buildConflictViewModel } = await import("./conflict-view-model");
-  const viewModel = buildConflictViewModel({ base, local, remote: theirs, remoteHash, localPath: path, noteId: loaded.record.internal_id });
+  const viewModel = buildConflictViewModel({
+    base,
+    local,
+    remote: theirs,
+    remoteHash,
+    localPath: path,
+    noteId: loaded.record.internal_id,
+  });
   return { path, loaded, raw, stamp, viewModel };
 }
 
@@ -174,10 +197,15 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       const { output: push, snapshot } = await pushResult(services, path, viewModel.remoteHash);
       if (push.status === "conflict") return remoteMoved(services, path, SAVED_AS_MINE);
       if (push.status === "remote_changed") {
-        services.notify(`The merged text of ${path} equals the last synced version, so nothing was pushed. HackMD's version is newer; sync the file to take it.`);
+        services.notify(
+          `The merged text of ${path} equals the last synced version, so nothing was pushed. HackMD's version is newer; sync the file to take it.`,
+        );
         return { done: { outcome: "not-pushed", push } };
       }
-      const done = push.status === "pushed" ? `Merged ${path} and pushed it to HackMD.` : `Merged ${path}; HackMD already held that text.`;
+      const done =
+        push.status === "pushed"
+          ? `Merged ${path} and pushed it to HackMD.`
+          : `Merged ${path}; HackMD already held that text.`;
       services.notify(done + snapshotCleanupSentence(snapshot));
       return { done: { outcome: "merged", push } };
     }
@@ -190,7 +218,9 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       const { output: push, safety, snapshot } = await pushResult(services, path, viewModel.remoteHash, "keep mine");
       if (push.status === "conflict") return remoteMoved(services, path);
       const version = safety?.version === undefined ? "" : ` ${safetySentence(safety.version)}`;
-      services.notify(`Pushed ${path} to HackMD, replacing the version shown.${version}${kept}${snapshotCleanupSentence(snapshot)}`);
+      services.notify(
+        `Pushed ${path} to HackMD, replacing the version shown.${version}${kept}${snapshotCleanupSentence(snapshot)}`,
+      );
       return { done: { outcome: "kept-mine", push, version: safety?.version } };
     }
     case "take-theirs": {
@@ -200,7 +230,8 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       const { record } = round.loaded;
       const result = await services.sync.pull({
         localPath: path,
-        resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: record.team_path, noteId: record.internal_id }),
+        resolveTarget: () =>
+          Promise.resolve({ status: "resolved", teamPath: record.team_path, noteId: record.internal_id }),
         overwriteLocal: true,
         // The user chose to drop the local edits (a copy is kept); the file's stamp was checked just above.
         discardLocalChanges: true,
@@ -208,9 +239,18 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
         confirmLargeFile: true,
         call: services.newCall(),
       });
-      if (result.kind !== "pulled") throw new BridgeError("internal", `The note of ${path} could not be addressed by its sync record; nothing was written.`);
-      const newer = result.output.body_hash !== viewModel.remoteHash ? " It had changed again meanwhile; the file holds its newest version." : "";
-      services.notify(`Replaced ${path} with HackMD's version.${newer}${kept}${snapshotCleanupSentence(result.snapshot)}`);
+      if (result.kind !== "pulled")
+        throw new BridgeError(
+          "internal",
+          `The note of ${path} could not be addressed by its sync record; nothing was written.`,
+        );
+      const newer =
+        result.output.body_hash !== viewModel.remoteHash
+          ? " It had changed again meanwhile; the file holds its newest version."
+          : "";
+      services.notify(
+        `Replaced ${path} with HackMD's version.${newer}${kept}${snapshotCleanupSentence(result.snapshot)}`,
+      );
       return { done: { outcome: "took-theirs", pull: result.output } };
     }
     case "keep-both": {
@@ -219,7 +259,9 @@ async function act(services: ConflictFlowServices, round: Round, choice: Conflic
       const push = await pushFile(services, path, NO_BODY_HASH);
       if (push.status !== "conflict") {
         services.notify(`${path} has no conflict any more; nothing was written.`);
-        return { done: { outcome: "no-conflict", status: push.status === "remote_changed" ? "remote_changed" : "in_sync" } };
+        return {
+          done: { outcome: "no-conflict", status: push.status === "remote_changed" ? "remote_changed" : "in_sync" },
+        };
       }
       if (push.snapshot_path !== undefined) {
         services.notify(`Kept both versions: ${path} holds yours, ${push.snapshot_path} holds HackMD's.`);
@@ -254,7 +296,8 @@ async function pushResult(
     call: services.newCall(),
     ...(purpose === undefined ? {} : { purpose }),
   });
-  if (result.kind !== "pushed") throw new BridgeError("internal", `The push of ${path} did not address its tracked note; nothing was written.`);
+  if (result.kind !== "pushed")
+    throw new BridgeError("internal", `The push of ${path} did not address its tracked note; nothing was written.`);
   return { output: result.output, safety: result.safety, snapshot: result.snapshot };
 }
 
@@ -291,8 +334,15 @@ async function fileUnchanged(files: LocalFiles, round: Round): Promise<boolean> 
 
 /** The current remote body of the record's note (one GET); no body → `upstream`. */
 async function readRemote(services: ConflictFlowServices, loaded: LoadedRecord): Promise<string> {
-  const note = await services.client.getNote(services.newCall(), { teamPath: loaded.record.team_path, noteId: loaded.record.internal_id });
-  if (note.content === undefined) throw new BridgeError("upstream", `HackMD sent note ${loaded.record.internal_id} without its body; nothing was written. Retry later.`);
+  const note = await services.client.getNote(services.newCall(), {
+    teamPath: loaded.record.team_path,
+    noteId: loaded.record.internal_id,
+  });
+  if (note.content === undefined)
+    throw new BridgeError(
+      "upstream",
+      `HackMD sent note ${loaded.record.internal_id} without its body; nothing was written. Retry later.`,
+    );
   return note.content;
 }
 
@@ -301,10 +351,13 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** Reads a working file as UTF-8 text with its stamp, under the size rule of docs/tools.md §14.3. */
 async function readText(files: LocalFiles, path: string): Promise<{ raw: string; stamp: FileStamp }> {
   const read = await files.read(path, { maxBytes: MAX_BODY_BYTES });
-  if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, more than a note may hold; shorten it.`);
+  if (read.truncated)
+    throw new BridgeError("too_large", `${path} is larger than 50 MiB, more than a note may hold; shorten it.`);
   try {
     return { raw: decoder.decode(read.bytes), stamp: read.stamp };
   } catch (error) {
-    throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`, { cause: error });
+    throw new BridgeError("invalid_input", `${path} is not valid UTF-8; save it as UTF-8 text and try again.`, {
+      cause: error,
+    });
   }
 }

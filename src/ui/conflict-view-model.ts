@@ -145,7 +145,8 @@ export function buildConflictViewModel(input: ConflictInput): ConflictViewModel 
   const merge = threeWayMerge({ base: input.base, local: input.local, remote: input.remote });
   const sections = merge.clean ? [] : toSections(merge);
   const conflictCount = merge.clean ? 0 : merge.conflicts;
-  const isComplete = (choices: readonly HunkChoice[]): boolean => choices.length === conflictCount && choices.every((choice) => choice !== undefined);
+  const isComplete = (choices: readonly HunkChoice[]): boolean =>
+    choices.length === conflictCount && choices.every((choice) => choice !== undefined);
   const conflicts = merge.clean ? [] : merge.hunks.filter((hunk) => hunk.kind === "conflict");
   const baseLines = splitLines(input.base);
   const mineLines = splitLines(input.local);
@@ -163,7 +164,10 @@ export function buildConflictViewModel(input: ConflictInput): ConflictViewModel 
     initialChoices: () => new Array<HunkChoice>(conflictCount).fill(undefined),
     isComplete,
     result: (choices) => {
-      if (!isComplete(choices)) throw new RangeError(`Every one of the ${conflictCount} conflicts needs a choice before the merged text exists.`);
+      if (!isComplete(choices))
+        throw new RangeError(
+          `Every one of the ${conflictCount} conflicts needs a choice before the merged text exists.`,
+        );
       return resolveHunks(merge, choices as readonly MergeChoice[]);
     },
     preview: (choices) => renderPreview(merge, choices),
@@ -171,7 +175,14 @@ export function buildConflictViewModel(input: ConflictInput): ConflictViewModel 
     regionText: (index, choice) => {
       const hunk = conflicts[index];
       if (hunk === undefined) throw new RangeError(`There is no conflict ${index}; there are ${conflictCount}.`);
-      const lines = choice === "base" ? hunk.base : choice === "local" ? hunk.local : choice === "remote" ? hunk.remote : [...hunk.local, ...hunk.remote];
+      const lines =
+        choice === "base"
+          ? hunk.base
+          : choice === "local"
+            ? hunk.local
+            : choice === "remote"
+              ? hunk.remote
+              : [...hunk.local, ...hunk.remote];
       return lines.map((line) => `${line}\n`).join("");
     },
     changes: { mine: sideChanges(baseLines, mineLines), theirs: sideChanges(baseLines, theirsLines) },
@@ -201,7 +212,10 @@ function sideChanges(base: readonly string[], side: readonly string[]): SideChan
  * For each line of `to`, whether `from` has it at the aligned place, and the position in `from`
  * just after the last common line before it (undefined past the diff bound).
  */
-function align(from: readonly string[], to: readonly string[]): { common: boolean[]; before: number[]; after: number[] } | undefined {
+function align(
+  from: readonly string[],
+  to: readonly string[],
+): { common: boolean[]; before: number[]; after: number[] } | undefined {
   const parts = diffArrays(from as string[], to as string[], { maxEditLength: MAX_LINE_EDITS });
   if (parts === undefined) return undefined;
   const common: boolean[] = [];
@@ -240,7 +254,12 @@ function align(from: readonly string[], to: readonly string[]): { common: boolea
 }
 
 /** The merge editor's starting document (see MergeDocument). */
-function buildDocument(merge: MergeResult, base: readonly string[], mine: readonly string[], theirs: readonly string[]): MergeDocument {
+function buildDocument(
+  merge: MergeResult,
+  base: readonly string[],
+  mine: readonly string[],
+  theirs: readonly string[],
+): MergeDocument {
   const lines: string[] = [];
   const spans: LineRange[] = [];
   if (merge.clean) {
@@ -264,7 +283,8 @@ function buildDocument(merge: MergeResult, base: readonly string[], mine: readon
       if (inRegion[at] || vsBase.common[at]) return;
       const fromMine = vsMine.common[at] === true;
       const fromTheirs = vsTheirs.common[at] === true;
-      if (fromMine || fromTheirs) origins.push({ line: at, side: fromMine && fromTheirs ? "both" : fromMine ? "mine" : "theirs" });
+      if (fromMine || fromTheirs)
+        origins.push({ line: at, side: fromMine && fromTheirs ? "both" : fromMine ? "mine" : "theirs" });
     });
   }
   const locate = (aligned: ReturnType<typeof align>, size: number, span: LineRange): LineRange | undefined => {
@@ -275,7 +295,12 @@ function buildDocument(merge: MergeResult, base: readonly string[], mine: readon
   };
   return {
     text: lines.map((line) => `${line}\n`).join(""),
-    regions: spans.map((span, index) => ({ index, lines: span, mineLines: locate(vsMine, mine.length, span), theirsLines: locate(vsTheirs, theirs.length, span) })),
+    regions: spans.map((span, index) => ({
+      index,
+      lines: span,
+      mineLines: locate(vsMine, mine.length, span),
+      theirsLines: locate(vsTheirs, theirs.length, span),
+    })),
     origins,
   };
 }
@@ -286,7 +311,13 @@ function toSections(merge: ConflictedMerge): ViewSection[] {
   let index = 0;
   merge.hunks.forEach((hunk, at) => {
     if (hunk.kind === "conflict") {
-      out.push({ kind: "conflict", index: index++, base: [...hunk.base], mine: [...hunk.local], theirs: [...hunk.remote] });
+      out.push({
+        kind: "conflict",
+        index: index++,
+        base: [...hunk.base],
+        mine: [...hunk.local],
+        theirs: [...hunk.remote],
+      });
       return;
     }
     out.push(collapse(hunk.lines, at > 0, at < merge.hunks.length - 1));
@@ -311,7 +342,8 @@ function collapse(lines: readonly string[], afterConflict: boolean, beforeConfli
 /** The result text with chosen hunks resolved and unchosen ones as git-style markers. */
 function renderPreview(merge: MergeResult, choices: readonly HunkChoice[]): string {
   if (merge.clean) return merge.merged;
-  if (choices.length === merge.conflicts && choices.every((choice) => choice !== undefined)) return resolveHunks(merge, choices);
+  if (choices.length === merge.conflicts && choices.every((choice) => choice !== undefined))
+    return resolveHunks(merge, choices);
   const lines: string[] = [];
   // Loops, not push(...spread): a long stable run would exceed the argument-count limit.
   const append = (source: readonly string[]): void => {
@@ -367,7 +399,11 @@ export function hasWork(work: MergeWork): boolean {
  * question is needed. "Keep mine" and "take theirs" always ask (they drop a side); "keep both"
  * and "cancel" ask only when they would drop the user's choices.
  */
-export function wholeFileQuestion(vm: ConflictViewModel, action: "keep-mine" | "take-theirs" | "keep-both" | "cancel", work: MergeWork): MergeQuestion | undefined {
+export function wholeFileQuestion(
+  vm: ConflictViewModel,
+  action: "keep-mine" | "take-theirs" | "keep-both" | "cancel",
+  work: MergeWork,
+): MergeQuestion | undefined {
   const name = fileNameOf(vm.localPath);
   const dropped = hasWork(work) ? [workSentence(vm, work)] : [];
   switch (action) {
@@ -397,7 +433,10 @@ export function wholeFileQuestion(vm: ConflictViewModel, action: "keep-mine" | "
       if (!hasWork(work)) return undefined;
       return {
         title: "Keep both versions and drop your merge?",
-        paragraphs: [`Nothing is pushed: ${name} stays as it is and HackMD's version is saved beside it as a .remote.md copy.`, ...dropped],
+        paragraphs: [
+          `Nothing is pushed: ${name} stays as it is and HackMD's version is saved beside it as a .remote.md copy.`,
+          ...dropped,
+        ],
         confirmText: "Keep both",
         warning: true,
       };
@@ -405,7 +444,10 @@ export function wholeFileQuestion(vm: ConflictViewModel, action: "keep-mine" | "
       if (!hasWork(work)) return undefined;
       return {
         title: "Discard your merge?",
-        paragraphs: [...dropped, "To finish it later instead, close this tab: your choices come back when you resolve this file again."],
+        paragraphs: [
+          ...dropped,
+          "To finish it later instead, close this tab: your choices come back when you resolve this file again.",
+        ],
         confirmText: "Discard merge",
         warning: true,
       };
@@ -415,7 +457,10 @@ export function wholeFileQuestion(vm: ConflictViewModel, action: "keep-mine" | "
 /** "Your choices for 1 of 2 conflicts, and your edits of the result, are dropped." */
 function workSentence(vm: ConflictViewModel, work: MergeWork): string {
   const parts: string[] = [];
-  if (work.chosen > 0) parts.push(`your choices for ${work.chosen} of ${vm.conflictCount} ${vm.conflictCount === 1 ? "conflict" : "conflicts"}`);
+  if (work.chosen > 0)
+    parts.push(
+      `your choices for ${work.chosen} of ${vm.conflictCount} ${vm.conflictCount === 1 ? "conflict" : "conflicts"}`,
+    );
   if (work.edited) parts.push("your edits of the result");
   const what = parts.join(", and ");
   return `${what.charAt(0).toUpperCase()}${what.slice(1)} are dropped.`;
@@ -425,7 +470,12 @@ function workSentence(vm: ConflictViewModel, work: MergeWork): string {
 export function linesWords(changes: SideChanges): string {
   const parts: string[] = [];
   if (changes.added > 0) parts.push(`${changes.added} ${changes.added === 1 ? "line" : "lines"} added`);
-  if (changes.removed > 0) parts.push(parts.length > 0 ? `${changes.removed} removed` : `${changes.removed} ${changes.removed === 1 ? "line" : "lines"} removed`);
+  if (changes.removed > 0)
+    parts.push(
+      parts.length > 0
+        ? `${changes.removed} removed`
+        : `${changes.removed} ${changes.removed === 1 ? "line" : "lines"} removed`,
+    );
   return parts.length > 0 ? parts.join(", ") : "no whole lines";
 }
 

@@ -23,7 +23,10 @@ export class NoteHistoryView extends TrackedFileView {
   private entries: HistoryEntry[] = [];
   private total = 0;
 
-  constructor(leaf: WorkspaceLeaf, private readonly history: NoteHistory) {
+  constructor(
+    leaf: WorkspaceLeaf,
+    private readonly history: NoteHistory,
+  ) {
     super(leaf);
   }
 
@@ -62,13 +65,19 @@ export class NoteHistoryView extends TrackedFileView {
       root.createEl("p", { cls: "hackmd-bridge-muted", text: "No saved versions of this note yet." });
       return;
     }
-    if (this.total > this.entries.length) root.createEl("p", { cls: "hackmd-bridge-muted", text: `The newest ${this.entries.length} of ${this.total} versions.` });
+    if (this.total > this.entries.length)
+      root.createEl("p", {
+        cls: "hackmd-bridge-muted",
+        text: `The newest ${this.entries.length} of ${this.total} versions.`,
+      });
     const list = root.createEl("ul", { cls: "hackmd-bridge-history-list" });
     this.entries.forEach((entry, index) => this.renderEntry(list, path, entry, this.entries[index - 1]));
   }
 
   private renderEntry(list: HTMLElement, path: string, entry: HistoryEntry, newer: HistoryEntry | undefined): void {
-    const item = list.createEl("li", { cls: entry.version.name_source === "user" ? "hackmd-bridge-history-named" : "hackmd-bridge-history-system" });
+    const item = list.createEl("li", {
+      cls: entry.version.name_source === "user" ? "hackmd-bridge-history-named" : "hackmd-bridge-history-system",
+    });
     item.dataset.versionId = entry.version.id;
     item.createDiv({ cls: "hackmd-bridge-history-name", text: entry.label });
     item.createDiv({ cls: "hackmd-bridge-history-detail", text: entry.detail });
@@ -76,11 +85,15 @@ export class NoteHistoryView extends TrackedFileView {
     const action = (label: string, name: string, run: () => Promise<void>): void => {
       const button = actions.createEl("button", { text: label });
       button.dataset.action = name;
-      button.addEventListener("click", () => void run().catch((error: unknown) => showError(error, { operation: "check" })));
+      button.addEventListener(
+        "click",
+        () => void run().catch((error: unknown) => showError(error, { operation: "check" })),
+      );
     };
     action("View", "view", () => this.history.view(path, entry));
     action("Compare with file", "compare-file", () => this.history.compareWithFile(path, entry));
-    if (newer !== undefined) action("Compare with newer", "compare-newer", () => this.history.compareVersions(path, entry, newer));
+    if (newer !== undefined)
+      action("Compare with newer", "compare-newer", () => this.history.compareVersions(path, entry, newer));
     action("Restore", "restore", async () => {
       const done = await this.history.restore(path, entry);
       if (done.message !== "") showInfo(done.message);

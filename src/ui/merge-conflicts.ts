@@ -6,7 +6,17 @@
  * means "edited by hand" (which counts as handled). Also the marks of the settled lines' origin.
  * Part of the lazily loaded merge editor; no Obsidian import.
  */
-import { Annotation, Prec, RangeSetBuilder, StateEffect, StateField, type EditorState, type Extension, type Range, type Transaction } from "@codemirror/state";
+import {
+  Annotation,
+  Prec,
+  RangeSetBuilder,
+  StateEffect,
+  StateField,
+  type EditorState,
+  type Extension,
+  type Range,
+  type Transaction,
+} from "@codemirror/state";
 import { Decoration, EditorView, WidgetType, type DecorationSet } from "@codemirror/view";
 import type { MergeChoice } from "../sync/merge";
 import type { ConflictViewModel, LineSide } from "./conflict-view-model";
@@ -69,11 +79,16 @@ export interface ConflictBarActions {
 }
 
 /** The region's status from its text. */
-function statusOf(vm: ConflictViewModel, state: EditorState, region: Pick<Region, "index" | "from" | "to" | "picked">): RegionStatus {
+function statusOf(
+  vm: ConflictViewModel,
+  state: EditorState,
+  region: Pick<Region, "index" | "from" | "to" | "picked">,
+): RegionStatus {
   const text = state.doc.sliceString(region.from, region.to);
   if (region.picked !== undefined && text === vm.regionText(region.index, region.picked)) return region.picked;
   if (text === vm.regionText(region.index, "base")) return "unresolved";
-  for (const choice of ["local", "remote", "both"] as const) if (text === vm.regionText(region.index, choice)) return choice;
+  for (const choice of ["local", "remote", "both"] as const)
+    if (text === vm.regionText(region.index, choice)) return choice;
   return "edited";
 }
 
@@ -106,30 +121,53 @@ export function conflictsField(vm: ConflictViewModel, actions: ConflictBarAction
           current = effect.value;
         }
       }
-      if (tr.docChanged || tr.effects.some((effect) => effect.is(pickEffect))) regions = regions.map((region) => ({ ...region, status: statusOf(vm, tr.state, region) }));
-      return regions === value.regions && current === value.current && handEdited === value.handEdited ? value : { regions, current, handEdited };
+      if (tr.docChanged || tr.effects.some((effect) => effect.is(pickEffect)))
+        regions = regions.map((region) => ({ ...region, status: statusOf(vm, tr.state, region) }));
+      return regions === value.regions && current === value.current && handEdited === value.handEdited
+        ? value
+        : { regions, current, handEdited };
     },
     // Highest precedence: a conflict's bar sits above the base's deleted lines the merge view draws there.
-    provide: (self) => Prec.highest(EditorView.decorations.compute([self], (state) => regionDecorations(state, state.field(self), vm, actions))),
+    provide: (self) =>
+      Prec.highest(
+        EditorView.decorations.compute([self], (state) => regionDecorations(state, state.field(self), vm, actions)),
+      ),
   });
   return { field, extension: field };
 }
 
 /** The regions at the start: the document's line ranges as offsets. */
-function startingRegions(vm: ConflictViewModel, state: EditorState): Array<Pick<Region, "index" | "from" | "to" | "picked">> {
+function startingRegions(
+  vm: ConflictViewModel,
+  state: EditorState,
+): Array<Pick<Region, "index" | "from" | "to" | "picked">> {
   const doc = state.doc;
   const offsetOfLine = (line: number): number => (line >= doc.lines ? doc.length : doc.line(line + 1).from);
-  return vm.document.regions.map((region) => ({ index: region.index, from: offsetOfLine(region.lines.from), to: offsetOfLine(region.lines.to), picked: undefined }));
+  return vm.document.regions.map((region) => ({
+    index: region.index,
+    from: offsetOfLine(region.lines.from),
+    to: offsetOfLine(region.lines.to),
+    picked: undefined,
+  }));
 }
 
 /** Replaces a region's text by a choice's lines (one undoable transaction). */
-export function pickChoice(view: EditorView, field: StateField<ConflictsState>, vm: ConflictViewModel, index: number, picked: MergeChoice): void {
+export function pickChoice(
+  view: EditorView,
+  field: StateField<ConflictsState>,
+  vm: ConflictViewModel,
+  index: number,
+  picked: MergeChoice,
+): void {
   const region = view.state.field(field).regions.find((candidate) => candidate.index === index);
   if (!region) return;
   const insert = vm.regionText(index, picked);
   view.dispatch({
     changes: { from: region.from, to: region.to, insert },
-    effects: [pickEffect.of({ index, picked, from: region.from, to: region.from + insert.length }), currentConflictEffect.of(index)],
+    effects: [
+      pickEffect.of({ index, picked, from: region.from, to: region.from + insert.length }),
+      currentConflictEffect.of(index),
+    ],
     annotations: ours.of(true),
     scrollIntoView: false,
   });
@@ -138,7 +176,11 @@ export function pickChoice(view: EditorView, field: StateField<ConflictsState>, 
 /** The draft of a result editor's state. */
 export function draftOf(state: EditorState, field: StateField<ConflictsState>): MergeDraft {
   const value = state.field(field);
-  return { text: state.doc.toString(), regions: value.regions.map(({ index, from, to, picked }) => ({ index, from, to, picked })), handEdited: value.handEdited };
+  return {
+    text: state.doc.toString(),
+    regions: value.regions.map(({ index, from, to, picked }) => ({ index, from, to, picked })),
+    handEdited: value.handEdited,
+  };
 }
 
 /** Whether a transaction came from an accept button. */
@@ -147,19 +189,35 @@ export function isOwnTransaction(tr: Transaction): boolean {
 }
 
 /** The bar above each conflict region and the marks on its lines. */
-function regionDecorations(state: EditorState, value: ConflictsState, vm: ConflictViewModel, actions: ConflictBarActions): DecorationSet {
+function regionDecorations(
+  state: EditorState,
+  value: ConflictsState,
+  vm: ConflictViewModel,
+  actions: ConflictBarActions,
+): DecorationSet {
   const ranges: Array<Range<Decoration>> = [];
   for (const region of value.regions) {
     const current = region.index === value.current;
     ranges.push(
-      Decoration.widget({ widget: new ConflictBar(region.index, vm.conflictCount, region.status, current, region.from === region.to, actions), block: true, side: -1 }).range(region.from),
+      Decoration.widget({
+        widget: new ConflictBar(
+          region.index,
+          vm.conflictCount,
+          region.status,
+          current,
+          region.from === region.to,
+          actions,
+        ),
+        block: true,
+        side: -1,
+      }).range(region.from),
     );
     const line = Decoration.line({
       class: `hackmd-bridge-merge-region ${region.status === "unresolved" ? "is-unresolved" : "is-handled"}${current ? " is-current" : ""}`,
       attributes: { "data-conflict": String(region.index) },
     });
     // A region ends at the start of the line after it: its lines are those starting before `to`.
-    for (let pos = region.from; pos < region.to && pos <= state.doc.length; ) {
+    for (let pos = region.from; pos < region.to && pos <= state.doc.length;) {
       const at = state.doc.lineAt(pos);
       ranges.push(line.range(at.from));
       if (at.to + 1 <= pos) break;
@@ -184,23 +242,42 @@ class ConflictBar extends WidgetType {
   }
 
   override eq(other: ConflictBar): boolean {
-    return other.index === this.index && other.count === this.count && other.status === this.status && other.current === this.current && other.empty === this.empty;
+    return (
+      other.index === this.index &&
+      other.count === this.count &&
+      other.status === this.status &&
+      other.current === this.current &&
+      other.empty === this.empty
+    );
   }
 
   override toDOM(view: EditorView): HTMLElement {
-    const bar = createDiv({ cls: ["hackmd-bridge-merge-conflict-bar", this.status === "unresolved" ? "is-unresolved" : "is-handled"], attr: { "data-conflict": String(this.index) } });
+    const bar = createDiv({
+      cls: ["hackmd-bridge-merge-conflict-bar", this.status === "unresolved" ? "is-unresolved" : "is-handled"],
+      attr: { "data-conflict": String(this.index) },
+    });
     if (this.current) bar.addClass("is-current");
     const label = bar.createDiv({ cls: "hackmd-bridge-merge-conflict-label" });
-    label.createSpan({ cls: "hackmd-bridge-merge-conflict-title", text: `Conflict ${this.index + 1} of ${this.count}` });
+    label.createSpan({
+      cls: "hackmd-bridge-merge-conflict-title",
+      text: `Conflict ${this.index + 1} of ${this.count}`,
+    });
     label.createSpan({ cls: "hackmd-bridge-merge-conflict-status", text: this.actions.statusWords[this.status] });
-    if (this.empty && this.status === "unresolved") label.createSpan({ cls: "hackmd-bridge-merge-conflict-hint", text: "Both sides added different lines here." });
+    if (this.empty && this.status === "unresolved")
+      label.createSpan({ cls: "hackmd-bridge-merge-conflict-hint", text: "Both sides added different lines here." });
     const buttons = bar.createDiv({ cls: "hackmd-bridge-merge-conflict-buttons" });
     for (const { choice, label: text, tip } of this.actions.buttons) {
       const on = this.status === choice;
       const button = buttons.createEl("button", {
         cls: on ? ["hackmd-bridge-merge-accept", "mod-cta"] : ["hackmd-bridge-merge-accept"],
         text,
-        attr: { "data-choice": choice, "data-conflict": String(this.index), "aria-label": tip, "aria-pressed": String(on), type: "button" },
+        attr: {
+          "data-choice": choice,
+          "data-conflict": String(this.index),
+          "aria-label": tip,
+          "aria-pressed": String(on),
+          type: "button",
+        },
       });
       button.addEventListener("click", () => this.actions.onPick(view, this.index, choice));
     }

@@ -20,8 +20,27 @@ import { goToNextChunk, goToPreviousChunk, unifiedMergeView } from "@codemirror/
 import { EditorState, Prec, type Extension } from "@codemirror/state";
 import { Decoration, EditorView, keymap, WidgetType } from "@codemirror/view";
 import type { MergeChoice } from "../sync/merge";
-import { hasWork, linesWords, wholeFileQuestion, type ConflictChoice, type ConflictViewModel, type LineRange, type MergeQuestion, type MergeWork } from "./conflict-view-model";
-import { conflictsField, currentConflictEffect, draftOf, originMarks, pickChoice, type ConflictBarActions, type ConflictsState, type MergeDraft, type RegionStatus } from "./merge-conflicts";
+import {
+  hasWork,
+  linesWords,
+  wholeFileQuestion,
+  type ConflictChoice,
+  type ConflictViewModel,
+  type LineRange,
+  type MergeQuestion,
+  type MergeWork,
+} from "./conflict-view-model";
+import {
+  conflictsField,
+  currentConflictEffect,
+  draftOf,
+  originMarks,
+  pickChoice,
+  type ConflictBarActions,
+  type ConflictsState,
+  type MergeDraft,
+  type RegionStatus,
+} from "./merge-conflicts";
 
 export type { MergeDraft } from "./merge-conflicts";
 
@@ -98,8 +117,14 @@ export function renderMergeEditor(parent: HTMLElement, options: MergeEditorOptio
   titles.createDiv({ cls: "hackmd-bridge-merge-title", text: `Merge ${fileName(vm.localPath)}` });
   const progress = titles.createDiv({ cls: "hackmd-bridge-merge-progress", attr: { "aria-live": "polite" } });
   const nav = titleRow.createDiv({ cls: "hackmd-bridge-merge-nav" });
-  const previousButton = nav.createEl("button", { text: "Previous", attr: { type: "button", "aria-label": "Previous conflict", "data-nav": "previous" } });
-  const nextButton = nav.createEl("button", { text: "Next", attr: { type: "button", "aria-label": "Next conflict", "data-nav": "next" } });
+  const previousButton = nav.createEl("button", {
+    text: "Previous",
+    attr: { type: "button", "aria-label": "Previous conflict", "data-nav": "previous" },
+  });
+  const nextButton = nav.createEl("button", {
+    text: "Next",
+    attr: { type: "button", "aria-label": "Next conflict", "data-nav": "next" },
+  });
   const legend = header.createDiv({ cls: "hackmd-bridge-merge-legend" });
   legendItem(legend, "mine", "From your file");
   legendItem(legend, "theirs", "From HackMD");
@@ -107,7 +132,10 @@ export function renderMergeEditor(parent: HTMLElement, options: MergeEditorOptio
   const tabs = header.createDiv({ cls: "hackmd-bridge-merge-tabs", attr: { role: "tablist" } });
   const tabButtons = new Map<PaneName, HTMLButtonElement>();
   for (const pane of ["result", "mine", "theirs"] as const) {
-    const tab = tabs.createEl("button", { text: WORDS[pane].title, attr: { type: "button", role: "tab", "data-pane": pane, "aria-selected": String(pane === "result") } });
+    const tab = tabs.createEl("button", {
+      text: WORDS[pane].title,
+      attr: { type: "button", role: "tab", "data-pane": pane, "aria-selected": String(pane === "result") },
+    });
     tabButtons.set(pane, tab);
   }
 
@@ -117,10 +145,27 @@ export function renderMergeEditor(parent: HTMLElement, options: MergeEditorOptio
   const theirsHost = pane(panes, "theirs");
   const resultHost = pane(panes, "result");
 
-  const mineView = new EditorView({ parent: mineHost, state: EditorState.create({ doc: vm.mine, extensions: readOnlyPane(vm.base, vm.document.regions.map((r) => r.mineLines), "local") }) });
+  const mineView = new EditorView({
+    parent: mineHost,
+    state: EditorState.create({
+      doc: vm.mine,
+      extensions: readOnlyPane(
+        vm.base,
+        vm.document.regions.map((r) => r.mineLines),
+        "local",
+      ),
+    }),
+  });
   const theirsView = new EditorView({
     parent: theirsHost,
-    state: EditorState.create({ doc: vm.theirs, extensions: readOnlyPane(vm.base, vm.document.regions.map((r) => r.theirsLines), "remote") }),
+    state: EditorState.create({
+      doc: vm.theirs,
+      extensions: readOnlyPane(
+        vm.base,
+        vm.document.regions.map((r) => r.theirsLines),
+        "remote",
+      ),
+    }),
   });
 
   const conflicts = conflictsField(
@@ -144,7 +189,12 @@ export function renderMergeEditor(parent: HTMLElement, options: MergeEditorOptio
         keymap.of([...defaultKeymap, ...historyKeymap]),
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ "aria-label": "Merged result", spellcheck: "false" }),
-        unifiedMergeView({ original: vm.base, mergeControls: false, syntaxHighlightDeletions: false, collapseUnchanged: { margin: 3, minSize: 8 } }),
+        unifiedMergeView({
+          original: vm.base,
+          mergeControls: false,
+          syntaxHighlightDeletions: false,
+          collapseUnchanged: { margin: 3, minSize: 8 },
+        }),
         conflicts.extension,
         originMarks(vm.document.origins),
         EditorView.updateListener.of((update) => {
@@ -157,26 +207,50 @@ export function renderMergeEditor(parent: HTMLElement, options: MergeEditorOptio
 
   // ---- actions ----
   const actions = root.createDiv({ cls: "hackmd-bridge-merge-actions" });
-  const saveButton = actionButton(actions, "merged", "Save and push", "Write the result to the file and push it to HackMD");
+  const saveButton = actionButton(
+    actions,
+    "merged",
+    "Save and push",
+    "Write the result to the file and push it to HackMD",
+  );
   saveButton.addClass("mod-cta");
-  actionButton(actions, "keep-both", "Keep both", "Push nothing; save HackMD's version beside the file as a .remote.md copy");
-  actionButton(actions, "keep-mine", "Keep mine…", "Overwrite HackMD's version with this file (asks first)").addClass("mod-warning");
-  actionButton(actions, "take-theirs", "Take theirs…", "Replace this file with HackMD's version (asks first)").addClass("mod-warning");
+  actionButton(
+    actions,
+    "keep-both",
+    "Keep both",
+    "Push nothing; save HackMD's version beside the file as a .remote.md copy",
+  );
+  actionButton(actions, "keep-mine", "Keep mine…", "Overwrite HackMD's version with this file (asks first)").addClass(
+    "mod-warning",
+  );
+  actionButton(actions, "take-theirs", "Take theirs…", "Replace this file with HackMD's version (asks first)").addClass(
+    "mod-warning",
+  );
   actionButton(actions, "cancel", "Cancel", "Close without writing anything");
 
   const state = (): ConflictsState => resultView.state.field(conflicts.field);
   const work = (): MergeWork => {
     const value = state();
-    return { chosen: value.regions.filter((region) => region.status !== "unresolved").length, edited: value.handEdited };
+    return {
+      chosen: value.regions.filter((region) => region.status !== "unresolved").length,
+      edited: value.handEdited,
+    };
   };
   const complete = (): boolean => state().regions.every((region) => region.status !== "unresolved");
 
   function refresh(): void {
     const value = state();
     const left = value.regions.filter((region) => region.status === "unresolved").length;
-    if (vm.conflictCount === 0) progress.setText("The two sides changed different lines and merge cleanly. Review the result, then save.");
-    else if (left > 0) progress.setText(`${vm.conflictCount === 1 ? "1 conflict" : `${vm.conflictCount} conflicts`}: ${left} left to choose.`);
-    else progress.setText(`All ${vm.conflictCount === 1 ? "1 conflict is" : `${vm.conflictCount} conflicts are`} handled. Review the result, then save.`);
+    if (vm.conflictCount === 0)
+      progress.setText("The two sides changed different lines and merge cleanly. Review the result, then save.");
+    else if (left > 0)
+      progress.setText(
+        `${vm.conflictCount === 1 ? "1 conflict" : `${vm.conflictCount} conflicts`}: ${left} left to choose.`,
+      );
+    else
+      progress.setText(
+        `All ${vm.conflictCount === 1 ? "1 conflict is" : `${vm.conflictCount} conflicts are`} handled. Review the result, then save.`,
+      );
     root.toggleClass("is-answered", answered);
     if (answered) progress.setText("Working on it…");
     saveButton.disabled = busy || answered || left > 0;
@@ -307,15 +381,26 @@ export function renderDiffView(parent: HTMLElement, options: DiffViewOptions): D
   const titleRow = header.createDiv({ cls: "hackmd-bridge-merge-title-row" });
   const titles = titleRow.createDiv({ cls: "hackmd-bridge-merge-titles" });
   titles.createDiv({ cls: "hackmd-bridge-merge-title", text: options.title });
-  titles.createDiv({ cls: "hackmd-bridge-merge-progress", text: `${options.description} ${summary(options.original, options.modified)}` });
+  titles.createDiv({
+    cls: "hackmd-bridge-merge-progress",
+    text: `${options.description} ${summary(options.original, options.modified)}`,
+  });
   const nav = titleRow.createDiv({ cls: "hackmd-bridge-merge-nav" });
-  const previous = nav.createEl("button", { text: "Previous", attr: { type: "button", "aria-label": "Previous change", "data-nav": "previous" } });
-  const next = nav.createEl("button", { text: "Next", attr: { type: "button", "aria-label": "Next change", "data-nav": "next" } });
+  const previous = nav.createEl("button", {
+    text: "Previous",
+    attr: { type: "button", "aria-label": "Previous change", "data-nav": "previous" },
+  });
+  const next = nav.createEl("button", {
+    text: "Next",
+    attr: { type: "button", "aria-label": "Next change", "data-nav": "next" },
+  });
   const legend = header.createDiv({ cls: "hackmd-bridge-merge-legend" });
   legendItem(legend, "removed", options.originalLabel);
   legendItem(legend, "added", options.modifiedLabel);
   const panes = root.createDiv({ cls: ["hackmd-bridge-merge-panes", "mod-single"] });
-  const host = panes.createDiv({ cls: ["hackmd-bridge-merge-pane", "mod-diff"] }).createDiv({ cls: "hackmd-bridge-merge-editor" });
+  const host = panes
+    .createDiv({ cls: ["hackmd-bridge-merge-pane", "mod-diff"] })
+    .createDiv({ cls: "hackmd-bridge-merge-editor" });
   const view = new EditorView({
     parent: host,
     state: EditorState.create({
@@ -325,7 +410,12 @@ export function renderDiffView(parent: HTMLElement, options: DiffViewOptions): D
         EditorView.editable.of(false),
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ "aria-label": options.title }),
-        unifiedMergeView({ original: options.original, mergeControls: false, syntaxHighlightDeletions: false, collapseUnchanged: COLLAPSE }),
+        unifiedMergeView({
+          original: options.original,
+          mergeControls: false,
+          syntaxHighlightDeletions: false,
+          collapseUnchanged: COLLAPSE,
+        }),
       ],
     }),
   });
@@ -348,7 +438,10 @@ export function renderDiffView(parent: HTMLElement, options: DiffViewOptions): D
 
 /** A pane with its heading and the element its editor mounts into. */
 function pane(panes: HTMLElement, name: PaneName): HTMLElement {
-  const el = panes.createDiv({ cls: ["hackmd-bridge-merge-pane", `mod-${name}`], attr: { "data-pane": name, role: "tabpanel" } });
+  const el = panes.createDiv({
+    cls: ["hackmd-bridge-merge-pane", `mod-${name}`],
+    attr: { "data-pane": name, role: "tabpanel" },
+  });
   const heading = el.createDiv({ cls: "hackmd-bridge-merge-pane-heading" });
   heading.createSpan({ cls: "hackmd-bridge-merge-pane-title", text: WORDS[name].title });
   heading.createSpan({ cls: "hackmd-bridge-merge-pane-hint", text: WORDS[name].hint });
@@ -362,21 +455,33 @@ function readOnlyPane(base: string, places: ReadonlyArray<LineRange | undefined>
     EditorView.editable.of(false),
     EditorView.lineWrapping,
     EditorView.contentAttributes.of({ "aria-label": side === "local" ? "Mine: this file" : "Theirs: HackMD" }),
-    unifiedMergeView({ original: base, mergeControls: false, syntaxHighlightDeletions: false, collapseUnchanged: COLLAPSE }),
+    unifiedMergeView({
+      original: base,
+      mergeControls: false,
+      syntaxHighlightDeletions: false,
+      collapseUnchanged: COLLAPSE,
+    }),
     // Highest precedence: the label goes above the base's deleted lines, not between them and the new ones.
-    Prec.highest(EditorView.decorations.compute([], (state) => {
-      const ranges = [];
-      for (const [index, place] of places.entries()) {
-        if (place === undefined) continue;
-        const at = Math.min(place.from, state.doc.lines - 1);
-        const start = state.doc.line(at + 1).from;
-        ranges.push(Decoration.widget({ widget: new PaneLabel(index), block: true, side: -1 }).range(start));
-        for (let line = place.from; line < place.to && line < state.doc.lines; line++) {
-          ranges.push(Decoration.line({ class: "hackmd-bridge-merge-region is-side", attributes: { "data-conflict": String(index) } }).range(state.doc.line(line + 1).from));
+    Prec.highest(
+      EditorView.decorations.compute([], (state) => {
+        const ranges = [];
+        for (const [index, place] of places.entries()) {
+          if (place === undefined) continue;
+          const at = Math.min(place.from, state.doc.lines - 1);
+          const start = state.doc.line(at + 1).from;
+          ranges.push(Decoration.widget({ widget: new PaneLabel(index), block: true, side: -1 }).range(start));
+          for (let line = place.from; line < place.to && line < state.doc.lines; line++) {
+            ranges.push(
+              Decoration.line({
+                class: "hackmd-bridge-merge-region is-side",
+                attributes: { "data-conflict": String(index) },
+              }).range(state.doc.line(line + 1).from),
+            );
+          }
         }
-      }
-      return Decoration.set(ranges, true);
-    })),
+        return Decoration.set(ranges, true);
+      }),
+    ),
   ];
 }
 
@@ -389,7 +494,11 @@ class PaneLabel extends WidgetType {
     return other.index === this.index;
   }
   override toDOM(): HTMLElement {
-    return createDiv({ cls: "hackmd-bridge-merge-pane-label", text: `Conflict ${this.index + 1}`, attr: { "data-conflict": String(this.index) } });
+    return createDiv({
+      cls: "hackmd-bridge-merge-pane-label",
+      text: `Conflict ${this.index + 1}`,
+      attr: { "data-conflict": String(this.index) },
+    });
   }
 }
 
@@ -401,7 +510,12 @@ function scrollToLine(view: EditorView, place: LineRange | undefined): void {
 }
 
 /** A whole-file action button. */
-function actionButton(row: HTMLElement, action: ConflictChoice["action"], label: string, tip: string): HTMLButtonElement {
+function actionButton(
+  row: HTMLElement,
+  action: ConflictChoice["action"],
+  label: string,
+  tip: string,
+): HTMLButtonElement {
   return row.createEl("button", { text: label, attr: { type: "button", "data-action": action, "aria-label": tip } });
 }
 

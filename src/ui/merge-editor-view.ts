@@ -47,7 +47,14 @@ export interface MergeViewDeps {
   load(): Promise<typeof import("./merge-editor-dom")>;
 }
 
-type Mounted = { kind: "conflict"; handle: MergeEditorHandle; session: Extract<MergeSession, { kind: "conflict" }>; answered: boolean } | { kind: "diff"; handle: DiffViewHandle };
+type Mounted =
+  | {
+      kind: "conflict";
+      handle: MergeEditorHandle;
+      session: Extract<MergeSession, { kind: "conflict" }>;
+      answered: boolean;
+    }
+  | { kind: "diff"; handle: DiffViewHandle };
 
 /** A workspace tab holding one merge editor or one diff. */
 export class MergeEditorView extends ItemView {

@@ -49,7 +49,9 @@ export class PromptModal extends Modal {
       });
       window.setTimeout(() => text.inputEl.focus(), 0);
     });
-    new Setting(this.contentEl).addButton((button) => button.setButtonText(this.options.submitText).setCta().onClick(submit));
+    new Setting(this.contentEl).addButton((button) =>
+      button.setButtonText(this.options.submitText).setCta().onClick(submit),
+    );
   }
 
   override onClose(): void {

@@ -6,11 +6,29 @@
  * where settings search indexes it). Nothing re-renders the whole tab: rows that depend on live
  * state (the endpoint status, the token) subscribe and update themselves, and return a cleanup.
  */
-import { normalizePath, Platform, PluginSettingTab, SecretComponent, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
+import {
+  normalizePath,
+  Platform,
+  PluginSettingTab,
+  SecretComponent,
+  Setting,
+  type App,
+  type Plugin,
+  type SettingDefinitionItem,
+} from "obsidian";
 import { clientConfigs } from "../mcp/client-configs";
 import { ALL_TOOL_NAMES, DEFAULT_TOOL_POLICIES, isToolPolicy, isWriteTool, type ToolPolicy } from "../mcp/policy";
 import type { Permission } from "../hackmd/types";
-import { apiUrlForSaving, MAX_AUTO_SYNC_BUDGET, MAX_BACKGROUND_CHECK_MINUTES, MIN_AUTO_SYNC_BUDGET, monthlyBudgetOf, MIN_BACKGROUND_CHECK_MINUTES, PERMISSIONS, type Settings } from "../settings/schema";
+import {
+  apiUrlForSaving,
+  MAX_AUTO_SYNC_BUDGET,
+  MAX_BACKGROUND_CHECK_MINUTES,
+  MIN_AUTO_SYNC_BUDGET,
+  monthlyBudgetOf,
+  MIN_BACKGROUND_CHECK_MINUTES,
+  PERMISSIONS,
+  type Settings,
+} from "../settings/schema";
 import { FREE_PLAN_MONTHLY } from "../sync/auto/budget";
 import type { ActivityLog } from "../obsidian/activity-log";
 import type { AutoSyncHost } from "../obsidian/auto-sync";
@@ -20,7 +38,8 @@ import type { PluginSecrets } from "../obsidian/secrets";
 import { confirm, type ConfirmOptions } from "./confirm-modal";
 
 /** The result of "Test connection": who the token belongs to, or why it failed. */
-export type ConnectionTestResult = { ok: true; name: string; user_path: string; teams: readonly string[] } | { ok: false; message: string };
+export type ConnectionTestResult =
+  { ok: true; name: string; user_path: string; teams: readonly string[] } | { ok: false; message: string };
 
 /** What the settings tab needs from the plugin (main.ts adapts its services to this). */
 export interface SettingsTabServices {
@@ -222,11 +241,35 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
   private sections(): Section[] {
     return [
       { heading: "HackMD account", rows: [this.tokenRow(), this.testConnectionRow(), this.apiUrlRow()] },
-      { heading: "New notes", rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")] },
-      { heading: "Sync", rows: [this.autoMergeRow(), this.convertRow(), this.downloadImagesRow(), this.requireVersionRow(), this.backgroundCheckRow(), this.quotaRow(), this.untrackedRow()] },
-      { heading: "Automatic sync", rows: [this.autoSyncRow(), this.autoSyncStartupRow(), this.autoSyncResumeRow(), this.budgetRow()] },
+      {
+        heading: "New notes",
+        rows: [this.pullFolderRow(), this.workspaceRow(), this.permissionRow("read"), this.permissionRow("write")],
+      },
+      {
+        heading: "Sync",
+        rows: [
+          this.autoMergeRow(),
+          this.convertRow(),
+          this.downloadImagesRow(),
+          this.requireVersionRow(),
+          this.backgroundCheckRow(),
+          this.quotaRow(),
+          this.untrackedRow(),
+        ],
+      },
+      {
+        heading: "Automatic sync",
+        rows: [this.autoSyncRow(), this.autoSyncStartupRow(), this.autoSyncResumeRow(), this.budgetRow()],
+      },
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
-      { heading: "Agent permissions", rows: [this.readOnlyRow(), this.approvalTimeoutRow(), ...ALL_TOOL_NAMES.map((tool) => this.toolPolicyRow(tool))] },
+      {
+        heading: "Agent permissions",
+        rows: [
+          this.readOnlyRow(),
+          this.approvalTimeoutRow(),
+          ...ALL_TOOL_NAMES.map((tool) => this.toolPolicyRow(tool)),
+        ],
+      },
     ];
   }
 
@@ -255,14 +298,22 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
         const state = setting.descEl.createDiv({ cls: "hackmd-bridge-setting-state" });
         const showState = (): void => {
           const id = secret.id;
-          state.setText(id === "" ? "No secret is picked." : secret.isSet() ? `The secret "${id}" holds a token.` : `The secret "${id}" is empty; set its value in the keychain.`);
+          state.setText(
+            id === ""
+              ? "No secret is picked."
+              : secret.isSet()
+                ? `The secret "${id}" holds a token.`
+                : `The secret "${id}" is empty; set its value in the keychain.`,
+          );
         };
         showState();
         setting.addComponent((el) =>
-          new SecretComponent(this.app, el).setValue(this.services.getSettings().apiTokenSecret).onChange(async (id) => {
-            await this.services.saveSettings({ apiTokenSecret: id });
-            showState();
-          }),
+          new SecretComponent(this.app, el)
+            .setValue(this.services.getSettings().apiTokenSecret)
+            .onChange(async (id) => {
+              await this.services.saveSettings({ apiTokenSecret: id });
+              showState();
+            }),
         );
         setting.addButton((button) =>
           button.setButtonText("Clear").onClick(async () => {
@@ -379,10 +430,14 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
             // Write access wider than read access is refused by HackMD; keep the pair consistent.
             const change: Partial<Settings> =
               kind === "read"
-                ? { defaultReadPermission: permission, defaultWritePermission: narrower(settings.defaultWritePermission, permission) }
+                ? {
+                    defaultReadPermission: permission,
+                    defaultWritePermission: narrower(settings.defaultWritePermission, permission),
+                  }
                 : { defaultWritePermission: narrower(permission, settings.defaultReadPermission) };
             await this.services.saveSettings(change);
-            if (kind === "write" && change.defaultWritePermission !== permission) dropdown.setValue(change.defaultWritePermission ?? permission);
+            if (kind === "write" && change.defaultWritePermission !== permission)
+              dropdown.setValue(change.defaultWritePermission ?? permission);
           });
         }),
     };
@@ -397,11 +452,14 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       render: (setting) =>
         void setting.addDropdown((dropdown) => {
           const current = this.services.getSettings().backgroundCheckMinutes;
-          const choices = CHECK_INTERVALS.includes(current) ? CHECK_INTERVALS : [...CHECK_INTERVALS, current].sort((a, b) => a - b);
+          const choices = CHECK_INTERVALS.includes(current)
+            ? CHECK_INTERVALS
+            : [...CHECK_INTERVALS, current].sort((a, b) => a - b);
           for (const minutes of choices) dropdown.addOption(String(minutes), intervalLabel(minutes));
           dropdown.setValue(String(current)).onChange(async (value) => {
             const minutes = Number(value);
-            const valid = minutes === 0 || (minutes >= MIN_BACKGROUND_CHECK_MINUTES && minutes <= MAX_BACKGROUND_CHECK_MINUTES);
+            const valid =
+              minutes === 0 || (minutes >= MIN_BACKGROUND_CHECK_MINUTES && minutes <= MAX_BACKGROUND_CHECK_MINUTES);
             if (valid) await this.services.saveSettings({ backgroundCheckMinutes: minutes });
           });
         }),
@@ -417,11 +475,19 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
   }
 
   private autoSyncStartupRow(): Row {
-    return this.toggleRow("Sync on startup", "With automatic sync: a round shortly after Obsidian starts. Off: the first round waits for the schedule.", "autoSyncOnStartup");
+    return this.toggleRow(
+      "Sync on startup",
+      "With automatic sync: a round shortly after Obsidian starts. Off: the first round waits for the schedule.",
+      "autoSyncOnStartup",
+    );
   }
 
   private autoSyncResumeRow(): Row {
-    return this.toggleRow("Sync on resume", "With automatic sync: a round when Obsidian comes back after five minutes or more in the background (sleep, another app on mobile), when the budget allows.", "autoSyncOnResume");
+    return this.toggleRow(
+      "Sync on resume",
+      "With automatic sync: a round when Obsidian comes back after five minutes or more in the background (sleep, another app on mobile), when the budget allows.",
+      "autoSyncOnResume",
+    );
   }
 
   private budgetRow(): Row {
@@ -470,7 +536,9 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
             const number = Number(value.trim());
             if (!Number.isInteger(number) || number < MIN_AUTO_SYNC_BUDGET || number > MAX_AUTO_SYNC_BUDGET) {
               // Nothing is saved: the budget in force stays until the number is valid.
-              error.setText(`Enter a whole number from ${MIN_AUTO_SYNC_BUDGET.toLocaleString("en-US")} to ${MAX_AUTO_SYNC_BUDGET.toLocaleString("en-US")}.`);
+              error.setText(
+                `Enter a whole number from ${MIN_AUTO_SYNC_BUDGET.toLocaleString("en-US")} to ${MAX_AUTO_SYNC_BUDGET.toLocaleString("en-US")}.`,
+              );
               return;
             }
             error.setText("");
@@ -484,37 +552,69 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
   }
 
   private quotaRow(): Row {
-    return this.toggleRow("Show API quota in the status bar", "Only when less than a fifth of the quota HackMD reports is left.", "showQuotaInStatusBar");
+    return this.toggleRow(
+      "Show API quota in the status bar",
+      "Only when less than a fifth of the quota HackMD reports is left.",
+      "showQuotaInStatusBar",
+    );
   }
 
   private untrackedRow(): Row {
-    return this.toggleRow("Show untracked files in the status bar", "Off: a file that is not linked to a HackMD note shows nothing in the status bar.", "showUntrackedInStatusBar");
+    return this.toggleRow(
+      "Show untracked files in the status bar",
+      "Off: a file that is not linked to a HackMD note shows nothing in the status bar.",
+      "showUntrackedInStatusBar",
+    );
   }
 
   private convertRow(): Row {
-    return this.toggleRow("Convert Obsidian syntax", "Pulled notes are written with wikilinks, embeds, callouts and %%comments%%, and pushed as HackMD shows them: links to the notes' pages, :::containers, uploaded images, no readable comments. Off: notes are synced byte for byte.", "convertObsidianSyntax");
+    return this.toggleRow(
+      "Convert Obsidian syntax",
+      "Pulled notes are written with wikilinks, embeds, callouts and %%comments%%, and pushed as HackMD shows them: links to the notes' pages, :::containers, uploaded images, no readable comments. Off: notes are synced byte for byte.",
+      "convertObsidianSyntax",
+    );
   }
 
   private downloadImagesRow(): Row {
-    return this.toggleRow("Download images from HackMD", "With syntax conversion on, images a collaborator added on HackMD are saved in the attachment folder and embedded. Off: they stay links.", "downloadImages");
+    return this.toggleRow(
+      "Download images from HackMD",
+      "With syntax conversion on, images a collaborator added on HackMD are saved in the attachment folder and embedded. Off: they stay links.",
+      "downloadImages",
+    );
   }
 
   private autoMergeRow(): Row {
-    return this.toggleRow("Merge edits automatically", "When a file and its note both changed in different places, sync merges the two and pushes the result. Changes to the same lines always open the conflict resolver.", "autoMerge");
+    return this.toggleRow(
+      "Merge edits automatically",
+      "When a file and its note both changed in different places, sync merges the two and pushes the result. Changes to the same lines always open the conflict resolver.",
+      "autoMerge",
+    );
   }
 
   private requireVersionRow(): Row {
-    return this.toggleRow("Require a version before overwriting", "Before \"keep mine\", a restore or an agent's overwrite replaces the note's text, HackMD Bridge saves that text as a named version. When HackMD cannot save one, stop instead of going ahead.", "requireVersionBeforeOverwrite");
+    return this.toggleRow(
+      "Require a version before overwriting",
+      "Before \"keep mine\", a restore or an agent's overwrite replaces the note's text, HackMD Bridge saves that text as a named version. When HackMD cannot save one, stop instead of going ahead.",
+      "requireVersionBeforeOverwrite",
+    );
   }
 
   // ---- Agents ----
 
   private protectAgentFilesRow(): Row {
-    return this.toggleRow("Protect agent instruction files", "Refuse to write files that coding agents load as instructions (such as AGENTS.md or CLAUDE.md) when pulling notes.", "protectAgentFiles");
+    return this.toggleRow(
+      "Protect agent instruction files",
+      "Refuse to write files that coding agents load as instructions (such as AGENTS.md or CLAUDE.md) when pulling notes.",
+      "protectAgentFiles",
+    );
   }
 
   private readOnlyRow(): Row {
-    return this.toggleRow("Read-only for agents", "Agents can only read: every tool that changes a note, a folder, an image, a file or a sync record is refused, whatever its choice below.", "agentsReadOnly");
+    return this.toggleRow(
+      "Read-only for agents",
+      "Agents can only read: every tool that changes a note, a folder, an image, a file or a sync record is refused, whatever its choice below.",
+      "agentsReadOnly",
+    );
   }
 
   private approvalTimeoutRow(): Row {
@@ -524,7 +624,9 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       render: (setting) =>
         void setting.addDropdown((dropdown) => {
           const current = this.services.getSettings().approvalTimeoutSeconds;
-          const choices = APPROVAL_TIMEOUTS.includes(current) ? APPROVAL_TIMEOUTS : [...APPROVAL_TIMEOUTS, current].sort((a, b) => a - b);
+          const choices = APPROVAL_TIMEOUTS.includes(current)
+            ? APPROVAL_TIMEOUTS
+            : [...APPROVAL_TIMEOUTS, current].sort((a, b) => a - b);
           for (const seconds of choices) dropdown.addOption(String(seconds), `${seconds} seconds`);
           dropdown.setValue(String(current)).onChange(async (value) => {
             await this.services.saveSettings({ approvalTimeoutSeconds: Number(value) });
@@ -544,7 +646,9 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
           const current = this.services.getSettings().agentToolPolicies[tool] ?? DEFAULT_TOOL_POLICIES[tool] ?? "ask";
           dropdown.setValue(current).onChange(async (value) => {
             if (!isToolPolicy(value)) return;
-            await this.services.saveSettings({ agentToolPolicies: { ...this.services.getSettings().agentToolPolicies, [tool]: value } });
+            await this.services.saveSettings({
+              agentToolPolicies: { ...this.services.getSettings().agentToolPolicies, [tool]: value },
+            });
           });
         }),
     };
@@ -552,11 +656,23 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
 
   private endpointRows(): Row[] {
     if (!Platform.isDesktopApp) {
-      return [{ name: "MCP endpoint", desc: "The MCP endpoint runs only in Obsidian on desktop. Sync works on this device.", render: () => undefined }];
+      return [
+        {
+          name: "MCP endpoint",
+          desc: "The MCP endpoint runs only in Obsidian on desktop. Sync works on this device.",
+          render: () => undefined,
+        },
+      ];
     }
     // While the endpoint is off its details would only be noise: they show once it is on.
     const whenOn = (): boolean => this.services.device.get().mcpEnabled;
-    const details = [this.portRow(), this.statusRow(), this.endpointTokenRow(), ...this.configRows(), this.activityRow()].map((row) => ({ ...row, visible: whenOn }));
+    const details = [
+      this.portRow(),
+      this.statusRow(),
+      this.endpointTokenRow(),
+      ...this.configRows(),
+      this.activityRow(),
+    ].map((row) => ({ ...row, visible: whenOn }));
     return [this.enableRow(), ...details];
   }
 
@@ -575,7 +691,10 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
               return;
             }
             if (device.get().mcpEnabled) return;
-            const confirmed = await this.ask({ ...ENABLE_ENDPOINT_CONFIRMATION, paragraphs: [...ENABLE_ENDPOINT_CONFIRMATION.paragraphs, ENDPOINT_SAFEGUARDS] });
+            const confirmed = await this.ask({
+              ...ENABLE_ENDPOINT_CONFIRMATION,
+              paragraphs: [...ENABLE_ENDPOINT_CONFIRMATION.paragraphs, ENDPOINT_SAFEGUARDS],
+            });
             if (!confirmed) {
               toggle.setValue(false);
               return;
@@ -665,7 +784,8 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
 
   private configRows(): Row[] {
     const { secrets, endpoint, device } = this.services;
-    const urlOf = (status: EndpointStatus): string => (status.state === "listening" ? status.url : `http://127.0.0.1:${device.get().mcpPort}/mcp`);
+    const urlOf = (status: EndpointStatus): string =>
+      status.state === "listening" ? status.url : `http://127.0.0.1:${device.get().mcpPort}/mcp`;
     const ids = clientConfigs("", "").map((config) => config.id);
     return ids.map((id) => ({
       name: clientConfigs("", "").find((config) => config.id === id)?.label ?? id,
@@ -676,7 +796,9 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
           const url = urlOf(endpoint.status);
           const config = clientConfigs(url, token ?? "").find((entry) => entry.id === id);
           if (!config) return undefined;
-          const masked = token ? (clientConfigs(url, maskToken(token)).find((entry) => entry.id === id)?.text ?? "") : "Start the endpoint once to generate its token.";
+          const masked = token
+            ? (clientConfigs(url, maskToken(token)).find((entry) => entry.id === id)?.text ?? "")
+            : "Start the endpoint once to generate its token.";
           return { where: config.where, text: token ? config.text : "", masked };
         };
         const where = setting.descEl.createDiv();

@@ -60,7 +60,8 @@ export function quotaMatters(quota: Quota | null): quota is Quota & { remaining:
 /** The text of the status bar for a model (sentence case; empty when there is nothing to show). */
 export function statusBarText(model: StatusBarModel): string {
   const parts: string[] = [];
-  if (model.state !== null && (model.state !== "untracked" || model.showUntracked)) parts.push(`HackMD: ${SYNC_STATE_LABELS[model.state]}`);
+  if (model.state !== null && (model.state !== "untracked" || model.showUntracked))
+    parts.push(`HackMD: ${SYNC_STATE_LABELS[model.state]}`);
   const threads = model.openThreads ?? 0;
   if (threads > 0) parts.push(`${threads} open ${threads === 1 ? "thread" : "threads"}`);
   const quota = model.quota;
@@ -76,7 +77,12 @@ export function statusBarText(model: StatusBarModel): string {
 /** The tooltip line of automatic sync: requests used this month of the budget, and the queued pushes. */
 export function autoSyncTooltip(summary: NonNullable<StatusBarModel["autoSync"]>): string {
   const budget = summary.monthly === "unlimited" ? "no monthly limit" : summary.monthly.toLocaleString("en-US");
-  const queued = summary.queued === 0 ? "no pushes queued" : summary.queued === 1 ? "1 push queued" : `${summary.queued} pushes queued`;
+  const queued =
+    summary.queued === 0
+      ? "no pushes queued"
+      : summary.queued === 1
+        ? "1 push queued"
+        : `${summary.queued} pushes queued`;
   return `Automatic sync: ${summary.used.toLocaleString("en-US")} requests used this month of ${budget}; ${queued}`;
 }
 

@@ -80,7 +80,9 @@ export abstract class TrackedFileView extends ItemView {
     this.headerButtons(buttons);
     const active = this.activePath();
     if (active !== undefined && active !== path) {
-      buttons.createEl("button", { text: `Show ${this.words.what} of ${active}` }).addEventListener("click", () => void this.show(active));
+      buttons
+        .createEl("button", { text: `Show ${this.words.what} of ${active}` })
+        .addEventListener("click", () => void this.show(active));
     }
     const note = (text: string): void => void root.createEl("p", { cls: "hackmd-bridge-muted", text });
     if (this.state === "idle") note(`${path} is not linked to a HackMD note, so it has no ${this.words.what} there.`);

@@ -268,14 +268,20 @@ export class Events {
     return ref;
   }
   off(name: string, callback: (...data: unknown[]) => unknown): void {
-    this.listeners.set(name, (this.listeners.get(name) ?? []).filter((l) => l.callback !== callback));
+    this.listeners.set(
+      name,
+      (this.listeners.get(name) ?? []).filter((l) => l.callback !== callback),
+    );
   }
   /** How many listeners an event has (fake only; tests check unload). */
   listenerCount(name: string): number {
     return this.listeners.get(name)?.length ?? 0;
   }
   offref(ref: EventRef): void {
-    this.listeners.set(ref.name, (this.listeners.get(ref.name) ?? []).filter((l) => l.ref !== ref));
+    this.listeners.set(
+      ref.name,
+      (this.listeners.get(ref.name) ?? []).filter((l) => l.ref !== ref),
+    );
   }
   trigger(name: string, ...data: unknown[]): void {
     for (const listener of this.listeners.get(name) ?? []) listener.callback.apply(listener.ctx, data);
@@ -320,7 +326,8 @@ export interface ListedFiles {
   folders: string[];
 }
 
-type DiskEntry = { type: "file"; data: Uint8Array; ctime: number; mtime: number } | { type: "folder"; ctime: number; mtime: number };
+type DiskEntry =
+  { type: "file"; data: Uint8Array; ctime: number; mtime: number } | { type: "folder"; ctime: number; mtime: number };
 
 // Node's encoders: the dom project's jsdom has no global TextEncoder (Obsidian and Node do).
 const encoder = new NodeTextEncoder();
@@ -365,14 +372,20 @@ export class InMemoryAdapter {
   async stat(normalizedPath: string): Promise<Stat | null> {
     const entry = this.entries.get(normalizedPath);
     if (!entry) return null;
-    return { type: entry.type, ctime: entry.ctime, mtime: entry.mtime, size: entry.type === "file" ? entry.data.byteLength : 0 };
+    return {
+      type: entry.type,
+      ctime: entry.ctime,
+      mtime: entry.mtime,
+      size: entry.type === "file" ? entry.data.byteLength : 0,
+    };
   }
   async list(normalizedPath: string): Promise<ListedFiles> {
     const folder = this.entries.get(normalizedPath);
     if (folder?.type !== "folder") throw new Error(`ENOENT: no such folder, scandir '${normalizedPath}'`);
     const out: ListedFiles = { files: [], folders: [] };
     for (const [path, entry] of this.entries) {
-      if (path !== "/" && parentOf(path) === normalizedPath) (entry.type === "file" ? out.files : out.folders).push(path);
+      if (path !== "/" && parentOf(path) === normalizedPath)
+        (entry.type === "file" ? out.files : out.folders).push(path);
     }
     return out;
   }
@@ -409,16 +422,19 @@ export class InMemoryAdapter {
     }
   }
   async remove(normalizedPath: string): Promise<void> {
-    if (this.entries.get(normalizedPath)?.type !== "file") throw new Error(`ENOENT: no such file, unlink '${normalizedPath}'`);
+    if (this.entries.get(normalizedPath)?.type !== "file")
+      throw new Error(`ENOENT: no such file, unlink '${normalizedPath}'`);
     this.entries.delete(normalizedPath);
     this.touchParent(normalizedPath, this.tick());
     this.onChange(normalizedPath);
   }
   /** Renames a file or folder; refuses an existing destination, as Obsidian's adapters do. */
   async rename(normalizedPath: string, normalizedNewPath: string): Promise<void> {
-    if (!this.entries.has(normalizedPath)) throw new Error(`ENOENT: no such file or folder, rename '${normalizedPath}'`);
+    if (!this.entries.has(normalizedPath))
+      throw new Error(`ENOENT: no such file or folder, rename '${normalizedPath}'`);
     if (this.entries.has(normalizedNewPath)) throw new Error("Destination file already exists!");
-    if (this.entries.get(parentOf(normalizedNewPath))?.type !== "folder") throw new Error(`ENOENT: no such folder '${parentOf(normalizedNewPath)}'`);
+    if (this.entries.get(parentOf(normalizedNewPath))?.type !== "folder")
+      throw new Error(`ENOENT: no such folder '${parentOf(normalizedNewPath)}'`);
     for (const [path, entry] of [...this.entries]) {
       if (path === normalizedPath || path.startsWith(`${normalizedPath}/`)) {
         this.entries.delete(path);
@@ -440,9 +456,15 @@ export class InMemoryAdapter {
   private put(path: string, data: Uint8Array, options?: DataWriteOptions): void {
     const before = this.entries.get(path);
     if (before?.type === "folder") throw new Error(`EISDIR: illegal operation on a directory, open '${path}'`);
-    if (this.entries.get(parentOf(path))?.type !== "folder") throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+    if (this.entries.get(parentOf(path))?.type !== "folder")
+      throw new Error(`ENOENT: no such file or directory, open '${path}'`);
     const now = this.tick();
-    this.entries.set(path, { type: "file", data, ctime: options?.ctime ?? before?.ctime ?? now, mtime: options?.mtime ?? now });
+    this.entries.set(path, {
+      type: "file",
+      data,
+      ctime: options?.ctime ?? before?.ctime ?? now,
+      mtime: options?.mtime ?? now,
+    });
     if (!before) this.touchParent(path, now);
     this.onChange(path);
   }
@@ -598,7 +620,13 @@ export class Vault extends Events {
       const file = known instanceof TFile ? known : new TFile();
       const name = nameOf(path);
       const dot = name.lastIndexOf(".");
-      Object.assign(file, { vault: this, path, name, basename: dot > 0 ? name.slice(0, dot) : name, extension: dot > 0 ? name.slice(dot + 1) : "" });
+      Object.assign(file, {
+        vault: this,
+        path,
+        name,
+        basename: dot > 0 ? name.slice(0, dot) : name,
+        extension: dot > 0 ? name.slice(dot + 1) : "",
+      });
       file.stat = { ctime: entry.ctime, mtime: entry.mtime, size: entry.data.byteLength };
       if (known) {
         this.trigger("modify", file);
@@ -677,7 +705,8 @@ export class ManualTimers {
     const until = this.now + ms;
     for (;;) {
       let next: [number, { at: number; callback: () => unknown }] | undefined;
-      for (const entry of this.waiting) if (entry[1].at <= until && (next === undefined || entry[1].at < next[1].at)) next = entry;
+      for (const entry of this.waiting)
+        if (entry[1].at <= until && (next === undefined || entry[1].at < next[1].at)) next = entry;
       if (next === undefined) break;
       this.waiting.delete(next[0]);
       this.now = next[1].at;
@@ -1049,7 +1078,8 @@ export class SecretComponent extends BaseComponent {
     if (!this.selectEl) return;
     this.selectEl.empty();
     this.selectEl.createEl("option", { text: "No secret", attr: { value: "" } });
-    for (const id of this.app.secretStorage.listSecrets()) this.selectEl.createEl("option", { text: id, attr: { value: id } });
+    for (const id of this.app.secretStorage.listSecrets())
+      this.selectEl.createEl("option", { text: id, attr: { value: id } });
     this.selectEl.value = this.value;
   }
 }

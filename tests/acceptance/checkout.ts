@@ -24,19 +24,35 @@ export const REPO = resolve(__dirname, "..", "..");
 function checkoutFiles(): string[] {
   let listed: string[];
   try {
-    listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\0");
+    listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: REPO,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).split("\0");
   } catch {
     // Not a git checkout (an unpacked archive): every file but what .gitignore names.
     listed = walk("");
   }
-  return listed.filter((path) => path !== "" && existsSync(join(REPO, path)) && statSync(join(REPO, path)).isFile()).sort();
+  return listed
+    .filter((path) => path !== "" && existsSync(join(REPO, path)) && statSync(join(REPO, path)).isFile())
+    .sort();
 }
 
 /** The files under `dir` (relative to the repository), skipping .git and what .gitignore names (its simple forms). */
 function walk(dir: string): string[] {
-  const ignore = readFileSync(join(REPO, ".gitignore"), "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+  const ignore = readFileSync(join(REPO, ".gitignore"), "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
   const ignored = (name: string, isDir: boolean): boolean =>
-    name === ".git" || ignore.some((rule) => (rule.endsWith("/") ? isDir && name === rule.slice(0, -1) : rule.startsWith("*") ? name.endsWith(rule.slice(1)) : name === rule));
+    name === ".git" ||
+    ignore.some((rule) =>
+      rule.endsWith("/")
+        ? isDir && name === rule.slice(0, -1)
+        : rule.startsWith("*")
+          ? name.endsWith(rule.slice(1))
+          : name === rule,
+    );
   const out: string[] = [];
   for (const entry of readdirSync(join(REPO, dir), { withFileTypes: true })) {
     if (ignored(entry.name, entry.isDirectory())) continue;
@@ -58,20 +74,35 @@ async function contentHash(files: string[]): Promise<string> {
 }
 
 /** Runs a command; rejects with its output when it fails. */
-export function runChecked(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<string> {
+export function runChecked(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
     child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolvePromise(output) : reject(new Error(`${command} ${args.join(" ")} exited ${String(code)}:\n${output}`))));
+    child.once("close", (code) =>
+      code === 0
+        ? resolvePromise(output)
+        : reject(new Error(`${command} ${args.join(" ")} exited ${String(code)}:\n${output}`)),
+    );
   });
 }
 
 /** The environment npm runs in during the tests: no network, no update check, no audit. */
 export function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_audit: "false", npm_config_fund: "false", ...extra };
+  return {
+    ...process.env,
+    npm_config_offline: "true",
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    ...extra,
+  };
 }
 
 async function copyFiles(files: string[], into: string): Promise<void> {
@@ -104,7 +135,10 @@ async function buildOnce(): Promise<string> {
     try {
       await mkdir(lock);
     } catch {
-      const since = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
+      const since = await stat(lock).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      );
       if (since > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
       await sleep(200);
       continue;

@@ -37,13 +37,29 @@ describe("a conflict resolved on the command line", () => {
     await mkdir(notes);
     const env = { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token };
     const cli = (args: string) => sh(`node ${join(checkout, "dist", "cli.js")} ${args}`, { cwd: notes, env });
-    const api = (path: string, init: RequestInit = {}) => fetch(`${emu.url}${path}`, { ...init, headers: { Authorization: `Bearer ${emu.token}`, "content-type": "application/json" } });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${emu.url}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+      });
 
-    const created = (await (await api("/notes", { method: "POST", body: JSON.stringify({ title: "Plan", content: "# Plan\n\nShip on Monday.\n" }) })).json()) as { id: string };
+    const created = (await (
+      await api("/notes", {
+        method: "POST",
+        body: JSON.stringify({ title: "Plan", content: "# Plan\n\nShip on Monday.\n" }),
+      })
+    ).json()) as { id: string };
     expect((await cli(`pull ${created.id} plan.md`)).status).toBe(0);
     // Both sides change the same line.
     await writeFile(join(notes, "plan.md"), "# Plan\n\nShip on Tuesday.\n");
-    expect((await api(`/notes/${created.id}`, { method: "PATCH", body: JSON.stringify({ content: "# Plan\n\nShip on Wednesday.\n" }) })).status).toBeLessThan(300);
+    expect(
+      (
+        await api(`/notes/${created.id}`, {
+          method: "PATCH",
+          body: JSON.stringify({ content: "# Plan\n\nShip on Wednesday.\n" }),
+        })
+      ).status,
+    ).toBeLessThan(300);
 
     const conflict = await cli("push plan.md");
     expect(conflict.status).toBe(1);
@@ -70,11 +86,21 @@ describe("doctor inside the sandbox's folder", () => {
     const folder = join(work, "repo");
     await mkdir(folder);
     const env = { PATH: process.env.PATH ?? "", HOME: work };
-    const sandbox = await start(`node ${join(checkout, "dist", "cli.js")} sandbox --port 0`, { cwd: folder, env, ready: (out) => out.includes("Press Ctrl+C") });
+    const sandbox = await start(`node ${join(checkout, "dist", "cli.js")} sandbox --port 0`, {
+      cwd: folder,
+      env,
+      ready: (out) => out.includes("Press Ctrl+C"),
+    });
     try {
-      const doctor = await sh(`node ${join(checkout, "dist", "cli.js")} doctor --probe-api`, { cwd: join(folder, "sandbox-vault"), env });
+      const doctor = await sh(`node ${join(checkout, "dist", "cli.js")} doctor --probe-api`, {
+        cwd: join(folder, "sandbox-vault"),
+        env,
+      });
       const report = JSON.parse(doctor.stdout) as { ok: boolean; problems: string[]; sandbox?: unknown };
-      expect({ status: doctor.status, ok: report.ok, problems: report.problems }).toMatchObject({ status: 0, ok: true });
+      expect({ status: doctor.status, ok: report.ok, problems: report.problems }).toMatchObject({
+        status: 0,
+        ok: true,
+      });
       expect(report.sandbox).toBeDefined();
     } finally {
       expect(await sandbox.stop("SIGINT")).toBe(0);

@@ -23,7 +23,13 @@ function forwardRequestUrl(fake: Fake): void {
       out[name] = value;
     });
     if (param.throw !== false && response.status >= 400) throw new Error(`Request failed, status ${response.status}`);
-    return { status: response.status, headers: out, arrayBuffer, text: new TextDecoder().decode(arrayBuffer), json: undefined };
+    return {
+      status: response.status,
+      headers: out,
+      arrayBuffer,
+      text: new TextDecoder().decode(arrayBuffer),
+      json: undefined,
+    };
   });
 }
 
@@ -43,7 +49,10 @@ export interface LoadedPlugin {
 }
 
 /** Loads `mainJs` (a built bundle) and runs its `onload` against the API at `apiUrl`. */
-export async function loadPlugin(mainJs: string, options: { apiUrl: string; token: string; manifest: { id: string; version: string } }): Promise<LoadedPlugin> {
+export async function loadPlugin(
+  mainJs: string,
+  options: { apiUrl: string; token: string; manifest: { id: string; version: string } },
+): Promise<LoadedPlugin> {
   (globalThis as { window?: unknown }).window ??= globalThis;
   // The plugin's debug log (console.debug in the fake host) is not what this suite checks.
   jest.spyOn(console, "debug").mockImplementation(() => undefined);
@@ -80,7 +89,9 @@ export async function loadPlugin(mainJs: string, options: { apiUrl: string; toke
       plugin.ui.askNoteRef = () => Promise.resolve(DEMO_NOTE_IDS[note]);
       const before = new Set(app.vault.adapter.entries.keys());
       await run("pull-note");
-      const pulled = [...app.vault.adapter.entries.keys()].find((path) => !before.has(path) && path.endsWith(".md") && !path.startsWith("."));
+      const pulled = [...app.vault.adapter.entries.keys()].find(
+        (path) => !before.has(path) && path.endsWith(".md") && !path.startsWith("."),
+      );
       if (pulled === undefined) throw new Error(`nothing was pulled; notices: ${fake.Notice.shown.join(" | ")}`);
       const file = app.vault.getFileByPath(pulled);
       if (file === null) throw new Error("the pulled file is not in the vault's index");

@@ -28,12 +28,23 @@ afterAll(async () => {
   if (root !== undefined) await rm(root, { recursive: true, force: true });
 });
 
-const env = (): Record<string, string> => ({ PATH: process.env.PATH ?? "", HOME: root, HACKMD_API_TOKEN: emu.token, HACKMD_API_URL: emu.url });
+const env = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? "",
+  HOME: root,
+  HACKMD_API_TOKEN: emu.token,
+  HACKMD_API_URL: emu.url,
+});
 
 /** The command line typed, its client, and how to end it. */
-async function connect(transport: "stdio" | "http", flags: string): Promise<{ client: Client; close: () => Promise<void> }> {
+async function connect(
+  transport: "stdio" | "http",
+  flags: string,
+): Promise<{ client: Client; close: () => Promise<void> }> {
   if (transport === "stdio") {
-    const { client, stderr } = await stdioClient("bash", ["-c", `node dist/cli.js mcp --root ${root} ${flags}`], { cwd: checkout, env: env() });
+    const { client, stderr } = await stdioClient("bash", ["-c", `node dist/cli.js mcp --root ${root} ${flags}`], {
+      cwd: checkout,
+      env: env(),
+    });
     return {
       client,
       close: async () => {
@@ -42,7 +53,11 @@ async function connect(transport: "stdio" | "http", flags: string): Promise<{ cl
       },
     };
   }
-  const running: Running = await start(`node dist/cli.js serve --root ${root} --port 0 ${flags}`, { cwd: checkout, env: env(), ready: (out) => out.includes("\n") });
+  const running: Running = await start(`node dist/cli.js serve --root ${root} --port 0 ${flags}`, {
+    cwd: checkout,
+    env: env(),
+    ready: (out) => out.includes("\n"),
+  });
   const printed = JSON.parse(running.stdout().split("\n")[0] ?? "") as { url: string; token: string };
   const client = await httpClient(printed.url, { Authorization: `Bearer ${printed.token}` });
   return {
@@ -77,24 +92,33 @@ const CASES: ReadonlyArray<[string, boolean, string | undefined, boolean]> = [
 ];
 
 describe.each(["stdio", "http"] as const)("dist/cli.js over %s", (transport) => {
-  it.each(CASES)(`${transport === "stdio" ? "mcp" : "serve"} --root <dir> %s: create allowed %s`, async (flags, allowed, named, deleteRefused) => {
-    const title = `Policy ${transport} ${flags || "(no flags)"}`;
-    const { client, close } = await connect(transport, flags);
-    try {
-      expect((await client.listTools()).tools).toHaveLength(19);
-      // Reading is never refused by these flags.
-      expect((await call(client, "hackmd_get_me")).isError).toBe(false);
-      const created = await create(client, title);
-      expect({ allowed: created.allowed, names: named === undefined || created.text.includes(named) }).toEqual({ allowed, names: true });
-      expect(await notesTitled(title)).toBe(allowed ? 1 : 0);
-      // A note id that does not exist: a refused delete says the flag; an allowed one reaches HackMD (not found).
-      const deleted = await call(client, "hackmd_delete_note", { note_ref: "doesNotExist0000" });
-      expect(deleted.isError).toBe(true);
-      expect({ refusedByPolicy: /--read-only|--deny|--ask/.test(deleted.text) }).toEqual({ refusedByPolicy: deleteRefused });
-    } finally {
-      await close();
-    }
-  }, 60_000);
+  it.each(CASES)(
+    `${transport === "stdio" ? "mcp" : "serve"} --root <dir> %s: create allowed %s`,
+    async (flags, allowed, named, deleteRefused) => {
+      const title = `Policy ${transport} ${flags || "(no flags)"}`;
+      const { client, close } = await connect(transport, flags);
+      try {
+        expect((await client.listTools()).tools).toHaveLength(19);
+        // Reading is never refused by these flags.
+        expect((await call(client, "hackmd_get_me")).isError).toBe(false);
+        const created = await create(client, title);
+        expect({ allowed: created.allowed, names: named === undefined || created.text.includes(named) }).toEqual({
+          allowed,
+          names: true,
+        });
+        expect(await notesTitled(title)).toBe(allowed ? 1 : 0);
+        // A note id that does not exist: a refused delete says the flag; an allowed one reaches HackMD (not found).
+        const deleted = await call(client, "hackmd_delete_note", { note_ref: "doesNotExist0000" });
+        expect(deleted.isError).toBe(true);
+        expect({ refusedByPolicy: /--read-only|--deny|--ask/.test(deleted.text) }).toEqual({
+          refusedByPolicy: deleteRefused,
+        });
+      } finally {
+        await close();
+      }
+    },
+    60_000,
+  );
 });
 
 it("no output carried the HackMD token", () => {

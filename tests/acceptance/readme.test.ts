@@ -49,8 +49,14 @@ const EXEMPT: ReadonlyArray<{ text: RegExp; why: string }> = [
   { text: /^npm test$/, why: "CI runs it (it is the command running this suite)" },
   { text: /^npm run (lint|typecheck)$/, why: "CI runs it (.ci/run)" },
   { text: /^npm run bench$/, why: "measures for minutes; tests never assert timings (bench/README.md)" },
-  { text: /^npm run check:clients$/, why: "needs the network to install the real Inspector and mcp-remote through npx; this suite runs their snippets through stand-ins" },
-  { text: /^npx @modelcontextprotocol\/inspector$/, why: "the README names it as what not to run (unpinned, it resolves to a version without --header); needs the network" },
+  {
+    text: /^npm run check:clients$/,
+    why: "needs the network to install the real Inspector and mcp-remote through npx; this suite runs their snippets through stand-ins",
+  },
+  {
+    text: /^npx @modelcontextprotocol\/inspector$/,
+    why: "the README names it as what not to run (unpinned, it resolves to a version without --header); needs the network",
+  },
 ];
 
 /** The README lines each driver below runs (a line may match several; it needs at least one). */
@@ -85,14 +91,16 @@ const executed = new Set<string>();
 /** The README entries matching `pattern` (at least one, or the README lost the line this driver runs). */
 function readme(pattern: RegExp): ReadmeEntry[] {
   const found = entries.filter((entry) => pattern.test(entry.text));
-  if (found.length === 0) throw new Error(`README.md has no line matching ${String(pattern)} any more; update the acceptance driver`);
+  if (found.length === 0)
+    throw new Error(`README.md has no line matching ${String(pattern)} any more; update the acceptance driver`);
   return found;
 }
 
 /** The one README text matching `pattern`, marked as run. */
 function line(pattern: RegExp): string {
   const texts = [...new Set(readme(pattern).map((entry) => entry.text))];
-  if (texts.length !== 1) throw new Error(`${String(pattern)} matches ${texts.length} different README lines: ${texts.join(" | ")}`);
+  if (texts.length !== 1)
+    throw new Error(`${String(pattern)} matches ${texts.length} different README lines: ${texts.join(" | ")}`);
   executed.add(texts[0] ?? "");
   return texts[0] ?? "";
 }
@@ -150,20 +158,25 @@ beforeAll(async () => {
     HACKMD_API_URL: emu.url,
     HACKMD_API_TOKEN: emu.token,
   });
-  for (const name of ["HACKMD_BRIDGE_ROOT", "HACKMD_BRIDGE_MCP_TOKEN", "HACKMD_LIVE_TOKEN", "HACKMD_BRIDGE_LOG_LEVEL"]) delete env[name];
+  for (const name of ["HACKMD_BRIDGE_ROOT", "HACKMD_BRIDGE_MCP_TOKEN", "HACKMD_LIVE_TOKEN", "HACKMD_BRIDGE_LOG_LEVEL"])
+    delete env[name];
   cwd = checkout;
 }, 240_000);
 
 afterAll(async () => {
   for (const running of stopAtEnd) await running.stop("SIGKILL").catch(() => undefined);
   await emu?.stop();
-  for (const folder of [checkout, home, prefix]) if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+  for (const folder of [checkout, home, prefix])
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true });
 });
 
 describe("README.md, run as a user runs it", () => {
   it("every command line and snippet in the README has a driver here, or a stated reason not to run it", () => {
     expect(entries.length).toBeGreaterThan(40);
-    const orphans = entries.filter((entry) => !DRIVEN.some((pattern) => pattern.test(entry.text)) && !EXEMPT.some((exempt) => exempt.text.test(entry.text)));
+    const orphans = entries.filter(
+      (entry) =>
+        !DRIVEN.some((pattern) => pattern.test(entry.text)) && !EXEMPT.some((exempt) => exempt.text.test(entry.text)),
+    );
     expect(orphans.map((entry) => `README.md:${entry.line} ${entry.text}`)).toEqual([]);
   });
 
@@ -199,7 +212,11 @@ describe("README.md, run as a user runs it", () => {
     expect({ status: bare.status, stdout: bare.stdout }).toEqual({ status: 2, stdout: "" });
     expect(bare.stderr).toContain(help.stdout.trim().split("\n")[0] ?? "");
     const readmeText = await readFile(join(checkout, "README.md"), "utf8");
-    const commands = [...readmeText.slice(readmeText.indexOf("<!-- exit-codes:start -->"), readmeText.indexOf("<!-- exit-codes:end -->")).matchAll(/^\| `([a-z]+)` \|/gm)].map((match) => match[1] ?? "");
+    const commands = [
+      ...readmeText
+        .slice(readmeText.indexOf("<!-- exit-codes:start -->"), readmeText.indexOf("<!-- exit-codes:end -->"))
+        .matchAll(/^\| `([a-z]+)` \|/gm),
+    ].map((match) => match[1] ?? "");
     expect(commands.length).toBeGreaterThan(10);
     const perCommand = line(/^hackmd-bridge <command> --help$/);
     const helpCommand = line(/^hackmd-bridge help <command>$/);
@@ -208,7 +225,10 @@ describe("README.md, run as a user runs it", () => {
       await Promise.all(
         commands.slice(index, index + 4).map(async (command) => {
           expect(help.stdout).toContain(command);
-          const [one, same] = await Promise.all([run(perCommand.replace("<command>", command)), run(helpCommand.replace("<command>", command))]);
+          const [one, same] = await Promise.all([
+            run(perCommand.replace("<command>", command)),
+            run(helpCommand.replace("<command>", command)),
+          ]);
           expect({ command, status: one.status }).toEqual({ command, status: 0 });
           expect(one.stdout).toContain(`hackmd-bridge ${command}`);
           expect(same).toEqual(one);
@@ -227,13 +247,19 @@ describe("README.md, run as a user runs it", () => {
 
     it("HACKMD_API_TOKEN=… hackmd-bridge mcp --root ~/notes: the SDK's client over stdio lists every tool, reads and writes", async () => {
       const text = line(/^HACKMD_API_TOKEN=… hackmd-bridge mcp --root ~\/notes$/);
-      const { client, stderr } = await stdioClient("bash", ["-c", fill(text)], { cwd, env: env as Record<string, string> });
+      const { client, stderr } = await stdioClient("bash", ["-c", fill(text)], {
+        cwd,
+        env: env as Record<string, string>,
+      });
       try {
         expect((await client.listTools()).tools).toHaveLength(TOOL_COUNT);
         expect((await call(client, "hackmd_get_me")).structured).toMatchObject({ user_path: "sandbox" });
         // No policy flag: every tool is allowed, writes too.
         const created = await call(client, "hackmd_create_note", { title: "From stdio", content: "# From stdio\n" });
-        expect({ isError: created.isError, text: created.text }).toEqual({ isError: false, text: expect.stringContaining("From stdio") });
+        expect({ isError: created.isError, text: created.text }).toEqual({
+          isError: false,
+          text: expect.stringContaining("From stdio"),
+        });
       } finally {
         await client.close();
       }
@@ -241,29 +267,47 @@ describe("README.md, run as a user runs it", () => {
     }, 60_000);
 
     it.each([
-      ["--port 27183 (run on --port 0)", /^HACKMD_API_TOKEN=… hackmd-bridge serve --root ~\/notes --port 27183$/, false],
+      [
+        "--port 27183 (run on --port 0)",
+        /^HACKMD_API_TOKEN=… hackmd-bridge serve --root ~\/notes --port 27183$/,
+        false,
+      ],
       ["--read-only (run with --port 0)", /^HACKMD_API_TOKEN=… hackmd-bridge serve --root ~\/notes --read-only$/, true],
-    ])("HACKMD_API_TOKEN=… hackmd-bridge serve --root ~/notes %s: the printed URL and token answer over HTTP", async (_name, pattern, readOnly) => {
-      const text = line(pattern);
-      const typed = fill(text).includes("--port 27183") ? fill(text).replace("--port 27183", "--port 0") : `${fill(text)} --port 0`;
-      const running = await start(typed, { cwd, env, ready: (out) => out.includes("\n") });
-      try {
-        const printed = JSON.parse(running.stdout().split("\n")[0] ?? "") as { url: string; token: string };
-        expect(printed.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-        const client = await httpClient(printed.url, { Authorization: `Bearer ${printed.token}` });
-        expect((await client.listTools()).tools).toHaveLength(TOOL_COUNT);
-        expect((await call(client, "hackmd_get_me")).isError).toBe(false);
-        const created = await call(client, "hackmd_create_note", { title: "From serve", content: "# From serve\n" });
-        if (readOnly) expect({ isError: created.isError, text: created.text }).toEqual({ isError: true, text: expect.stringContaining("--read-only") });
-        else expect({ isError: created.isError, text: created.text }).toEqual({ isError: false, text: expect.stringContaining("From serve") });
-        await client.close();
-        // Not a terminal: the snippets go to stderr with <token> in place of the token.
-        expect(running.stderr()).toContain("<token>");
-        expect(running.stderr()).not.toContain(printed.token);
-      } finally {
-        expect(await running.stop()).toBe(0);
-      }
-    }, 60_000);
+    ])(
+      "HACKMD_API_TOKEN=… hackmd-bridge serve --root ~/notes %s: the printed URL and token answer over HTTP",
+      async (_name, pattern, readOnly) => {
+        const text = line(pattern);
+        const typed = fill(text).includes("--port 27183")
+          ? fill(text).replace("--port 27183", "--port 0")
+          : `${fill(text)} --port 0`;
+        const running = await start(typed, { cwd, env, ready: (out) => out.includes("\n") });
+        try {
+          const printed = JSON.parse(running.stdout().split("\n")[0] ?? "") as { url: string; token: string };
+          expect(printed.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+          const client = await httpClient(printed.url, { Authorization: `Bearer ${printed.token}` });
+          expect((await client.listTools()).tools).toHaveLength(TOOL_COUNT);
+          expect((await call(client, "hackmd_get_me")).isError).toBe(false);
+          const created = await call(client, "hackmd_create_note", { title: "From serve", content: "# From serve\n" });
+          if (readOnly)
+            expect({ isError: created.isError, text: created.text }).toEqual({
+              isError: true,
+              text: expect.stringContaining("--read-only"),
+            });
+          else
+            expect({ isError: created.isError, text: created.text }).toEqual({
+              isError: false,
+              text: expect.stringContaining("From serve"),
+            });
+          await client.close();
+          // Not a terminal: the snippets go to stderr with <token> in place of the token.
+          expect(running.stderr()).toContain("<token>");
+          expect(running.stderr()).not.toContain(printed.token);
+        } finally {
+          expect(await running.stop()).toBe(0);
+        }
+      },
+      60_000,
+    );
 
     it("hackmd-bridge doctor --root ~/notes --probe-api: ok, exit 0", async () => {
       const ran = await run(line(/^hackmd-bridge doctor --root ~\/notes --probe-api$/));
@@ -279,7 +323,9 @@ describe("README.md, run as a user runs it", () => {
       const list = await run(line(/^hackmd-bridge list$/));
       expect(list.status).toBe(0);
       expect(list.stdout).toContain("Weekly sync");
-      const listed = JSON.parse((await run("hackmd-bridge list --json")).stdout) as { notes: Array<{ id: string; short_id: string; title: string }> };
+      const listed = JSON.parse((await run("hackmd-bridge list --json")).stdout) as {
+        notes: Array<{ id: string; short_id: string; title: string }>;
+      };
       const weekly = listed.notes.find((note) => note.title.startsWith("Weekly sync"));
       shortId = weekly?.short_id ?? "";
       expect(shortId).not.toBe("");
@@ -294,7 +340,10 @@ describe("README.md, run as a user runs it", () => {
       expect(status.stdout).toMatch(/in_sync\s+plan\.md/);
 
       // The user edits the file, then looks at the change and sends it.
-      await writeFile(join(cwd, "plan.md"), `${await readFile(join(cwd, "plan.md"), "utf8")}\nAdded from the command line.\n`);
+      await writeFile(
+        join(cwd, "plan.md"),
+        `${await readFile(join(cwd, "plan.md"), "utf8")}\nAdded from the command line.\n`,
+      );
       const diffForms = forms(line(/^hackmd-bridge diff plan\.md \[--remote\]$/));
       expect(diffForms).toEqual(["hackmd-bridge diff plan.md", "hackmd-bridge diff plan.md --remote"]);
       for (const form of diffForms) {
@@ -315,7 +364,15 @@ describe("README.md, run as a user runs it", () => {
       // A collaborator edits the top of the note while the user adds a line at the end: the
       // plain push refuses and names --merge; push --merge sends both edits.
       const collaborator = `${remote.content.replace("Weekly sync", "Weekly sync (moved to Tuesday)")}`;
-      expect((await fetch(noteUrl, { method: "PATCH", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ content: collaborator }) })).status).toBeLessThan(300);
+      expect(
+        (
+          await fetch(noteUrl, {
+            method: "PATCH",
+            headers: { ...auth, "Content-Type": "application/json" },
+            body: JSON.stringify({ content: collaborator }),
+          })
+        ).status,
+      ).toBeLessThan(300);
       await writeFile(join(cwd, "plan.md"), `${await readFile(join(cwd, "plan.md"), "utf8")}\nAnd one more line.\n`);
       const refused = await run(plainPush ?? "");
       expect(refused.status).toBe(1);
@@ -333,7 +390,9 @@ describe("README.md, run as a user runs it", () => {
       const seeded = await fetch(`${emu.url.replace(/\/v1$/, "")}/__emulator/seed`, {
         method: "POST",
         headers: { ...auth, "Content-Type": "application/json" },
-        body: JSON.stringify({ notes: [{ id: dashedId, title: "Dashed", content: "# Dashed\n\nAn id that looks like an option.\n" }] }),
+        body: JSON.stringify({
+          notes: [{ id: dashedId, title: "Dashed", content: "# Dashed\n\nAn id that looks like an option.\n" }],
+        }),
       });
       expect(seeded.status).toBeLessThan(300);
       const dashedPull = await run(dashed);
@@ -350,7 +409,11 @@ describe("README.md, run as a user runs it", () => {
     it("sync --watch [--budget 2000|unlimited]: each form says it is watching, and stops on Ctrl+C with exit 0", async () => {
       const watchForms = forms(line(/^hackmd-bridge sync --watch \[--budget 2000\|unlimited\]$/));
       executed.add(line(/^hackmd-bridge sync --watch$/));
-      expect(watchForms).toEqual(["hackmd-bridge sync --watch", "hackmd-bridge sync --watch --budget 2000", "hackmd-bridge sync --watch --budget unlimited"]);
+      expect(watchForms).toEqual([
+        "hackmd-bridge sync --watch",
+        "hackmd-bridge sync --watch --budget 2000",
+        "hackmd-bridge sync --watch --budget unlimited",
+      ]);
       for (const form of watchForms) {
         const running = await start(form, { cwd, env, ready: (out) => out.includes("Watching") });
         expect(running.stdout()).toMatch(/^Watching 1 tracked note: \d+\/(2000|unlimited) requests used this month/);
@@ -361,7 +424,9 @@ describe("README.md, run as a user runs it", () => {
 
     it("history plan.md [--show <version_id>] and comments plan.md [--resolve <id>]", async () => {
       const historyForms = forms(line(/^hackmd-bridge history plan\.md \[--show <version_id>\]$/));
-      const versions = JSON.parse((await run("hackmd-bridge history plan.md --json")).stdout) as { versions: Array<{ id: string }> };
+      const versions = JSON.parse((await run("hackmd-bridge history plan.md --json")).stdout) as {
+        versions: Array<{ id: string }>;
+      };
       const versionId = versions.versions[0]?.id ?? "";
       expect(versionId).not.toBe("");
       for (const form of historyForms) {
@@ -369,7 +434,9 @@ describe("README.md, run as a user runs it", () => {
         expect({ form, status: history.status }).toEqual({ form, status: 0 });
         expect(history.stdout.length).toBeGreaterThan(0);
       }
-      const open = JSON.parse((await run("hackmd-bridge comments plan.md --json")).stdout) as { comments: Array<{ id: string }> };
+      const open = JSON.parse((await run("hackmd-bridge comments plan.md --json")).stdout) as {
+        comments: Array<{ id: string }>;
+      };
       const commentId = open.comments[0]?.id ?? "";
       expect(commentId).not.toBe("");
       const [list, resolve] = forms(line(/^hackmd-bridge comments plan\.md \[--resolve <id>\]$/));
@@ -403,7 +470,11 @@ describe("README.md, run as a user runs it", () => {
       clients.push({ what: "Claude Code", command: parsed.command ?? "", args: parsed.args, env: parsed.env });
       const toml = parseCodexToml(fill(line(/^\[mcp_servers\.hackmd\]\ncommand = /).replace(/"…"/g, `"${emu.token}"`)));
       clients.push({ what: "Codex", ...toml });
-      const cursor = (JSON.parse(line(/^\{ "mcpServers": \{ "hackmd": \{ "command": /).replace(/"…"/g, `"${emu.token}"`)) as { mcpServers: { hackmd: { command: string; args: string[]; env: Record<string, string> } } }).mcpServers.hackmd;
+      const cursor = (
+        JSON.parse(line(/^\{ "mcpServers": \{ "hackmd": \{ "command": /).replace(/"…"/g, `"${emu.token}"`)) as {
+          mcpServers: { hackmd: { command: string; args: string[]; env: Record<string, string> } };
+        }
+      ).mcpServers.hackmd;
       clients.push({ what: "Cursor", ...cursor });
       for (const client of clients) {
         // A client app starts the command with the environment it names; the paths of the example are HOME's.
@@ -411,7 +482,10 @@ describe("README.md, run as a user runs it", () => {
         const childEnv = { PATH: env.PATH ?? "", HOME: home, HACKMD_API_URL: emu.url, ...client.env };
         const { client: mcp } = await stdioClient(client.command, args, { cwd: home, env: childEnv });
         try {
-          expect({ what: client.what, tools: (await mcp.listTools()).tools.length }).toEqual({ what: client.what, tools: TOOL_COUNT });
+          expect({ what: client.what, tools: (await mcp.listTools()).tools.length }).toEqual({
+            what: client.what,
+            tools: TOOL_COUNT,
+          });
           expect((await call(mcp, "hackmd_get_me")).isError).toBe(false);
         } finally {
           await mcp.close();
@@ -430,9 +504,17 @@ describe("README.md, run as a user runs it", () => {
       const sandboxEnv = { ...env };
       delete sandboxEnv.HACKMD_API_TOKEN;
       delete sandboxEnv.HACKMD_API_URL;
-      sandbox = await start(`${text} -- --port 0`, { cwd: checkout, env: sandboxEnv, ready: (out) => out.includes("Press Ctrl+C") });
+      sandbox = await start(`${text} -- --port 0`, {
+        cwd: checkout,
+        env: sandboxEnv,
+        ready: (out) => out.includes("Press Ctrl+C"),
+      });
       stopAtEnd.push(sandbox);
-      const jsonLine = sandbox.stdout().split("\n").find((text) => text.startsWith("{")) ?? "";
+      const jsonLine =
+        sandbox
+          .stdout()
+          .split("\n")
+          .find((text) => text.startsWith("{")) ?? "";
       printed = JSON.parse(jsonLine) as typeof printed;
       expect(printed.mode).toBe("sandbox");
       expect(sandbox.stdout()).toContain(`Bearer ${printed.token}`);
@@ -453,7 +535,14 @@ describe("README.md, run as a user runs it", () => {
       expect(list.stdout).toContain("Weekly sync");
       const json = await run("node dist/cli.js list --root sandbox-vault --json", noToken, checkout);
       const shortId = (JSON.parse(json.stdout) as { notes: Array<{ short_id: string }> }).notes[0]?.short_id ?? "";
-      const pull = await run(line(/^npx hackmd-bridge pull <short_id> notes\/first\.md --root sandbox-vault --create-parent-dirs$/).replace("<short_id>", shortId), noToken, checkout);
+      const pull = await run(
+        line(/^npx hackmd-bridge pull <short_id> notes\/first\.md --root sandbox-vault --create-parent-dirs$/).replace(
+          "<short_id>",
+          shortId,
+        ),
+        noToken,
+        checkout,
+      );
       expect(pull.status).toBe(0);
       expect(existsSync(join(checkout, "sandbox-vault", "notes", "first.md"))).toBe(true);
     }, 60_000);
@@ -486,14 +575,28 @@ describe("README.md, run as a user runs it", () => {
 
     it("the stdio configurations it prints (Claude Code, Codex) start the tools on its folder with no token", async () => {
       const out = sandbox.stdout();
-      const claudeLine = out.split("\n").find((text) => text.trim().startsWith("claude mcp add --transport stdio "))?.trim() ?? "";
+      const claudeLine =
+        out
+          .split("\n")
+          .find((text) => text.trim().startsWith("claude mcp add --transport stdio "))
+          ?.trim() ?? "";
       const claude = claudeStandIn(await words(claudeLine, home));
       expect(claude).toMatchObject({ transport: "stdio", name: "hackmd", env: {} });
       const codexStart = out.indexOf("[mcp_servers.hackmd]\n  command = ");
-      const codex = parseCodexToml(out.slice(codexStart).split("\n").slice(0, 3).map((text) => text.trim()).join("\n"));
+      const codex = parseCodexToml(
+        out
+          .slice(codexStart)
+          .split("\n")
+          .slice(0, 3)
+          .map((text) => text.trim())
+          .join("\n"),
+      );
       for (const server of [{ command: claude.command ?? "", args: claude.args }, codex]) {
         // What a client app passes: its own PATH and HOME, and no HackMD variables.
-        const { client } = await stdioClient(server.command, server.args, { cwd: home, env: { PATH: env.PATH ?? "", HOME: home } });
+        const { client } = await stdioClient(server.command, server.args, {
+          cwd: home,
+          env: { PATH: env.PATH ?? "", HOME: home },
+        });
         try {
           expect((await client.listTools()).tools).toHaveLength(TOOL_COUNT);
           expect((await call(client, "hackmd_get_me")).structured).toMatchObject({ user_path: "sandbox" });
@@ -508,11 +611,20 @@ describe("README.md, run as a user runs it", () => {
       const sandboxEnv = { ...env };
       delete sandboxEnv.HACKMD_API_TOKEN;
       delete sandboxEnv.HACKMD_API_URL;
-      const reset = await start(`${line(/^npm start -- --reset$/)} --port 0`, { cwd: checkout, env: sandboxEnv, ready: (out) => out.includes("Press Ctrl+C") });
+      const reset = await start(`${line(/^npm start -- --reset$/)} --port 0`, {
+        cwd: checkout,
+        env: sandboxEnv,
+        ready: (out) => out.includes("Press Ctrl+C"),
+      });
       stopAtEnd.push(reset);
       try {
         expect(reset.stderr()).toContain("Started over");
-        const again = JSON.parse(reset.stdout().split("\n").find((text) => text.startsWith("{")) ?? "") as typeof printed;
+        const again = JSON.parse(
+          reset
+            .stdout()
+            .split("\n")
+            .find((text) => text.startsWith("{")) ?? "",
+        ) as typeof printed;
         expect(again.token).not.toBe(printed.token);
       } finally {
         await reset.stop("SIGINT");
@@ -525,7 +637,11 @@ describe("README.md, run as a user runs it", () => {
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
     const port = (holder.address() as AddressInfo).port;
     try {
-      const ran = await run(`${line(/^npm start$/)} -- --port ${port}`, { HACKMD_API_TOKEN: undefined, HACKMD_API_URL: undefined }, checkout);
+      const ran = await run(
+        `${line(/^npm start$/)} -- --port ${port}`,
+        { HACKMD_API_TOKEN: undefined, HACKMD_API_URL: undefined },
+        checkout,
+      );
       expect(ran.status).not.toBe(0);
       expect(ran.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
       expect(ran.stderr).toContain("npm start -- --port 0");
@@ -544,14 +660,19 @@ describe("README.md, run as a user runs it", () => {
         expect(ran.status).toBe(0);
       }
       const folder = join(vault, ".obsidian", "plugins", "hackmd-bridge");
-      const manifest = JSON.parse(await readFile(join(folder, "manifest.json"), "utf8")) as { id: string; version: string };
+      const manifest = JSON.parse(await readFile(join(folder, "manifest.json"), "utf8")) as {
+        id: string;
+        version: string;
+      };
       expect(manifest.id).toBe("hackmd-bridge");
       const host = await loadPlugin(join(folder, "main.js"), { apiUrl: emu.url, token: emu.token, manifest });
       try {
         const marker = "Edited in Obsidian (acceptance).";
         const path = await host.pullEditPush("cs101", marker);
         expect(path).toMatch(/\.md$/);
-        const remote = (await (await fetch(`${emu.url}/notes/${host.noteId("cs101")}`, { headers: { Authorization: `Bearer ${emu.token}` } })).json()) as { content: string };
+        const remote = (await (
+          await fetch(`${emu.url}/notes/${host.noteId("cs101")}`, { headers: { Authorization: `Bearer ${emu.token}` } })
+        ).json()) as { content: string };
         expect(remote.content).toContain(marker);
       } finally {
         host.unload();
@@ -566,7 +687,12 @@ describe("README.md, run as a user runs it", () => {
     // A HackMD account's token cannot be given here; the README's promise for the tokenless run is checked.
     const ran = await run(text.replace("HACKMD_LIVE_TOKEN=…", "HACKMD_LIVE_TOKEN="), {}, checkout);
     expect(ran.status).toBe(0);
-    expect(ran.stdout.trim().split("\n").filter((text) => !text.startsWith(">") && text.trim() !== "")).toEqual([expect.stringContaining("ran nothing")]);
+    expect(
+      ran.stdout
+        .trim()
+        .split("\n")
+        .filter((text) => !text.startsWith(">") && text.trim() !== ""),
+    ).toEqual([expect.stringContaining("ran nothing")]);
   }, 60_000);
 
   it("npm unlink -g hackmd-bridge removes the command again", async () => {
@@ -576,16 +702,28 @@ describe("README.md, run as a user runs it", () => {
   }, 60_000);
 
   it("ran every README line that has a driver, and no output carried the HackMD token", () => {
-    const notRun = entries.filter((entry) => !executed.has(entry.text) && !EXEMPT.some((exempt) => exempt.text.test(entry.text)));
+    const notRun = entries.filter(
+      (entry) => !executed.has(entry.text) && !EXEMPT.some((exempt) => exempt.text.test(entry.text)),
+    );
     expect(notRun.map((entry) => `README.md:${entry.line} ${entry.text}`)).toEqual([]);
     for (const text of outputs) expect(text).not.toContain(emu.token);
   });
 });
 
 /** `claude mcp add`, as far as these snippets use it: the options, the name, then a URL or `-- command args`. */
-function claudeStandIn(argv: string[]): { transport: string; name: string; url?: string; headers: Record<string, string>; command?: string; args: string[]; env: Record<string, string> } {
+function claudeStandIn(argv: string[]): {
+  transport: string;
+  name: string;
+  url?: string;
+  headers: Record<string, string>;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+} {
   expect(argv.slice(0, 3)).toEqual(["claude", "mcp", "add"]);
-  const out = { transport: "stdio", name: "", headers: {}, args: [] as string[], env: {} } as ReturnType<typeof claudeStandIn>;
+  const out = { transport: "stdio", name: "", headers: {}, args: [] as string[], env: {} } as ReturnType<
+    typeof claudeStandIn
+  >;
   const rest = argv.slice(3);
   const positional: string[] = [];
   while (rest.length > 0) {
@@ -642,6 +780,12 @@ function parseCodexToml(text: string): { command: string; args: string[]; env: R
     if (match === null) throw new Error(`the Codex stand-in cannot read ${entry}`);
     values[match[1] ?? ""] = match[2] ?? "";
   }
-  const env = Object.fromEntries([...(values.env ?? "").matchAll(/(\w+) = "([^"]*)"/g)].map((pair) => [pair[1] ?? "", pair[2] ?? ""]));
-  return { command: JSON.parse(values.command ?? '""') as string, args: JSON.parse(values.args ?? "[]") as string[], env };
+  const env = Object.fromEntries(
+    [...(values.env ?? "").matchAll(/(\w+) = "([^"]*)"/g)].map((pair) => [pair[1] ?? "", pair[2] ?? ""]),
+  );
+  return {
+    command: JSON.parse(values.command ?? '""') as string,
+    args: JSON.parse(values.args ?? "[]") as string[],
+    env,
+  };
 }

@@ -39,7 +39,8 @@ export function readmeEntries(text = readFileSync(join(REPO, "README.md"), "utf8
       body.forEach((raw, offset) => {
         // A comment starts with " #" after the command (no command line here has " # " inside it).
         const command = raw.replace(/\s+#\s.*$/, "").trim();
-        if (command !== "" && !command.startsWith("#")) entries.push({ kind: "sh", text: command, line: start + offset + 1 });
+        if (command !== "" && !command.startsWith("#"))
+          entries.push({ kind: "sh", text: command, line: start + offset + 1 });
       });
     } else if (lang === "toml" || lang === "json") {
       entries.push({ kind: lang, text: body.join("\n"), line: start + 1 });

@@ -19,7 +19,11 @@ export interface Ran {
 /** Runs one command line through bash and waits for it to end. */
 export function sh(line: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", line], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", line], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -43,7 +47,10 @@ export interface Running {
  * holds for its stdout; rejects if it ends before. `stop` signals the whole group, as Ctrl+C in a
  * terminal signals the foreground job.
  */
-export function start(line: string, options: { cwd: string; env: NodeJS.ProcessEnv; ready: (stdout: string) => boolean }): Promise<Running> {
+export function start(
+  line: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; ready: (stdout: string) => boolean },
+): Promise<Running> {
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-c", line], { cwd: options.cwd, env: options.env, detached: true });
     let stdout = "";
@@ -69,13 +76,18 @@ export function start(line: string, options: { cwd: string; env: NodeJS.ProcessE
       stdout += chunk.toString("utf8");
       if (options.ready(stdout)) resolve(running);
     });
-    void exited.then((code) => reject(new Error(`\`${line}\` ended (${String(code)}) before it was ready:\n${stdout}\n${stderr}`)));
+    void exited.then((code) =>
+      reject(new Error(`\`${line}\` ended (${String(code)}) before it was ready:\n${stdout}\n${stderr}`)),
+    );
   });
 }
 
 /** Splits a command line into words exactly as bash does (quotes, escapes, `~` as `home`), without running it. */
 export async function words(line: string, home: string): Promise<string[]> {
-  const ran = await sh(`eval "set -- $HB_LINE"; printf '%s\\0' "$@"`, { cwd: "/", env: { PATH: process.env.PATH ?? "", HOME: home, HB_LINE: line } });
+  const ran = await sh(`eval "set -- $HB_LINE"; printf '%s\\0' "$@"`, {
+    cwd: "/",
+    env: { PATH: process.env.PATH ?? "", HOME: home, HB_LINE: line },
+  });
   if (ran.status !== 0) throw new Error(`cannot split ${line}: ${ran.stderr}`);
   return ran.stdout.split("\0").slice(0, -1);
 }
@@ -88,7 +100,11 @@ export async function httpClient(url: string, headers: Record<string, string>): 
 }
 
 /** The SDK's client over stdio, starting the command as an MCP client app would. */
-export async function stdioClient(command: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<{ client: Client; stderr: () => string }> {
+export async function stdioClient(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({ command, args, cwd: options.cwd, env: options.env, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -104,7 +120,9 @@ export function header(text: string): Record<string, string> {
 }
 
 /** The emulator the command ships (`dist/cli.js emulator --port 0 --seed demo --control`), as HackMD. */
-export async function startEmulator(checkout: string): Promise<{ url: string; token: string; stop: () => Promise<number | null> }> {
+export async function startEmulator(
+  checkout: string,
+): Promise<{ url: string; token: string; stop: () => Promise<number | null> }> {
   const running = await start(`node ${join(checkout, "dist", "cli.js")} emulator --port 0 --seed demo --control`, {
     cwd: checkout,
     env: { PATH: process.env.PATH ?? "" },
@@ -115,8 +133,16 @@ export async function startEmulator(checkout: string): Promise<{ url: string; to
 }
 
 /** A tool call's outcome: its text and whether it failed. */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; text: string; structured: unknown }> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ isError: boolean; text: string; structured: unknown }> {
   const result = await client.callTool({ name, arguments: args });
   const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
-  return { isError: result.isError === true, text: content.map((part) => part.text ?? "").join("\n"), structured: result.structuredContent };
+  return {
+    isError: result.isError === true,
+    text: content.map((part) => part.text ?? "").join("\n"),
+    structured: result.structuredContent,
+  };
 }

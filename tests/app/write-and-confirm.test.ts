@@ -22,8 +22,10 @@ describe("one write-and-confirm home for every door", () => {
   });
 
   /** The read hash the agent's edit names, so the tool reads first as the push does. */
-  const hash = async (): Promise<string> => ok(await bridge.call("hackmd_get_note", { note_ref: READING })).body_hash as string;
-  const edit = async (content: string): Promise<CallResult> => bridge.call("hackmd_update_note", { note_ref: READING, content, expected_hash: await hash() });
+  const hash = async (): Promise<string> =>
+    ok(await bridge.call("hackmd_get_note", { note_ref: READING })).body_hash as string;
+  const edit = async (content: string): Promise<CallResult> =>
+    bridge.call("hackmd_update_note", { note_ref: READING, content, expected_hash: await hash() });
   const push = async (content: string): Promise<CallResult> => {
     await mkdir(bridge.root, { recursive: true });
     await writeFile(join(bridge.root, "reading.md"), content);

@@ -56,14 +56,20 @@ const markEvaluation: Plugin = {
       const marked = MARKED.find((entry) => entry.file.test(args.path.split("\\").join("/")));
       if (!marked) return undefined;
       const source = await readFile(args.path, "utf8");
-      return { contents: `${source}\n;((globalThis).__hbEvaluated ??= []).push(${JSON.stringify(marked.name)});\n`, loader: args.path.endsWith(".ts") ? "ts" : "js" };
+      return {
+        contents: `${source}\n;((globalThis).__hbEvaluated ??= []).push(${JSON.stringify(marked.name)});\n`,
+        loader: args.path.endsWith(".ts") ? "ts" : "js",
+      };
     });
   },
 };
 
 /** The plugin build of esbuild.config.mjs (production: minified, no source map), plus the markers when asked. */
 async function buildPlugin(outfile: string, marked = true): Promise<void> {
-  await esbuild.build({ ...pluginOptions({ version: "0.0.0-smoke", outfile, plugins: marked ? [markEvaluation] : [] }), logLevel: "warning" });
+  await esbuild.build({
+    ...pluginOptions({ version: "0.0.0-smoke", outfile, plugins: marked ? [markEvaluation] : [] }),
+    logLevel: "warning",
+  });
 }
 
 /** Sends the fake requestUrl's requests with Node's fetch (as requestUrl would, status >= 400 throws). */
@@ -79,7 +85,13 @@ function forwardRequestUrl(fake: Fake): void {
       out[name] = value;
     });
     if (param.throw !== false && response.status >= 400) throw new Error(`Request failed, status ${response.status}`);
-    return { status: response.status, headers: out, arrayBuffer, text: new TextDecoder().decode(arrayBuffer), json: undefined };
+    return {
+      status: response.status,
+      headers: out,
+      arrayBuffer,
+      text: new TextDecoder().decode(arrayBuffer),
+      json: undefined,
+    };
   });
 }
 
@@ -92,7 +104,10 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Pr
 }
 
 /** Loads the bundle in a fresh module registry; `mobile` makes every Node built-in throw first. */
-function loadBundle(bundle: string, mobile: boolean): { fake: Fake; Plugin: new (app: unknown, manifest: unknown) => FakePlugin; refused: string[] } {
+function loadBundle(
+  bundle: string,
+  mobile: boolean,
+): { fake: Fake; Plugin: new (app: unknown, manifest: unknown) => FakePlugin; refused: string[] } {
   const refused: string[] = [];
   let loaded: { fake: Fake; Plugin: new (app: unknown, manifest: unknown) => FakePlugin } | undefined;
   jest.isolateModules(() => {
@@ -126,7 +141,11 @@ function loadBundle(bundle: string, mobile: boolean): { fake: Fake; Plugin: new 
 }
 
 /** Starts the plugin from the bundle over a fresh fake app pointed at the emulator. */
-async function startPlugin(loaded: ReturnType<typeof loadBundle>, emu: Emulator, device?: { mcpEnabled: boolean; mcpPort: number }) {
+async function startPlugin(
+  loaded: ReturnType<typeof loadBundle>,
+  emu: Emulator,
+  device?: { mcpEnabled: boolean; mcpPort: number },
+) {
   const { fake, Plugin } = loaded;
   forwardRequestUrl(fake);
   const app = new fake.App();
@@ -150,12 +169,18 @@ async function startPlugin(loaded: ReturnType<typeof loadBundle>, emu: Emulator,
 }
 
 /** Pulls the demo's weekly sync note by command, edits it, pushes it by command; returns the pulled path. */
-async function pullEditPush(started: Awaited<ReturnType<typeof startPlugin>>, emu: Emulator, marker: string): Promise<string> {
+async function pullEditPush(
+  started: Awaited<ReturnType<typeof startPlugin>>,
+  emu: Emulator,
+  marker: string,
+): Promise<string> {
   const { app, plugin, run } = started;
   plugin.ui.askNoteRef = () => Promise.resolve(DEMO_NOTE_IDS.weeklySync);
   const before = new Set(app.vault.adapter.entries.keys());
   await run("pull-note");
-  const pulled = [...app.vault.adapter.entries.keys()].find((path) => !before.has(path) && path.endsWith(".md") && !path.startsWith("."));
+  const pulled = [...app.vault.adapter.entries.keys()].find(
+    (path) => !before.has(path) && path.endsWith(".md") && !path.startsWith("."),
+  );
   if (!pulled) throw new Error(`nothing was pulled; notices: ${JSON.stringify(started.plugin)}`);
   const text = await app.vault.adapter.read(pulled);
   expect(text).toContain("Weekly sync");
@@ -164,7 +189,9 @@ async function pullEditPush(started: Awaited<ReturnType<typeof startPlugin>>, em
   await app.vault.modify(file, `${text}\n${marker}\n`);
   app.workspace.openPath(pulled);
   await run("push-file");
-  const remote = await fetch(`${emu.url}/notes/${DEMO_NOTE_IDS.weeklySync}`, { headers: { authorization: `Bearer ${emu.token}` } });
+  const remote = await fetch(`${emu.url}/notes/${DEMO_NOTE_IDS.weeklySync}`, {
+    headers: { authorization: `Bearer ${emu.token}` },
+  });
   expect(((await remote.json()) as { content: string }).content).toContain(marker);
   return pulled;
 }
@@ -209,8 +236,16 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
 
   it("bundles @codemirror/merge and takes CodeMirror's core from Obsidian, one instance", async () => {
     const text = await readFile(bundle, "utf8");
-    const required = new Set([...text.matchAll(/require\("(@codemirror\/[a-z]+|@lezer\/[a-z]+|style-mod)"\)/g)].map((match) => match[1]));
-    expect([...required].sort()).toEqual(["@codemirror/commands", "@codemirror/language", "@codemirror/state", "@codemirror/view", "@lezer/highlight"]);
+    const required = new Set(
+      [...text.matchAll(/require\("(@codemirror\/[a-z]+|@lezer\/[a-z]+|style-mod)"\)/g)].map((match) => match[1]),
+    );
+    expect([...required].sort()).toEqual([
+      "@codemirror/commands",
+      "@codemirror/language",
+      "@codemirror/state",
+      "@codemirror/view",
+      "@lezer/highlight",
+    ]);
     // The merge view's own code is inside (its base theme's class names are there).
     expect(text).toContain("cm-deletedChunk");
     expect(text).toContain("cm-collapsedLines");
@@ -226,7 +261,9 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     const started = await startPlugin(loaded, emu, { mcpEnabled: true, mcpPort: port });
     const { app, plugin } = started;
 
-    expect(plugin.commands.map((c) => c.id)).toEqual(expect.arrayContaining(["pull-note", "pull-from-list", "sync-all", "push-file", "sync-file"]));
+    expect(plugin.commands.map((c) => c.id)).toEqual(
+      expect.arrayContaining(["pull-note", "pull-from-list", "sync-all", "push-file", "sync-file"]),
+    );
     expect(plugin.commands.every((c) => c.hotkeys === undefined)).toBe(true);
     expect(plugin.ribbonIcons.length).toBeGreaterThan(0);
     expect(plugin.settingTabs).toHaveLength(1);
@@ -239,11 +276,19 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     await pullEditPush(started, emu, "Edited in the desktop smoke test.");
 
     // The device switch is on, so the endpoint starts once the layout is ready.
-    await waitFor(() => app.secretStorage.getSecret("hackmd-bridge-mcp-token") !== null && !(app.secretStorage.getSecret("hackmd-bridge-mcp-token") === ""));
+    await waitFor(
+      () =>
+        app.secretStorage.getSecret("hackmd-bridge-mcp-token") !== null &&
+        !(app.secretStorage.getSecret("hackmd-bridge-mcp-token") === ""),
+    );
     const token = app.secretStorage.getSecret("hackmd-bridge-mcp-token") ?? "";
     await waitFor(async () => !(await portIsFree(port)));
     const client = new Client({ name: "smoke", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     // The 14 tools of docs/tools.md and the 5 of docs/versions-and-comments.md.
     expect((await client.listTools()).tools).toHaveLength(19);
     // The endpoint's start loaded the MCP side; the merge engine still waits for a merge.
@@ -280,7 +325,9 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     const started = await startPlugin(loaded, emu, { mcpEnabled: true, mcpPort: await freePort() });
     const { plugin } = started;
     expect(evaluated()).toEqual([]);
-    expect(plugin.commands.map((c) => c.id)).toEqual(expect.arrayContaining(["pull-note", "pull-from-list", "sync-all", "push-file", "sync-file"]));
+    expect(plugin.commands.map((c) => c.id)).toEqual(
+      expect.arrayContaining(["pull-note", "pull-from-list", "sync-all", "push-file", "sync-file"]),
+    );
     expect(plugin.settingTabs).toHaveLength(1);
     await pullEditPush(started, emu, "Edited in the mobile smoke test.");
     // The (synced) device switch is ignored quietly on mobile, and nothing asked for Node.

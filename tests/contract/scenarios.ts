@@ -45,7 +45,11 @@ export function describeContract(get: () => ContractTarget, options: ContractOpt
   const created: { notes: string[]; folders: string[] } = { notes: [], folders: [] };
   let noteId = "";
 
-  const raw = async (method: "GET" | "POST" | "PATCH" | "DELETE", path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResponse> => {
+  const raw = async (
+    method: "GET" | "POST" | "PATCH" | "DELETE",
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<HttpResponse> => {
     const target = get();
     const headers: Record<string, string> = { authorization: `Bearer ${target.token}`, ...init.headers };
     if (init.body !== undefined) headers["content-type"] = "application/json";
@@ -65,8 +69,10 @@ export function describeContract(get: () => ContractTarget, options: ContractOpt
 
   afterAll(async () => {
     const { client } = get();
-    for (const id of created.notes) await client.deleteNote(call(), { teamPath: null, noteId: id }).catch(() => undefined);
-    for (const id of created.folders) await client.deleteFolder(call(), { teamPath: null, folderId: id }).catch(() => undefined);
+    for (const id of created.notes)
+      await client.deleteNote(call(), { teamPath: null, noteId: id }).catch(() => undefined);
+    for (const id of created.folders)
+      await client.deleteFolder(call(), { teamPath: null, folderId: id }).catch(() => undefined);
   });
 
   describe("read-only", () => {
@@ -110,7 +116,9 @@ export function describeContract(get: () => ContractTarget, options: ContractOpt
     });
 
     test("GET /notes/{unknown} is not_found", async () => {
-      const error = await get().client.getNote(call(), { teamPath: null, noteId: "AAAAAAAAAAAAAAAAAAAAAA" }).catch((e: unknown) => e);
+      const error = await get()
+        .client.getNote(call(), { teamPath: null, noteId: "AAAAAAAAAAAAAAAAAAAAAA" })
+        .catch((e: unknown) => e);
       expect(isBridgeError(error, "not_found", "forbidden")).toBe(true);
     });
 
@@ -155,9 +163,13 @@ export function describeContract(get: () => ContractTarget, options: ContractOpt
         expect(patched.status).toBe(202);
         expect(patched.body.byteLength).toBe(0);
         const poll = await pollUntil({
-          context: call(), clock: target.clock, sleep: target.sleep, writtenBytes: 4,
+          context: call(),
+          clock: target.clock,
+          sleep: target.sleep,
+          writtenBytes: 4,
           read: (deadlineAt) => target.client.getNote(call(), { teamPath: null, noteId: id, deadlineAt }),
-          matches: (note) => note.content === "two\n", subject: `note ${id}`,
+          matches: (note) => note.content === "two\n",
+          subject: `note ${id}`,
         });
         expect(poll.confirmed).toBe(true);
         expect((await raw("DELETE", `/notes/${id}`)).status).toBe(204);
@@ -166,7 +178,10 @@ export function describeContract(get: () => ContractTarget, options: ContractOpt
 
       test("a named version holds the live body; naming it again is 409 no_content_change with its id; compare diffs it", async () => {
         const { client } = get();
-        const note = await client.createNote(call(), { teamPath: null, body: { title: "hackmd-bridge contract", content: "version one\n" } });
+        const note = await client.createNote(call(), {
+          teamPath: null,
+          body: { title: "hackmd-bridge contract", content: "version one\n" },
+        });
         created.notes.push(note.note.id);
         const id = note.note.id;
         const first = await client.createVersion(call(), { noteId: id, name: "contract: first" });
@@ -179,9 +194,17 @@ export function describeContract(get: () => ContractTarget, options: ContractOpt
         const named = await client.listVersions(call(), { noteId: id, namedOnly: true });
         expect(named.versions.map((v) => v.id)).toContain(first.id);
         await client.updateNote(call(), { teamPath: null, noteId: id, body: { content: "version two\n" } });
-        const diff = await client.compareVersions(call(), { noteId: id, base: `version:${first.id}`, target: "note_content" });
+        const diff = await client.compareVersions(call(), {
+          noteId: id,
+          base: `version:${first.id}`,
+          target: "note_content",
+        });
         expect(typeof diff).toBe("string");
-        const renamed = await client.renameVersion(call(), { noteId: id, versionId: first.id, name: "contract: renamed" });
+        const renamed = await client.renameVersion(call(), {
+          noteId: id,
+          versionId: first.id,
+          name: "contract: renamed",
+        });
         expect(renamed.name).toBe("contract: renamed");
       });
 

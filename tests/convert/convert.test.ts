@@ -42,7 +42,9 @@ describe("preferRecorded: what the engine compares and pushes in", () => {
     const now = buildConversionContext({ notes: new Map([["Third note.md", third]]) });
     expect(toRemote(text, now).text).toBe(text);
     expect(toRemote(text, preferRecorded(pushed.dependencies, now)).text).toBe(pushed.text);
-    expect(toRemote(`${text}And [[Third note]].\n`, preferRecorded(pushed.dependencies, now)).text).toBe(`${pushed.text}And [Third note](https://hackmd.io/THIRD).\n`);
+    expect(toRemote(`${text}And [[Third note]].\n`, preferRecorded(pushed.dependencies, now)).text).toBe(
+      `${pushed.text}And [Third note](https://hackmd.io/THIRD).\n`,
+    );
   });
   it("is byte for byte when the saved conversion was switched off", () => {
     const off: ConversionDependencies = { enabled: false, linkFormat: "shortest", answers: [], comments: [] };
@@ -60,21 +62,28 @@ describe("toRemote / toLocal", () => {
     expect(remote.text).toContain(":::warning\n**Mind the gap**\n");
     expect(remote.text).not.toMatch(/secret|private|%%/);
     expect(remote.images).toEqual(["diagram.png"]);
-    expect(remote.dependencies.comments.map(([, source]) => source).sort()).toEqual(["%%\nprivate\n%%", "the secret plan"]);
+    expect(remote.dependencies.comments.map(([, source]) => source).sort()).toEqual([
+      "%%\nprivate\n%%",
+      "the secret plan",
+    ]);
     expect(toLocal(remote.text, context(remote.dependencies.comments)).text).toBe(ISSUE_NOTE);
   });
 
   it("keeps CRLF line endings, and nested callouts in a CRLF text", () => {
     const local = "> [!info] T\r\n> a [[Other note]]\r\n> > [!danger]\r\n> > b\r\n\r\nend\r\n";
     const remote = toRemote(local, context());
-    expect(remote.text).toBe("::::info\r\n**T**\r\na [Other note](https://hackmd.io/abc)\r\n:::danger\r\nb\r\n:::\r\n::::\r\n\r\nend\r\n");
+    expect(remote.text).toBe(
+      "::::info\r\n**T**\r\na [Other note](https://hackmd.io/abc)\r\n:::danger\r\nb\r\n:::\r\n::::\r\n\r\nend\r\n",
+    );
     expect(toLocal(remote.text, context()).text).toBe(local);
   });
 
   it("uses `\\|` for aliases and sizes inside tables, as Obsidian does", () => {
     const local = "| a | b |\n| --- | --- |\n| [[Other note\\|o]] | ![[diagram.png\\|300]] |\n";
     const remote = toRemote(local, context());
-    expect(remote.text).toBe("| a | b |\n| --- | --- |\n| [o](https://hackmd.io/abc) | ![diagram.png](https://hackmd.io/_uploads/d.png =300x) |\n");
+    expect(remote.text).toBe(
+      "| a | b |\n| --- | --- |\n| [o](https://hackmd.io/abc) | ![diagram.png](https://hackmd.io/_uploads/d.png =300x) |\n",
+    );
     expect(toLocal(remote.text, context()).text).toBe(local);
     // Outside a table the same text is not an alias.
     expect(toRemote("[[Other note\\|o]]", context()).text).toBe("[[Other note\\|o]]");
@@ -91,7 +100,12 @@ describe("toRemote / toLocal", () => {
     const off = buildConversionContext({ ...INPUT, enabled: false });
     expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);
     expect(toLocal(":::info\nx\n:::", off).text).toBe(":::info\nx\n:::");
-    expect(toRemote(ISSUE_NOTE, off).dependencies).toEqual({ enabled: false, linkFormat: "shortest", answers: [], comments: [] });
+    expect(toRemote(ISSUE_NOTE, off).dependencies).toEqual({
+      enabled: false,
+      linkFormat: "shortest",
+      answers: [],
+      comments: [],
+    });
   });
 
   it("leaves a text with a lone CR alone and says so", () => {
@@ -107,8 +121,13 @@ describe("toRemote / toLocal", () => {
   });
 
   it("lists the images a text embeds and the image URLs a HackMD text shows", () => {
-    expect(toRemote("![[new.png]] ![x](diagram.png) `![[copy.png]]` ![[notes.pdf]]", context()).images).toEqual(["diagram.png", "new.png"]);
-    expect(toLocal("![](https://hackmd.io/_uploads/zz.png) ![[x]] `![](https://a.example/b.png)`", context()).imageUrls).toEqual(["https://hackmd.io/_uploads/zz.png"]);
+    expect(toRemote("![[new.png]] ![x](diagram.png) `![[copy.png]]` ![[notes.pdf]]", context()).images).toEqual([
+      "diagram.png",
+      "new.png",
+    ]);
+    expect(
+      toLocal("![](https://hackmd.io/_uploads/zz.png) ![[x]] `![](https://a.example/b.png)`", context()).imageUrls,
+    ).toEqual(["https://hackmd.io/_uploads/zz.png"]);
   });
 
   it("gives comment ids that depend on the salt", () => {
@@ -120,7 +139,10 @@ describe("toRemote / toLocal", () => {
 });
 
 describe("dependencies", () => {
-  const untrackedOther: ConversionInput = { ...INPUT, notes: new Map([...NOTES].filter(([path]) => path !== "Other note.md")) };
+  const untrackedOther: ConversionInput = {
+    ...INPUT,
+    notes: new Map([...NOTES].filter(([path]) => path !== "Other note.md")),
+  };
 
   it("record the answers a conversion used, as plain JSON", () => {
     const { dependencies } = toRemote("[[Other note]] ![[diagram.png]]", context());
@@ -162,7 +184,16 @@ describe("sha256HexSync", () => {
 
   it("keeps agreeing when one hasher is reused across lengths and blocks", () => {
     const hash = sha256Hasher();
-    for (const text of ["x".repeat(200), "", "short", "é".repeat(70), "y".repeat(55), "y".repeat(56), "z".repeat(64), "a"]) {
+    for (const text of [
+      "x".repeat(200),
+      "",
+      "short",
+      "é".repeat(70),
+      "y".repeat(55),
+      "y".repeat(56),
+      "z".repeat(64),
+      "a",
+    ]) {
       expect(hash(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
     }
   });

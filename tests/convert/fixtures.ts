@@ -1,6 +1,12 @@
 /** The vault every conversion test uses, and generators of tricky Obsidian and HackMD text. */
 import fc from "fast-check";
-import { buildConversionContext, commentIdOf, type ConversionContext, type ConversionInput, type TrackedNote } from "../../src/convert";
+import {
+  buildConversionContext,
+  commentIdOf,
+  type ConversionContext,
+  type ConversionInput,
+  type TrackedNote,
+} from "../../src/convert";
 
 export const NOTES: ReadonlyMap<string, TrackedNote> = new Map([
   ["Other note.md", { url: "https://hackmd.io/abc", id: "abc" }],
@@ -30,10 +36,19 @@ export const COMMENTS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** The test vault's full input. */
-export const INPUT: ConversionInput = { notes: NOTES, images: IMAGES, vaultPaths: VAULT_PATHS, comments: COMMENTS, commentSalt: SALT };
+export const INPUT: ConversionInput = {
+  notes: NOTES,
+  images: IMAGES,
+  vaultPaths: VAULT_PATHS,
+  comments: COMMENTS,
+  commentSalt: SALT,
+};
 
 /** The test vault's context, with extra comment sources (as the engine keeps what toRemote wrote). */
-export function context(extra: Iterable<readonly [string, string]> = [], input: ConversionInput = INPUT): ConversionContext {
+export function context(
+  extra: Iterable<readonly [string, string]> = [],
+  input: ConversionInput = INPUT,
+): ConversionContext {
   return buildConversionContext({ ...input, comments: new Map([...(input.comments ?? []), ...extra]) });
 }
 
@@ -41,37 +56,191 @@ const placeholderOf = (source: string): string => `<!--obsidian-comment:${commen
 
 /** Inline pieces: Obsidian forms, HackMD forms, near misses, markers, code and punctuation. */
 const INLINE = [
-  "[[Other note]]", "[[Other note|alias]]", "[[Other note|Other note]]", "[[Other note#Heading One]]", "[[Other note#H|x]]",
-  "[[dir/Deep]]", "[[Deep]]", "[[Deep|d]]", "[[dir/Deep|d]]", "[[Same]]", "[[dir/Same]]", "[[dir/Same|s]]", "[[Untracked]]",
-  "[[Other note.md]]", "[[other note]]", "[[Other note\\|alias]]", "[[]]", "[[Other note|]]", "[[Twin A]]", "[[Twin A|t]]",
-  "![[diagram.png]]", "![[diagram.png|300]]", "![[diagram.png|300x200]]", "![[copy.png]]", "![[pic x.png]]",
-  "![[attachments/pic x.png]]", "![[img.png]]", "![[a/img.png]]", "![[new.png]]", "![[Other note]]", "![[dir/Deep]]",
-  "![[Deep]]", "![[Other note#H]]", "![[diagram.png|alt]]", "![[diagram.png\\|300]]", "![[Twin A]]", "![[notes.pdf]]",
-  "![alt](attachments/pic%20x.png)", "![](pic%20x.png)", "![diagram.png](diagram.png)", "![x|300](diagram.png)",
-  "![x\\|300](diagram.png)", "![x](new.png)", "![](copy.png)", "![a](https://hackmd.io/_uploads/d.png)",
-  "![diagram.png](https://hackmd.io/_uploads/d.png)", "![copy.png](https://hackmd.io/_uploads/d.png)",
-  "![](https://hackmd.io/_uploads/d.png =300x)", "![x](https://hackmd.io/_uploads/d.png =x200)",
-  "![](https://hackmd.io/_uploads/pic.png#attachments/pic%20x.png)", "![y](https://other.example/x.png)",
-  "![img.png](https://hackmd.io/_uploads/a.png)", "![](https://hackmd.io/_uploads/a.png =300x200)",
-  "[x](https://hackmd.io/abc)", "[Other note](https://hackmd.io/abc)", "[Other note > Heading One](https://hackmd.io/abc#Heading-One)",
-  "[Deep](https://hackmd.io/deep)", "[x](https://hackmd.io/abc#frag)", "[x](https://example.com)", "[x](Other%20note.md)",
-  "[](https://hackmd.io/abc)", "[t](https://hackmd.io/twin)", "[Same](https://hackmd.io/same1)",
-  "{%hackmd abc %}", "{%hackmd deep %}", "{%hackmd zzz %}", "{%hackmd twinA %}", "{%youtube x %}",
-  "%%c%%", "%%%%", "%%a [[Other note]] b%%", "%%", "%", `%%${INLINE_COMMENT}%%`,
-  placeholderOf(INLINE_COMMENT), placeholderOf(BLOCK_COMMENT), placeholderOf("c"), "<!--obsidian-comment:0123456789abcdef-->",
-  "<!---->", "<!--", "-->", "<!-- x -->", "`", "``", "`code`", "`[[Other note]]`", "\\`", "\\", "\\[", "[", "]", "(", ")",
-  "!", "|", "\\|", "#", " > ", "**", "*", " ", " ", " ", "\t", "a", "word", "é", ":", "{%", "%}", "&", "x",
-  "%", "!", "{", "\\!", "\\%", "\\<", "\\\\", "<", ">", "=300x", " =300x)", "](", "]]", "[[", "![", "(https://hackmd.io/abc)",
-  "https://hackmd.io/abc", "#Heading-One", "x200", "|300", "|300x200", "-", "~~~", "```", "$", "^", "\\#",
+  "[[Other note]]",
+  "[[Other note|alias]]",
+  "[[Other note|Other note]]",
+  "[[Other note#Heading One]]",
+  "[[Other note#H|x]]",
+  "[[dir/Deep]]",
+  "[[Deep]]",
+  "[[Deep|d]]",
+  "[[dir/Deep|d]]",
+  "[[Same]]",
+  "[[dir/Same]]",
+  "[[dir/Same|s]]",
+  "[[Untracked]]",
+  "[[Other note.md]]",
+  "[[other note]]",
+  "[[Other note\\|alias]]",
+  "[[]]",
+  "[[Other note|]]",
+  "[[Twin A]]",
+  "[[Twin A|t]]",
+  "![[diagram.png]]",
+  "![[diagram.png|300]]",
+  "![[diagram.png|300x200]]",
+  "![[copy.png]]",
+  "![[pic x.png]]",
+  "![[attachments/pic x.png]]",
+  "![[img.png]]",
+  "![[a/img.png]]",
+  "![[new.png]]",
+  "![[Other note]]",
+  "![[dir/Deep]]",
+  "![[Deep]]",
+  "![[Other note#H]]",
+  "![[diagram.png|alt]]",
+  "![[diagram.png\\|300]]",
+  "![[Twin A]]",
+  "![[notes.pdf]]",
+  "![alt](attachments/pic%20x.png)",
+  "![](pic%20x.png)",
+  "![diagram.png](diagram.png)",
+  "![x|300](diagram.png)",
+  "![x\\|300](diagram.png)",
+  "![x](new.png)",
+  "![](copy.png)",
+  "![a](https://hackmd.io/_uploads/d.png)",
+  "![diagram.png](https://hackmd.io/_uploads/d.png)",
+  "![copy.png](https://hackmd.io/_uploads/d.png)",
+  "![](https://hackmd.io/_uploads/d.png =300x)",
+  "![x](https://hackmd.io/_uploads/d.png =x200)",
+  "![](https://hackmd.io/_uploads/pic.png#attachments/pic%20x.png)",
+  "![y](https://other.example/x.png)",
+  "![img.png](https://hackmd.io/_uploads/a.png)",
+  "![](https://hackmd.io/_uploads/a.png =300x200)",
+  "[x](https://hackmd.io/abc)",
+  "[Other note](https://hackmd.io/abc)",
+  "[Other note > Heading One](https://hackmd.io/abc#Heading-One)",
+  "[Deep](https://hackmd.io/deep)",
+  "[x](https://hackmd.io/abc#frag)",
+  "[x](https://example.com)",
+  "[x](Other%20note.md)",
+  "[](https://hackmd.io/abc)",
+  "[t](https://hackmd.io/twin)",
+  "[Same](https://hackmd.io/same1)",
+  "{%hackmd abc %}",
+  "{%hackmd deep %}",
+  "{%hackmd zzz %}",
+  "{%hackmd twinA %}",
+  "{%youtube x %}",
+  "%%c%%",
+  "%%%%",
+  "%%a [[Other note]] b%%",
+  "%%",
+  "%",
+  `%%${INLINE_COMMENT}%%`,
+  placeholderOf(INLINE_COMMENT),
+  placeholderOf(BLOCK_COMMENT),
+  placeholderOf("c"),
+  "<!--obsidian-comment:0123456789abcdef-->",
+  "<!---->",
+  "<!--",
+  "-->",
+  "<!-- x -->",
+  "`",
+  "``",
+  "`code`",
+  "`[[Other note]]`",
+  "\\`",
+  "\\",
+  "\\[",
+  "[",
+  "]",
+  "(",
+  ")",
+  "!",
+  "|",
+  "\\|",
+  "#",
+  " > ",
+  "**",
+  "*",
+  " ",
+  " ",
+  " ",
+  "\t",
+  "a",
+  "word",
+  "é",
+  ":",
+  "{%",
+  "%}",
+  "&",
+  "x",
+  "%",
+  "!",
+  "{",
+  "\\!",
+  "\\%",
+  "\\<",
+  "\\\\",
+  "<",
+  ">",
+  "=300x",
+  " =300x)",
+  "](",
+  "]]",
+  "[[",
+  "![",
+  "(https://hackmd.io/abc)",
+  "https://hackmd.io/abc",
+  "#Heading-One",
+  "x200",
+  "|300",
+  "|300x200",
+  "-",
+  "~~~",
+  "```",
+  "$",
+  "^",
+  "\\#",
 ];
 
 /** Whole lines that open or close blocks, or look as if they did. */
 const BLOCK_LINES = [
-  "```", "~~~", "```js", "````", "%%", "<!---->%%", ":::info", ":::warning caution", "::::info", ":::", "::::",
-  ":::<!---->info", ":::danger Error", ":::danger error", ":::spoiler x", ":::info ", "> [!info]", "> [!warning] Title",
-  "> [!WARNING]", "> [!tip]", "> [!info]-", "> <!---->[!info]", "> [!done] T [[Other note]]", "> [!info] ",
-  "> [!caution] **x**", "**Bold**", "> **Bold**", "| --- | --- |", "---", "", "", "", "# Heading", "- item", "    indented",
-  placeholderOf(BLOCK_COMMENT), `<!---->${placeholderOf(BLOCK_COMMENT)}`, "***", ">", "> ", "> >", "> > [!info]",
+  "```",
+  "~~~",
+  "```js",
+  "````",
+  "%%",
+  "<!---->%%",
+  ":::info",
+  ":::warning caution",
+  "::::info",
+  ":::",
+  "::::",
+  ":::<!---->info",
+  ":::danger Error",
+  ":::danger error",
+  ":::spoiler x",
+  ":::info ",
+  "> [!info]",
+  "> [!warning] Title",
+  "> [!WARNING]",
+  "> [!tip]",
+  "> [!info]-",
+  "> <!---->[!info]",
+  "> [!done] T [[Other note]]",
+  "> [!info] ",
+  "> [!caution] **x**",
+  "**Bold**",
+  "> **Bold**",
+  "| --- | --- |",
+  "---",
+  "",
+  "",
+  "",
+  "# Heading",
+  "- item",
+  "    indented",
+  placeholderOf(BLOCK_COMMENT),
+  `<!---->${placeholderOf(BLOCK_COMMENT)}`,
+  "***",
+  ">",
+  "> ",
+  "> >",
+  "> > [!info]",
 ];
 
 const PREFIXES = ["", "", "", "> ", ">", "> > ", ">  ", " > ", "- ", "1. ", "    ", "\t", "# ", "| ", "\t- "];
@@ -80,17 +249,18 @@ const inlineText = fc.array(fc.constantFrom(...INLINE), { maxLength: 8 }).map((p
 const line = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...PREFIXES), inlineText).map(([prefix, text]) => prefix + text) },
   { weight: 2, arbitrary: fc.constantFrom(...BLOCK_LINES) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("> ", "> > ", ""), fc.constantFrom(...BLOCK_LINES)).map(([prefix, text]) => prefix + text) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom("> ", "> > ", ""), fc.constantFrom(...BLOCK_LINES))
+      .map(([prefix, text]) => prefix + text),
+  },
 );
 const ending = fc.constantFrom("\n", "\n", "\n", "\n", "\r\n", "\r");
 
 /** Generated documents: lines of pieces, mixed line endings, sometimes front matter, sometimes no final newline. */
 export const documentText = fc
-  .tuple(
-    fc.boolean(),
-    fc.array(fc.tuple(line, ending), { maxLength: 30 }),
-    fc.boolean(),
-  )
+  .tuple(fc.boolean(), fc.array(fc.tuple(line, ending), { maxLength: 30 }), fc.boolean())
   .map(([frontMatter, lines, finalNewline]) => {
     let text = frontMatter ? "---\ntitle: T\ntags: [a]\n---\n" : "";
     lines.forEach(([content, eol], i) => {
@@ -101,16 +271,27 @@ export const documentText = fc
 
 /** Prose that opens no block that could reach past its own line. */
 export const closedProse = fc
-  .array(fc.tuple(fc.constantFrom("", "", "- ", "# ", "> "), inlineText.filter((text) => !text.includes("`") && !/^ *(?:%%|:{3})/.test(text))), { maxLength: 8 })
+  .array(
+    fc.tuple(
+      fc.constantFrom("", "", "- ", "# ", "> "),
+      inlineText.filter((text) => !text.includes("`") && !/^ *(?:%%|:{3})/.test(text)),
+    ),
+    { maxLength: 8 },
+  )
   .map((lines) => lines.map(([prefix, text]) => prefix + text).join("\n"));
 
 /** A code body: any pieces, but no line that could close a fence. */
 export const codeBody = fc
-  .array(inlineText.filter((text) => !/^ {0,3}(?:`{3,}|~{3,})/.test(text)), { minLength: 1, maxLength: 5 })
+  .array(
+    inlineText.filter((text) => !/^ {0,3}(?:`{3,}|~{3,})/.test(text)),
+    { minLength: 1, maxLength: 5 },
+  )
   .map((lines) => lines.join("\n"));
 
 /** An inline code span's content: pieces without backticks. */
-export const spanBody = inlineText.map((text) => text.replace(/`/g, "")).filter((text) => text.trim() !== "" && !text.startsWith(" ") && !text.endsWith(" "));
+export const spanBody = inlineText
+  .map((text) => text.replace(/`/g, ""))
+  .filter((text) => text.trim() !== "" && !text.startsWith(" ") && !text.endsWith(" "));
 
 /** A context made of a random part of the test vault (notes tracked or not, images uploaded or not, either link format). */
 export const partialInput = fc
@@ -120,16 +301,14 @@ export const partialInput = fc
     linkFormat: fc.constantFrom("shortest" as const, "absolute" as const),
     extraPaths: fc.subarray(["Other note.png", "x/Deep.md", "diagram.png.md", "z/Other note.md"]),
   })
-  .map(
-    ({ notes, images, linkFormat, extraPaths }): ConversionInput => ({
-      notes: new Map(notes.map((path) => [path, NOTES.get(path) as TrackedNote])),
-      images: new Map(images.map((path) => [path, IMAGES.get(path) as string])),
-      vaultPaths: [...VAULT_PATHS, ...extraPaths],
-      comments: COMMENTS,
-      commentSalt: SALT,
-      linkFormat,
-    }),
-  );
+  .map(({ notes, images, linkFormat, extraPaths }): ConversionInput => ({
+    notes: new Map(notes.map((path) => [path, NOTES.get(path) as TrackedNote])),
+    images: new Map(images.map((path) => [path, IMAGES.get(path) as string])),
+    vaultPaths: [...VAULT_PATHS, ...extraPaths],
+    comments: COMMENTS,
+    commentSalt: SALT,
+    linkFormat,
+  }));
 
 /** Runs per property: ~1,000 in CI, `HB_CONVERT_RUNS=10000 npx jest tests/convert` on demand. */
 export const RUNS = Number(process.env.HB_CONVERT_RUNS ?? "1000");

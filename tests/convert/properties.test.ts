@@ -1,5 +1,11 @@
 import fc from "fast-check";
-import { buildConversionContext, contextFromDependencies, dependenciesHold, toLocal, toRemote } from "../../src/convert";
+import {
+  buildConversionContext,
+  contextFromDependencies,
+  dependenciesHold,
+  toLocal,
+  toRemote,
+} from "../../src/convert";
 import { closedProse, codeBody, context, documentText, INPUT, partialInput, RUNS, spanBody } from "./fixtures";
 
 /** Seeded, as every property test here (tests/README.md): a failure reproduces on the next run. */
@@ -50,7 +56,8 @@ describe("conversion properties (seeded, HB_CONVERT_RUNS runs each)", () => {
           known.push(comments);
           remote.push(result.text);
         }
-        for (let depth = 3; depth > 0; depth--) expect(toLocal(remote[depth] as string, context(known[depth - 1])).text).toBe(remote[depth - 1]);
+        for (let depth = 3; depth > 0; depth--)
+          expect(toLocal(remote[depth] as string, context(known[depth - 1])).text).toBe(remote[depth - 1]);
         let local = x;
         for (let depth = 0; depth < 3; depth++) {
           const next = toLocal(local, context()).text;
@@ -66,7 +73,10 @@ describe("conversion properties (seeded, HB_CONVERT_RUNS runs each)", () => {
     fc.assert(
       fc.property(closedProse, codeBody, spanBody, closedProse, (before, code, span, after) => {
         const fenced = `\n\n\`\`\`\n${code}\n\`\`\`\n\n`;
-        const indented = `\n\nText\n\n${code.split("\n").map((line) => `    ${line}`).join("\n")}\n\n`;
+        const indented = `\n\nText\n\n${code
+          .split("\n")
+          .map((line) => `    ${line}`)
+          .join("\n")}\n\n`;
         const inline = `\n\nSee \`${span}\` here\n\n`;
         const text = before + fenced + indented + inline + after;
         for (const converted of [toRemote(text, context()).text, toLocal(text, context()).text]) {

@@ -34,7 +34,12 @@ function rows(): Row[] {
   expect(cells(lines[0] ?? "")).toEqual(["Id", "Local (vault)", "Remote (HackMD)", "Context"]);
   return lines.slice(2).map((line) => {
     const [id, local, remote, context] = cells(line) as [string, string, string, string];
-    return { id, local: code(local), remote: code(remote), context: context === "—" ? [] : context.split(",").map((path) => path.trim()) };
+    return {
+      id,
+      local: code(local),
+      remote: code(remote),
+      context: context === "—" ? [] : context.split(",").map((path) => path.trim()),
+    };
   });
 }
 
@@ -49,7 +54,13 @@ function contextFor(row: Row, comments: Iterable<readonly [string, string]> = []
     else if (image !== undefined) images.set(path, image);
     else throw new Error(`${row.id}: ${path} is not in the test vault`);
   }
-  return buildConversionContext({ notes, images, vaultPaths: VAULT_PATHS, comments: new Map([...COMMENTS, ...comments]), commentSalt: SALT });
+  return buildConversionContext({
+    notes,
+    images,
+    vaultPaths: VAULT_PATHS,
+    comments: new Map([...COMMENTS, ...comments]),
+    commentSalt: SALT,
+  });
 }
 
 describe("the conversion rules table (docs/conversion-rules.md)", () => {
@@ -57,14 +68,19 @@ describe("the conversion rules table (docs/conversion-rules.md)", () => {
 
   it("has unique ids and covers every family of rules", () => {
     expect(new Set(table.map((row) => row.id)).size).toBe(table.length);
-    expect(new Set(table.map((row) => row.id.replace(/\d+$/, "")))).toEqual(new Set(["W", "I", "E", "C", "M", "X", "K", "F"]));
+    expect(new Set(table.map((row) => row.id.replace(/\d+$/, "")))).toEqual(
+      new Set(["W", "I", "E", "C", "M", "X", "K", "F"]),
+    );
   });
 
-  it.each(table.map((row) => [row.id, row] as const))("%s: toRemote gives the remote form and toLocal gives the local form back", (_id, row) => {
-    const remote = toRemote(row.local, contextFor(row));
-    expect(remote.text).toBe(row.remote);
-    expect(toLocal(row.remote, contextFor(row, remote.dependencies.comments)).text).toBe(row.local);
-  });
+  it.each(table.map((row) => [row.id, row] as const))(
+    "%s: toRemote gives the remote form and toLocal gives the local form back",
+    (_id, row) => {
+      const remote = toRemote(row.local, contextFor(row));
+      expect(remote.text).toBe(row.remote);
+      expect(toLocal(row.remote, contextFor(row, remote.dependencies.comments)).text).toBe(row.local);
+    },
+  );
 
   it.each(table.filter((row) => row.context.length > 0).map((row) => [row.id, row] as const))(
     "%s: with nothing tracked or uploaded the local form still round-trips",

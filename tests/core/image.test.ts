@@ -53,7 +53,12 @@ describe("sniffImageType", () => {
   it.each<[string, Uint8Array]>([
     ["an HTML page", text("<!DOCTYPE html>\n<html><head><title>Image</title></head></html>")],
     ["an HTML page with leading whitespace", text("  \n<html><body><img src=x></body></html>")],
-    ["a PEM private key", text("-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n")],
+    [
+      "a PEM private key",
+      text(
+        "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n",
+      ),
+    ],
     ["an OpenSSH private key", text("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n")],
     ["a text file", text("just some notes\n")],
     ["SVG", text('<svg xmlns="http://www.w3.org/2000/svg"></svg>')],
@@ -200,7 +205,10 @@ describe("checkImageUrlSyntax", () => {
 describe("publicly_readable", () => {
   const apiUrl = "https://api.hackmd.io/v1";
   const link = "https://hackmd.io/_uploads/abc.png";
-  const answer = (status: number, headers: Record<string, string> = {}): ReadabilityProbeAnswer => ({ status, headers });
+  const answer = (status: number, headers: Record<string, string> = {}): ReadabilityProbeAnswer => ({
+    status,
+    headers,
+  });
   const classify = (probe: ReadabilityProbeAnswer | undefined, onLink = link): boolean | null =>
     classifyPubliclyReadable({ link: onLink, apiUrl, answer: probe });
   const v2 = "https://s3.amazonaws.com/b/abc.png?AWSAccessKeyId=AKIA&Expires=1700000000&Signature=abc%3D";
@@ -210,7 +218,10 @@ describe("publicly_readable", () => {
   it("knows HackMD's own origins", () => {
     expect(hackmdSiteOrigins(apiUrl)).toEqual(["https://api.hackmd.io", "https://hackmd.io"]);
     expect(hackmdSiteOrigins("http://127.0.0.1:3000/v1")).toEqual(["http://127.0.0.1:3000"]);
-    expect(hackmdSiteOrigins("https://api.example.com:8443/")).toEqual(["https://api.example.com:8443", "https://example.com:8443"]);
+    expect(hackmdSiteOrigins("https://api.example.com:8443/")).toEqual([
+      "https://api.example.com:8443",
+      "https://example.com:8443",
+    ]);
     expect(hackmdSiteOrigins("nonsense")).toEqual([]);
     expect(isHackmdSiteLink({ link, apiUrl })).toBe(true);
     expect(isHackmdSiteLink({ link: "https://api.hackmd.io/x.png", apiUrl })).toBe(true);
@@ -246,17 +257,32 @@ describe("publicly_readable", () => {
 
   it.each<[string, ReadabilityProbeAnswer | undefined]>([
     ["a failed probe", undefined],
-    ["a redirect to the site's login page", answer(302, { location: "https://hackmd.io/login?redirect=%2F_uploads%2Fabc.png" })],
+    [
+      "a redirect to the site's login page",
+      answer(302, { location: "https://hackmd.io/login?redirect=%2F_uploads%2Fabc.png" }),
+    ],
     ["a relative login redirect", answer(302, { location: "/login" })],
-    ["a redirect to a sign-in provider", answer(302, { location: "https://accounts.google.com/o/oauth2/v2/auth?client_id=x" })],
+    [
+      "a redirect to a sign-in provider",
+      answer(302, { location: "https://accounts.google.com/o/oauth2/v2/auth?client_id=x" }),
+    ],
     [
       "a signed SAML redirect to a sign-in provider",
       answer(302, { location: "https://idp.example.com/sso?SAMLRequest=abc&SigAlg=rsa-sha256&Signature=xyz" }),
     ],
-    ["a scheme-relative redirect", answer(302, { location: "//s3.amazonaws.com/b/abc.png?AWSAccessKeyId=A&Expires=1&Signature=s" })],
+    [
+      "a scheme-relative redirect",
+      answer(302, { location: "//s3.amazonaws.com/b/abc.png?AWSAccessKeyId=A&Expires=1&Signature=s" }),
+    ],
     ["an unsigned storage redirect", answer(302, { location: "https://s3.amazonaws.com/b/abc.png" })],
-    ["a v2 redirect with an empty signature", answer(302, { location: "https://s3.amazonaws.com/b/abc.png?AWSAccessKeyId=A&Expires=1&Signature=" })],
-    ["a v2 redirect without Expires", answer(302, { location: "https://s3.amazonaws.com/b/abc.png?AWSAccessKeyId=A&Signature=s" })],
+    [
+      "a v2 redirect with an empty signature",
+      answer(302, { location: "https://s3.amazonaws.com/b/abc.png?AWSAccessKeyId=A&Expires=1&Signature=" }),
+    ],
+    [
+      "a v2 redirect without Expires",
+      answer(302, { location: "https://s3.amazonaws.com/b/abc.png?AWSAccessKeyId=A&Signature=s" }),
+    ],
     [
       "a v4 redirect without a signature",
       answer(307, { location: "https://b.s3.amazonaws.com/abc.png?X-Amz-Credential=c&X-Amz-Expires=300" }),

@@ -125,8 +125,15 @@ describe("foldName", () => {
         .replace(/[. ]+$/u, "")
         .toUpperCase()
         .toLowerCase();
-    const names = fc.oneof(fc.string({ unit: "binary-ascii" }), fc.string({ unit: "grapheme" }), fc.string({ unit: fc.constantFrom("a", "Z", ".", " ", ":", "\u200B", "ß", "ſ", "İ", "\t") }));
-    fc.assert(fc.property(names, (name) => foldName(name) === reference(name)), { numRuns: 2000 });
+    const names = fc.oneof(
+      fc.string({ unit: "binary-ascii" }),
+      fc.string({ unit: "grapheme" }),
+      fc.string({ unit: fc.constantFrom("a", "Z", ".", " ", ":", "\u200B", "ß", "ſ", "İ", "\t") }),
+    );
+    fc.assert(
+      fc.property(names, (name) => foldName(name) === reference(name)),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -175,14 +182,20 @@ describe("agent instruction guard (§12.4)", () => {
 });
 
 describe("protected folders (§12.3)", () => {
-  it.each([".obsidian/app.json", ".Obsidian/x.md", ".OBSIDIAN./x.md", ".trash/x.md", ".TRASH/x.md", ".Trash", ".hackmd-bridge/x.md", ".HackMD-Bridge/sync/x"])(
-    "refuses %j in a vault, naming the folder",
-    (path) => {
-      const error = writeRefusal(path, "file", vault);
-      expect(error?.kind).toBe("local_access");
-      expect(error?.message).toMatch(/another destination/);
-    },
-  );
+  it.each([
+    ".obsidian/app.json",
+    ".Obsidian/x.md",
+    ".OBSIDIAN./x.md",
+    ".trash/x.md",
+    ".TRASH/x.md",
+    ".Trash",
+    ".hackmd-bridge/x.md",
+    ".HackMD-Bridge/sync/x",
+  ])("refuses %j in a vault, naming the folder", (path) => {
+    const error = writeRefusal(path, "file", vault);
+    expect(error?.kind).toBe("local_access");
+    expect(error?.message).toMatch(/another destination/);
+  });
 
   it("protects the configuration folder only when the ROOT is a vault", () => {
     expect(protectedFolderOf(".obsidian/x.md", vault)).toBe(".obsidian");

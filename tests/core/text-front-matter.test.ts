@@ -7,7 +7,11 @@ const kindOf = (...lines: string[]): string => readFrontMatterTitle(lines).kind;
 
 describe("locateFrontMatter", () => {
   it("splits the block from the rest", () => {
-    expect(locateFrontMatter(["---", "a: b", "---", "# H"])).toEqual({ kind: "closed", block: ["a: b"], rest: ["# H"] });
+    expect(locateFrontMatter(["---", "a: b", "---", "# H"])).toEqual({
+      kind: "closed",
+      block: ["a: b"],
+      rest: ["# H"],
+    });
     expect(locateFrontMatter(["# H"])).toEqual({ kind: "none" });
     expect(locateFrontMatter(["---", "a: b"])).toEqual({ kind: "unclosed" });
   });
@@ -61,12 +65,28 @@ describe("the title value (§11.4)", () => {
     expect(titleOf(...lines.split("\n"))).toBeUndefined();
   });
 
-  it.each(["null", "Null", "NULL", "true", "True", "false", "FALSE", "yes", "Yes", "no", "NO", "on", "On", "off", "y", "Y", "n", "N"])(
-    "no title for the plain value %s",
-    (value) => {
-      expect(titleOf(`title: ${value}`)).toBeUndefined();
-    },
-  );
+  it.each([
+    "null",
+    "Null",
+    "NULL",
+    "true",
+    "True",
+    "false",
+    "FALSE",
+    "yes",
+    "Yes",
+    "no",
+    "NO",
+    "on",
+    "On",
+    "off",
+    "y",
+    "Y",
+    "n",
+    "N",
+  ])("no title for the plain value %s", (value) => {
+    expect(titleOf(`title: ${value}`)).toBeUndefined();
+  });
 
   it("caps a title at 1024 UTF-8 bytes", () => {
     expect(titleOf(`title: ${"a".repeat(1024)}`)).toBe("a".repeat(1024));
@@ -99,9 +119,15 @@ describe("the plain subset (§11.4)", () => {
     ["a date", ["date: 2026-10-08"]],
     ["a plain value with colons not followed by a blank", ["url: https://e.x:8080/a", "time: 10:30"]],
     ["flow collections on one line", ["tags: [a, b]", "meta: {a: [1, 2], b: c}", "empty: []", "commented: [a] # c"]],
-    ["double quotes with every kind of escape", ['d: "\\0\\a\\b\\t\\n\\v\\f\\r\\e\\ \\"\\/\\\\\\N\\_\\L\\P\\x41\\u00e9\\U0001F600"']],
+    [
+      "double quotes with every kind of escape",
+      ['d: "\\0\\a\\b\\t\\n\\v\\f\\r\\e\\ \\"\\/\\\\\\N\\_\\L\\P\\x41\\u00e9\\U0001F600"'],
+    ],
     ["a nested mapping and sequences", ["author:", "  name: A", "  links:", "    - x", "tags:", "- a", "- b"]],
-    ["a block scalar with indicators and comment", ["description: |+2 # c", "  text: with colon", "", "  # not a comment"]],
+    [
+      "a block scalar with indicators and comment",
+      ["description: |+2 # c", "  text: with colon", "", "  # not a comment"],
+    ],
     ["a folded block scalar", ["description: >-", "  folded", "  text"]],
     ["a multi-line plain scalar", ["description: long", "  text continues", "  and more"]],
     ["an indented dash in a plain continuation", ["description: long", "  - not a list"]],

@@ -257,15 +257,39 @@ describe("titleDrift (§11.4)", () => {
 
   it("never throws on any body", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("#", " ", "\n", "-", "t", ":", "[", "]", "(", ")", '"', "'", "a", "|", "\t") }), (body) => {
-        expect(() => titleDrift("t", body)).not.toThrow();
-        expect(() => bodyTitle(`---\n${body}\n---\n`)).not.toThrow();
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom("#", " ", "\n", "-", "t", ":", "[", "]", "(", ")", '"', "'", "a", "|", "\t"),
+        }),
+        (body) => {
+          expect(() => titleDrift("t", body)).not.toThrow();
+          expect(() => bodyTitle(`---\n${body}\n---\n`)).not.toThrow();
+        },
+      ),
     );
   });
 
   it("takes from a heading only trimmed text free of uncertain characters", () => {
-    const unit = fc.constantFrom("#", " ", "\t", "t", "*", "_", "[", "]", "(", ")", "!", "<", "&", "=", "`", "\\", "~", "é");
+    const unit = fc.constantFrom(
+      "#",
+      " ",
+      "\t",
+      "t",
+      "*",
+      "_",
+      "[",
+      "]",
+      "(",
+      ")",
+      "!",
+      "<",
+      "&",
+      "=",
+      "`",
+      "\\",
+      "~",
+      "é",
+    );
     fc.assert(
       fc.property(fc.string({ unit }), (heading) => {
         const title = bodyTitle(`# ${heading}`);
@@ -280,7 +304,9 @@ describe("titleDrift (§11.4)", () => {
 describe("bodyTitle of long bodies (read line by line)", () => {
   it("finds the first non-blank line past the front-matter search window", () => {
     expect(bodyTitle(`${"\n".repeat(300)}# Deep title\n${"text\n".repeat(1000)}`)).toBe("Deep title");
-    expect(bodyTitle(`---\ntags: a\n---\n${"\r\n".repeat(400)}# After front matter\r\nbody`)).toBe("After front matter");
+    expect(bodyTitle(`---\ntags: a\n---\n${"\r\n".repeat(400)}# After front matter\r\nbody`)).toBe(
+      "After front matter",
+    );
     expect(bodyTitle(`${"\n".repeat(300)}text\n# Not first\n`)).toBeUndefined();
   });
 

@@ -75,7 +75,12 @@ test("team folder PATCH: 202 empty, null clears, validation 422", async () => {
   const res = await api(emu, "PATCH", `${T}/folders/${id}`, { name: "B", icon: null });
   expect(res.status).toBe(202);
   expect(res.text).toBe("");
-  expect((await api(emu, "GET", `${T}/folders/${id}`)).json).toMatchObject({ name: "B", icon: null, description: "d", color: "#123456" });
+  expect((await api(emu, "GET", `${T}/folders/${id}`)).json).toMatchObject({
+    name: "B",
+    icon: null,
+    description: "d",
+    color: "#123456",
+  });
   expect((await api(emu, "PATCH", `${T}/folders/${id}`, { color: "blue" })).status).toBe(422);
   expect((await api(emu, "PATCH", `${T}/folders/nope`, { name: "x" })).status).toBe(404);
 });

@@ -10,7 +10,12 @@ export interface FakeClock {
 /** A fake clock starting at a fixed instant (2024-06-01T00:00:00Z). */
 export function fakeClock(start = Date.UTC(2024, 5, 1)): FakeClock {
   let t = start;
-  return { now: () => t, advance: (ms) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 /**

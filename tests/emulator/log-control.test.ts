@@ -32,9 +32,22 @@ describe("request log", () => {
     await api(emu, "GET", "/me", undefined, { token: null });
     const log = emu.requests();
     expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
-    expect(log[0]).toMatchObject({ method: "POST", path: "/v1/notes", route: "POST /notes", user: "sandbox", status: 201, bodyKeys: ["title", "content"], committed: true });
+    expect(log[0]).toMatchObject({
+      method: "POST",
+      path: "/v1/notes",
+      route: "POST /notes",
+      user: "sandbox",
+      status: 201,
+      bodyKeys: ["title", "content"],
+      committed: true,
+    });
     expect(log[0]?.bodyBytes).toBe(JSON.stringify({ title: "a", content: "b" }).length);
-    expect(log[1]).toMatchObject({ path: `/v1/notes/${id}?x=1`, route: "PATCH /notes/:noteId", bodyKeys: ["title"], status: 202 });
+    expect(log[1]).toMatchObject({
+      path: `/v1/notes/${id}?x=1`,
+      route: "PATCH /notes/:noteId",
+      bodyKeys: ["title"],
+      status: 202,
+    });
     expect(log[2]).toMatchObject({ route: null, status: 404 });
     expect(log[3]).toMatchObject({ user: null, status: 401 });
     expect(emu.requests({ method: "patch" })).toHaveLength(1);
@@ -76,7 +89,11 @@ describe("request log", () => {
     q.etag = false;
     expect(emu.quirks.etag).toBe(true);
     emu.setQuirks({ rateLimit: { enabled: true } });
-    expect(emu.quirks.rateLimit).toMatchObject({ enabled: true, windowLimit: 100, monthlyQuota: { free: 2000, upgraded: 10000 } });
+    expect(emu.quirks.rateLimit).toMatchObject({
+      enabled: true,
+      windowLimit: 100,
+      monthlyQuota: { free: 2000, upgraded: 10000 },
+    });
   });
 });
 
@@ -93,10 +110,19 @@ describe("HTTP control routes", () => {
 
   test("require the token; mirror the in-process methods", async () => {
     const emu = await startEmulator({ control: true, seed: "demo" });
-    const call = async (method: string, path: string, body?: unknown, token: string | null = emu.token): Promise<{ status: number; json: Json }> => {
+    const call = async (
+      method: string,
+      path: string,
+      body?: unknown,
+      token: string | null = emu.token,
+    ): Promise<{ status: number; json: Json }> => {
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (token !== null) headers.authorization = `Bearer ${token}`;
-      const res = await fetch(`${emu.origin}/__emulator/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${emu.origin}/__emulator/${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       return { status: res.status, json: text === "" ? undefined : JSON.parse(text) };
     };
@@ -109,12 +135,21 @@ describe("HTTP control routes", () => {
       expect((await call("PATCH", "quirks", { etag: false })).json.etag).toBe(false);
       expect(emu.quirks.etag).toBe(false);
       expect((await call("GET", "quirks")).json.etag).toBe(false);
-      const fault = await call("POST", "faults", { match: { path: { regex: "me$" } }, action: { status: 503 }, times: null });
+      const fault = await call("POST", "faults", {
+        match: { path: { regex: "me$" } },
+        action: { status: 503 },
+        times: null,
+      });
       expect(fault.status).toBe(201);
       expect((await api(emu, "GET", "/me")).status).toBe(503);
       expect((await api(emu, "GET", "/me")).status).toBe(503);
       const faults = await call("GET", "faults");
-      expect(faults.json[0]).toMatchObject({ id: fault.json.id, hits: 2, times: null, match: { path: { regex: "me$" } } });
+      expect(faults.json[0]).toMatchObject({
+        id: fault.json.id,
+        hits: 2,
+        times: null,
+        match: { path: { regex: "me$" } },
+      });
       expect((await call("DELETE", "faults")).status).toBe(204);
       expect((await api(emu, "GET", "/me")).status).toBe(200);
       const log = await call("GET", "requests?since=2");
@@ -122,7 +157,9 @@ describe("HTTP control routes", () => {
       expect((await call("DELETE", "requests")).status).toBe(204);
       expect(emu.requests()).toEqual([]);
       const noteId = state.json.notes[0].id as string;
-      expect((await call("POST", `notes/${noteId}/collaborator-edit`, { content: "web edit", as: "ada" })).status).toBe(204);
+      expect((await call("POST", `notes/${noteId}/collaborator-edit`, { content: "web edit", as: "ada" })).status).toBe(
+        204,
+      );
       expect(emu.inspect().notes[0]).toMatchObject({ content: "web edit" });
       expect((await call("POST", `notes/${noteId}/collaborator-delete`)).status).toBe(204);
       expect(emu.inspect().notes[0]?.trashedAt).not.toBeNull();
@@ -146,10 +183,14 @@ describe("HTTP control routes", () => {
     try {
       const { request } = await import("node:http");
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request(`${emu.origin}/__emulator/state`, { headers: { host: "evil.example", authorization: `Bearer ${emu.token}` } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          `${emu.origin}/__emulator/state`,
+          { headers: { host: "evil.example", authorization: `Bearer ${emu.token}` } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", reject);
         req.end();
       });
@@ -163,17 +204,28 @@ describe("HTTP control routes", () => {
 describe("process entry", () => {
   function capture(): { write(text: string): boolean; text: () => string } {
     let out = "";
-    return { write: (t: string) => { out += t; return true; }, text: () => out };
+    return {
+      write: (t: string) => {
+        out += t;
+        return true;
+      },
+      text: () => out,
+    };
   }
 
   test("prints one JSON line; the token answers GET /v1/me; stops cleanly", async () => {
     const stdout = capture();
     const stderr = capture();
     let stop: () => void = () => undefined;
-    const stopped = new Promise<void>((resolve) => { stop = resolve; });
+    const stopped = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
     const running = runEmulatorProcess(["--seed", "demo", "--control"], { stdout, stderr, stopped });
     for (let i = 0; i < 100 && !stdout.text().includes("\n"); i++) await new Promise((r) => setTimeout(r, 10));
-    const lines = stdout.text().split("\n").filter((l) => l !== "");
+    const lines = stdout
+      .text()
+      .split("\n")
+      .filter((l) => l !== "");
     expect(lines).toHaveLength(1);
     const { url, token } = JSON.parse(lines[0] ?? "{}") as { url: string; token: string };
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -193,7 +245,11 @@ describe("process entry", () => {
     const tokens: string[] = [];
     for (let i = 0; i < 2; i++) {
       const stdout = capture();
-      const running = runEmulatorProcess([], { stdout, stderr: capture(), stopped: new Promise((r) => setTimeout(r, 50)) });
+      const running = runEmulatorProcess([], {
+        stdout,
+        stderr: capture(),
+        stopped: new Promise((r) => setTimeout(r, 50)),
+      });
       await running;
       tokens.push((JSON.parse(stdout.text()) as { token: string }).token);
     }
@@ -212,7 +268,11 @@ describe("process entry", () => {
     const blocker = await startEmulator();
     try {
       const stderr = capture();
-      const code = await runEmulatorProcess(["--port", String(blocker.port)], { stdout: capture(), stderr, stopped: Promise.resolve() });
+      const code = await runEmulatorProcess(["--port", String(blocker.port)], {
+        stdout: capture(),
+        stderr,
+        stopped: Promise.resolve(),
+      });
       expect(code).not.toBe(0);
       expect(stderr.text()).toMatch(/already in use/);
     } finally {

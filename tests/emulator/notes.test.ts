@@ -36,7 +36,11 @@ describe("basics", () => {
 
   test("unknown and unimplemented routes are 404 {error: Not found}", async () => {
     for (const [method, path] of [
-      ["GET", "/nope"], ["PUT", "/notes/abc"], ["PUT", "/trash/batch-restore"], ["GET", "/webhooks"], ["GET", "/teams/sandbox-team/notes/abc/versions"],
+      ["GET", "/nope"],
+      ["PUT", "/notes/abc"],
+      ["PUT", "/trash/batch-restore"],
+      ["GET", "/webhooks"],
+      ["GET", "/teams/sandbox-team/notes/abc/versions"],
       ["POST", "/teams/sandbox-team/notes/abc/images"],
     ] as const) {
       const res = await api(emu, method, path, method === "GET" ? undefined : {});
@@ -57,7 +61,10 @@ describe("basics", () => {
   });
 
   test("invalid JSON is 400", async () => {
-    const res = await api(emu, "POST", "/notes", undefined, { raw: "{not json", headers: { "content-type": "application/json" } });
+    const res = await api(emu, "POST", "/notes", undefined, {
+      raw: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ error: "Invalid JSON" });
   });
@@ -82,9 +89,19 @@ describe("create", () => {
     const res = await api(emu, "POST", "/notes", { content: "# Hello\nbody\n", tags: ["a"] });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
-      title: "Hello", content: "# Hello\nbody\n", tags: ["a"], description: "", readPermission: "owner",
-      writePermission: "owner", publishType: "view", publishedAt: null, permalink: null, userPath: "sandbox",
-      teamPath: null, folderPaths: [], titleUpdatedAt: null,
+      title: "Hello",
+      content: "# Hello\nbody\n",
+      tags: ["a"],
+      description: "",
+      readPermission: "owner",
+      writePermission: "owner",
+      publishType: "view",
+      publishedAt: null,
+      permalink: null,
+      userPath: "sandbox",
+      teamPath: null,
+      folderPaths: [],
+      titleUpdatedAt: null,
     });
     expect(res.json.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(res.json.shortId).toMatch(/^[A-Za-z0-9_-]{9}$/);
@@ -112,7 +129,7 @@ describe("create", () => {
     const explicit = await api(emu, "POST", "/notes", { title: "Given", content: "# Other" });
     expect(explicit.json.title).toBe("Given");
     expect(explicit.json.titleUpdatedAt).toEqual(expect.any(Number));
-    const fm = await api(emu, "POST", "/notes", { content: "---\ntitle: \"From YAML\"\n---\n# Heading" });
+    const fm = await api(emu, "POST", "/notes", { content: '---\ntitle: "From YAML"\n---\n# Heading' });
     expect(fm.json.title).toBe("From YAML");
     const fenced = await api(emu, "POST", "/notes", { content: "```\n# not this\n```\n# Real one ##\n" });
     expect(fenced.json.title).toBe("Real one");
@@ -132,12 +149,20 @@ describe("create", () => {
   });
 
   test("validation failures use the tsoa shape, one entry per field", async () => {
-    const res = await api(emu, "POST", "/notes", { title: 5, readPermission: "everyone", tags: "x", permalink: "bad link" });
+    const res = await api(emu, "POST", "/notes", {
+      title: 5,
+      readPermission: "everyone",
+      tags: "x",
+      permalink: "bad link",
+    });
     expect(res.status).toBe(422);
     expect(res.json.message).toBe("Validation Failed");
-    expect(Object.keys(res.json.details).sort()).toEqual(
-      ["requestBody.permalink", "requestBody.readPermission", "requestBody.tags", "requestBody.title"],
-    );
+    expect(Object.keys(res.json.details).sort()).toEqual([
+      "requestBody.permalink",
+      "requestBody.readPermission",
+      "requestBody.tags",
+      "requestBody.title",
+    ]);
     expect(res.json.details["requestBody.title"].value).toBe(5);
   });
 
@@ -186,7 +211,9 @@ describe("create", () => {
 });
 
 describe("PATCH", () => {
-  async function create(body: Record<string, unknown> = { title: "T", content: "one\ntwo\n", description: "d", tags: ["x"] }): Promise<string> {
+  async function create(
+    body: Record<string, unknown> = { title: "T", content: "one\ntwo\n", description: "d", tags: ["x"] },
+  ): Promise<string> {
     return (await api(emu, "POST", "/notes", body)).json.id as string;
   }
 
@@ -287,10 +314,16 @@ describe("access and teams", () => {
     const denied = await api(emu, "GET", `/notes/${id}`, undefined, { token: eve });
     expect(denied.status).toBe(403);
     expect(denied.json).toEqual({ error: "Forbidden" });
-    await api(emu, "PATCH", `/notes/${id}`, { content: "secret", readPermission: "signed_in", writePermission: "signed_in" });
+    await api(emu, "PATCH", `/notes/${id}`, {
+      content: "secret",
+      readPermission: "signed_in",
+      writePermission: "signed_in",
+    });
     expect((await api(emu, "GET", `/notes/${id}`, undefined, { token: eve })).status).toBe(200);
     expect((await api(emu, "PATCH", `/notes/${id}`, { content: "by eve" }, { token: eve })).status).toBe(202);
-    expect((await api(emu, "PATCH", `/notes/${id}`, { content: "x", readPermission: "guest" }, { token: eve })).status).toBe(403);
+    expect(
+      (await api(emu, "PATCH", `/notes/${id}`, { content: "x", readPermission: "guest" }, { token: eve })).status,
+    ).toBe(403);
     expect((await api(emu, "DELETE", `/notes/${id}`, undefined, { token: eve })).status).toBe(403);
     const note = await api(emu, "GET", `/notes/${id}`);
     expect(note.json).toMatchObject({ content: "by eve", readPermission: "signed_in" });
@@ -300,7 +333,9 @@ describe("access and teams", () => {
   test("forbiddenButApplied: a limited editor's PATCH is applied and answered 403", async () => {
     const { tokens } = emu.seed({ users: [{ userPath: "eve" }] });
     const eve = tokens.eve?.[0] ?? "";
-    const id = (await api(emu, "POST", "/notes", { content: "a", readPermission: "signed_in", writePermission: "signed_in" })).json.id as string;
+    const id = (
+      await api(emu, "POST", "/notes", { content: "a", readPermission: "signed_in", writePermission: "signed_in" })
+    ).json.id as string;
     emu.setQuirks({ forbiddenButApplied: true });
     const res = await api(emu, "PATCH", `/notes/${id}`, { content: "b" }, { token: eve });
     expect(res.status).toBe(403);
@@ -365,9 +400,11 @@ describe("demo seed", () => {
   test("notes, folders, trash and byte-exact content", async () => {
     emu.reset("demo");
     const notes = await api(emu, "GET", "/notes");
-    expect(notes.json.map((n: { title: string }) => n.title).sort()).toEqual(
-      ["CS101 handout: sorting algorithms", "Reading list", "Weekly sync — Project Aurora"],
-    );
+    expect(notes.json.map((n: { title: string }) => n.title).sort()).toEqual([
+      "CS101 handout: sorting algorithms",
+      "Reading list",
+      "Weekly sync — Project Aurora",
+    ]);
     const reading = await api(emu, "GET", `/notes/${DEMO_NOTE_IDS.readingList}`);
     expect(reading.json.content.endsWith("\n")).toBe(false);
     expect(reading.json.content).toContain("](https://");
@@ -389,7 +426,9 @@ describe("demo seed", () => {
     const folders = await api(emu, "GET", "/folders");
     expect(folders.json.map((f: { name: string }) => f.name)).toEqual(["Meetings", "Teaching", "CS101"]);
     expect(folders.json[0].icon).toBe("1F4C5");
-    expect((await api(emu, "GET", "/teams/sandbox-team/folders")).json.map((f: { name: string }) => f.name)).toEqual(["Specs"]);
+    expect((await api(emu, "GET", "/teams/sandbox-team/folders")).json.map((f: { name: string }) => f.name)).toEqual([
+      "Specs",
+    ]);
     const now = Date.now();
     expect(weekly.json.createdAt).toBeLessThan(now - 86_400_000);
     expect(weekly.json.createdAt).toBeGreaterThan(now - 31 * 86_400_000);

@@ -21,10 +21,18 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function api(url: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+async function api(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
   const response = await fetch(`${url}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -34,10 +42,15 @@ async function api(url: string, method: string, path: string, body?: unknown): P
 describe("an emulator with a state file", () => {
   it("serves after a restart what was written before it, with the same ids, and keeps the file private", async () => {
     const before = await startEmulator({ seed: "demo", token, stateFile: file });
-    const created = await api(before.url, "POST", "/notes", { title: "Written over HTTP", content: "# Written over HTTP\n\nbody\n" });
+    const created = await api(before.url, "POST", "/notes", {
+      title: "Written over HTTP",
+      content: "# Written over HTTP\n\nbody\n",
+    });
     expect(created.status).toBe(201);
     const id = (created.json as { id: string }).id;
-    const patched = await api(before.url, "PATCH", `/notes/${DEMO_NOTE_IDS.readingList}`, { content: "# Reading list\n\nchanged\n" });
+    const patched = await api(before.url, "PATCH", `/notes/${DEMO_NOTE_IDS.readingList}`, {
+      content: "# Reading list\n\nchanged\n",
+    });
     expect(patched.status).toBeLessThan(300);
     before.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: "# Weekly\n\nedited on the web\n" });
     const snapshot = before.inspect();
@@ -51,7 +64,9 @@ describe("an emulator with a state file", () => {
       const note = await api(after.url, "GET", `/notes/${id}`);
       expect(note.status).toBe(200);
       expect((note.json as { content: string }).content).toBe("# Written over HTTP\n\nbody\n");
-      expect(((await api(after.url, "GET", `/notes/${DEMO_NOTE_IDS.weeklySync}`)).json as { content: string }).content).toBe("# Weekly\n\nedited on the web\n");
+      expect(
+        ((await api(after.url, "GET", `/notes/${DEMO_NOTE_IDS.weeklySync}`)).json as { content: string }).content,
+      ).toBe("# Weekly\n\nedited on the web\n");
       expect((await api(after.url, "GET", "/me")).status).toBe(200);
     } finally {
       await after.close();
@@ -75,6 +90,8 @@ describe("an emulator with a state file", () => {
     await rm(file);
     const emu = await startEmulator({ seed: "demo", token, stateFile: file });
     await emu.close();
-    await expect(startEmulator({ token: "another-token-entirely-0123456789abcdefghij", stateFile: file })).rejects.toThrow(/another token/);
+    await expect(
+      startEmulator({ token: "another-token-entirely-0123456789abcdefghij", stateFile: file }),
+    ).rejects.toThrow(/another token/);
   });
 });

@@ -59,7 +59,9 @@ test("headers on every reply: limit, remaining, reset, target scope and id", asy
 test("resetUnit variants", async () => {
   emu.setQuirks({ rateLimit: { enabled: true, resetUnit: "epoch-s" } });
   const now = clock.now();
-  expect((await api(emu, "GET", "/me")).headers.get("x-ratelimit-userreset")).toBe(String(Math.ceil((now + 300_000) / 1000)));
+  expect((await api(emu, "GET", "/me")).headers.get("x-ratelimit-userreset")).toBe(
+    String(Math.ceil((now + 300_000) / 1000)),
+  );
   emu.setQuirks({ rateLimit: { resetUnit: "seconds" } });
   clock.advance(100_000);
   expect((await api(emu, "GET", "/me")).headers.get("x-ratelimit-userreset")).toBe("200");

@@ -16,18 +16,30 @@ const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 async function upload(noteId: string, data: Buffer | null, part = "image", token = emu.token): Promise<Response> {
   const form = new FormData();
   if (data) form.append(part, new Blob([new Uint8Array(data)], { type: "image/png" }), "pic.png");
-  return fetch(`${emu.url}/notes/${noteId}/images`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  return fetch(`${emu.url}/notes/${noteId}/images`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
 }
 
 test("delete moves to the trash; restore brings it back to its folder", async () => {
   const f = (await api(emu, "POST", "/folders", { name: "F" })).json.id as string;
-  const id = (await api(emu, "POST", "/notes", { title: "Gone", content: "x", parentFolderId: f, tags: ["t"] })).json.id as string;
+  const id = (await api(emu, "POST", "/notes", { title: "Gone", content: "x", parentFolderId: f, tags: ["t"] })).json
+    .id as string;
   expect((await api(emu, "DELETE", `/notes/${id}`)).status).toBe(204);
   expect((await api(emu, "GET", "/notes")).json).toEqual([]);
   expect((await api(emu, "DELETE", `/notes/${id}`)).status).toBe(404);
   const trash = await api(emu, "GET", "/trash");
   expect(trash.json).toEqual([
-    expect.objectContaining({ id, title: "Gone", tags: ["t"], teamId: null, permanentDeletedAt: null, deletedAt: expect.any(Number) }),
+    expect.objectContaining({
+      id,
+      title: "Gone",
+      tags: ["t"],
+      teamId: null,
+      permanentDeletedAt: null,
+      deletedAt: expect.any(Number),
+    }),
   ]);
   expect((await api(emu, "PUT", `/trash/${id}/restore`)).status).toBe(204);
   const back = await api(emu, "GET", `/notes/${id}`);
@@ -51,7 +63,17 @@ test("restore to the root when the folder is gone; trash newest first", async ()
 
 test("team trash: owners list it, members get plain-text 403, team notes cannot be restored", async () => {
   const { tokens } = emu.seed({ users: [{ userPath: "bob" }] });
-  emu.seed({ teams: [{ path: "crew", members: [{ userPath: "sandbox", role: "admin" }, { userPath: "bob", role: "member" }] }] });
+  emu.seed({
+    teams: [
+      {
+        path: "crew",
+        members: [
+          { userPath: "sandbox", role: "admin" },
+          { userPath: "bob", role: "member" },
+        ],
+      },
+    ],
+  });
   const id = (await api(emu, "POST", "/teams/crew/notes", { title: "TN" })).json.id as string;
   await api(emu, "DELETE", `/teams/crew/notes/${id}`);
   const list = await api(emu, "GET", "/teams/crew/trash");

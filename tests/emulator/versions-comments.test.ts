@@ -19,17 +19,26 @@ describe("versions", () => {
     const first = await api(emu, "GET", `/notes/${NOTE}/versions`);
     expect(first.status).toBe(200);
     expect(first.json.meta).toEqual({ total_pages: 1, total: 1, limit: 50, page: 1 });
-    expect(first.json.data[0]).toMatchObject({ name_source: "system", content_available: true, authorship: [expect.any(Object)] });
+    expect(first.json.data[0]).toMatchObject({
+      name_source: "system",
+      content_available: true,
+      authorship: [expect.any(Object)],
+    });
     clock.advance(1000);
     expect((await api(emu, "PATCH", `/notes/${NOTE}`, { content: "two" })).status).toBe(202);
     clock.advance(1000);
     emu.collaboratorEdit(NOTE, { content: "three" }, { as: "ada" });
     const list = await api(emu, "GET", `/notes/${NOTE}/versions`);
     expect(list.json.data.map((v: { created_by: { display_name: string } }) => v.created_by.display_name)).toEqual([
-      "Ada Collaborator", "Sandbox User", "Sandbox User",
+      "Ada Collaborator",
+      "Sandbox User",
+      "Sandbox User",
     ]);
     const newest = await api(emu, "GET", `/notes/${NOTE}/versions/${list.json.data[1].id as string}`);
-    expect(newest.json).toMatchObject({ content: "two", created_at: new Date(Date.UTC(2024, 5, 1) + 1000).toISOString() });
+    expect(newest.json).toMatchObject({
+      content: "two",
+      created_at: new Date(Date.UTC(2024, 5, 1) + 1000).toISOString(),
+    });
   });
 
   test("autoVersions none keeps only named versions; a PATCH that changes nothing makes none", async () => {
@@ -48,7 +57,12 @@ describe("versions", () => {
     expect(inPlace.json).toMatchObject({ id: seeded, name: "Milestone", name_source: "user" });
     const again = await api(emu, "POST", `/notes/${NOTE}/versions`, { name: "Again" });
     expect(again.status).toBe(409);
-    expect(again.json).toEqual({ error_code: "no_content_change", message: expect.any(String), latest_version_id: seeded, latest_name_source: "user" });
+    expect(again.json).toEqual({
+      error_code: "no_content_change",
+      message: expect.any(String),
+      latest_version_id: seeded,
+      latest_name_source: "user",
+    });
     const named = await api(emu, "POST", `/notes/${NOTE}/versions`, { base: `version:${seeded}`, name: "Twice" });
     expect(named.json).toMatchObject({ error_code: "version_already_named", version_id: seeded, name: "Milestone" });
     emu.setQuirks({ autoVersions: "none" });
@@ -66,14 +80,24 @@ describe("versions", () => {
     expect(renamed.json.name).toBe("Renamed");
     await api(emu, "PATCH", `/notes/${NOTE}`, { content: "# Reading list\n- one\n" });
     const system = (await api(emu, "GET", `/notes/${NOTE}/versions?named_only=false`)).json.data[0].id as string;
-    expect((await api(emu, "PATCH", `/notes/${NOTE}/versions`, { base: `version:${system}`, name: "x" })).json.error_code).toBe("version_not_named");
-    expect((await api(emu, "GET", `/notes/${NOTE}/versions?named_only=true`)).json.data.map((v: { id: string }) => v.id)).toEqual([id]);
+    expect(
+      (await api(emu, "PATCH", `/notes/${NOTE}/versions`, { base: `version:${system}`, name: "x" })).json.error_code,
+    ).toBe("version_not_named");
+    expect(
+      (await api(emu, "GET", `/notes/${NOTE}/versions?named_only=true`)).json.data.map((v: { id: string }) => v.id),
+    ).toEqual([id]);
     expect((await api(emu, "GET", `/notes/${NOTE}/versions?q=RENAM`)).json.meta.total).toBe(1);
-    expect((await api(emu, "GET", `/notes/${NOTE}/versions?limit=1&page=2`)).json).toMatchObject({ data: [{ id }], meta: { total_pages: 2, page: 2 } });
+    expect((await api(emu, "GET", `/notes/${NOTE}/versions?limit=1&page=2`)).json).toMatchObject({
+      data: [{ id }],
+      meta: { total_pages: 2, page: 2 },
+    });
     const diff = await api(emu, "GET", `/notes/${NOTE}/versions/compare?base=version:${id}&target=note_content`);
     expect(diff.json.unified_diff).toContain("+- one");
     expect((await api(emu, "GET", `/notes/${NOTE}/versions/compare?base=note_content`)).status).toBe(400);
-    expect((await api(emu, "GET", `/notes/${NOTE}/versions/nope`)).json).toEqual({ error_code: "not_found", message: "Version not found" });
+    expect((await api(emu, "GET", `/notes/${NOTE}/versions/nope`)).json).toEqual({
+      error_code: "not_found",
+      message: "Version not found",
+    });
     expect((await api(emu, "POST", `/notes/${NOTE}/versions`, { name: "   " })).status).toBe(400);
     expect((await api(emu, "GET", `/notes/${NOTE}/versions?limit=0`)).status).toBe(400);
     expect((await api(emu, "GET", `/notes/unknown-note-id-aaaaaaa/versions`)).status).toBe(404);
@@ -96,11 +120,17 @@ describe("comments", () => {
     expect(list.status).toBe(200);
     expect(list.json.pagination).toEqual({ page: 1, limit: 50, hasNext: false });
     const heads = list.json.comments as Array<Record<string, unknown>>;
-    expect(heads.map((c) => c.id).sort()).toEqual([DEMO_COMMENT_IDS.checklist, DEMO_COMMENT_IDS.headings, DEMO_COMMENT_IDS.lab].sort());
+    expect(heads.map((c) => c.id).sort()).toEqual(
+      [DEMO_COMMENT_IDS.checklist, DEMO_COMMENT_IDS.headings, DEMO_COMMENT_IDS.lab].sort(),
+    );
     const checklist = heads.find((c) => c.id === DEMO_COMMENT_IDS.checklist);
     expect(checklist).toMatchObject({
-      threadId: DEMO_COMMENT_IDS.checklist, isThreadHead: true, replyCount: 1, contentType: "plain_text",
-      actor: { kind: "user", displayName: "Ada Collaborator" }, excerpt: "Draft the field-test checklist",
+      threadId: DEMO_COMMENT_IDS.checklist,
+      isThreadHead: true,
+      replyCount: 1,
+      contentType: "plain_text",
+      actor: { kind: "user", displayName: "Ada Collaborator" },
+      excerpt: "Draft the field-test checklist",
       threadState: { status: "open", reason: null, sourceCommentId: DEMO_COMMENT_IDS.checklist },
     });
     const open = await api(emu, "GET", `/notes/${WEEKLY}/comments?isThreadHead=true&threadStatus=open`);
@@ -116,13 +146,19 @@ describe("comments", () => {
     const path = `/notes/${WEEKLY}/comments/${DEMO_COMMENT_IDS.headings}/resolution`;
     const resolved = await api(emu, "PUT", path);
     expect(resolved.status).toBe(200);
-    expect(resolved.json).toMatchObject({ comment: { threadState: { status: "hidden", reason: "resolved" } }, cascade: { threadId: DEMO_COMMENT_IDS.headings } });
+    expect(resolved.json).toMatchObject({
+      comment: { threadState: { status: "hidden", reason: "resolved" } },
+      cascade: { threadId: DEMO_COMMENT_IDS.headings },
+    });
     const twice = await api(emu, "PUT", path);
     expect(twice.status).toBe(409);
     expect(twice.json).toMatchObject({ errorCode: "resolution_conflict", commentState: { status: "open" } });
     expect((await api(emu, "DELETE", path)).json.comment.threadState.status).toBe("open");
     expect((await api(emu, "DELETE", path)).status).toBe(409);
-    expect((await api(emu, "GET", `/notes/${WEEKLY}/comments/not-a-comment`)).json).toEqual({ errorCode: "not_found", message: "Comment not found" });
+    expect((await api(emu, "GET", `/notes/${WEEKLY}/comments/not-a-comment`)).json).toEqual({
+      errorCode: "not_found",
+      message: "Comment not found",
+    });
     expect((await api(emu, "GET", `/notes/${WEEKLY}/comments?threadId=nope`)).status).toBe(400);
   });
 
@@ -134,7 +170,9 @@ describe("comments", () => {
     });
     expect(res.status).toBe(204);
     const list = await api(emu, "GET", `/notes/${NOTE}/comments`);
-    expect(list.json.comments).toEqual([expect.objectContaining({ body: "Add a link?", isThreadHead: true, replyCount: 0 })]);
+    expect(list.json.comments).toEqual([
+      expect.objectContaining({ body: "Add a link?", isThreadHead: true, replyCount: 0 }),
+    ]);
     emu.setComments(NOTE, []);
     expect((await api(emu, "GET", `/notes/${NOTE}/comments`)).json.comments).toEqual([]);
   });

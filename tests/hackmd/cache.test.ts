@@ -80,7 +80,11 @@ describe("NoteListCache", () => {
     await disabled.get("k", () => Promise.resolve([`${++n}`]));
     expect(await disabled.get("k", () => Promise.resolve([`${++n}`]))).toEqual(["2"]);
 
-    const small = new NoteListCache<string>({ clock: fakeClock(), maxBytes: 10, estimate: (list) => list.join("").length });
+    const small = new NoteListCache<string>({
+      clock: fakeClock(),
+      maxBytes: 10,
+      estimate: (list) => list.join("").length,
+    });
     await small.get("big", () => Promise.resolve(["x".repeat(11)]));
     expect(await small.get("big", () => Promise.resolve(["fresh"]))).toEqual(["fresh"]);
 

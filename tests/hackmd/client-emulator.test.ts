@@ -27,7 +27,9 @@ checkNoTokenLeaks();
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 const call = (): CallContext => new CallContext();
 
-function apiRequests(method?: string): Array<{ method: string; path: string; bodyKeys: string[] | null; status: number | null }> {
+function apiRequests(
+  method?: string,
+): Array<{ method: string; path: string; bodyKeys: string[] | null; status: number | null }> {
   return emu.requests(method === undefined ? undefined : { method }).map(({ method: m, path, bodyKeys, status }) => ({
     method: m,
     path,
@@ -95,7 +97,10 @@ describe("notes", () => {
     expect(cs101).toMatchObject({ read_permission: "guest", write_permission: "owner", permalink: "cs101-sorting" });
     expect(cs101.folder_ids).toHaveLength(2);
     const spec = await client.getNote(call(), { teamPath: "sandbox-team", noteId: DEMO_NOTE_IDS.spec });
-    expect(spec).toMatchObject({ team_path: "sandbox-team", patch_path: `teams/sandbox-team/notes/${DEMO_NOTE_IDS.spec}.md` });
+    expect(spec).toMatchObject({
+      team_path: "sandbox-team",
+      patch_path: `teams/sandbox-team/notes/${DEMO_NOTE_IDS.spec}.md`,
+    });
     expect(spec.last_change_user?.user_path).toBe("ada");
     const missing = await failure(client.getNote(call(), { teamPath: null, noteId: "nope" }));
     expect(missing.kind).toBe("not_found");
@@ -108,15 +113,27 @@ describe("notes", () => {
       body: { title: "Fresh", content: "# Body\n", tags: ["x"], readPermission: "signed_in", writePermission: "owner" },
     });
     expect(created.placement_failed).toBe(false);
-    expect(created.note).toMatchObject({ title: "Fresh", content: "# Body\n", tags: ["x"], read_permission: "signed_in" });
+    expect(created.note).toMatchObject({
+      title: "Fresh",
+      content: "# Body\n",
+      tags: ["x"],
+      read_permission: "signed_in",
+    });
     const id = created.note.id;
     await client.updateNote(call(), { teamPath: null, noteId: id, body: { content: "new body", title: "Renamed" } });
-    expect(await client.getNote(call(), { teamPath: null, noteId: id })).toMatchObject({ content: "new body", title: "Renamed" });
+    expect(await client.getNote(call(), { teamPath: null, noteId: id })).toMatchObject({
+      content: "new body",
+      title: "Renamed",
+    });
     await client.deleteNote(call(), { teamPath: null, noteId: id });
     expect((await client.listNotes(call(), { teamPath: null })).map((note) => note.id)).not.toContain(id);
 
     const team = await client.createNote(call(), { teamPath: "sandbox-team", body: { content: "team body" } });
-    await client.updateNote(call(), { teamPath: "sandbox-team", noteId: team.note.id, body: { content: "team body 2", parentFolderId: null } });
+    await client.updateNote(call(), {
+      teamPath: "sandbox-team",
+      noteId: team.note.id,
+      body: { content: "team body 2", parentFolderId: null },
+    });
     await client.deleteNote(call(), { teamPath: "sandbox-team", noteId: team.note.id });
     const writes = apiRequests().filter((r) => r.method !== "GET");
     expect(writes.map((r) => [r.method, r.bodyKeys])).toEqual([
@@ -130,7 +147,10 @@ describe("notes", () => {
   });
 
   it("reads a 207 create as a note whose folder placement failed", async () => {
-    const created = await client.createNote(call(), { teamPath: null, body: { title: "x", parentFolderId: "no-such-folder" } });
+    const created = await client.createNote(call(), {
+      teamPath: null,
+      body: { title: "x", parentFolderId: "no-such-folder" },
+    });
     expect(created.placement_failed).toBe(true);
     expect(created.note.folder_ids).toEqual([]);
   });
@@ -148,12 +168,18 @@ describe("notes", () => {
     });
     expect(link).toMatch(/\/_uploads\/.+\.png$/);
     const refused = await failure(
-      client.uploadImage(call(), { noteId: DEMO_NOTE_IDS.spec, image: { bytes: new Uint8Array([1, 2, 3]), filename: "x.txt", contentType: "text/plain" } }),
+      client.uploadImage(call(), {
+        noteId: DEMO_NOTE_IDS.spec,
+        image: { bytes: new Uint8Array([1, 2, 3]), filename: "x.txt", contentType: "text/plain" },
+      }),
     );
     expect(refused.kind).toBe("api");
     emu.setQuirks({ imageMaxBytes: 4 });
     const tooLarge = await failure(
-      client.uploadImage(call(), { noteId: DEMO_NOTE_IDS.spec, image: { bytes: PNG, filename: "pic.png", contentType: "image/png" } }),
+      client.uploadImage(call(), {
+        noteId: DEMO_NOTE_IDS.spec,
+        image: { bytes: PNG, filename: "pic.png", contentType: "image/png" },
+      }),
     );
     expect(tooLarge.kind).toBe("too_large");
     expect(apiRequests("POST").map((r) => r.path)).toEqual(Array(3).fill(`/v1/notes/${DEMO_NOTE_IDS.spec}/images`));
@@ -170,7 +196,10 @@ describe("folders", () => {
 
     const created = await client.createFolder(call(), { teamPath: null, body: { name: "Top", color: "#112233" } });
     expect(created).toMatchObject({ name: "Top", color: "#112233", parent_folder_id: null });
-    const child = await client.createFolder(call(), { teamPath: null, body: { name: "Child", parentFolderId: created.id } });
+    const child = await client.createFolder(call(), {
+      teamPath: null,
+      body: { name: "Child", parentFolderId: created.id },
+    });
     expect(child.parent_folder_id).toBe(created.id);
 
     const order = await client.getFolderOrder(call(), { teamPath: null });
@@ -181,7 +210,11 @@ describe("folders", () => {
 
     const [specs] = await client.listFolders(call(), { teamPath: "sandbox-team" });
     expect(specs?.name).toBe("Specs");
-    await client.updateFolder(call(), { teamPath: "sandbox-team", folderId: specs?.id ?? "", body: { name: "Specs 2", description: null } });
+    await client.updateFolder(call(), {
+      teamPath: "sandbox-team",
+      folderId: specs?.id ?? "",
+      body: { name: "Specs 2", description: null },
+    });
     expect(await client.getFolder(call(), { teamPath: "sandbox-team", folderId: specs?.id ?? "" })).toMatchObject({
       name: "Specs 2",
       description: null,
@@ -195,27 +228,40 @@ describe("folders", () => {
     expect(await client.getFolder(call(), { teamPath: null, folderId: child.id })).toBeNull();
 
     const posts = apiRequests("POST");
-    expect(posts.map((r) => r.bodyKeys)).toEqual([["name", "color"], ["name", "parentFolderId"]]);
+    expect(posts.map((r) => r.bodyKeys)).toEqual([
+      ["name", "color"],
+      ["name", "parentFolderId"],
+    ]);
     expect(apiRequests("PATCH")[0]?.bodyKeys).toEqual(["name", "description"]);
   });
 });
 
 describe("writes that may have landed", () => {
   it("a note PATCH answered 500 after the commit is sent once and reported as readback", async () => {
-    emu.injectFault({ match: { method: "PATCH", route: "PATCH /notes/:noteId" }, action: { status: 500 }, when: "after-commit" });
+    emu.injectFault({
+      match: { method: "PATCH", route: "PATCH /notes/:noteId" },
+      action: { status: 500 },
+      when: "after-commit",
+    });
     const error = await failure(
       client.updateNote(call(), { teamPath: null, noteId: DEMO_NOTE_IDS.readingList, body: { content: "landed" } }),
     );
     expect(error.kind).toBe("readback");
     expect(apiRequests("PATCH")).toHaveLength(1);
     emu.flushPending();
-    expect((await client.getNote(call(), { teamPath: null, noteId: DEMO_NOTE_IDS.readingList })).content).toBe("landed");
+    expect((await client.getNote(call(), { teamPath: null, noteId: DEMO_NOTE_IDS.readingList })).content).toBe(
+      "landed",
+    );
   });
 
   it("a POST and a DELETE answered 503 are never retried", async () => {
     emu.injectFault({ match: { method: ["POST", "DELETE"] }, action: { status: 503 }, times: Infinity });
-    expect((await failure(client.createNote(call(), { teamPath: null, body: { title: "dup?" } }))).kind).toBe("readback");
-    expect((await failure(client.deleteNote(call(), { teamPath: null, noteId: DEMO_NOTE_IDS.readingList }))).kind).toBe("readback");
+    expect((await failure(client.createNote(call(), { teamPath: null, body: { title: "dup?" } }))).kind).toBe(
+      "readback",
+    );
+    expect((await failure(client.deleteNote(call(), { teamPath: null, noteId: DEMO_NOTE_IDS.readingList }))).kind).toBe(
+      "readback",
+    );
     expect(apiRequests().map((r) => r.method)).toEqual(["POST", "DELETE"]);
   });
 
@@ -249,7 +295,11 @@ describe("writes that may have landed", () => {
 describe("read-back against delayed visibility (docs/tools.md §7)", () => {
   it("confirms once the write becomes visible", async () => {
     emu.setQuirks({ visibilityDelayMs: 400 });
-    const real = makeClient({ url: emu.url, token: emu.token, time: { ...fakeTime(), clock: systemClock, sleep: systemSleep } });
+    const real = makeClient({
+      url: emu.url,
+      token: emu.token,
+      time: { ...fakeTime(), clock: systemClock, sleep: systemSleep },
+    });
     const context = call();
     const noteId = DEMO_NOTE_IDS.readingList;
     await real.client.updateNote(context, { teamPath: null, noteId, body: { content: "visible later" } });
@@ -301,7 +351,8 @@ describe("read-back against delayed visibility (docs/tools.md §7)", () => {
         clock: systemClock,
         sleep: systemSleep,
         writtenBytes: 0,
-        read: (deadlineAt) => oneRetry.getNote(context, { teamPath: null, noteId: DEMO_NOTE_IDS.readingList, deadlineAt }),
+        read: (deadlineAt) =>
+          oneRetry.getNote(context, { teamPath: null, noteId: DEMO_NOTE_IDS.readingList, deadlineAt }),
         matches: () => true,
       }),
     );

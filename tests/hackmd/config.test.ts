@@ -51,7 +51,14 @@ describe("API URL (docs/tools.md §2.2)", () => {
 
   it("refuses unparsable, non-http(s) and credential-carrying URLs without echoing them", () => {
     const secretish = "https://user:hunter2@api.example.com/v1";
-    for (const value of ["not a url", "ftp://api.hackmd.io/v1", "api.hackmd.io/v1", secretish, "https://a.b/v1?x=1", ""]) {
+    for (const value of [
+      "not a url",
+      "ftp://api.hackmd.io/v1",
+      "api.hackmd.io/v1",
+      secretish,
+      "https://a.b/v1?x=1",
+      "",
+    ]) {
       let caught: unknown;
       try {
         parseApiUrl(value);

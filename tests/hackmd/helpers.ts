@@ -1,6 +1,13 @@
 /** Shared helpers of the HackMD client tests: fake time, client wiring and the token-leak check. */
 import { BridgeError } from "../../src/core/errors";
-import { silentLogger, type Clock, type HttpTransport, type LogFields, type Logger, type Sleep } from "../../src/core/ports";
+import {
+  silentLogger,
+  type Clock,
+  type HttpTransport,
+  type LogFields,
+  type Logger,
+  type Sleep,
+} from "../../src/core/ports";
 import { HackmdClient } from "../../src/hackmd/client";
 import { createClientConfig, STANDALONE_TOKEN_HINT, type ClientConfigOptions } from "../../src/hackmd/config";
 import { NodeHttpTransport } from "../../src/node/http-transport";

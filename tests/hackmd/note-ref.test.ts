@@ -60,11 +60,18 @@ describe("resolveNoteRef", () => {
       },
     };
   }
-  const note = (id: string, shortId: string | null, permalink: string | null): ListedNoteRef => ({ id, title: `T ${id}`, shortId, permalink });
+  const note = (id: string, shortId: string | null, permalink: string | null): ListedNoteRef => ({
+    id,
+    title: `T ${id}`,
+    shortId,
+    permalink,
+  });
 
   it("resolves a direct id with no request, in the given workspace", async () => {
     const src = sources({});
-    await expect(resolveNoteRef({ kind: "direct", id: "x" }, { teamPath: "core", refresh: false }, src)).resolves.toEqual({
+    await expect(
+      resolveNoteRef({ kind: "direct", id: "x" }, { teamPath: "core", refresh: false }, src),
+    ).resolves.toEqual({
       status: "resolved",
       teamPath: "core",
       noteId: "x",
@@ -74,13 +81,17 @@ describe("resolveNoteRef", () => {
 
   it("checks the user path before teams and matches short id or permalink exactly", async () => {
     const src = sources({ personal: [note("n1", "SysJb0yAY", null), note("n2", "other", "weekly")] });
-    await expect(resolveNoteRef({ kind: "scoped", owner: "alice", slug: "weekly" }, { teamPath: "ignored", refresh: false }, src)).resolves.toEqual({
+    await expect(
+      resolveNoteRef({ kind: "scoped", owner: "alice", slug: "weekly" }, { teamPath: "ignored", refresh: false }, src),
+    ).resolves.toEqual({
       status: "resolved",
       teamPath: null,
       noteId: "n2",
     });
     expect(src.calls).toEqual(["me", "list:personal"]);
-    await expect(resolveNoteRef({ kind: "scoped", owner: "alice", slug: "WEEKLY" }, { teamPath: null, refresh: false }, src)).resolves.toEqual({
+    await expect(
+      resolveNoteRef({ kind: "scoped", owner: "alice", slug: "WEEKLY" }, { teamPath: null, refresh: false }, src),
+    ).resolves.toEqual({
       status: "not_found",
       query: "WEEKLY",
     });
@@ -88,11 +99,17 @@ describe("resolveNoteRef", () => {
 
   it("resolves team owners, reports unknown owners and ambiguous slugs", async () => {
     const src = sources({ core: [note("a", "dup", null), note("b", "x", "dup")] });
-    await expect(resolveNoteRef({ kind: "scoped", owner: "nobody", slug: "s" }, { teamPath: null, refresh: false }, src)).resolves.toEqual({
+    await expect(
+      resolveNoteRef({ kind: "scoped", owner: "nobody", slug: "s" }, { teamPath: null, refresh: false }, src),
+    ).resolves.toEqual({
       status: "not_found",
       query: "@nobody/s",
     });
-    const ambiguous = await resolveNoteRef({ kind: "scoped", owner: "core", slug: "dup" }, { teamPath: null, refresh: false }, src);
+    const ambiguous = await resolveNoteRef(
+      { kind: "scoped", owner: "core", slug: "dup" },
+      { teamPath: null, refresh: false },
+      src,
+    );
     expect(ambiguous).toEqual({
       status: "ambiguous",
       query: "dup",

@@ -18,9 +18,19 @@ describe("PendingWrites", () => {
 
   it("remembers only writes whose outcome is unknown, and refuses the next write until the body shows", async () => {
     const pending = new PendingWrites(clock, 60_000);
-    await expect(pending.track(note, "refused", { send: () => Promise.reject(new BridgeError("rate_limited", "no")), confirm: () => Promise.resolve() })).rejects.toThrow("no");
+    await expect(
+      pending.track(note, "refused", {
+        send: () => Promise.reject(new BridgeError("rate_limited", "no")),
+        confirm: () => Promise.resolve(),
+      }),
+    ).rejects.toThrow("no");
     expect(kindOf(() => pending.assertClear(note, "old"))).toBeUndefined();
-    await expect(pending.track(note, "sent", { send: () => Promise.reject(new BridgeError("readback", "unknown")), confirm: () => Promise.resolve() })).rejects.toThrow("unknown");
+    await expect(
+      pending.track(note, "sent", {
+        send: () => Promise.reject(new BridgeError("readback", "unknown")),
+        confirm: () => Promise.resolve(),
+      }),
+    ).rejects.toThrow("unknown");
     expect(kindOf(() => pending.assertClear(note, "old"))).toBe("readback");
     expect(kindOf(() => pending.assertClear(note, undefined))).toBe("readback");
     expect(kindOf(() => pending.assertClear({ teamPath: "t", noteId: "n1" }, "old"))).toBeUndefined();
@@ -32,7 +42,10 @@ describe("PendingWrites", () => {
   it("remembers a write whose send was accepted but whose confirming read failed, whatever the kind", async () => {
     const pending = new PendingWrites(clock, 60_000);
     await expect(
-      pending.track(note, "landed", { send: () => Promise.resolve(), confirm: () => Promise.reject(new BridgeError("upstream", "read-back 503")) }),
+      pending.track(note, "landed", {
+        send: () => Promise.resolve(),
+        confirm: () => Promise.reject(new BridgeError("upstream", "read-back 503")),
+      }),
     ).rejects.toThrow("read-back 503");
     expect(kindOf(() => pending.assertClear(note, "old"))).toBe("readback");
   });
@@ -40,13 +53,25 @@ describe("PendingWrites", () => {
   it("forgets an unconfirmed write after the horizon, and a confirmed write clears the note", async () => {
     const pending = new PendingWrites(clock, 60_000);
     now = 1_000;
-    await expect(pending.track(note, "sent", { send: () => Promise.reject(new BridgeError("readback", "unknown")), confirm: () => Promise.resolve() })).rejects.toThrow();
+    await expect(
+      pending.track(note, "sent", {
+        send: () => Promise.reject(new BridgeError("readback", "unknown")),
+        confirm: () => Promise.resolve(),
+      }),
+    ).rejects.toThrow();
     now = 60_999;
     expect(kindOf(() => pending.assertClear(note, "old"))).toBe("readback");
     now = 61_000;
     expect(kindOf(() => pending.assertClear(note, "old"))).toBeUndefined();
-    await expect(pending.track(note, "sent", { send: () => Promise.reject(new BridgeError("readback", "unknown")), confirm: () => Promise.resolve() })).rejects.toThrow();
-    await expect(pending.track(note, "next", { send: () => Promise.resolve(), confirm: () => Promise.resolve("ok") })).resolves.toBe("ok");
+    await expect(
+      pending.track(note, "sent", {
+        send: () => Promise.reject(new BridgeError("readback", "unknown")),
+        confirm: () => Promise.resolve(),
+      }),
+    ).rejects.toThrow();
+    await expect(
+      pending.track(note, "next", { send: () => Promise.resolve(), confirm: () => Promise.resolve("ok") }),
+    ).resolves.toBe("ok");
     expect(kindOf(() => pending.assertClear(note, "old"))).toBeUndefined();
   });
 });

@@ -18,7 +18,11 @@ import { checkNoTokenLeaks, failure } from "./helpers";
 checkNoTokenLeaks();
 
 const personal: ReadContext = { where: "GET /v1/notes/n1", teamPath: null, isDefaultApiUrl: true };
-const team: ReadContext = { where: "GET /v1/teams/core%2Fteam/notes/n1", teamPath: "core/team", isDefaultApiUrl: false };
+const team: ReadContext = {
+  where: "GET /v1/teams/core%2Fteam/notes/n1",
+  teamPath: "core/team",
+  isDefaultApiUrl: false,
+};
 
 const fullNote = {
   id: "n1",
@@ -114,7 +118,15 @@ describe("note detail (docs/tools.md §5.2)", () => {
   });
 
   it("fails with upstream for a note without id, a non-object or an out-of-range timestamp, never quoting it", async () => {
-    for (const raw of [{ title: "x" }, { id: "" }, [], "text", null, { id: "n", createdAt: Infinity }, { id: "n", lastChangedAt: 2 ** 60 }]) {
+    for (const raw of [
+      { title: "x" },
+      { id: "" },
+      [],
+      "text",
+      null,
+      { id: "n", createdAt: Infinity },
+      { id: "n", lastChangedAt: 2 ** 60 },
+    ]) {
       const error = await failure(readNoteDetail(raw, personal));
       expect(error.kind).toBe("upstream");
       expect(error.message.startsWith("GET /v1/notes/n1: ")).toBe(true);
@@ -163,7 +175,9 @@ describe("lists", () => {
         ["b", null, undefined],
       ]);
       expect(history[0]).not.toHaveProperty("content");
-      expect(Object.keys(history[0] ?? {}).indexOf("last_visit")).toBe(Object.keys(history[0] ?? {}).indexOf("last_changed_at") + 1);
+      expect(Object.keys(history[0] ?? {}).indexOf("last_visit")).toBe(
+        Object.keys(history[0] ?? {}).indexOf("last_changed_at") + 1,
+      );
     }
   });
 
@@ -197,7 +211,16 @@ describe("folders, teams, profile, images", () => {
   it("reads folders and treats an object without id as no folder", () => {
     expect(
       readFolder(
-        { id: "f", name: null, icon: "1F600", color: "#4F46E5", parentFolderId: "p", createdAt: 1.2, updatedAt: 3, clientId: "c" },
+        {
+          id: "f",
+          name: null,
+          icon: "1F600",
+          color: "#4F46E5",
+          parentFolderId: "p",
+          createdAt: 1.2,
+          updatedAt: 3,
+          clientId: "c",
+        },
         personal,
       ),
     ).toEqual({
@@ -227,7 +250,12 @@ describe("folders, teams, profile, images", () => {
   });
 
   it("reads teams leniently", () => {
-    expect(readTeam({ id: "t", name: null, path: "core", hardLimit: "many", visibility: "secret", upgraded: "yes" }, personal)).toEqual({
+    expect(
+      readTeam(
+        { id: "t", name: null, path: "core", hardLimit: "many", visibility: "secret", upgraded: "yes" },
+        personal,
+      ),
+    ).toEqual({
       id: "t",
       name: "",
       path: "core",
@@ -236,7 +264,18 @@ describe("folders, teams, profile, images", () => {
     });
     expect(
       readTeam(
-        { id: "t", ownerId: "o", name: "Core", logo: "l", path: "core", description: "d", hardLimit: 5, visibility: "private", createdAt: 9.9, upgraded: true },
+        {
+          id: "t",
+          ownerId: "o",
+          name: "Core",
+          logo: "l",
+          path: "core",
+          description: "d",
+          hardLimit: 5,
+          visibility: "private",
+          createdAt: 9.9,
+          upgraded: true,
+        },
         personal,
       ),
     ).toEqual({
@@ -262,13 +301,25 @@ describe("folders, teams, profile, images", () => {
       photo: null,
       teams: null,
     });
-    const me = readMe({ id: "u", name: "Me", userPath: "me", photo: "p", teams: [{ id: "t", path: "core", name: "C" }], upgraded: false }, personal);
+    const me = readMe(
+      {
+        id: "u",
+        name: "Me",
+        userPath: "me",
+        photo: "p",
+        teams: [{ id: "t", path: "core", name: "C" }],
+        upgraded: false,
+      },
+      personal,
+    );
     expect(me.teams?.map((t) => t.path)).toEqual(["core"]);
     expect(me.upgraded).toBe(false);
   });
 
   it("reads the image link", () => {
-    expect(readImageLink({ data: { link: "https://hackmd.io/_uploads/x.png" } })).toBe("https://hackmd.io/_uploads/x.png");
+    expect(readImageLink({ data: { link: "https://hackmd.io/_uploads/x.png" } })).toBe(
+      "https://hackmd.io/_uploads/x.png",
+    );
     expect(readImageLink({ data: {} })).toBeNull();
     expect(readImageLink({ link: "https://x" })).toBeNull();
     expect(readImageLink({ data: { link: "javascript:alert(1)" } })).toBeNull();

@@ -123,7 +123,9 @@ describe("pollUntil", () => {
         writtenBytes: 0,
         read: (deadlineAt) => {
           time.advance(deadlineAt - time.clock.now());
-          return Promise.reject(new BridgeError("network", "GET /v1/notes/x: HackMD did not answer in time (timed out)."));
+          return Promise.reject(
+            new BridgeError("network", "GET /v1/notes/x: HackMD did not answer in time (timed out)."),
+          );
         },
         matches: () => true,
       }),

@@ -40,7 +40,10 @@ describe("URL building and segment checks (docs/tools.md §5.1, §5.5)", () => {
     const context = new CallContext();
     const long = "a".repeat(129);
     const cases: Array<[Promise<unknown>, RegExp]> = [
-      [client.getNote(context, { teamPath: null, noteId: long }), /note id is 129 characters long; HackMD's are at most 128/],
+      [
+        client.getNote(context, { teamPath: null, noteId: long }),
+        /note id is 129 characters long; HackMD's are at most 128/,
+      ],
       [client.listNotes(context, { teamPath: "t".repeat(2 * 1024 * 1024) }), /team path is 2097152 characters long/],
       [client.getNote(context, { teamPath: null, noteId: "note ?#" }), /note id has characters HackMD does not use/],
       [client.getNote(context, { teamPath: null, noteId: "x/y" }), /note id has characters HackMD does not use/],
@@ -85,7 +88,10 @@ describe("URL building and segment checks (docs/tools.md §5.1, §5.5)", () => {
       client.deleteFolder(context, { teamPath: null, folderId: "a\u0000b" }),
       client.restoreNote(context, { noteId: "a\nb" }),
       client.updateFolder(context, { teamPath: "t\u007f", folderId: "f", body: { name: "x" } }),
-      client.uploadImage(context, { noteId: "\u0085", image: { bytes: new Uint8Array([1]), filename: "a.png", contentType: "image/png" } }),
+      client.uploadImage(context, {
+        noteId: "\u0085",
+        image: { bytes: new Uint8Array([1]), filename: "a.png", contentType: "image/png" },
+      }),
     ];
     for (const call of cases) expect((await failure(call)).kind).toBe("invalid_input");
     expect(server.requests).toHaveLength(0);
@@ -101,8 +107,12 @@ describe("URL building and segment checks (docs/tools.md §5.1, §5.5)", () => {
 
   it("checks the number of path segments after building", () => {
     const api = parseApiUrl("http://127.0.0.1:1/v1");
-    expect(buildTarget(api, ["teams", { label: "team path", value: "é" }, "notes"]).path).toBe("/v1/teams/%C3%A9/notes");
-    expect(() => buildTarget(api, ["notes", { label: "note id", value: "x/y" }])).toThrow(/characters HackMD does not use/);
+    expect(buildTarget(api, ["teams", { label: "team path", value: "é" }, "notes"]).path).toBe(
+      "/v1/teams/%C3%A9/notes",
+    );
+    expect(() => buildTarget(api, ["notes", { label: "note id", value: "x/y" }])).toThrow(
+      /characters HackMD does not use/,
+    );
     // A literal part is trusted, but the segment count still catches a dot segment in it.
     expect(() => buildTarget(api, ["notes", ".."])).toThrow(/dot segment/);
   });
@@ -116,7 +126,11 @@ describe("URL building and segment checks (docs/tools.md §5.1, §5.5)", () => {
       expect(error.message).toMatch(/no HackMD API token/);
       expect(error.message).toMatch(/HACKMD_API_TOKEN.*restart/);
     }
-    const plugin = makeClient({ url: server.url, token: undefined, config: { tokenHint: "set the token in the HackMD Bridge plugin settings" } });
+    const plugin = makeClient({
+      url: server.url,
+      token: undefined,
+      config: { tokenHint: "set the token in the HackMD Bridge plugin settings" },
+    });
     expect((await failure(plugin.client.teams(new CallContext()))).message).toMatch(/plugin settings/);
     expect(server.requests).toHaveLength(0);
   });
@@ -173,7 +187,11 @@ describe("2xx replies (docs/tools.md §6.1)", () => {
   it("never sends a note PATCH without content", async () => {
     const { client } = makeClient({ url: server.url });
     const error = await failure(
-      client.updateNote(new CallContext(), { teamPath: null, noteId: "n", body: { title: "t" } as unknown as UpdateNoteRequest }),
+      client.updateNote(new CallContext(), {
+        teamPath: null,
+        noteId: "n",
+        body: { title: "t" } as unknown as UpdateNoteRequest,
+      }),
     );
     expect(error.kind).toBe("internal");
     expect(server.requests).toHaveLength(0);
@@ -232,8 +250,14 @@ describe("2xx replies (docs/tools.md §6.1)", () => {
   it("reads the image upload reply, and an unreadable one as upstream", async () => {
     const { client } = makeClient({ url: server.url });
     server.script(json({ data: { link: "https://hackmd.io/_uploads/a.png" } }, 201), { status: 201, body: "OK" });
-    const image = { bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]), filename: 'my "pic".png', contentType: "image/png" };
-    expect(await client.uploadImage(new CallContext(), { noteId: "n", image })).toEqual({ link: "https://hackmd.io/_uploads/a.png" });
+    const image = {
+      bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+      filename: 'my "pic".png',
+      contentType: "image/png",
+    };
+    expect(await client.uploadImage(new CallContext(), { noteId: "n", image })).toEqual({
+      link: "https://hackmd.io/_uploads/a.png",
+    });
     const error = await failure(client.uploadImage(new CallContext(), { noteId: "n", image }));
     expect(error.kind).toBe("upstream");
     const [first] = server.requests;
@@ -254,14 +278,50 @@ describe("2xx replies (docs/tools.md §6.1)", () => {
 });
 
 describe("status to error (docs/tools.md §6.3)", () => {
-  const cases: Array<{ status: number; call: "get" | "patch" | "post" | "folderPatch" | "teamNotesFolder"; kind: string; text: RegExp; prefix: string }> = [
-    { status: 401, call: "get", kind: "auth", text: /rejected the token.*HACKMD_API_TOKEN/, prefix: "GET /v1/notes/n:" },
+  const cases: Array<{
+    status: number;
+    call: "get" | "patch" | "post" | "folderPatch" | "teamNotesFolder";
+    kind: string;
+    text: RegExp;
+    prefix: string;
+  }> = [
+    {
+      status: 401,
+      call: "get",
+      kind: "auth",
+      text: /rejected the token.*HACKMD_API_TOKEN/,
+      prefix: "GET /v1/notes/n:",
+    },
     { status: 403, call: "get", kind: "forbidden", text: /may not access/, prefix: "GET /v1/notes/n:" },
-    { status: 404, call: "get", kind: "not_found", text: /check the note or folder id and the team_path/, prefix: "GET /v1/notes/n:" },
+    {
+      status: 404,
+      call: "get",
+      kind: "not_found",
+      text: /check the note or folder id and the team_path/,
+      prefix: "GET /v1/notes/n:",
+    },
     { status: 409, call: "patch", kind: "conflict", text: /permalink is probably taken/, prefix: "PATCH /v1/notes/n:" },
-    { status: 409, call: "folderPatch", kind: "conflict", text: /^(?!.*permalink).*Busy/, prefix: "PATCH /v1/teams/t/folders/f:" },
-    { status: 409, call: "teamNotesFolder", kind: "conflict", text: /^(?!.*permalink).*Busy/, prefix: "PATCH /v1/teams/notes/folders/f:" },
-    { status: 500, call: "get", kind: "upstream", text: /HackMD failed \(500\); retry later/, prefix: "GET /v1/notes/n:" },
+    {
+      status: 409,
+      call: "folderPatch",
+      kind: "conflict",
+      text: /^(?!.*permalink).*Busy/,
+      prefix: "PATCH /v1/teams/t/folders/f:",
+    },
+    {
+      status: 409,
+      call: "teamNotesFolder",
+      kind: "conflict",
+      text: /^(?!.*permalink).*Busy/,
+      prefix: "PATCH /v1/teams/notes/folders/f:",
+    },
+    {
+      status: 500,
+      call: "get",
+      kind: "upstream",
+      text: /HackMD failed \(500\); retry later/,
+      prefix: "GET /v1/notes/n:",
+    },
     { status: 502, call: "post", kind: "readback", text: /may have landed/, prefix: "POST /v1/notes:" },
     { status: 503, call: "patch", kind: "readback", text: /may have landed/, prefix: "PATCH /v1/notes/n:" },
     { status: 400, call: "get", kind: "api", text: /HackMD answered 400.*Busy/, prefix: "GET /v1/notes/n:" },
@@ -318,7 +378,10 @@ describe("status to error (docs/tools.md §6.3)", () => {
     const { client } = makeClient({ url: server.url });
     server.script(json({ message: "Image too large" }, 413));
     const error = await failure(
-      client.uploadImage(new CallContext(), { noteId: "n", image: { bytes: new Uint8Array(4), filename: "a.png", contentType: "image/png" } }),
+      client.uploadImage(new CallContext(), {
+        noteId: "n",
+        image: { bytes: new Uint8Array(4), filename: "a.png", contentType: "image/png" },
+      }),
     );
     expect(error.kind).toBe("too_large");
     expect(error.message).toMatch(/^POST \/v1\/notes\/n\/images: .*resize/);
@@ -362,7 +425,11 @@ describe("redacted detail in errors (docs/tools.md §6.4)", () => {
     server.script({ status: 202 });
     await client.updateNote(new CallContext(), { teamPath: null, noteId: "n", body: { content: "secret body text" } });
     expect(logger.lines).toEqual([
-      { level: "debug", event: "hackmd.request", fields: expect.objectContaining({ method: "PATCH", path: "/v1/notes/n", status: 202, retries: 0 }) as unknown },
+      {
+        level: "debug",
+        event: "hackmd.request",
+        fields: expect.objectContaining({ method: "PATCH", path: "/v1/notes/n", status: 202, retries: 0 }) as unknown,
+      },
     ]);
     const serialised = JSON.stringify(logger.lines);
     expect(serialised).not.toContain(TEST_TOKEN);
@@ -441,7 +508,12 @@ describe("transport failures (docs/tools.md §6.3)", () => {
 
   it("computes timeouts with the upload allowance and the outer ceiling", () => {
     const config = createClientConfig({ apiUrl: server.url, tokenHint: "x" });
-    expect(timeoutsFor(config, 0)).toEqual({ connectMs: 10_000, headersMs: 30_000, idleMs: 30_000, totalMs: 30_000 + 404_000 });
+    expect(timeoutsFor(config, 0)).toEqual({
+      connectMs: 10_000,
+      headersMs: 30_000,
+      idleMs: 30_000,
+      totalMs: 30_000 + 404_000,
+    });
     expect(timeoutsFor(config, 262_144 * 4)).toMatchObject({ headersMs: 34_000, idleMs: 30_000, totalMs: 438_000 });
   });
 });

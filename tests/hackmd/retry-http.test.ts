@@ -13,7 +13,11 @@ afterEach(async () => {
   await server.close();
 });
 
-const me = { status: 200, headers: { "content-type": "application/json" }, body: '{"id":"u","name":"U","userPath":"u","teams":[]}' };
+const me = {
+  status: 200,
+  headers: { "content-type": "application/json" },
+  body: '{"id":"u","name":"U","userPath":"u","teams":[]}',
+};
 
 describe("retries", () => {
   it("429 with Retry-After: 0 then 200 → attempts 2, was_rate_limited true, no wait beyond the cap", async () => {
@@ -60,11 +64,11 @@ describe("retries", () => {
   it("uses x-ratelimit-userreset (epoch ms) without Retry-After, and refuses to wait out a long one", async () => {
     const { client, time } = makeClient({ url: server.url });
     const now = time.clock.now();
-    server.script(
-      { status: 429, headers: { "x-ratelimit-userreset": String(now + 3_000) }, body: "{}" },
-      me,
-      { status: 429, headers: { "x-ratelimit-userreset": String(Math.floor(now / 1000) + 600) }, body: "{}" },
-    );
+    server.script({ status: 429, headers: { "x-ratelimit-userreset": String(now + 3_000) }, body: "{}" }, me, {
+      status: 429,
+      headers: { "x-ratelimit-userreset": String(Math.floor(now / 1000) + 600) },
+      body: "{}",
+    });
     await client.me(new CallContext());
     expect(time.sleeps).toEqual([3000]);
     const error = await failure(client.me(new CallContext()));
@@ -95,8 +99,15 @@ describe("retries", () => {
   it("an idempotent folder PATCH answered 500 then 202 is sent twice with the same body", async () => {
     const { client } = makeClient({ url: server.url });
     server.script({ status: 500, body: "{}" }, { status: 202 });
-    await client.updateFolder(new CallContext(), { teamPath: "t", folderId: "f", body: { name: "N", description: null } });
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["PATCH /v1/teams/t/folders/f", "PATCH /v1/teams/t/folders/f"]);
+    await client.updateFolder(new CallContext(), {
+      teamPath: "t",
+      folderId: "f",
+      body: { name: "N", description: null },
+    });
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "PATCH /v1/teams/t/folders/f",
+      "PATCH /v1/teams/t/folders/f",
+    ]);
     expect(server.requests[0]?.body.toString()).toBe('{"name":"N","description":null}');
     expect(server.requests[1]?.body.equals(server.requests[0]?.body ?? Buffer.alloc(0))).toBe(true);
   });
@@ -113,7 +124,9 @@ describe("retries", () => {
     server.script({ status: 500, body: '{"error":"Failed"}' }, { status: 503 });
     const post = await failure(client.createNote(new CallContext(), { teamPath: null, body: { title: "t" } }));
     expect(post.kind).toBe("readback");
-    const patch = await failure(client.updateNote(new CallContext(), { teamPath: null, noteId: "n", body: { content: "c" } }));
+    const patch = await failure(
+      client.updateNote(new CallContext(), { teamPath: null, noteId: "n", body: { content: "c" } }),
+    );
     expect(patch.kind).toBe("readback");
     expect(server.requests.map((r) => r.method)).toEqual(["POST", "PATCH"]);
   });
@@ -133,9 +146,15 @@ describe("retries", () => {
   it("DELETE and folder-order PUT are never retried", async () => {
     const { client } = makeClient({ url: server.url });
     server.script({ status: 500 }, { status: 500 }, { status: 500 });
-    expect((await failure(client.deleteNote(new CallContext(), { teamPath: null, noteId: "n" }))).kind).toBe("readback");
-    expect((await failure(client.deleteFolder(new CallContext(), { teamPath: "t", folderId: "f" }))).kind).toBe("readback");
-    expect((await failure(client.putFolderOrder(new CallContext(), { teamPath: null, order: { root: [] } }))).kind).toBe("readback");
+    expect((await failure(client.deleteNote(new CallContext(), { teamPath: null, noteId: "n" }))).kind).toBe(
+      "readback",
+    );
+    expect((await failure(client.deleteFolder(new CallContext(), { teamPath: "t", folderId: "f" }))).kind).toBe(
+      "readback",
+    );
+    expect(
+      (await failure(client.putFolderOrder(new CallContext(), { teamPath: null, order: { root: [] } }))).kind,
+    ).toBe("readback");
     expect(server.requests).toHaveLength(3);
   });
 
@@ -152,7 +171,9 @@ describe("retries", () => {
     const { client } = makeClient({ url: server.url });
     server.script({ drop: true }, { status: 202 });
     const big = "x".repeat(1_048_577);
-    const error = await failure(client.updateFolder(new CallContext(), { teamPath: "t", folderId: "f", body: { description: big } }));
+    const error = await failure(
+      client.updateFolder(new CallContext(), { teamPath: "t", folderId: "f", body: { description: big } }),
+    );
     expect(error.kind).toBe("readback");
     expect(server.requests).toHaveLength(1);
   });
@@ -160,7 +181,19 @@ describe("retries", () => {
   it("keeps the last quota seen on the client instance", async () => {
     const { client, time } = makeClient({ url: server.url });
     expect(client.lastQuota).toBeNull();
-    server.script({ ...me, headers: { ...me.headers, "x-ratelimit-userlimit": "100", "x-ratelimit-userremaining": "98", "x-ratelimit-userreset": "30", "x-target-scope": "user" } }, me);
+    server.script(
+      {
+        ...me,
+        headers: {
+          ...me.headers,
+          "x-ratelimit-userlimit": "100",
+          "x-ratelimit-userremaining": "98",
+          "x-ratelimit-userreset": "30",
+          "x-target-scope": "user",
+        },
+      },
+      me,
+    );
     await client.me(new CallContext());
     const quota = { limit: 100, remaining: 98, reset_seconds: 30, scope: "user", observed_at: time.clock.now() };
     expect(client.lastQuota).toEqual(quota);

@@ -40,7 +40,10 @@ describe("retry policy (docs/tools.md §6.2)", () => {
   it("is data: reads and idempotent writes retry, plain writes never", () => {
     expect(MODE_RETRIES).toEqual({ read: true, idempotent_write: true, plain_write: false });
     expect(decide(status(500), { mode: "plain_write" })).toEqual({ retry: false, reason: "mode" });
-    expect(decide(status(429, { "retry-after": "0" }), { mode: "plain_write" })).toEqual({ retry: false, reason: "mode" });
+    expect(decide(status(429, { "retry-after": "0" }), { mode: "plain_write" })).toEqual({
+      retry: false,
+      reason: "mode",
+    });
     expect(decide({ kind: "transport", failure: "timeout" }, { mode: "plain_write" }).retry).toBe(false);
     expect(decide(status(503), { mode: "idempotent_write" }).retry).toBe(true);
   });
@@ -50,7 +53,8 @@ describe("retry policy (docs/tools.md §6.2)", () => {
     for (const code of [400, 401, 403, 404, 409, 413, 422, 302]) {
       expect(decide(status(code))).toEqual({ retry: false, reason: "not_retryable" });
     }
-    for (const failure of ["connect", "timeout", "reset"] as const) expect(decide({ kind: "transport", failure }).retry).toBe(true);
+    for (const failure of ["connect", "timeout", "reset"] as const)
+      expect(decide({ kind: "transport", failure }).retry).toBe(true);
     expect(decide({ kind: "transport", failure: "too_large" }).retry).toBe(false);
   });
 
@@ -83,8 +87,18 @@ describe("retry policy (docs/tools.md §6.2)", () => {
   });
 
   it("obeys Retry-After in seconds or as an HTTP date, and marks 429 retries as rate limited", () => {
-    expect(decide(status(429, { "retry-after": "0" }))).toEqual({ retry: true, waitMs: 0, rateLimited: true, hinted: true });
-    expect(decide(status(503, { "retry-after": "2" }))).toEqual({ retry: true, waitMs: 2000, rateLimited: false, hinted: true });
+    expect(decide(status(429, { "retry-after": "0" }))).toEqual({
+      retry: true,
+      waitMs: 0,
+      rateLimited: true,
+      hinted: true,
+    });
+    expect(decide(status(503, { "retry-after": "2" }))).toEqual({
+      retry: true,
+      waitMs: 2000,
+      rateLimited: false,
+      hinted: true,
+    });
     const date = new Date(NOW + 3_000).toUTCString();
     expect(decide(status(429, { "retry-after": date }))).toMatchObject({ retry: true, waitMs: 3000 });
     expect(parseRetryAfterMs(new Date(NOW - 60_000).toUTCString(), NOW)).toBe(0);
@@ -93,7 +107,11 @@ describe("retry policy (docs/tools.md §6.2)", () => {
   });
 
   it("does not retry when the hint exceeds the cap (no waiting out a long reset)", () => {
-    expect(decide(status(429, { "retry-after": "60" }))).toEqual({ retry: false, reason: "hint_exceeds_cap", hintMs: 60_000 });
+    expect(decide(status(429, { "retry-after": "60" }))).toEqual({
+      retry: false,
+      reason: "hint_exceeds_cap",
+      hintMs: 60_000,
+    });
     expect(decide(status(429, { "retry-after": "5" })).retry).toBe(true);
     expect(decide(status(500, { "x-ratelimit-userreset": "120" })).retry).toBe(false);
   });
@@ -120,7 +138,12 @@ describe("quota headers", () => {
   it("parses limit, remaining, reset and scope; null without any header", () => {
     expect(
       parseQuota(
-        { "x-ratelimit-userlimit": "100", "x-ratelimit-userremaining": "7", "x-ratelimit-userreset": String(NOW + 42_000), "x-target-scope": "Team" },
+        {
+          "x-ratelimit-userlimit": "100",
+          "x-ratelimit-userremaining": "7",
+          "x-ratelimit-userreset": String(NOW + 42_000),
+          "x-target-scope": "Team",
+        },
         NOW,
       ),
     ).toEqual({ limit: 100, remaining: 7, reset_seconds: 42, scope: "team", observed_at: NOW });
@@ -130,9 +153,14 @@ describe("quota headers", () => {
 
   it("builds the fixed 429 fragment with unknown for missing numbers", () => {
     expect(
-      quotaFragment({ "x-ratelimit-userlimit": "100", "x-ratelimit-userremaining": "0", "x-ratelimit-userreset": "42" }, NOW),
+      quotaFragment(
+        { "x-ratelimit-userlimit": "100", "x-ratelimit-userremaining": "0", "x-ratelimit-userreset": "42" },
+        NOW,
+      ),
     ).toBe("remaining 0/100, reset after 42 seconds");
-    expect(quotaFragment({ "x-ratelimit-userlimit": "100" }, NOW)).toBe("remaining unknown/100, reset after unknown seconds");
+    expect(quotaFragment({ "x-ratelimit-userlimit": "100" }, NOW)).toBe(
+      "remaining unknown/100, reset after unknown seconds",
+    );
     expect(quotaFragment({}, NOW)).toBe("quota headers were unavailable");
   });
 });
@@ -163,7 +191,11 @@ describe("call context (docs/tools.md §4.3)", () => {
     const context = new CallContext();
     context.recordReadbackAttempt();
     context.recordReadbackElapsed(300);
-    expect(retryMetaForResult(context)).toMatchObject({ attempts: 1, readback_attempts: 1, readback_elapsed_seconds: 0.3 });
+    expect(retryMetaForResult(context)).toMatchObject({
+      attempts: 1,
+      readback_attempts: 1,
+      readback_elapsed_seconds: 0.3,
+    });
   });
 
   it("keeps concurrent calls apart", () => {

@@ -31,7 +31,9 @@ describe("a short id as note_ref", () => {
   it("without a cached list costs one list request; a note id still costs none", async () => {
     const fresh = await startBridge();
     try {
-      const listed = ok(await fresh.call("hackmd_list_notes", {})) as { notes: Array<{ id: string; short_id: string }> };
+      const listed = ok(await fresh.call("hackmd_list_notes", {})) as {
+        notes: Array<{ id: string; short_id: string }>;
+      };
       const cs101 = listed.notes.find((note) => note.id === DEMO_NOTE_IDS.cs101);
       fresh.mark();
       ok(await fresh.call("hackmd_get_note", { note_ref: cs101?.short_id, refresh: true }));
@@ -52,7 +54,12 @@ describe("a short id as note_ref", () => {
 });
 
 describe("resolveNoteRef with short ids", () => {
-  const note = (id: string, shortId: string | null): ListedNoteRef => ({ id, title: `T ${id}`, shortId, permalink: null });
+  const note = (id: string, shortId: string | null): ListedNoteRef => ({
+    id,
+    title: `T ${id}`,
+    shortId,
+    permalink: null,
+  });
   const sources = (notes: ListedNoteRef[] | Error) => ({
     userPath: () => Promise.resolve("me"),
     teamPaths: () => Promise.resolve([]),
@@ -64,9 +71,17 @@ describe("resolveNoteRef with short ids", () => {
     expect(looksLikeShortId(DEMO_NOTE_IDS.cs101)).toBe(false);
     expect(looksLikeShortId("nope")).toBe(false);
     const options = { teamPath: "core", refresh: false };
-    await expect(resolveNoteRef({ kind: "direct", id: "SysJb0yAY" }, options, sources([note("full-id", "SysJb0yAY")]))).resolves.toEqual({ status: "resolved", teamPath: "core", noteId: "full-id" });
-    await expect(resolveNoteRef({ kind: "direct", id: "SysJb0yAY" }, options, sources(new Error("offline")))).resolves.toEqual({ status: "resolved", teamPath: "core", noteId: "SysJb0yAY" });
-    const twice = await resolveNoteRef({ kind: "direct", id: "SysJb0yAY" }, options, sources([note("a", "SysJb0yAY"), note("b", "SysJb0yAY")]));
+    await expect(
+      resolveNoteRef({ kind: "direct", id: "SysJb0yAY" }, options, sources([note("full-id", "SysJb0yAY")])),
+    ).resolves.toEqual({ status: "resolved", teamPath: "core", noteId: "full-id" });
+    await expect(
+      resolveNoteRef({ kind: "direct", id: "SysJb0yAY" }, options, sources(new Error("offline"))),
+    ).resolves.toEqual({ status: "resolved", teamPath: "core", noteId: "SysJb0yAY" });
+    const twice = await resolveNoteRef(
+      { kind: "direct", id: "SysJb0yAY" },
+      options,
+      sources([note("a", "SysJb0yAY"), note("b", "SysJb0yAY")]),
+    );
     expect(twice).toMatchObject({ status: "ambiguous", query: "SysJb0yAY" });
   });
 });

@@ -52,7 +52,9 @@ test("without the versions API a version request is not_found and says why", asy
 test("resolve and reopen are single requests; a repeat is a conflict that names the state", async () => {
   const c = client();
   const args = { noteId: DEMO_NOTE_IDS.weeklySync, commentId: DEMO_COMMENT_IDS.headings };
-  expect((await c.setCommentResolved(new CallContext(), { ...args, resolved: true })).cascade_thread_id).toBe(DEMO_COMMENT_IDS.headings);
+  expect((await c.setCommentResolved(new CallContext(), { ...args, resolved: true })).cascade_thread_id).toBe(
+    DEMO_COMMENT_IDS.headings,
+  );
   const again = await failure(c.setCommentResolved(new CallContext(), { ...args, resolved: true }));
   expect(again.kind).toBe("conflict");
   expect(again.message).toContain("already resolved");
@@ -62,10 +64,17 @@ test("resolve and reopen are single requests; a repeat is a conflict that names 
 });
 
 test("comments read as snake_case with authors, excerpts and thread states", async () => {
-  const page = await client().listComments(new CallContext(), { noteId: DEMO_NOTE_IDS.weeklySync, threadHeadsOnly: true, threadStatus: "open" });
+  const page = await client().listComments(new CallContext(), {
+    noteId: DEMO_NOTE_IDS.weeklySync,
+    threadHeadsOnly: true,
+    threadStatus: "open",
+  });
   expect(page.comments.map((c) => c.id).sort()).toEqual([DEMO_COMMENT_IDS.checklist, DEMO_COMMENT_IDS.headings].sort());
   expect(page.comments.find((c) => c.id === DEMO_COMMENT_IDS.checklist)).toMatchObject({
-    is_thread_head: true, reply_count: 1, author: { display_name: "Ada Collaborator" }, excerpt: "Draft the field-test checklist",
+    is_thread_head: true,
+    reply_count: 1,
+    author: { display_name: "Ada Collaborator" },
+    excerpt: "Draft the field-test checklist",
     thread_state: { status: "open", reason: null },
   });
 });

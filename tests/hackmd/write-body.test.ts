@@ -23,18 +23,30 @@ describe("writeBody", () => {
   afterEach(async () => {
     await emu.close();
   });
-  const routes = (since: number): string[] => emu.requests({ since }).filter((entry) => entry.seq > since).map((entry) => entry.route ?? `${entry.method} ${entry.path}`);
+  const routes = (since: number): string[] =>
+    emu
+      .requests({ since })
+      .filter((entry) => entry.seq > since)
+      .map((entry) => entry.route ?? `${entry.method} ${entry.path}`);
   const remote = (): string | undefined => emu.inspect().notes.find((note) => note.id === READING)?.content;
   const unconfirmed = (): BridgeError => new BridgeError("readback", "the door's own words");
 
   it("sends one PATCH carrying content and reads back until the body shows", async () => {
     // Real time: the emulator shows the write only after 250 ms.
-    const { client } = makeClient({ url: emu.url, token: emu.token, time: { clock: systemClock, sleep: systemSleep, sleeps: [], advance: () => undefined } });
+    const { client } = makeClient({
+      url: emu.url,
+      token: emu.token,
+      time: { clock: systemClock, sleep: systemSleep, sleeps: [], advance: () => undefined },
+    });
     const pending = new PendingWrites(systemClock);
     emu.setQuirks({ visibilityDelayMs: 250 });
     const since = emu.requests().at(-1)?.seq ?? 0;
     const call = new CallContext();
-    const last = await writeBody({ client, pending, clock: systemClock, sleep: systemSleep }, call, { address, content: "shown later\n", unconfirmed });
+    const last = await writeBody({ client, pending, clock: systemClock, sleep: systemSleep }, call, {
+      address,
+      content: "shown later\n",
+      unconfirmed,
+    });
     expect(last.content).toBe("shown later\n");
     const sent = routes(since);
     expect(sent[0]).toBe("PATCH /notes/:noteId");
@@ -51,7 +63,13 @@ describe("writeBody", () => {
     const pending = new PendingWrites(time.clock);
     emu.setQuirks({ visibilityDelayMs: 600_000 });
     const before = remote();
-    const error = await failure(writeBody({ client, pending, clock: time.clock, sleep: time.sleep }, new CallContext(), { address, content: "never shown\n", unconfirmed }));
+    const error = await failure(
+      writeBody({ client, pending, clock: time.clock, sleep: time.sleep }, new CallContext(), {
+        address,
+        content: "never shown\n",
+        unconfirmed,
+      }),
+    );
     expect(error.kind).toBe("readback");
     expect(error.message).toBe("the door's own words");
     expect(emu.requests({ method: "PATCH" })).toHaveLength(1);

@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { unavailableImageFetcher, type ImageFetcher } from "../../src/core/image";
-import { silentLogger, systemClock, systemSleep, type Clock, type HttpTransport, type Sleep } from "../../src/core/ports";
+import {
+  silentLogger,
+  systemClock,
+  systemSleep,
+  type Clock,
+  type HttpTransport,
+  type Sleep,
+} from "../../src/core/ports";
 import { createEmulatorFree } from "./emulator";
 import { createClientConfig } from "../../src/hackmd/config";
 import { createBridgeCore, type BridgeCore } from "../../src/mcp/core";
@@ -46,7 +53,13 @@ export const seenTokens = new Set<string>();
 /** Starts emulator + core + MCP client. */
 export async function startBridge(
   options: {
-    emulator?: EmulatorOptions; token?: string | null; images?: ImageFetcher; cacheTtlMs?: number; root?: string; clock?: Clock; sleep?: Sleep;
+    emulator?: EmulatorOptions;
+    token?: string | null;
+    images?: ImageFetcher;
+    cacheTtlMs?: number;
+    root?: string;
+    clock?: Clock;
+    sleep?: Sleep;
     /** Wraps the real transport (e.g. to act between two requests of one call). */
     transport?: (inner: HttpTransport) => HttpTransport;
     requireVersion?: () => boolean;
@@ -61,7 +74,10 @@ export async function startBridge(
   const files = await NodeLocalFiles.open({ root });
   const core = createBridgeCore({
     transport: options.transport ? options.transport(new NodeHttpTransport()) : new NodeHttpTransport(),
-    config: createClientConfig({ apiUrl: emu.url, tokenHint: "set the HACKMD_API_TOKEN environment variable and restart hackmd-bridge" }),
+    config: createClientConfig({
+      apiUrl: emu.url,
+      tokenHint: "set the HACKMD_API_TOKEN environment variable and restart hackmd-bridge",
+    }),
     secrets: { getToken: () => token },
     files,
     images: options.images ?? unavailableImageFetcher,
@@ -93,7 +109,11 @@ export async function startBridge(
     mark: () => {
       since = emu.requests().at(-1)?.seq ?? 0;
     },
-    requestsSinceMark: () => emu.requests({ since }).filter((entry) => entry.seq > since).map((entry) => entry.route ?? `${entry.method} ${entry.path}`),
+    requestsSinceMark: () =>
+      emu
+        .requests({ since })
+        .filter((entry) => entry.seq > since)
+        .map((entry) => entry.route ?? `${entry.method} ${entry.path}`),
     close: async () => {
       await client.close();
       await server.close();

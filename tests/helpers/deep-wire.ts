@@ -82,7 +82,9 @@ export class LineClientTransport implements Transport {
 
   /** Writes one line as given (a message the SDK client would not send). */
   writeLine(text: string): Promise<void> {
-    return new Promise((resolve, reject) => this.child.stdin.write(`${text}\n`, (error) => (error ? reject(error) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.child.stdin.write(`${text}\n`, (error) => (error ? reject(error) : resolve())),
+    );
   }
 
   close(): Promise<void> {
@@ -95,7 +97,10 @@ export class LineClientTransport implements Transport {
  * A Streamable HTTP client transport whose tools/call arguments are serialised iteratively: the
  * arguments travel through the SDK as a placeholder string, replaced in the body by `fetch`.
  */
-export function deepSafeHttpTransport(url: URL, token: string): Transport & { readonly inner: StreamableHTTPClientTransport } {
+export function deepSafeHttpTransport(
+  url: URL,
+  token: string,
+): Transport & { readonly inner: StreamableHTTPClientTransport } {
   const stash = new Map<string, string>();
   let counter = 0;
   const inner = new StreamableHTTPClientTransport(url, {
@@ -118,7 +123,8 @@ export function deepSafeHttpTransport(url: URL, token: string): Transport & { re
     close: () => inner.close(),
     send: (message: JSONRPCMessage, options?: TransportSendOptions) => {
       const request = message as { method?: string; params?: { arguments?: unknown } };
-      if (request.method !== "tools/call" || request.params?.arguments === undefined) return inner.send(message, options);
+      if (request.method !== "tools/call" || request.params?.arguments === undefined)
+        return inner.send(message, options);
       counter += 1;
       const placeholder = `deep-arguments-${counter}`;
       stash.set(JSON.stringify(placeholder), stringifyIterative(request.params.arguments));

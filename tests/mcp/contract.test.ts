@@ -24,11 +24,23 @@ const SURFACE: Record<string, [string, boolean, boolean, boolean, boolean]> = {
   hackmd_resolve_comment: ["Resolve HackMD Note Comment", false, false, true, true],
 };
 
-type Schema = { type?: unknown; properties?: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: unknown };
+type Schema = {
+  type?: unknown;
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+  additionalProperties?: unknown;
+};
 
 describe("the tools/list contract", () => {
   let bridge: TestBridge;
-  let tools: Array<{ name: string; title?: string; inputSchema: Schema; outputSchema?: Schema; annotations?: Record<string, unknown>; description?: string }>;
+  let tools: Array<{
+    name: string;
+    title?: string;
+    inputSchema: Schema;
+    outputSchema?: Schema;
+    annotations?: Record<string, unknown>;
+    description?: string;
+  }>;
   beforeAll(async () => {
     bridge = await startBridge();
     tools = (await bridge.client.listTools()).tools as typeof tools;
@@ -39,11 +51,18 @@ describe("the tools/list contract", () => {
 
   it("lists only documented tools, in the documented order, with their titles and all four annotations", () => {
     const documented = Object.keys(SURFACE);
-    expect(tools.map((tool) => tool.name)).toEqual(documented.filter((name) => tools.some((tool) => tool.name === name)));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      documented.filter((name) => tools.some((tool) => tool.name === name)),
+    );
     for (const tool of tools) {
       const [title, readOnly, destructive, idempotent, openWorld] = SURFACE[tool.name] ?? [];
       expect(tool.title).toBe(title);
-      expect(tool.annotations).toMatchObject({ readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: idempotent, openWorldHint: openWorld });
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: readOnly,
+        destructiveHint: destructive,
+        idempotentHint: idempotent,
+        openWorldHint: openWorld,
+      });
       expect((tool.description ?? "").length).toBeGreaterThan(60);
     }
   });
@@ -72,11 +91,18 @@ describe("the tools/list contract", () => {
   it("states the documented defaults and requirements", () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool.inputSchema]));
     const list = byName.get("hackmd_list_notes");
-    expect(list?.properties?.source).toMatchObject({ default: "workspace", enum: ["workspace", "history", "trash", "tracked"] });
+    expect(list?.properties?.source).toMatchObject({
+      default: "workspace",
+      enum: ["workspace", "history", "trash", "tracked"],
+    });
     expect(list?.properties?.limit).toMatchObject({ default: 20, minimum: 1, maximum: 100, type: "integer" });
     expect(list?.properties?.offset).toMatchObject({ default: 0, minimum: 0 });
     expect(list?.properties).not.toHaveProperty("folder_id");
-    expect(byName.get("hackmd_list_folders")?.properties?.limit).toMatchObject({ default: 20, minimum: 1, maximum: 100 });
+    expect(byName.get("hackmd_list_folders")?.properties?.limit).toMatchObject({
+      default: 20,
+      minimum: 1,
+      maximum: 100,
+    });
     expect(byName.get("hackmd_get_note")?.required ?? []).toEqual([]);
     expect(byName.get("hackmd_delete_note")?.required).toEqual(["note_ref"]);
     expect(byName.get("hackmd_delete_note")?.properties?.restore).toMatchObject({ default: false });
@@ -84,7 +110,9 @@ describe("the tools/list contract", () => {
       expect.arrayContaining(["comment_permission", "suggest_edit_permission", "parent_folder_id"]),
     );
     expect(byName.get("hackmd_update_note")?.required).toEqual(["note_ref"]);
-    expect(Object.keys(byName.get("hackmd_update_note")?.properties ?? {})).toEqual(expect.arrayContaining(["comment_permission", "suggest_edit_permission", "patch"]));
+    expect(Object.keys(byName.get("hackmd_update_note")?.properties ?? {})).toEqual(
+      expect.arrayContaining(["comment_permission", "suggest_edit_permission", "patch"]),
+    );
     expect(byName.get("hackmd_update_folder")?.required ?? []).toEqual([]);
     expect(byName.get("hackmd_update_folder")?.properties).toHaveProperty("child_order");
   });

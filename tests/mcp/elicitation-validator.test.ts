@@ -44,11 +44,16 @@ async function connected(answer: Record<string, unknown>) {
 describe("ElicitationSchemaValidator", () => {
   it("through the SDK: a matching answer is returned, a mismatching one is refused as invalid params", async () => {
     const good = await connected({ name: "Ada", count: 2, color: "red", agree: true });
-    await expect(good.server.elicitInput({ message: "Who?", requestedSchema })).resolves.toMatchObject({ action: "accept", content: { name: "Ada" } });
+    await expect(good.server.elicitInput({ message: "Who?", requestedSchema })).resolves.toMatchObject({
+      action: "accept",
+      content: { name: "Ada" },
+    });
     await good.client.close();
 
     const bad = await connected({ name: "Ada", count: 7 });
-    await expect(bad.server.elicitInput({ message: "Who?", requestedSchema })).rejects.toThrow(/does not match requested schema: data\.count must be <= 3/);
+    await expect(bad.server.elicitInput({ message: "Who?", requestedSchema })).rejects.toThrow(
+      /does not match requested schema: data\.count must be <= 3/,
+    );
     await bad.client.close();
   });
 
@@ -65,7 +70,16 @@ describe("ElicitationSchemaValidator", () => {
     expect(validate({ name: "Ada", extra: 1 }).errorMessage).toBe('data must not have property "extra"');
     expect(validate([]).errorMessage).toBe("data must be object");
 
-    const list = new ElicitationSchemaValidator().getValidator({ type: "array", items: { oneOf: [{ const: "a", title: "A" }, { const: "b", title: "B" }] }, maxItems: 2 });
+    const list = new ElicitationSchemaValidator().getValidator({
+      type: "array",
+      items: {
+        oneOf: [
+          { const: "a", title: "A" },
+          { const: "b", title: "B" },
+        ],
+      },
+      maxItems: 2,
+    });
     expect(list(["a", "b"]).valid).toBe(true);
     expect(list(["a", "c"]).errorMessage).toBe("data[1] must match exactly one option");
     expect(list(["a", "a", "b"]).errorMessage).toBe("data must have at most 2 items");
@@ -73,7 +87,11 @@ describe("ElicitationSchemaValidator", () => {
   });
 
   it("refuses a schema keyword it does not enforce instead of passing everything", () => {
-    expect(() => new ElicitationSchemaValidator().getValidator({ type: "string", pattern: "^a" })).toThrow(/unsupported schema keyword "pattern"/);
-    expect(() => new ElicitationSchemaValidator().getValidator({ type: "object", properties: { a: { $ref: "#/x" } } })).toThrow(/schema\.a: unsupported schema keyword "\$ref"/);
+    expect(() => new ElicitationSchemaValidator().getValidator({ type: "string", pattern: "^a" })).toThrow(
+      /unsupported schema keyword "pattern"/,
+    );
+    expect(() =>
+      new ElicitationSchemaValidator().getValidator({ type: "object", properties: { a: { $ref: "#/x" } } }),
+    ).toThrow(/schema\.a: unsupported schema keyword "\$ref"/);
   });
 });

@@ -50,7 +50,15 @@ const BASE: Record<string, Record<string, unknown>> = {
 };
 
 /** Parameters that carry an identifier (checked by hackmd/identifiers.ts before any request). */
-const IDENTIFIERS = new Set(["team_path", "note_ref", "note_id", "folder_id", "version_id", "comment_id", "parent_folder_id"]);
+const IDENTIFIERS = new Set([
+  "team_path",
+  "note_ref",
+  "note_id",
+  "folder_id",
+  "version_id",
+  "comment_id",
+  "parent_folder_id",
+]);
 
 type JsonType = "string" | "boolean" | "integer" | "array" | "object";
 
@@ -74,7 +82,11 @@ async function snapshot(folder: string): Promise<string[]> {
   for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    out.push(`${path} ${createHash("sha256").update(await readFile(path)).digest("hex")}`);
+    out.push(
+      `${path} ${createHash("sha256")
+        .update(await readFile(path))
+        .digest("hex")}`,
+    );
   }
   return out.sort();
 }
@@ -100,7 +112,12 @@ describe("hostile argument shapes, every tool, through the SDK's real client (in
     const listed = await bridge.client.listTools();
     tools = listed.tools.map((tool) => ({
       name: tool.name,
-      params: new Map(Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) => [name, typesOf(schema as Record<string, unknown>)])),
+      params: new Map(
+        Object.entries(tool.inputSchema.properties ?? {}).map(([name, schema]) => [
+          name,
+          typesOf(schema as Record<string, unknown>),
+        ]),
+      ),
     }));
   }, 60_000);
   afterAll(async () => {
@@ -136,17 +153,28 @@ describe("hostile argument shapes, every tool, through the SDK's real client (in
   it(`refuses arguments nested ${DEEP} levels deep, in every parameter of every tool, with invalid_input`, async () => {
     for (const tool of tools) {
       for (const param of [...tool.params.keys(), "extra"]) {
-        const result = await expectRefused(tool.name, { ...BASE[tool.name], [param]: deepArray(DEEP) }, `${param} nested ${DEEP} deep`);
-        if (param !== "extra") expect(result.content[0]?.text).toContain(`nested deeper than ${ARGUMENT_DEPTH_LIMIT} levels`);
+        const result = await expectRefused(
+          tool.name,
+          { ...BASE[tool.name], [param]: deepArray(DEEP) },
+          `${param} nested ${DEEP} deep`,
+        );
+        if (param !== "extra")
+          expect(result.content[0]?.text).toContain(`nested deeper than ${ARGUMENT_DEPTH_LIMIT} levels`);
       }
     }
   }, 120_000);
 
   it("accepts nesting up to the limit and refuses one level more (the limit is the documented one)", async () => {
     // note_features is the one free-form object parameter: at the limit it fails the schema, not the depth check.
-    const at = await bridge.call("hackmd_create_note", { title: "x", note_features: deepArray(ARGUMENT_DEPTH_LIMIT - 1) });
+    const at = await bridge.call("hackmd_create_note", {
+      title: "x",
+      note_features: deepArray(ARGUMENT_DEPTH_LIMIT - 1),
+    });
     expect(at.content[0]?.text).not.toContain("nested deeper");
-    const past = await bridge.call("hackmd_create_note", { title: "x", note_features: deepArray(ARGUMENT_DEPTH_LIMIT) });
+    const past = await bridge.call("hackmd_create_note", {
+      title: "x",
+      note_features: deepArray(ARGUMENT_DEPTH_LIMIT),
+    });
     expect(past.content[0]?.text).toContain(`nested deeper than ${ARGUMENT_DEPTH_LIMIT} levels`);
   });
 
@@ -173,7 +201,11 @@ describe("hostile argument shapes, every tool, through the SDK's real client (in
     // Every tool that takes an identifier was tried (all but hackmd_get_me).
     expect(checked).toBeGreaterThan(18 * 4);
     // child_order holds folder ids too.
-    await expectRefused("hackmd_update_folder", { folder_id: FOLDER, child_order: [FOLDER, HUGE_STRING] }, "a 2 MiB child_order entry");
+    await expectRefused(
+      "hackmd_update_folder",
+      { folder_id: FOLDER, child_order: [FOLDER, HUGE_STRING] },
+      "a 2 MiB child_order entry",
+    );
   }, 120_000);
 
   it("refuses ids that look like command-line options (--help, -x) before any request", async () => {
@@ -182,7 +214,9 @@ describe("hostile argument shapes, every tool, through the SDK's real client (in
         if (!IDENTIFIERS.has(param)) continue;
         for (const value of ["--help", "-x", "--root=/"]) {
           const result = await expectRefused(tool.name, { ...BASE[tool.name], [param]: value }, `${param} = ${value}`);
-          expect(result.content[0]?.text).toMatch(/starts with "-" like a command-line option|characters HackMD does not use/);
+          expect(result.content[0]?.text).toMatch(
+            /starts with "-" like a command-line option|characters HackMD does not use/,
+          );
         }
       }
     }
@@ -192,12 +226,22 @@ describe("hostile argument shapes, every tool, through the SDK's real client (in
     const huge = new Array<number>(HUGE_ARRAY_LENGTH).fill(0);
     for (const tool of tools) {
       for (const param of tool.params.keys()) {
-        const result = await expectRefused(tool.name, { ...BASE[tool.name], [param]: huge }, `${param} = ${HUGE_ARRAY_LENGTH} numbers`);
-        expect(result.content[0]?.text).toContain(`${param} has ${HUGE_ARRAY_LENGTH} entries; no tool takes more than ${ARGUMENT_ARRAY_LIMIT}`);
+        const result = await expectRefused(
+          tool.name,
+          { ...BASE[tool.name], [param]: huge },
+          `${param} = ${HUGE_ARRAY_LENGTH} numbers`,
+        );
+        expect(result.content[0]?.text).toContain(
+          `${param} has ${HUGE_ARRAY_LENGTH} entries; no tool takes more than ${ARGUMENT_ARRAY_LIMIT}`,
+        );
       }
     }
     // At the limit the schema judges it: the message names five problems and counts the rest.
-    const wrong = await expectRefused("hackmd_list_notes", { tags: new Array<number>(ARGUMENT_ARRAY_LIMIT).fill(0) }, "tags at the limit");
+    const wrong = await expectRefused(
+      "hackmd_list_notes",
+      { tags: new Array<number>(ARGUMENT_ARRAY_LIMIT).fill(0) },
+      "tags at the limit",
+    );
     expect(wrong.content[0]?.text).toContain(`and ${ARGUMENT_ARRAY_LIMIT - 5} more`);
   }, 120_000);
 
@@ -207,7 +251,10 @@ describe("hostile argument shapes, every tool, through the SDK's real client (in
       const base = stringifyIterative(BASE[tool.name]).slice(1, -1);
       for (const key of ["__proto__", "constructor", "", longKey, "ключ🙂", "\u0000"]) {
         // JSON.parse keeps __proto__ as an own property, as the transports do.
-        const args = JSON.parse(`{${base}${base === "" ? "" : ","}${JSON.stringify(key)}:{"polluted":true}}`) as Record<string, unknown>;
+        const args = JSON.parse(`{${base}${base === "" ? "" : ","}${JSON.stringify(key)}:{"polluted":true}}`) as Record<
+          string,
+          unknown
+        >;
         const result = await expectRefused(tool.name, args, `the property ${JSON.stringify(key.slice(0, 20))}`);
         expect(result.content[0]?.text).not.toContain(longKey);
       }
@@ -218,7 +265,11 @@ describe("hostile argument shapes, every tool, through the SDK's real client (in
   it("refuses a value of the wrong type in every parameter of every tool", async () => {
     for (const tool of tools) {
       for (const [param, types] of tool.params) {
-        await expectRefused(tool.name, { ...BASE[tool.name], [param]: wrongValue(types) }, `${param} of the wrong type`);
+        await expectRefused(
+          tool.name,
+          { ...BASE[tool.name], [param]: wrongValue(types) },
+          `${param} of the wrong type`,
+        );
       }
     }
   }, 120_000);
@@ -242,7 +293,9 @@ describe("a 50,000-level argument through the built command", () => {
   });
 
   function start(args: string[]): ChildProcessWithoutNullStreams {
-    const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token } });
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token },
+    });
     children.push(child);
     return child;
   }
@@ -250,7 +303,10 @@ describe("a 50,000-level argument through the built command", () => {
   async function expectDeepRefused(client: Client): Promise<void> {
     const since = emu.requests().at(-1)?.seq ?? 0;
     // A read tool: the command's default policy denies writes before their arguments are read.
-    const deep = (await client.callTool({ name: "hackmd_list_notes", arguments: { query: "x", tags: deepArray(DEEP) } })) as CallResult;
+    const deep = (await client.callTool({
+      name: "hackmd_list_notes",
+      arguments: { query: "x", tags: deepArray(DEEP) },
+    })) as CallResult;
     expect(deep.isError).toBe(true);
     expect(deep._meta?.error_kind).toBe("invalid_input");
     expect(deep.content[0]?.text).toContain(`nested deeper than ${ARGUMENT_DEPTH_LIMIT} levels`);
@@ -270,11 +326,17 @@ describe("a 50,000-level argument through the built command", () => {
     // A message nested too deep outside the arguments is answered with a JSON-RPC error for its id.
     const answered = new Promise<unknown>((resolve) => {
       child.stdout.on("data", (chunk: Buffer) => {
-        for (const line of chunk.toString("utf8").split("\n")) if (line.includes('"id":"raw-1"')) resolve(JSON.parse(line));
+        for (const line of chunk.toString("utf8").split("\n"))
+          if (line.includes('"id":"raw-1"')) resolve(JSON.parse(line));
       });
     });
-    await transport.writeLine(`{"jsonrpc":"2.0","id":"raw-1","method":"tools/list","params":{"_meta":{"x":${"[".repeat(DEEP)}${"]".repeat(DEEP)}}}}`);
-    expect(await answered).toMatchObject({ id: "raw-1", error: { code: -32600, message: expect.stringContaining(`deeper than ${MESSAGE_DEPTH_LIMIT} levels`) as string } });
+    await transport.writeLine(
+      `{"jsonrpc":"2.0","id":"raw-1","method":"tools/list","params":{"_meta":{"x":${"[".repeat(DEEP)}${"]".repeat(DEEP)}}}}`,
+    );
+    expect(await answered).toMatchObject({
+      id: "raw-1",
+      error: { code: -32600, message: expect.stringContaining(`deeper than ${MESSAGE_DEPTH_LIMIT} levels`) as string },
+    });
     // Not JSON at all: a parse error, and the server goes on.
     await transport.writeLine(`{"jsonrpc":"2.0","id":7,"method":`);
     expect((await client.listTools()).tools).toHaveLength(19);

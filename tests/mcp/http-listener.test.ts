@@ -44,7 +44,13 @@ const initialize = {
 describe("loopback MCP endpoint", () => {
   let listener: McpListener;
   beforeEach(async () => {
-    listener = await startMcpListener({ port: 0, token: TOKEN, createServer: newServer, logger: silentLogger, maxBodyBytes: 4096 });
+    listener = await startMcpListener({
+      port: 0,
+      token: TOKEN,
+      createServer: newServer,
+      logger: silentLogger,
+      maxBodyBytes: 4096,
+    });
   });
   afterEach(async () => {
     await listener.close();
@@ -60,7 +66,11 @@ describe("loopback MCP endpoint", () => {
   it("binds to 127.0.0.1 and serves a full initialize → tools/list → tools/call round trip", async () => {
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: "test-client", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(listener.url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     const tools = await client.listTools();
     expect(tools.tools.map((tool) => tool.name)).toEqual(["echo"]);
     const result = await client.callTool({ name: "echo", arguments: { text: "hi" } });
@@ -91,7 +101,11 @@ describe("loopback MCP endpoint", () => {
 
   it("accepts localhost and 127.0.0.1 hosts and loopback origins with the token", async () => {
     const { port } = listener;
-    const viaLocalhost = await rawRequest(port, { host: `localhost:${port}`, authorization: `Bearer ${TOKEN}` }, JSON.stringify(initialize));
+    const viaLocalhost = await rawRequest(
+      port,
+      { host: `localhost:${port}`, authorization: `Bearer ${TOKEN}` },
+      JSON.stringify(initialize),
+    );
     expect(viaLocalhost.status).toBe(200);
     const withOrigin = await post({ origin: `http://localhost:${port}`, authorization: `Bearer ${TOKEN}` });
     expect(withOrigin.status).toBe(200);
@@ -100,15 +114,24 @@ describe("loopback MCP endpoint", () => {
   });
 
   it("answers 413 for an oversized body and 404 outside /mcp", async () => {
-    const big = await post({ authorization: `Bearer ${TOKEN}` }, JSON.stringify({ ...initialize, pad: "x".repeat(5000) }));
+    const big = await post(
+      { authorization: `Bearer ${TOKEN}` },
+      JSON.stringify({ ...initialize, pad: "x".repeat(5000) }),
+    );
     expect(big.status).toBe(413);
-    const elsewhere = await fetch(listener.url.replace("/mcp", "/other"), { headers: { authorization: `Bearer ${TOKEN}` } });
+    const elsewhere = await fetch(listener.url.replace("/mcp", "/other"), {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect(elsewhere.status).toBe(404);
   });
 
   it("closes open sessions and frees the port on close", async () => {
     const client = new Client({ name: "c", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(listener.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(listener.url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     expect(listener.sessionCount()).toBe(1);
     const { port } = listener;
     await listener.close();
@@ -121,8 +144,16 @@ describe("loopback MCP endpoint", () => {
     const init = await post({ authorization: `Bearer ${TOKEN}` });
     const session = init.headers.get("mcp-session-id") ?? "";
     await init.text();
-    const headers = { authorization: `Bearer ${TOKEN}`, accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
-    await post({ authorization: `Bearer ${TOKEN}`, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }, { jsonrpc: "2.0", method: "notifications/initialized" });
+    const headers = {
+      authorization: `Bearer ${TOKEN}`,
+      accept: "text/event-stream",
+      "mcp-session-id": session,
+      "mcp-protocol-version": "2025-06-18",
+    };
+    await post(
+      { authorization: `Bearer ${TOKEN}`, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    );
     // The server sends nothing on this stream, so fetch resolves only if the headers were flushed.
     const dropped = new AbortController();
     const first = await fetch(listener.url, { headers, signal: dropped.signal });
@@ -145,9 +176,9 @@ describe("loopback MCP endpoint", () => {
   });
 
   it("reports a port in use clearly", async () => {
-    await expect(startMcpListener({ port: listener.port, token: TOKEN, createServer: newServer, logger: silentLogger })).rejects.toBeInstanceOf(
-      PortInUseError,
-    );
+    await expect(
+      startMcpListener({ port: listener.port, token: TOKEN, createServer: newServer, logger: silentLogger }),
+    ).rejects.toBeInstanceOf(PortInUseError);
   });
 });
 
@@ -171,4 +202,3 @@ async function rawRequest(port: number, headers: Record<string, string>, body = 
     req.end(body);
   });
 }
-

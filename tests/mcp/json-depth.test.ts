@@ -13,7 +13,10 @@ describe("parseJsonBounded", () => {
 
   it("cuts every container opened deeper than the limit, brackets inside strings not counted", () => {
     expect(parseJsonBounded(nested(3), 2)).toEqual({ value: [[null]], cut: true });
-    expect(parseJsonBounded(`{"a":[{"b":"]]]"},[["x\\"]"]]],"c":2}`, 2)).toEqual({ value: { a: [null, null], c: 2 }, cut: true });
+    expect(parseJsonBounded(`{"a":[{"b":"]]]"},[["x\\"]"]]],"c":2}`, 2)).toEqual({
+      value: { a: [null, null], c: 2 },
+      cut: true,
+    });
     const deep = parseJsonBounded(`{"id":1,"x":${nested(200_000)},"y":${nested(10)}}`, MESSAGE_DEPTH_LIMIT);
     expect(deep.cut).toBe(true);
     expect((deep.value as { id: number }).id).toBe(1);
@@ -41,9 +44,15 @@ describe("nestsDeeperThan", () => {
 describe("messageTooDeepError", () => {
   it("lets a tools/call with too-deep arguments through and answers anything else with its id", () => {
     const deepArgs = JSON.parse(`{"x":${nested(100)}}`) as unknown;
-    expect(messageTooDeepError({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "t", arguments: deepArgs } })).toBeUndefined();
-    expect(messageTooDeepError({ jsonrpc: "2.0", id: "a", method: "tools/list", params: { _meta: deepArgs } })).toMatchObject({ id: "a", error: { code: -32600 } });
-    expect(messageTooDeepError({ jsonrpc: "2.0", method: "tools/call", params: { arguments: deepArgs } })).toMatchObject({ id: null });
+    expect(
+      messageTooDeepError({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "t", arguments: deepArgs } }),
+    ).toBeUndefined();
+    expect(
+      messageTooDeepError({ jsonrpc: "2.0", id: "a", method: "tools/list", params: { _meta: deepArgs } }),
+    ).toMatchObject({ id: "a", error: { code: -32600 } });
+    expect(
+      messageTooDeepError({ jsonrpc: "2.0", method: "tools/call", params: { arguments: deepArgs } }),
+    ).toMatchObject({ id: null });
     expect(messageTooDeepError([{ id: 1 }])).toMatchObject({ id: null, error: { code: -32600 } });
   });
 });

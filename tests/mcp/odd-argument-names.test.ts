@@ -13,7 +13,16 @@ import { createMcpServer } from "../../src/mcp/server";
 import { errorKind, ok, startBridge, type CallResult, type TestBridge } from "../helpers/bridge";
 
 const READING = DEMO_NOTE_IDS.readingList;
-const ODD_NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "prototype", "valueOf", "isPrototypeOf", "__defineGetter__"];
+const ODD_NAMES = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "prototype",
+  "valueOf",
+  "isPrototypeOf",
+  "__defineGetter__",
+];
 /** Values that matter for `__proto__`: an object would become the prototype if assigned. */
 const ODD_VALUES = ["1", '{"polluted":true}', "null", '"x"'];
 
@@ -54,22 +63,32 @@ describe("odd argument names through the SDK's real client", () => {
     expect(JSON.stringify({ arguments: args })).toContain('"__proto__":{"polluted":true}');
   });
 
-  it.each(ODD_NAMES)("refuses an unknown top-level %s with invalid_input naming it, before any request", async (name) => {
-    for (const value of ODD_VALUES) {
-      const result = await bridge.call("hackmd_get_note", jsonArgs(`{"note_ref":"${READING}",${JSON.stringify(name)}:${value}}`));
-      expectRefusal(result, name);
-    }
-    expect(bridge.requestsSinceMark()).toEqual([]);
-  });
+  it.each(ODD_NAMES)(
+    "refuses an unknown top-level %s with invalid_input naming it, before any request",
+    async (name) => {
+      for (const value of ODD_VALUES) {
+        const result = await bridge.call(
+          "hackmd_get_note",
+          jsonArgs(`{"note_ref":"${READING}",${JSON.stringify(name)}:${value}}`),
+        );
+        expectRefusal(result, name);
+      }
+      expect(bridge.requestsSinceMark()).toEqual([]);
+    },
+  );
 
   it("refuses them for a tool that takes no arguments at all", async () => {
-    for (const name of ODD_NAMES) expectRefusal(await bridge.call("hackmd_get_me", jsonArgs(`{${JSON.stringify(name)}:{}}`)), name);
+    for (const name of ODD_NAMES)
+      expectRefusal(await bridge.call("hackmd_get_me", jsonArgs(`{${JSON.stringify(name)}:{}}`)), name);
     expect(bridge.requestsSinceMark()).toEqual([]);
   });
 
   it("refuses __proto__, constructor and prototype as keys inside the free-form note_features object, naming where", async () => {
     for (const name of ["__proto__", "constructor", "prototype"]) {
-      const result = await bridge.call("hackmd_create_note", jsonArgs(`{"title":"Odd","note_features":{"yamlMetadata":true,${JSON.stringify(name)}:{"polluted":true}}}`));
+      const result = await bridge.call(
+        "hackmd_create_note",
+        jsonArgs(`{"title":"Odd","note_features":{"yamlMetadata":true,${JSON.stringify(name)}:{"polluted":true}}}`),
+      );
       expectRefusal(result, name);
       expect(result.content[0]?.text).toContain("note_features");
     }
@@ -82,7 +101,10 @@ describe("odd argument names through the SDK's real client", () => {
     ok(await bridge.call("hackmd_create_note", jsonArgs(`{"title":"Fine","note_features":{"citation":"disabled"}}`)));
     // Other odd-but-harmless keys in the free-form object reach HackMD, which judges them.
     bridge.mark();
-    const sent = await bridge.call("hackmd_create_note", jsonArgs(`{"title":"Odd keys","note_features":{"toString":1}}`));
+    const sent = await bridge.call(
+      "hackmd_create_note",
+      jsonArgs(`{"title":"Odd keys","note_features":{"toString":1}}`),
+    );
     expect(bridge.requestsSinceMark()).toEqual(["POST /notes"]);
     expect(sent.content[0]?.text).toContain("unknown feature toString");
   });
@@ -108,12 +130,16 @@ describe("odd argument names at the JSON-RPC level (stdio decoding)", () => {
 
   async function callTool(name: string, argumentsJson: string): Promise<JSONRPCMessage | undefined> {
     const id = nextId++;
-    return send(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsJson}}}`);
+    return send(
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsJson}}}`,
+    );
   }
 
   beforeEach(async () => {
     bridge = await startBridge();
-    const server = createMcpServer(bridge.core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [bridge.emu.token] }));
+    const server = createMcpServer(
+      bridge.core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [bridge.emu.token] }),
+    );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     raw = clientSide;
     raw.onmessage = (message) => {
@@ -122,7 +148,9 @@ describe("odd argument names at the JSON-RPC level (stdio decoding)", () => {
     await server.connect(serverSide);
     await raw.start();
     const id = nextId++;
-    await send(`{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`);
+    await send(
+      `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+    );
     await send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     bridge.mark();
   });
@@ -132,13 +160,19 @@ describe("odd argument names at the JSON-RPC level (stdio decoding)", () => {
   });
 
   it.each(ODD_NAMES)("answers %s with an invalid_input tool result, not a JSON-RPC error", async (name) => {
-    const answer = await callTool("hackmd_get_note", `{"note_ref":"${READING}",${JSON.stringify(name)}:{"polluted":true}}`);
+    const answer = await callTool(
+      "hackmd_get_note",
+      `{"note_ref":"${READING}",${JSON.stringify(name)}:{"polluted":true}}`,
+    );
     expectRefusal(resultOf(answer), name);
     expect(bridge.requestsSinceMark()).toEqual([]);
   });
 
   it("answers a nested __proto__ in note_features with an invalid_input tool result", async () => {
-    const answer = await callTool("hackmd_create_note", '{"title":"Odd","note_features":{"__proto__":{"polluted":true}}}');
+    const answer = await callTool(
+      "hackmd_create_note",
+      '{"title":"Odd","note_features":{"__proto__":{"polluted":true}}}',
+    );
     expectRefusal(resultOf(answer), "__proto__");
     expect(resultOf(answer).content[0]?.text).toContain("note_features");
     expect(bridge.requestsSinceMark()).toEqual([]);

@@ -20,8 +20,13 @@ describe("hackmd_push_note strategy merge", () => {
   const local = (path: string): string => join(bridge.root, path);
   const remote = (): string => bridge.emu.inspect().notes.find((note) => note.id === NOTE)?.content ?? "";
   const baselineHash = async (): Promise<string> =>
-    (JSON.parse(await readFile(local(`.hackmd-bridge/sync/tracked/personal--${NOTE}.json`), "utf8")) as { baseline_body_hash: string }).baseline_body_hash;
-  const push = (args: Record<string, unknown> = {}) => bridge.call("hackmd_push_note", { local_path: FILE, strategy: "merge", ...args });
+    (
+      JSON.parse(await readFile(local(`.hackmd-bridge/sync/tracked/personal--${NOTE}.json`), "utf8")) as {
+        baseline_body_hash: string;
+      }
+    ).baseline_body_hash;
+  const push = (args: Record<string, unknown> = {}) =>
+    bridge.call("hackmd_push_note", { local_path: FILE, strategy: "merge", ...args });
 
   beforeEach(async () => {
     bridge = await startBridge();

@@ -41,7 +41,9 @@ const wait = defineTool<Record<string, never>, Record<string, never>, z.ZodObjec
 });
 
 /** A listener whose MCP servers are all kept, to check each one is disconnected once its session ends. */
-async function start(options: { maxSessions?: number; idleMs?: number; logger?: Logger } = {}): Promise<{ listener: McpListener; servers: McpProtocolServer[] }> {
+async function start(
+  options: { maxSessions?: number; idleMs?: number; logger?: Logger } = {},
+): Promise<{ listener: McpListener; servers: McpProtocolServer[] }> {
   const servers: McpProtocolServer[] = [];
   let id = 0;
   const listener = await startMcpListener({
@@ -70,7 +72,9 @@ async function start(options: { maxSessions?: number; idleMs?: number; logger?: 
 }
 
 async function open(listener: McpListener): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(listener.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(listener.url), {
+    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+  });
   const client = new Client({ name: "lifecycle", version: "1" });
   await client.connect(transport);
   return { client, transport };
@@ -81,10 +85,12 @@ async function echoOnce(client: Client, text: string): Promise<void> {
   expect(result.structuredContent).toEqual({ echoed: text });
 }
 
-const connected = (servers: readonly McpProtocolServer[]): number => servers.filter((server) => server.transport !== undefined).length;
+const connected = (servers: readonly McpProtocolServer[]): number =>
+  servers.filter((server) => server.transport !== undefined).length;
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 600 && !condition(); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let attempt = 0; attempt < 600 && !condition(); attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 describe("MCP session lifecycle over loopback HTTP", () => {
@@ -131,7 +137,12 @@ describe("MCP session lifecycle over loopback HTTP", () => {
     expect(started.servers.slice(-4).every((server) => server.transport !== undefined)).toBe(true);
     const evicted = await fetch(listener.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${TOKEN}`, "mcp-session-id": sessionIds[0] ?? "" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${TOKEN}`,
+        "mcp-session-id": sessionIds[0] ?? "",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
     });
     expect(evicted.status).toBe(404);

@@ -70,7 +70,12 @@ describe("the .remote.md snapshot through the tools", () => {
 
   it("hackmd_pull_note taking HackMD's version resolves the conflict and removes the snapshot", async () => {
     await conflict();
-    const result = await bridge.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE, overwrite_local: true, discard_local_changes: true });
+    const result = await bridge.call("hackmd_pull_note", {
+      note_ref: NOTE,
+      local_path: FILE,
+      overwrite_local: true,
+      discard_local_changes: true,
+    });
     ok(result);
     expect(await readFile(local(FILE), "utf8")).toBe(`${body}theirs\n`);
     expect(existsSync(local(SNAPSHOT))).toBe(false);
@@ -82,7 +87,10 @@ describe("the .remote.md snapshot through the tools", () => {
     expect(ok(result)).toMatchObject({ local_path: "elsewhere.md", moved_from: FILE });
     expect(text(result)).toContain(`tracked at ${FILE} until now`);
     // A pull to the file it is tracked at moves nothing.
-    expect(ok(await bridge.call("hackmd_pull_note", { note_ref: NOTE, local_path: "elsewhere.md", overwrite_local: true })).moved_from).toBeUndefined();
+    expect(
+      ok(await bridge.call("hackmd_pull_note", { note_ref: NOTE, local_path: "elsewhere.md", overwrite_local: true }))
+        .moved_from,
+    ).toBeUndefined();
     const check = await bridge.call("hackmd_get_note", { local_path: FILE });
     expect(errorKind(check)).toBe("not_tracked");
     expect(text(check)).toContain(`was pulled to elsewhere.md`);

@@ -20,8 +20,10 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     await writeFile(local(path), text);
   };
   const remote = (id: string): string => bridge.emu.inspect().notes.find((note) => note.id === id)?.content ?? "";
-  const pull = (args: Record<string, unknown>) => bridge.call("hackmd_pull_note", { note_ref: READING, local_path: "reading.md", ...args });
-  const push = (args: Record<string, unknown> = {}) => bridge.call("hackmd_push_note", { local_path: "reading.md", ...args });
+  const pull = (args: Record<string, unknown>) =>
+    bridge.call("hackmd_pull_note", { note_ref: READING, local_path: "reading.md", ...args });
+  const push = (args: Record<string, unknown> = {}) =>
+    bridge.call("hackmd_push_note", { local_path: "reading.md", ...args });
   const check = (path = "reading.md") => bridge.call("hackmd_get_note", { local_path: path });
   const baseline = (key = `personal--${READING}`): Promise<string> => readLocal(`${STATE}/tracked/${key}.baseline.md`);
 
@@ -60,7 +62,12 @@ describe("the sync tools through a real MCP client against the emulator", () => 
 
     bridge.mark();
     const inSync = ok(await check("Notes/reading.md"));
-    expect(inSync).toMatchObject({ mode: "sync", status: "in_sync", local_path: "Notes/reading.md", baseline_path: `${STATE}/tracked/personal--${READING}.baseline.md` });
+    expect(inSync).toMatchObject({
+      mode: "sync",
+      status: "in_sync",
+      local_path: "Notes/reading.md",
+      baseline_path: `${STATE}/tracked/personal--${READING}.baseline.md`,
+    });
     expect(bridge.requestsSinceMark()).toEqual([GET]);
 
     const edited = `${body}\n- One more book\n`;
@@ -68,7 +75,12 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     expect(ok(await check("Notes/reading.md")).status).toBe("local_changed");
     bridge.mark();
     const pushed = ok(await push({ local_path: "Notes/reading.md" }));
-    expect(pushed).toMatchObject({ status: "pushed", note_id: READING, local_path: "Notes/reading.md", body_hash: `sha256:${await sha256Hex(edited)}` });
+    expect(pushed).toMatchObject({
+      status: "pushed",
+      note_id: READING,
+      local_path: "Notes/reading.md",
+      body_hash: `sha256:${await sha256Hex(edited)}`,
+    });
     expect(bridge.requestsSinceMark()).toEqual([GET, PATCH, GET]);
     expect(bridge.emu.requests({ method: "PATCH" }).at(-1)?.bodyKeys).toEqual(["content"]);
     expect(remote(READING)).toBe(edited);
@@ -85,7 +97,9 @@ describe("the sync tools through a real MCP client against the emulator", () => 
       snapshot_path: "Notes/reading.remote.md",
       remote_body_hash: `sha256:${await sha256Hex(`${edited}REMOTE\n`)}`,
     });
-    expect(conflict.diff_summary).toMatch(/^LOCAL CHANGES\n--- baseline\n\+\+\+ local\n[\s\S]*\+LOCAL[\s\S]*\nREMOTE CHANGES\n--- baseline\n\+\+\+ remote\n[\s\S]*\+REMOTE/);
+    expect(conflict.diff_summary).toMatch(
+      /^LOCAL CHANGES\n--- baseline\n\+\+\+ local\n[\s\S]*\+LOCAL[\s\S]*\nREMOTE CHANGES\n--- baseline\n\+\+\+ remote\n[\s\S]*\+REMOTE/,
+    );
     expect(conflict.instructions).toMatch(/expected_remote_hash/);
     expect(await readLocal("Notes/reading.remote.md")).toBe(`${edited}REMOTE\n`);
     expect(await baseline()).toBe(edited);
@@ -95,14 +109,26 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     bridge.mark();
     ok(await push({ local_path: "Notes/reading.md", expected_remote_hash: conflict.remote_body_hash }));
     // Over a remote change: HackMD's text is named as a version first (docs/versions-and-comments.md), and the version list checked after the write.
-    expect(bridge.requestsSinceMark()).toEqual([GET, "POST /notes/:noteId/versions", PATCH, GET, "GET /notes/:noteId/versions"]);
+    expect(bridge.requestsSinceMark()).toEqual([
+      GET,
+      "POST /notes/:noteId/versions",
+      PATCH,
+      GET,
+      "GET /notes/:noteId/versions",
+    ]);
     expect(remote(READING)).toBe(merged);
     expect(await baseline()).toBe(merged);
 
     bridge.mark();
     expect(errorKind(await bridge.call("hackmd_untrack_note", { note_id: READING }))).toBe("confirmation_required");
-    expect(ok(await bridge.call("hackmd_untrack_note", { note_id: READING, confirm: true }))).toEqual({ team_path: null, note_id: READING, local_path: "Notes/reading.md" });
-    expect(errorKind(await bridge.call("hackmd_untrack_note", { note_id: READING, confirm: true }))).toBe("not_tracked");
+    expect(ok(await bridge.call("hackmd_untrack_note", { note_id: READING, confirm: true }))).toEqual({
+      team_path: null,
+      note_id: READING,
+      local_path: "Notes/reading.md",
+    });
+    expect(errorKind(await bridge.call("hackmd_untrack_note", { note_id: READING, confirm: true }))).toBe(
+      "not_tracked",
+    );
     expect(errorKind(await bridge.call("hackmd_untrack_note", { note_id: "  ", confirm: true }))).toBe("invalid_input");
     expect(bridge.requestsSinceMark()).toEqual([]);
     expect(await readLocal("Notes/reading.md")).toBe(merged);
@@ -120,7 +146,10 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     bridge.emu.collaboratorEdit(READING, { content: `${body}\nremote\n` });
     bridge.mark();
     const remoteChanged = ok(await push({ expected_remote_hash: `sha256:${await sha256Hex(`${body}\nremote\n`)}` })); // S2, E ignored
-    expect(remoteChanged).toMatchObject({ status: "remote_changed", instructions: expect.stringMatching(/overwrite_local: true/) });
+    expect(remoteChanged).toMatchObject({
+      status: "remote_changed",
+      instructions: expect.stringMatching(/overwrite_local: true/),
+    });
     expect(bridge.requestsSinceMark()).toEqual([GET]);
 
     await writeLocal("reading.md", `${body}\nremote\n`);
@@ -141,7 +170,13 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     ok(await pull({}));
     bridge.mark();
     expect(errorKind(await push({ strategy: "overwrite" }))).toBe("confirmation_required");
-    for (const bad of ["SHA256:" + "a".repeat(64), "sha256:" + "A".repeat(64), "sha256:" + "a".repeat(63), " sha256:" + "a".repeat(64), "sha256:x"]) {
+    for (const bad of [
+      "SHA256:" + "a".repeat(64),
+      "sha256:" + "A".repeat(64),
+      "sha256:" + "a".repeat(63),
+      " sha256:" + "a".repeat(64),
+      "sha256:x",
+    ]) {
       expect(errorKind(await push({ expected_remote_hash: bad }))).toBe("invalid_input");
     }
     await writeLocal("other.md", "x\n");
@@ -157,10 +192,20 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     await writeLocal("reading.md", "mine\n");
     expect(errorKind(await push({ note_ref: WEEKLY }))).toBe("invalid_input");
     bridge.mark();
-    expect(ok(await push({ strategy: "overwrite", confirm: true, note_ref: READING }))).toMatchObject({ status: "pushed" });
-    expect(bridge.requestsSinceMark()).toEqual([GET, "POST /notes/:noteId/versions", PATCH, GET, "GET /notes/:noteId/versions"]);
+    expect(ok(await push({ strategy: "overwrite", confirm: true, note_ref: READING }))).toMatchObject({
+      status: "pushed",
+    });
+    expect(bridge.requestsSinceMark()).toEqual([
+      GET,
+      "POST /notes/:noteId/versions",
+      PATCH,
+      GET,
+      "GET /notes/:noteId/versions",
+    ]);
     expect(remote(READING)).toBe("mine\n");
-    expect(ok(await push({ note_ref: "https://hackmd.io/@sandbox/nope" }))).toEqual({ resolution: { status: "not_found", query: "nope" } });
+    expect(ok(await push({ note_ref: "https://hackmd.io/@sandbox/nope" }))).toEqual({
+      resolution: { status: "not_found", query: "nope" },
+    });
   });
 
   it("refuses pull destinations with no request at all", async () => {
@@ -176,7 +221,11 @@ describe("the sync tools through a real MCP client against the emulator", () => 
       [{ local_path: "x/.github/y.md" }, "local_access"],
       [{ local_path: "/etc/passwd.md" }, "local_access"],
     ];
-    for (const [args, kind] of cases) expect([args, errorKind(await pull({ note_ref: "https://hackmd.io/@sandbox/cs101-sorting", ...args }))]).toEqual([args, kind]);
+    for (const [args, kind] of cases)
+      expect([args, errorKind(await pull({ note_ref: "https://hackmd.io/@sandbox/cs101-sorting", ...args }))]).toEqual([
+        args,
+        kind,
+      ]);
     expect(bridge.requestsSinceMark()).toEqual([]);
     expect(await readLocal("exists.md")).toBe("x\n");
   });
@@ -269,7 +318,10 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     await writeLocal("reading.md", "mine\n");
     bridge.emu.collaboratorEdit(READING, { content: "theirs\n" });
     const first = ok(await push());
-    expect(first).toMatchObject({ status: "conflict", snapshot_error: expect.stringMatching(/not the snapshot this tool wrote/) });
+    expect(first).toMatchObject({
+      status: "conflict",
+      snapshot_error: expect.stringMatching(/not the snapshot this tool wrote/),
+    });
     expect(first).not.toHaveProperty("snapshot_path");
     expect(await readLocal("reading.remote.md")).toBe("my file\n");
     await rm(local("reading.remote.md"));
@@ -280,14 +332,25 @@ describe("the sync tools through a real MCP client against the emulator", () => 
   });
 
   it("tracks team notes under their team key and reports title_drift", async () => {
-    const pulled = ok(await bridge.call("hackmd_pull_note", { note_ref: SPEC, team_path: "sandbox-team", local_path: "spec.md" }));
+    const pulled = ok(
+      await bridge.call("hackmd_pull_note", { note_ref: SPEC, team_path: "sandbox-team", local_path: "spec.md" }),
+    );
     expect(pulled).toMatchObject({ team_path: "sandbox-team", note_id: SPEC });
     const body = await readLocal("spec.md");
     await writeLocal("spec.md", body.replace(/^# .*$/m, "# Renamed"));
     bridge.mark();
     const pushed = ok(await bridge.call("hackmd_push_note", { local_path: "spec.md" }));
-    expect(pushed).toMatchObject({ status: "pushed", team_path: "sandbox-team", title_drift: "Renamed", baseline_path: `${STATE}/tracked/team--sandbox%2Dteam--${SPEC}.baseline.md` });
-    expect(bridge.requestsSinceMark()).toEqual(["GET /teams/:teamPath/notes/:noteId", "PATCH /teams/:teamPath/notes/:noteId", "GET /teams/:teamPath/notes/:noteId"]);
+    expect(pushed).toMatchObject({
+      status: "pushed",
+      team_path: "sandbox-team",
+      title_drift: "Renamed",
+      baseline_path: `${STATE}/tracked/team--sandbox%2Dteam--${SPEC}.baseline.md`,
+    });
+    expect(bridge.requestsSinceMark()).toEqual([
+      "GET /teams/:teamPath/notes/:noteId",
+      "PATCH /teams/:teamPath/notes/:noteId",
+      "GET /teams/:teamPath/notes/:noteId",
+    ]);
   });
 
   it("lets another core instance on the same ROOT see a saved record at once", async () => {
@@ -307,7 +370,18 @@ describe("the sync tools through a real MCP client against the emulator", () => 
     const before = remote(READING);
     // The agent's patch is committed but never shows within the read-back window: readback.
     bridge.emu.setQuirks({ visibilityDelayMs: 120_000 });
-    const patch = ["*** Begin Patch", `*** Update File: notes/${READING}.md`, "@@", ...before.split("\n").slice(-1).map((line) => ` ${line}`), "+AGENT EDIT", "*** End of File", "*** End Patch"].join("\n");
+    const patch = [
+      "*** Begin Patch",
+      `*** Update File: notes/${READING}.md`,
+      "@@",
+      ...before
+        .split("\n")
+        .slice(-1)
+        .map((line) => ` ${line}`),
+      "+AGENT EDIT",
+      "*** End of File",
+      "*** End Patch",
+    ].join("\n");
     expect(errorKind(await bridge.call("hackmd_update_note", { note_ref: READING, patch }))).toBe("readback");
     expect(bridge.emu.inspect().notes.find((note) => note.id === READING)?.content).toContain("AGENT EDIT");
     // A local edit, then a push: the read still shows the old body, which equals the baseline, so

@@ -58,17 +58,32 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
     it("reads history and trash fresh each time, and refuses team_path and refresh there before any request", async () => {
       ok(await bridge.call("hackmd_get_note", { note_ref: READING }));
       const history = ok(await bridge.call("hackmd_list_notes", { source: "history" }));
-      expect((history.notes as Array<{ id: string; last_visit?: number }>)[0]).toMatchObject({ id: READING, last_visit: expect.any(Number) });
+      expect((history.notes as Array<{ id: string; last_visit?: number }>)[0]).toMatchObject({
+        id: READING,
+        last_visit: expect.any(Number),
+      });
       const trash = ok(await bridge.call("hackmd_list_notes", { source: "trash" }));
       expect(trash.notes).toEqual([expect.objectContaining({ id: DEMO_NOTE_IDS.oldDraft })]);
       bridge.mark();
-      expect(errorKind(await bridge.call("hackmd_list_notes", { source: "history", team_path: "sandbox-team" }))).toBe("invalid_input");
-      expect(errorKind(await bridge.call("hackmd_list_notes", { source: "trash", refresh: true }))).toBe("invalid_input");
+      expect(errorKind(await bridge.call("hackmd_list_notes", { source: "history", team_path: "sandbox-team" }))).toBe(
+        "invalid_input",
+      );
+      expect(errorKind(await bridge.call("hackmd_list_notes", { source: "trash", refresh: true }))).toBe(
+        "invalid_input",
+      );
       expect(bridge.requestsSinceMark()).toEqual([]);
     });
 
     it("refuses bad arguments as invalid_input results, never as protocol errors, with no request", async () => {
-      for (const args of [{ limit: 101 }, { limit: 0 }, { offset: -1 }, { bogus: 1 }, { team_path: "  " }, { team_path: 3 }, { source: "everything" }]) {
+      for (const args of [
+        { limit: 101 },
+        { limit: 0 },
+        { offset: -1 },
+        { bogus: 1 },
+        { team_path: "  " },
+        { team_path: 3 },
+        { source: "everything" },
+      ]) {
         const result = await bridge.call("hackmd_list_notes", args);
         expect(errorKind(result)).toBe("invalid_input");
         expect(result.structuredContent).toBeUndefined();
@@ -96,7 +111,10 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
       expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId"]);
       bridge.mark();
       const team = ok(await bridge.call("hackmd_get_note", { note_ref: "https://hackmd.io/@sandbox-team/HkSpecOfs" }));
-      expect(team).toMatchObject({ team_path: "sandbox-team", patch_path: `teams/sandbox-team/notes/${DEMO_NOTE_IDS.spec}.md` });
+      expect(team).toMatchObject({
+        team_path: "sandbox-team",
+        patch_path: `teams/sandbox-team/notes/${DEMO_NOTE_IDS.spec}.md`,
+      });
       // GET /me already brought the teams into the account cache: no GET /teams.
       expect(bridge.requestsSinceMark()).toEqual(["GET /teams/:teamPath/notes", "GET /teams/:teamPath/notes/:noteId"]);
     });
@@ -110,7 +128,9 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
 
     it("needs exactly one of note_ref and local_path", async () => {
       expect(errorKind(await bridge.call("hackmd_get_note", {}))).toBe("invalid_input");
-      expect(errorKind(await bridge.call("hackmd_get_note", { note_ref: READING, local_path: "a.md" }))).toBe("invalid_input");
+      expect(errorKind(await bridge.call("hackmd_get_note", { note_ref: READING, local_path: "a.md" }))).toBe(
+        "invalid_input",
+      );
       expect(bridge.requestsSinceMark()).toEqual([]);
     });
 
@@ -130,15 +150,35 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
       const firstLine = (before.content as string).split("\n")[0] ?? "";
       bridge.mark();
       const edited = ok(
-        await bridge.call("hackmd_update_note", { note_ref: WEEKLY, patch: patchFor(WEEKLY, firstLine, "# Weekly sync (edited)"), expected_hash: before.body_hash }),
+        await bridge.call("hackmd_update_note", {
+          note_ref: WEEKLY,
+          patch: patchFor(WEEKLY, firstLine, "# Weekly sync (edited)"),
+          expected_hash: before.body_hash,
+        }),
       );
-      expect(edited).toMatchObject({ mode: "patched", changed: true, note_id: WEEKLY, patch_path: `notes/${WEEKLY}.md` });
+      expect(edited).toMatchObject({
+        mode: "patched",
+        changed: true,
+        note_id: WEEKLY,
+        patch_path: `notes/${WEEKLY}.md`,
+      });
       expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId", "PATCH /notes/:noteId", "GET /notes/:noteId"]);
       expect(bridge.emu.requests({ method: "PATCH" }).at(-1)?.bodyKeys).toEqual(["content"]);
-      expect(bridge.emu.inspect().notes.find((note) => note.id === WEEKLY)?.content.startsWith("# Weekly sync (edited)\n")).toBe(true);
+      expect(
+        bridge.emu
+          .inspect()
+          .notes.find((note) => note.id === WEEKLY)
+          ?.content.startsWith("# Weekly sync (edited)\n"),
+      ).toBe(true);
 
       bridge.mark();
-      const context = ["*** Begin Patch", `*** Update File: notes/${WEEKLY}.md`, "@@", " # Weekly sync (edited)", "*** End Patch"].join("\n");
+      const context = [
+        "*** Begin Patch",
+        `*** Update File: notes/${WEEKLY}.md`,
+        "@@",
+        " # Weekly sync (edited)",
+        "*** End Patch",
+      ].join("\n");
       const noop = ok(await bridge.call("hackmd_update_note", { note_ref: WEEKLY, patch: context }));
       expect(noop).toMatchObject({ changed: false });
       expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId"]);
@@ -151,7 +191,10 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
         expected_hash: `sha256:${"0".repeat(64)}`,
       });
       expect(errorKind(stale)).toBe("conflict");
-      const wrongTarget = await bridge.call("hackmd_update_note", { note_ref: WEEKLY, patch: patchFor("other", "x", "y") });
+      const wrongTarget = await bridge.call("hackmd_update_note", {
+        note_ref: WEEKLY,
+        patch: patchFor("other", "x", "y"),
+      });
       expect(errorKind(wrongTarget)).toBe("patch_rejected");
       expect(wrongTarget.content[0]?.text).toContain(`notes/${WEEKLY}.md`);
       expect(bridge.requestsSinceMark()).toEqual(["GET /notes/:noteId", "GET /notes/:noteId"]);
@@ -173,8 +216,19 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
     });
 
     it("updates metadata by resending the body it read, and confirms by reading back", async () => {
-      const out = ok(await bridge.call("hackmd_update_note", { note_ref: READING, title: "Reading list 2026", tags: ["links", " books "], description: "d" }));
-      expect(out).toMatchObject({ mode: "updated", folder_placement_confirmed: null, note: expect.objectContaining({ title: "Reading list 2026", description: "d" }) });
+      const out = ok(
+        await bridge.call("hackmd_update_note", {
+          note_ref: READING,
+          title: "Reading list 2026",
+          tags: ["links", " books "],
+          description: "d",
+        }),
+      );
+      expect(out).toMatchObject({
+        mode: "updated",
+        folder_placement_confirmed: null,
+        note: expect.objectContaining({ title: "Reading list 2026", description: "d" }),
+      });
       const patch = bridge.emu.requests({ method: "PATCH" })[0];
       expect(patch?.bodyKeys?.sort()).toEqual(["content", "description", "tags", "title"]);
       const stored = bridge.emu.inspect().notes.find((note) => note.id === READING);
@@ -186,7 +240,11 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
       const out = ok(await bridge.call("hackmd_update_note", { note_ref: READING, content: "a\r\nb\rc\n" }));
       expect(out.mode).toBe("updated");
       // A blind replacement names HackMD's text first (docs/tool-contract-extensions.md, docs/versions-and-comments.md).
-      expect(bridge.requestsSinceMark()).toEqual(["POST /notes/:noteId/versions", "PATCH /notes/:noteId", "GET /notes/:noteId"]);
+      expect(bridge.requestsSinceMark()).toEqual([
+        "POST /notes/:noteId/versions",
+        "PATCH /notes/:noteId",
+        "GET /notes/:noteId",
+      ]);
       expect(bridge.emu.inspect().notes.find((note) => note.id === READING)?.content).toBe("a\nb\nc\n");
       const folders = ok(await bridge.call("hackmd_list_folders")).folders as Array<{ id: string; name: string }>;
       const meetings = folders.find((folder) => folder.name === "Meetings")?.id;
@@ -226,13 +284,32 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
       const meetings = folders.find((folder) => folder.name === "Meetings")?.id;
       bridge.mark();
       const out = ok(
-        await bridge.call("hackmd_create_note", { title: "Plan", content: "# Plan\r\n", read_permission: "guest", write_permission: "owner", tags: ["a"], parent_folder_id: meetings }),
+        await bridge.call("hackmd_create_note", {
+          title: "Plan",
+          content: "# Plan\r\n",
+          read_permission: "guest",
+          write_permission: "owner",
+          tags: ["a"],
+          parent_folder_id: meetings,
+        }),
       );
-      expect(out).toMatchObject({ folder_placement_requested: true, folder_placement_confirmed: true, compatibility_patch_applied: false, unconfirmed_fields: [] });
+      expect(out).toMatchObject({
+        folder_placement_requested: true,
+        folder_placement_confirmed: true,
+        compatibility_patch_applied: false,
+        unconfirmed_fields: [],
+      });
       expect(out.note).not.toHaveProperty("content");
       expect(bridge.requestsSinceMark()).toEqual(["POST /notes", "GET /notes/:noteId"]);
       const post = bridge.emu.requests({ method: "POST" })[0];
-      expect(post?.bodyKeys?.sort()).toEqual(["content", "parentFolderId", "readPermission", "tags", "title", "writePermission"]);
+      expect(post?.bodyKeys?.sort()).toEqual([
+        "content",
+        "parentFolderId",
+        "readPermission",
+        "tags",
+        "title",
+        "writePermission",
+      ]);
       const id = (out.note as { id: string }).id;
       expect(bridge.emu.inspect().notes.find((note) => note.id === id)?.content).toBe("# Plan\n");
     });
@@ -244,13 +321,22 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
       bridge.mark();
       const out = ok(await bridge.call("hackmd_create_note", { content: "body", parent_folder_id: meetings }));
       expect(out).toMatchObject({ folder_placement_confirmed: true, compatibility_patch_applied: true });
-      expect(bridge.requestsSinceMark().slice(0, 4)).toEqual(["POST /notes", "GET /notes/:noteId", "PATCH /notes/:noteId", "GET /notes/:noteId"]);
+      expect(bridge.requestsSinceMark().slice(0, 4)).toEqual([
+        "POST /notes",
+        "GET /notes/:noteId",
+        "PATCH /notes/:noteId",
+        "GET /notes/:noteId",
+      ]);
       expect(bridge.emu.requests({ method: "PATCH" })[0]?.bodyKeys?.sort()).toEqual(["content", "parentFolderId"]);
     });
 
     it("refuses unsettable permissions and an unknown team, never POSTing", async () => {
-      expect(errorKind(await bridge.call("hackmd_create_note", { comment_permission: "everyone" }))).toBe("invalid_input");
-      expect(errorKind(await bridge.call("hackmd_create_note", { read_permission: "signed_in", write_permission: "guest" }))).toBe("invalid_input");
+      expect(errorKind(await bridge.call("hackmd_create_note", { comment_permission: "everyone" }))).toBe(
+        "invalid_input",
+      );
+      expect(
+        errorKind(await bridge.call("hackmd_create_note", { read_permission: "signed_in", write_permission: "guest" })),
+      ).toBe("invalid_input");
       expect(bridge.requestsSinceMark()).toEqual([]);
       expect(errorKind(await bridge.call("hackmd_create_note", { team_path: "not-mine" }))).toBe("not_found");
       expect(bridge.requestsSinceMark()).toEqual(["GET /teams"]);
@@ -265,15 +351,27 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
 
   describe("hackmd_delete_note", () => {
     it("deletes a personal note into the trash and restores it; the note_id alias works", async () => {
-      expect(ok(await bridge.call("hackmd_delete_note", { note_ref: READING }))).toEqual({ team_path: null, note_id: READING, restored: false });
+      expect(ok(await bridge.call("hackmd_delete_note", { note_ref: READING }))).toEqual({
+        team_path: null,
+        note_id: READING,
+        restored: false,
+      });
       expect(bridge.requestsSinceMark()).toEqual(["DELETE /notes/:noteId"]);
       const restored = ok(await bridge.call("hackmd_delete_note", { note_id: READING, restore: true }));
       expect(restored).toEqual({ team_path: null, note_id: READING, restored: true });
       expect(ok(await bridge.call("hackmd_get_note", { note_ref: READING })).id).toBe(READING);
       bridge.mark();
-      expect(errorKind(await bridge.call("hackmd_delete_note", { note_ref: READING, note_id: READING }))).toBe("invalid_input");
-      expect(errorKind(await bridge.call("hackmd_delete_note", { note_ref: READING, restore: true, team_path: "sandbox-team" }))).toBe("invalid_input");
-      expect(errorKind(await bridge.call("hackmd_delete_note", { note_ref: "https://hackmd.io/@sandbox/x", restore: true }))).toBe("invalid_input");
+      expect(errorKind(await bridge.call("hackmd_delete_note", { note_ref: READING, note_id: READING }))).toBe(
+        "invalid_input",
+      );
+      expect(
+        errorKind(
+          await bridge.call("hackmd_delete_note", { note_ref: READING, restore: true, team_path: "sandbox-team" }),
+        ),
+      ).toBe("invalid_input");
+      expect(
+        errorKind(await bridge.call("hackmd_delete_note", { note_ref: "https://hackmd.io/@sandbox/x", restore: true })),
+      ).toBe("invalid_input");
       expect(bridge.requestsSinceMark()).toEqual([]);
     });
   });
@@ -286,7 +384,10 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
       expect(bridge.emu.requests({ method: "POST" })[0]?.bodyKeys?.sort()).toEqual(["icon", "name"]);
       const listed = ok(await bridge.call("hackmd_list_folders", { limit: 100 }));
       expect((listed.folders as Array<{ id: string }>).some((entry) => entry.id === folder.id)).toBe(true);
-      expect(ok(await bridge.call("hackmd_delete_folder", { folder_id: folder.id }))).toMatchObject({ deleted: true, child_count: 0 });
+      expect(ok(await bridge.call("hackmd_delete_folder", { folder_id: folder.id }))).toMatchObject({
+        deleted: true,
+        child_count: 0,
+      });
       expect(errorKind(await bridge.call("hackmd_delete_folder", { folder_id: folder.id }))).toBe("not_found");
     });
 
@@ -296,31 +397,66 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
       const first = ok(await bridge.call("hackmd_delete_folder", { folder_id: teaching }));
       expect(first).toMatchObject({ deleted: false, child_count: 1, confirmation_required: true });
       expect(bridge.emu.requests({ method: "DELETE" })).toHaveLength(0);
-      expect(ok(await bridge.call("hackmd_delete_folder", { folder_id: teaching, confirm: true }))).toMatchObject({ deleted: true });
+      expect(ok(await bridge.call("hackmd_delete_folder", { folder_id: teaching, confirm: true }))).toMatchObject({
+        deleted: true,
+      });
     });
 
     it("updates a team folder's fields with read-back, refuses personal updates and moves before any request", async () => {
-      const team = ok(await bridge.call("hackmd_list_folders", { team_path: "sandbox-team" })).folders as Array<{ id: string }>;
+      const team = ok(await bridge.call("hackmd_list_folders", { team_path: "sandbox-team" })).folders as Array<{
+        id: string;
+      }>;
       const specs = team[0]?.id;
       bridge.mark();
-      const out = ok(await bridge.call("hackmd_update_folder", { team_path: "sandbox-team", folder_id: specs, name: "Specifications", color: null }));
+      const out = ok(
+        await bridge.call("hackmd_update_folder", {
+          team_path: "sandbox-team",
+          folder_id: specs,
+          name: "Specifications",
+          color: null,
+        }),
+      );
       expect(out.folder).toMatchObject({ id: specs, name: "Specifications", color: null });
-      expect(bridge.requestsSinceMark()).toEqual(["PATCH /teams/:teamPath/folders/:folderId", "GET /teams/:teamPath/folders/:folderId"]);
+      expect(bridge.requestsSinceMark()).toEqual([
+        "PATCH /teams/:teamPath/folders/:folderId",
+        "GET /teams/:teamPath/folders/:folderId",
+      ]);
       bridge.mark();
-      expect(errorKind(await bridge.call("hackmd_update_folder", { folder_id: specs, name: "x" }))).toBe("invalid_input");
-      expect(errorKind(await bridge.call("hackmd_update_folder", { team_path: "sandbox-team", folder_id: specs, parent_folder_id: null }))).toBe("invalid_input");
+      expect(errorKind(await bridge.call("hackmd_update_folder", { folder_id: specs, name: "x" }))).toBe(
+        "invalid_input",
+      );
+      expect(
+        errorKind(
+          await bridge.call("hackmd_update_folder", {
+            team_path: "sandbox-team",
+            folder_id: specs,
+            parent_folder_id: null,
+          }),
+        ),
+      ).toBe("invalid_input");
       expect(errorKind(await bridge.call("hackmd_update_folder", { child_order: ["a", "a"] }))).toBe("invalid_input");
       expect(errorKind(await bridge.call("hackmd_update_folder", {}))).toBe("invalid_input");
       expect(bridge.requestsSinceMark()).toEqual([]);
     });
 
     it("sets a child order by read-modify-write that keeps other entries, using the folder_ids alias", async () => {
-      const folders = ok(await bridge.call("hackmd_list_folders")).folders as Array<{ id: string; name: string; parent_folder_id: string | null }>;
-      const top = folders.filter((folder) => folder.parent_folder_id === null).map((folder) => folder.id).reverse();
+      const folders = ok(await bridge.call("hackmd_list_folders")).folders as Array<{
+        id: string;
+        name: string;
+        parent_folder_id: string | null;
+      }>;
+      const top = folders
+        .filter((folder) => folder.parent_folder_id === null)
+        .map((folder) => folder.id)
+        .reverse();
       bridge.mark();
       const out = ok(await bridge.call("hackmd_update_folder", { folder_ids: top }));
       expect(out).toEqual({ team_path: null, child_order: { parent: "root", folder_ids: top } });
-      expect(bridge.requestsSinceMark()).toEqual(["GET /folders/folder-order", "PUT /folders/folder-order", "GET /folders/folder-order"]);
+      expect(bridge.requestsSinceMark()).toEqual([
+        "GET /folders/folder-order",
+        "PUT /folders/folder-order",
+        "GET /folders/folder-order",
+      ]);
       const order = bridge.emu.inspect().folderOrders;
       expect(JSON.stringify(order)).toContain(JSON.stringify(top));
     });
@@ -332,10 +468,14 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
       expect(viaAlias.notes).toEqual([expect.objectContaining({ team_path: "sandbox-team" })]);
       const personal = ok(await bridge.call("hackmd_list_folders", { workspace: { kind: "personal" } }));
       expect(personal.team_path).toBeNull();
-      const team = ok(await bridge.call("hackmd_list_folders", { workspace: { kind: "team", team_path: "sandbox-team" } }));
+      const team = ok(
+        await bridge.call("hackmd_list_folders", { workspace: { kind: "team", team_path: "sandbox-team" } }),
+      );
       expect(team.team_path).toBe("sandbox-team");
       bridge.mark();
-      expect(errorKind(await bridge.call("hackmd_list_notes", { workspace: null, team_path: null }))).toBe("invalid_input");
+      expect(errorKind(await bridge.call("hackmd_list_notes", { workspace: null, team_path: null }))).toBe(
+        "invalid_input",
+      );
       expect(bridge.requestsSinceMark()).toEqual([]);
     });
 
@@ -350,7 +490,8 @@ describe("the HackMD tools through a real MCP client against the emulator", () =
           ["hackmd_delete_folder", { folder_id: "  " }],
           ["hackmd_update_folder", { folder_id: " ", child_order: [] }],
         ];
-        for (const [name, args] of cases) expect([name, errorKind(await tokenless.call(name, args))]).toEqual([name, "invalid_input"]);
+        for (const [name, args] of cases)
+          expect([name, errorKind(await tokenless.call(name, args))]).toEqual([name, "invalid_input"]);
         expect(tokenless.emu.requests()).toHaveLength(0);
       } finally {
         await tokenless.close();

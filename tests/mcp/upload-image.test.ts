@@ -15,7 +15,8 @@ describe("hackmd_upload_note_image", () => {
     available: true,
     fetch: (url) => {
       fetched.push(url);
-      if (url.includes("private")) return Promise.reject(new BridgeError("invalid_input", "the host points at a private address"));
+      if (url.includes("private"))
+        return Promise.reject(new BridgeError("invalid_input", "the host points at a private address"));
       return Promise.resolve({ bytes: PNG, contentType: "image/png", finalUrl: url });
     },
   };
@@ -39,19 +40,33 @@ describe("hackmd_upload_note_image", () => {
     expect(out.publicly_readable).toBe(true);
     // Image reads are not API requests: the log holds only the upload.
     expect(bridge.requestsSinceMark()).toEqual(["POST /notes/:noteId/images"]);
-    const image = Object.values(bridge.emu.inspect().images)[0] as { bytes: Uint8Array; contentType: string } | undefined;
+    const image = Object.values(bridge.emu.inspect().images)[0] as
+      { bytes: Uint8Array; contentType: string } | undefined;
     expect(image?.contentType).toBe("image/png");
   });
 
   it("accepts an absolute path inside the root and team_path although it is not advertised", async () => {
-    ok(await bridge.call("hackmd_upload_note_image", { note_ref: DEMO_NOTE_IDS.spec, team_path: "sandbox-team", image_path: join(bridge.root, "img/chart.png") }));
+    ok(
+      await bridge.call("hackmd_upload_note_image", {
+        note_ref: DEMO_NOTE_IDS.spec,
+        team_path: "sandbox-team",
+        image_path: join(bridge.root, "img/chart.png"),
+      }),
+    );
     const tools = await bridge.client.listTools();
-    const schema = tools.tools.find((entry) => entry.name === "hackmd_upload_note_image")?.inputSchema as { properties: Record<string, unknown> };
+    const schema = tools.tools.find((entry) => entry.name === "hackmd_upload_note_image")?.inputSchema as {
+      properties: Record<string, unknown>;
+    };
     expect(Object.keys(schema.properties)).not.toContain("team_path");
   });
 
   it("uploads from a URL through the image fetcher, naming the file from the URL", async () => {
-    const out = ok(await bridge.call("hackmd_upload_note_image", { note_ref: NOTE, image_url: "https://images.example/a.b.png?x=1" }));
+    const out = ok(
+      await bridge.call("hackmd_upload_note_image", {
+        note_ref: NOTE,
+        image_url: "https://images.example/a.b.png?x=1",
+      }),
+    );
     expect(out.link).toMatch(/\.png$/);
     expect(fetched).toEqual(["https://images.example/a.b.png?x=1"]);
   });
@@ -72,7 +87,11 @@ describe("hackmd_upload_note_image", () => {
     expect(bridge.requestsSinceMark()).toEqual([]);
     expect(fetched).toEqual([]);
     // A refused download (e.g. a private address) costs the note resolution only: no upload.
-    expect(errorKind(await bridge.call("hackmd_upload_note_image", { note_ref: NOTE, image_url: "https://private.example/a.png" }))).toBe("invalid_input");
+    expect(
+      errorKind(
+        await bridge.call("hackmd_upload_note_image", { note_ref: NOTE, image_url: "https://private.example/a.png" }),
+      ),
+    ).toBe("invalid_input");
     expect(bridge.emu.requests({ method: "POST" })).toHaveLength(0);
   });
 
@@ -86,14 +105,24 @@ describe("hackmd_upload_note_image", () => {
     const huge = new Uint8Array(11 * 1024 * 1024);
     huge.set(PNG);
     await writeFile(join(bridge.root, "img", "huge.png"), huge);
-    expect(errorKind(await bridge.call("hackmd_upload_note_image", { note_ref: NOTE, image_path: "img/huge.png", confirm_large_file: true }))).toBe("too_large");
+    expect(
+      errorKind(
+        await bridge.call("hackmd_upload_note_image", {
+          note_ref: NOTE,
+          image_path: "img/huge.png",
+          confirm_large_file: true,
+        }),
+      ),
+    ).toBe("too_large");
     expect(bridge.requestsSinceMark()).toEqual([]);
   });
 
   it("refuses image_url on a host without sockets", async () => {
     const mobile = await startBridge();
     try {
-      expect(errorKind(await mobile.call("hackmd_upload_note_image", { note_ref: NOTE, image_url: "https://e.x/a.png" }))).toBe("invalid_input");
+      expect(
+        errorKind(await mobile.call("hackmd_upload_note_image", { note_ref: NOTE, image_url: "https://e.x/a.png" })),
+      ).toBe("invalid_input");
       expect(mobile.emu.requests()).toHaveLength(0);
     } finally {
       await mobile.close();

@@ -79,7 +79,16 @@ describe("isPublicAddress: IPv4", () => {
   });
 
   it("refuses text that is not a plain four-part decimal or IPv6 address", () => {
-    for (const text of ["", "localhost", "127.1", "0x7f.0.0.1", "2130706433", "017700000001", "1.2.3.4.5", "93.184.216.34 "]) {
+    for (const text of [
+      "",
+      "localhost",
+      "127.1",
+      "0x7f.0.0.1",
+      "2130706433",
+      "017700000001",
+      "1.2.3.4.5",
+      "93.184.216.34 ",
+    ]) {
       expect([text, isPublicAddress(text)]).toEqual([text, false]);
     }
   });

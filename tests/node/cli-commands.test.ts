@@ -65,7 +65,12 @@ describe("list", () => {
     const listed = await cmd(["list", "--json"]);
     expect(listed.status).toBe(0);
     expect(routesSince(since)).toEqual(["GET GET /notes"]);
-    const notes = (JSON.parse(listed.stdout) as { team_path: null; notes: Array<{ id: string; short_id: string; local_path: string | null }> }).notes;
+    const notes = (
+      JSON.parse(listed.stdout) as {
+        team_path: null;
+        notes: Array<{ id: string; short_id: string; local_path: string | null }>;
+      }
+    ).notes;
     const weekly = notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync);
     expect(weekly).toMatchObject({ local_path: null });
     expect(weekly?.short_id).toMatch(/^[A-Za-z0-9_-]{9}$/);
@@ -75,10 +80,14 @@ describe("list", () => {
     expect(pulled.status).toBe(0);
     expect(pulled.stdout).toContain(`note ${DEMO_NOTE_IDS.weeklySync}`);
     const again = await cmd(["list"]);
-    expect(again.stdout).toMatch(new RegExp(`${weekly?.short_id ?? ""} +${DEMO_NOTE_IDS.weeklySync} +weekly\\.md +Weekly sync`));
+    expect(again.stdout).toMatch(
+      new RegExp(`${weekly?.short_id ?? ""} +${DEMO_NOTE_IDS.weeklySync} +weekly\\.md +Weekly sync`),
+    );
 
     const team = await cmd(["list", "--team", "sandbox-team", "--json"]);
-    expect((JSON.parse(team.stdout) as { notes: Array<{ id: string }> }).notes.map((note) => note.id)).toContain(DEMO_NOTE_IDS.spec);
+    expect((JSON.parse(team.stdout) as { notes: Array<{ id: string }> }).notes.map((note) => note.id)).toContain(
+      DEMO_NOTE_IDS.spec,
+    );
   }, 60_000);
 
   it("--tracked lists the tracked files with their state, planned from the note list", async () => {
@@ -87,7 +96,9 @@ describe("list", () => {
     expect(tracked.status).toBe(0);
     expect(JSON.parse(tracked.stdout)).toEqual({
       counts: { local_changed: 1 },
-      tracked: [{ local_path: "weekly.md", note_id: DEMO_NOTE_IDS.weeklySync, team_path: null, state: "local_changed" }],
+      tracked: [
+        { local_path: "weekly.md", note_id: DEMO_NOTE_IDS.weeklySync, team_path: null, state: "local_changed" },
+      ],
     });
     const text = await cmd(["list", "--tracked"]);
     expect(text.stdout).toMatch(/weekly\.md +d2Vla2x5LXN5bmMtYXVyb3 +local_changed/);
@@ -103,7 +114,13 @@ describe("diff", () => {
     expect(local.stdout).toContain("\n+- local\n");
     expect(routesSince(since)).toEqual([]);
 
-    emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content ?? ""}- remote\n` }, { as: "ada" });
+    emu.collaboratorEdit(
+      DEMO_NOTE_IDS.weeklySync,
+      {
+        content: `${emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content ?? ""}- remote\n`,
+      },
+      { as: "ada" },
+    );
     const remote = await cmd(["diff", "weekly.md", "--remote", "--json"]);
     expect(remote.status).toBe(1);
     expect(routesSince(since)).toEqual(["GET GET /notes/:noteId"]);
@@ -133,11 +150,26 @@ describe("publish", () => {
     const since = lastSeq();
     const published = await cmd(["publish", "idea.md", "--json"]);
     expect(published.status).toBe(0);
-    const out = JSON.parse(published.stdout) as { note_id: string; title: string; read_permission: string; write_permission: string; local_path: string };
-    expect(out).toMatchObject({ title: "A new idea", read_permission: "owner", write_permission: "owner", local_path: "idea.md" });
+    const out = JSON.parse(published.stdout) as {
+      note_id: string;
+      title: string;
+      read_permission: string;
+      write_permission: string;
+      local_path: string;
+    };
+    expect(out).toMatchObject({
+      title: "A new idea",
+      read_permission: "owner",
+      write_permission: "owner",
+      local_path: "idea.md",
+    });
     expect(routesSince(since).filter((route) => !route.startsWith("GET"))).toEqual(["POST POST /notes"]);
     const note = emu.inspect().notes.find((entry) => entry.id === out.note_id);
-    expect(note).toMatchObject({ content: "# A new idea\n\nWritten locally.\n", readPermission: "owner", writePermission: "owner" });
+    expect(note).toMatchObject({
+      content: "# A new idea\n\nWritten locally.\n",
+      readPermission: "owner",
+      writePermission: "owner",
+    });
 
     const status = await cmd(["status", "idea.md"]);
     expect(status.status).toBe(0);
@@ -154,10 +186,22 @@ describe("publish", () => {
     expect(missing.stderr).toContain("team-idea.md");
     expect(emu.inspect().notes.filter((entry) => entry.title === "team-idea")).toHaveLength(0);
     await writeFile(join(root, "team-idea.md"), "Body only.\n");
-    const shared = await cmd(["publish", "team-idea.md", "--team", "sandbox-team", "--read", "signed_in", "--title", "Shared idea"]);
+    const shared = await cmd([
+      "publish",
+      "team-idea.md",
+      "--team",
+      "sandbox-team",
+      "--read",
+      "signed_in",
+      "--title",
+      "Shared idea",
+    ]);
     expect(shared.status).toBe(0);
     expect(shared.stdout).toContain("Readable by signed-in HackMD users, editable by only you.");
-    expect(emu.inspect().notes.find((entry) => entry.title === "Shared idea")).toMatchObject({ readPermission: "signed_in", writePermission: "owner" });
+    expect(emu.inspect().notes.find((entry) => entry.title === "Shared idea")).toMatchObject({
+      readPermission: "signed_in",
+      writePermission: "owner",
+    });
   }, 60_000);
 });
 
@@ -166,18 +210,26 @@ describe("untrack", () => {
     const since = lastSeq();
     const untracked = await cmd(["untrack", "cs101.md", "--json"]);
     expect(untracked.status).toBe(0);
-    expect(JSON.parse(untracked.stdout)).toEqual({ team_path: null, note_id: DEMO_NOTE_IDS.cs101, local_path: "cs101.md" });
+    expect(JSON.parse(untracked.stdout)).toEqual({
+      team_path: null,
+      note_id: DEMO_NOTE_IDS.cs101,
+      local_path: "cs101.md",
+    });
     expect(routesSince(since)).toEqual([]);
     expect(existsSync(join(root, "cs101.md"))).toBe(true);
     expect((await cmd(["status", "cs101.md"])).status).toBe(1);
 
     const again = await cmd(["untrack", "cs101.md"]);
     expect(again.status).toBe(1);
-    expect(again.stderr).toContain("cs101.md is not tracked, so there is nothing to forget; see `hackmd-bridge list --tracked`.");
+    expect(again.stderr).toContain(
+      "cs101.md is not tracked, so there is nothing to forget; see `hackmd-bridge list --tracked`.",
+    );
 
     // A record can also be forgotten by note id, for a file that is gone.
     await rm(join(root, "idea.md"));
-    const tracked = JSON.parse((await cmd(["list", "--tracked", "--json"])).stdout) as { tracked: Array<{ note_id: string; local_path: string; state: string }> };
+    const tracked = JSON.parse((await cmd(["list", "--tracked", "--json"])).stdout) as {
+      tracked: Array<{ note_id: string; local_path: string; state: string }>;
+    };
     const idea = tracked.tracked.find((entry) => entry.local_path === "idea.md");
     expect(idea?.state).toBe("missing_local");
     const byNote = await cmd(["untrack", "--note", idea?.note_id ?? ""]);
@@ -193,12 +245,24 @@ describe("untrack", () => {
 describe("one exit code for a file that is not tracked", () => {
   it("every command that takes a tracked file refuses an untracked one with exit 1, naming the pull that tracks it", async () => {
     await writeFile(join(root, "never-tracked.md"), "# Never tracked\n");
-    for (const args of [["status", "never-tracked.md"], ["diff", "never-tracked.md"], ["diff", "never-tracked.md", "--remote"], ["push", "never-tracked.md"], ["history", "never-tracked.md"], ["comments", "never-tracked.md"], ["untrack", "never-tracked.md"]]) {
+    for (const args of [
+      ["status", "never-tracked.md"],
+      ["diff", "never-tracked.md"],
+      ["diff", "never-tracked.md", "--remote"],
+      ["push", "never-tracked.md"],
+      ["history", "never-tracked.md"],
+      ["comments", "never-tracked.md"],
+      ["untrack", "never-tracked.md"],
+    ]) {
       const result = await cmd(args);
       expect({ args, status: result.status }).toEqual({ args, status: 1 });
       expect(result.stderr).toContain("never-tracked.md is not tracked");
       const json = await cmd([...args, "--json"]);
-      expect({ args, status: json.status, kind: (JSON.parse(json.stdout) as { error: { kind: string } }).error.kind }).toEqual({ args, status: 1, kind: "not_tracked" });
+      expect({
+        args,
+        status: json.status,
+        kind: (JSON.parse(json.stdout) as { error: { kind: string } }).error.kind,
+      }).toEqual({ args, status: 1, kind: "not_tracked" });
     }
   }, 60_000);
 });
@@ -211,9 +275,27 @@ describe("note ids that begin with - (one in 64: they are base64url)", () => {
   beforeAll(() => {
     emu.seed({
       notes: [
-        { id: dashed, shortId: "-PxVshort", title: "Dashed", content: "# Dashed\n\nA note whose id begins with a dash.\n", workspace: { user: "sandbox" } },
-        { id: withH, shortId: "-ve4short", title: "Dashed with h", content: "# Dashed with h\n", workspace: { user: "sandbox" } },
-        { id: "-QaBcDeFgHiJkLmNoPqRsA", shortId: "-h1ab2cd3", title: "Short id with h", content: "# Short id with h\n", workspace: { user: "sandbox" } },
+        {
+          id: dashed,
+          shortId: "-PxVshort",
+          title: "Dashed",
+          content: "# Dashed\n\nA note whose id begins with a dash.\n",
+          workspace: { user: "sandbox" },
+        },
+        {
+          id: withH,
+          shortId: "-ve4short",
+          title: "Dashed with h",
+          content: "# Dashed with h\n",
+          workspace: { user: "sandbox" },
+        },
+        {
+          id: "-QaBcDeFgHiJkLmNoPqRsA",
+          shortId: "-h1ab2cd3",
+          title: "Short id with h",
+          content: "# Short id with h\n",
+          workspace: { user: "sandbox" },
+        },
       ],
     });
   });
@@ -231,7 +313,13 @@ describe("note ids that begin with - (one in 64: they are base64url)", () => {
     const ended = await cmd(["pull", "--create-parent-dirs", "--", dashed, "-dashed.md"]);
     expect(ended.status).toBe(0);
     expect(existsSync(join(root, "-dashed.md"))).toBe(true);
-    for (const args of [["status", "-dashed.md"], ["diff", "-dashed.md"], ["push", "-dashed.md"], ["history", "-dashed.md"], ["status", "--", "-dashed.md"]]) {
+    for (const args of [
+      ["status", "-dashed.md"],
+      ["diff", "-dashed.md"],
+      ["push", "-dashed.md"],
+      ["history", "-dashed.md"],
+      ["status", "--", "-dashed.md"],
+    ]) {
       const result = await cmd(args);
       expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 0, stderr: "" });
       expect(result.stdout).not.toContain("Usage:");
@@ -265,7 +353,9 @@ describe("history and comments", () => {
     expect((await cmd(["pull", DEMO_NOTE_IDS.spec, "spec notes.md"])).status).toBe(0);
     const versions = await cmd(["history", "spec notes.md"]);
     expect(versions.stdout).toContain("Show one with `hackmd-bridge history 'spec notes.md' --show <version id>`.");
-    emu.setComments(DEMO_NOTE_IDS.spec, [{ id: "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d99", author: "ada", body: "Is this section still current?" }]);
+    emu.setComments(DEMO_NOTE_IDS.spec, [
+      { id: "7d1e9c2a-4b3f-4a5e-8c6d-1f2a3b4c5d99", author: "ada", body: "Is this section still current?" },
+    ]);
     const threads = await cmd(["comments", "spec notes.md"]);
     expect(threads.stdout).toContain("Resolve one with `hackmd-bridge comments 'spec notes.md' --resolve <id>`.");
   }, 60_000);
@@ -314,7 +404,11 @@ describe("the command's words", () => {
     expect(listed.stderr).toContain("check the note or folder id and the team (--team)");
     const short = await failing(["pull", "-h1ab2cd3", "short-team.md", "--team", "no-such-team"], 1);
     expect(short.stderr).toContain("not found (404)");
-    const fault = emu.injectFault({ match: { method: "GET", route: "GET /notes/:noteId" }, action: { status: 403, body: { error: "forbidden", message: "raw body" } }, times: 2 });
+    const fault = emu.injectFault({
+      match: { method: "GET", route: "GET /notes/:noteId" },
+      action: { status: 403, body: { error: "forbidden", message: "raw body" } },
+      times: 2,
+    });
     const forbidden = await failing(["diff", "weekly.md", "--remote"], 1);
     expect(forbidden.stderr).toContain("check the team (--team) and the note's permissions");
     fault.remove();

@@ -34,7 +34,12 @@ afterAll(async () => {
 
 /** The command with no HackMD variables; nothing here reaches a network. */
 function run(args: string[], options: { cwd?: string } = {}) {
-  return spawnSync(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH ?? "", HOME: work }, encoding: "utf8", timeout: 20_000, cwd: options.cwd ?? work });
+  return spawnSync(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: work },
+    encoding: "utf8",
+    timeout: 20_000,
+    cwd: options.cwd ?? work,
+  });
 }
 
 const NAMES = ALL_SPECS.map((spec) => spec.name);
@@ -44,26 +49,35 @@ describe("help", () => {
     for (const args of [["--help"], ["-h"], ["help"]]) {
       const result = run(args);
       expect({ args, status: result.status }).toEqual({ args, status: 0 });
-      for (const name of NAMES.filter((name) => name !== "help")) expect(result.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
+      for (const name of NAMES.filter((name) => name !== "help"))
+        expect(result.stdout).toMatch(new RegExp(`^  ${name} `, "m"));
       expect(result.stdout).toContain("hackmd-bridge help <command>");
       expect(result.stdout).toContain("HackMD → Settings → API");
     }
     expect(run(["--version"]).stdout).toBe("hackmd-bridge 9.9.9-test\n");
   });
 
-  it.each(NAMES)("%s answers --help, -h and `help <command>` with its usage, options and exit codes (exit 0)", (name) => {
-    const outputs = [[name, "--help"], [name, "-h"], ["help", name], [name, "extra", "--bogus", "--help"]].map((args) => {
-      const result = run(args);
-      expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 0, stderr: "" });
-      return result.stdout;
-    });
-    expect(new Set(outputs).size).toBe(1);
-    const help = outputs[0] ?? "";
-    expect(help.startsWith(`hackmd-bridge ${name} — `)).toBe(true);
-    expect(help).toContain(`Usage: hackmd-bridge ${name}`);
-    expect(help).toMatch(/Exit codes:\n {2}0 {2}\S/);
-    expect(help).toMatch(/-h, --help/);
-  });
+  it.each(NAMES)(
+    "%s answers --help, -h and `help <command>` with its usage, options and exit codes (exit 0)",
+    (name) => {
+      const outputs = [
+        [name, "--help"],
+        [name, "-h"],
+        ["help", name],
+        [name, "extra", "--bogus", "--help"],
+      ].map((args) => {
+        const result = run(args);
+        expect({ args, status: result.status, stderr: result.stderr }).toEqual({ args, status: 0, stderr: "" });
+        return result.stdout;
+      });
+      expect(new Set(outputs).size).toBe(1);
+      const help = outputs[0] ?? "";
+      expect(help.startsWith(`hackmd-bridge ${name} — `)).toBe(true);
+      expect(help).toContain(`Usage: hackmd-bridge ${name}`);
+      expect(help).toMatch(/Exit codes:\n {2}0 {2}\S/);
+      expect(help).toMatch(/-h, --help/);
+    },
+  );
 
   it("with no command prints the help on stderr and exits 2, stdout empty", () => {
     const result = run([]);
@@ -107,13 +121,16 @@ describe("usage errors", () => {
     }
   });
 
-  it.each(NAMES)("%s: an unknown option is a usage error (exit 2, nothing on stdout, its usage line on stderr)", (name) => {
-    const result = run([name, "--no-such-option"]);
-    expect(result.status).toBe(2);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain(`hackmd-bridge ${name}: unknown option --no-such-option`);
-    expect(result.stderr).toContain(`Usage: hackmd-bridge ${name}`);
-  });
+  it.each(NAMES)(
+    "%s: an unknown option is a usage error (exit 2, nothing on stdout, its usage line on stderr)",
+    (name) => {
+      const result = run([name, "--no-such-option"]);
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain(`hackmd-bridge ${name}: unknown option --no-such-option`);
+      expect(result.stderr).toContain(`Usage: hackmd-bridge ${name}`);
+    },
+  );
 
   it("wrong argument counts and values are usage errors that say what is expected", () => {
     const cases: Array<[string[], RegExp]> = [
@@ -144,9 +161,19 @@ describe("note ids that begin with - (base64url: one in 64)", () => {
   const ids = ["-PxVq3nGxRzKbLm0aY8ZtQ", "-ve4vnGutHhk3AAuRhk3AA", "-h1ab2cd3"];
 
   it.each(ids)("the parser takes %s as an argument, before or after the options and after --", (id) => {
-    for (const args of [[id, "a.md"], [id, "a.md", "--overwrite"], ["--overwrite", id, "a.md"], ["--", id, "a.md"], ["--overwrite", "--", id, "a.md"]]) {
+    for (const args of [
+      [id, "a.md"],
+      [id, "a.md", "--overwrite"],
+      ["--overwrite", id, "a.md"],
+      ["--", id, "a.md"],
+      ["--overwrite", "--", id, "a.md"],
+    ]) {
       const line = parseCommandLine(pullCommand, args, ALL_SPECS);
-      expect({ args, help: line.help, positionals: line.positionals }).toEqual({ args, help: false, positionals: [id, "a.md"] });
+      expect({ args, help: line.help, positionals: line.positionals }).toEqual({
+        args,
+        help: false,
+        positionals: [id, "a.md"],
+      });
     }
     // An option's value may begin with - too.
     expect(parseCommandLine(pullCommand, ["x", "a.md", "--team", id], ALL_SPECS).values.team).toBe(id);
@@ -156,9 +183,14 @@ describe("note ids that begin with - (base64url: one in 64)", () => {
     expect(parseCommandLine(pullCommand, ["-h"], ALL_SPECS).help).toBe(true);
     expect(parseCommandLine(pullCommand, ["x", "--help"], ALL_SPECS).help).toBe(true);
     // After --, --help is a file name.
-    expect(parseCommandLine(pullCommand, ["x", "--", "--help"], ALL_SPECS)).toMatchObject({ help: false, positionals: ["x", "--help"] });
+    expect(parseCommandLine(pullCommand, ["x", "--", "--help"], ALL_SPECS)).toMatchObject({
+      help: false,
+      positionals: ["x", "--help"],
+    });
     expect(() => parseCommandLine(pullCommand, ["-x", "a.md", "b"], ALL_SPECS)).toThrow(/unknown option -x/);
-    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "-overwrite"], ALL_SPECS)).toThrow("-overwrite has one dash; write --overwrite");
+    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "-overwrite"], ALL_SPECS)).toThrow(
+      "-overwrite has one dash; write --overwrite",
+    );
   });
 
   it("a pull of an id that begins with - and holds an h never prints the help and exits 0", () => {
@@ -174,16 +206,29 @@ describe("note ids that begin with - (base64url: one in 64)", () => {
       "unknown option --PxVq3nGxRzKbLm0aY8Zt; if it is a note id or a file name, end the options with -- before it: hackmd-bridge pull [options] -- --PxVq3nGxRzKbLm0aY8Zt …",
     );
     // Options of other commands and typos keep their own messages.
-    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "--dry-run"], ALL_SPECS)).toThrow("--dry-run is not an option of pull (it goes with sync)");
-    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "--overwrit"], ALL_SPECS)).toThrow("did you mean --overwrite?");
+    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "--dry-run"], ALL_SPECS)).toThrow(
+      "--dry-run is not an option of pull (it goes with sync)",
+    );
+    expect(() => parseCommandLine(pullCommand, ["x", "a.md", "--overwrit"], ALL_SPECS)).toThrow(
+      "did you mean --overwrite?",
+    );
   });
 
   it("every next step the command suggests, typed back, reads a note id or file name that begins with -- as an argument", () => {
     const id = "--PxVq3nGxRzKbLm0aY8Zt";
     const words = (line: string): string[] => line.replace(/^`|`$/g, "").split(" ").slice(2);
-    const pull = CLI_WORDS.step({ action: "pull", path: "--plan.md", noteId: id, teamPath: "team-x", flags: ["overwrite_local"] });
+    const pull = CLI_WORDS.step({
+      action: "pull",
+      path: "--plan.md",
+      noteId: id,
+      teamPath: "team-x",
+      flags: ["overwrite_local"],
+    });
     expect(pull).toBe("`hackmd-bridge pull --team team-x --overwrite -- --PxVq3nGxRzKbLm0aY8Zt --plan.md`");
-    expect(parseCommandLine(pullCommand, words(pull), ALL_SPECS)).toMatchObject({ positionals: [id, "--plan.md"], values: { team: "team-x", overwrite: true } });
+    expect(parseCommandLine(pullCommand, words(pull), ALL_SPECS)).toMatchObject({
+      positionals: [id, "--plan.md"],
+      values: { team: "team-x", overwrite: true },
+    });
     const push = nextStep({ status: "conflict", merges: true, local_path: "--plan.md", note_id: id, team_path: null });
     expect(push).toContain("hackmd-bridge push --merge -- --plan.md");
     const remote = nextStep({ status: "remote_changed", local_path: "a.md", note_id: id, team_path: null });
@@ -192,7 +237,9 @@ describe("note ids that begin with - (base64url: one in 64)", () => {
     expect(untrack).toBe(`\`hackmd-bridge untrack --note=${id}\``);
     expect(parseCommandLine(untrackCommand, words(untrack), ALL_SPECS).values.note).toBe(id);
     // Ordinary names read as before.
-    expect(CLI_WORDS.step({ action: "pull", path: "a.md", noteId: "-PxVq3nGxRzKbLm0aY8ZtQ", teamPath: null })).toBe("`hackmd-bridge pull -PxVq3nGxRzKbLm0aY8ZtQ a.md`");
+    expect(CLI_WORDS.step({ action: "pull", path: "a.md", noteId: "-PxVq3nGxRzKbLm0aY8ZtQ", teamPath: null })).toBe(
+      "`hackmd-bridge pull -PxVq3nGxRzKbLm0aY8ZtQ a.md`",
+    );
   });
 
   it("every command with arguments says in its help how ids that begin with - are read", () => {
@@ -205,7 +252,18 @@ describe("note ids that begin with - (base64url: one in 64)", () => {
 
 describe("options given more than once", () => {
   it("--deny, --allow and --ask accumulate, repeated and comma-separated alike", () => {
-    const line = parseCommandLine(mcpSpec, ["--deny", "hackmd_delete_note", "--deny", "hackmd_update_note,hackmd_delete_folder", "--ask", "hackmd_push_note"], ALL_SPECS);
+    const line = parseCommandLine(
+      mcpSpec,
+      [
+        "--deny",
+        "hackmd_delete_note",
+        "--deny",
+        "hackmd_update_note,hackmd_delete_folder",
+        "--ask",
+        "hackmd_push_note",
+      ],
+      ALL_SPECS,
+    );
     expect(parsePolicyFlags(line.values).policies).toEqual({
       hackmd_delete_note: "deny",
       hackmd_update_note: "deny",
@@ -215,14 +273,26 @@ describe("options given more than once", () => {
   });
 
   it("a tool given two policies across repeats is a usage error (exit 2) naming it", () => {
-    const result = run(["mcp", "--root", work, "--deny", "hackmd_delete_note", "--deny", "hackmd_update_note", "--allow", "hackmd_delete_note"]);
+    const result = run([
+      "mcp",
+      "--root",
+      work,
+      "--deny",
+      "hackmd_delete_note",
+      "--deny",
+      "hackmd_update_note",
+      "--allow",
+      "hackmd_delete_note",
+    ]);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("hackmd_delete_note is given to both --deny and --allow; name it once");
   });
 
   it("a single-valued option given twice is a usage error (exit 2), never last-wins", () => {
-    expect(() => parseCommandLine(syncCommand, ["--watch", "--budget", "10", "--budget", "20"], ALL_SPECS)).toThrow('--budget is given twice ("10" and "20"); give it once');
+    expect(() => parseCommandLine(syncCommand, ["--watch", "--budget", "10", "--budget", "20"], ALL_SPECS)).toThrow(
+      '--budget is given twice ("10" and "20"); give it once',
+    );
     for (const args of [
       ["status", "--root", "a", "--root", "b"],
       ["serve", "--root", work, "--port", "0", "--port", "1"],
@@ -247,7 +317,10 @@ describe("the README", () => {
     expect(tables).toHaveLength(1);
     const table = /<!-- exit-codes:start -->\n([\s\S]*?)\n<!-- exit-codes:end -->/.exec(readme)?.[1] ?? "";
     expect(table).toBe(exitCodeTable(ALL_SPECS));
-    const rows = table.split("\n").slice(2).map((row) => /^\| `([a-z]+)`/.exec(row)?.[1]);
+    const rows = table
+      .split("\n")
+      .slice(2)
+      .map((row) => /^\| `([a-z]+)`/.exec(row)?.[1]);
     expect(rows).toEqual(NAMES);
     // Each row is what the subcommand's own help says.
     for (const spec of ALL_SPECS) {
@@ -273,17 +346,41 @@ describe("hackmd-bridge on the PATH", () => {
   async function builtPackage(): Promise<string> {
     const folder = await mkdtemp(join(work, "pkg-"));
     await mkdir(join(folder, "dist"));
-    const built = spawnSync(process.execPath, ["esbuild.config.mjs", "--cli-only", `--cli-outfile=${join(folder, "dist", "cli.js")}`], { encoding: "utf8" });
+    const built = spawnSync(
+      process.execPath,
+      ["esbuild.config.mjs", "--cli-only", `--cli-outfile=${join(folder, "dist", "cli.js")}`],
+      { encoding: "utf8" },
+    );
     expect(built.status).toBe(0);
-    const pkg = JSON.parse(await readFile("package.json", "utf8")) as { name: string; version: string; bin: Record<string, string>; engines: unknown };
+    const pkg = JSON.parse(await readFile("package.json", "utf8")) as {
+      name: string;
+      version: string;
+      bin: Record<string, string>;
+      engines: unknown;
+    };
     // Only what linking needs: no dependencies, so npm has nothing to fetch.
-    await writeFile(join(folder, "package.json"), JSON.stringify({ name: pkg.name, version: pkg.version, bin: pkg.bin, engines: pkg.engines, private: true }));
+    await writeFile(
+      join(folder, "package.json"),
+      JSON.stringify({ name: pkg.name, version: pkg.version, bin: pkg.bin, engines: pkg.engines, private: true }),
+    );
     return folder;
   }
 
-  function npm(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  function npm(
+    args: string[],
+    options: { cwd: string; env?: Record<string, string> },
+  ): Promise<{ status: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn("npm", args, { cwd: options.cwd, env: { PATH: process.env.PATH ?? "", HOME: work, npm_config_cache: join(work, "npm-cache"), npm_config_update_notifier: "false", ...options.env } });
+      const child = spawn("npm", args, {
+        cwd: options.cwd,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: work,
+          npm_config_cache: join(work, "npm-cache"),
+          npm_config_update_notifier: "false",
+          ...options.env,
+        },
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -304,9 +401,15 @@ describe("hackmd-bridge on the PATH", () => {
   it("npm link puts hackmd-bridge on the PATH, and npx hackmd-bridge runs it in the package folder", async () => {
     const folder = await builtPackage();
     const prefix = join(work, "global");
-    const linked = await npm(["link", "--offline", "--no-audit", "--no-fund"], { cwd: folder, env: { npm_config_prefix: prefix } });
+    const linked = await npm(["link", "--offline", "--no-audit", "--no-fund"], {
+      cwd: folder,
+      env: { npm_config_prefix: prefix },
+    });
     expect(linked.status).toBe(0);
-    const onPath = spawnSync("hackmd-bridge", ["--help"], { encoding: "utf8", env: { PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}` } });
+    const onPath = spawnSync("hackmd-bridge", ["--help"], {
+      encoding: "utf8",
+      env: { PATH: `${join(prefix, "bin")}:${process.env.PATH ?? ""}` },
+    });
     expect(onPath.status).toBe(0);
     expect(onPath.stdout).toContain("Usage: hackmd-bridge <command>");
     const viaNpx = await npm(["exec", "--offline", "--", "hackmd-bridge", "status", "--help"], { cwd: folder });

@@ -42,7 +42,13 @@ interface Run {
 /** Runs the command without blocking this process (the emulator answers from this event loop). */
 function cmd(args: string[], extra: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const env = { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token, ...extra };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: work,
+      HACKMD_API_URL: emu.url,
+      HACKMD_API_TOKEN: emu.token,
+      ...extra,
+    };
     const child = spawn(process.execPath, [cli, ...args], { env });
     let stdout = "";
     let stderr = "";
@@ -109,7 +115,8 @@ describe("hackmd-bridge pull / push / status / sync", () => {
   }, 60_000);
 
   it("reports a push conflict with exit 1, writes the .remote.md snapshot and names it", async () => {
-    const remote = (emu.inspect().notes.find((note) => note.id === id)?.content ?? "") + "\n- A collaborator addition\n";
+    const remote =
+      (emu.inspect().notes.find((note) => note.id === id)?.content ?? "") + "\n- A collaborator addition\n";
     emu.collaboratorEdit(id, { content: remote }, { as: "ada" });
     await writeFile(file, `${await readFile(file, "utf8")}\n- A second local addition\n`);
 
@@ -131,7 +138,14 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     expect(pushJson.status).toBe("conflict");
     const merged = `${remote}\n- A local addition\n- A second local addition\n`;
     await writeFile(file, merged);
-    const resolved = await cmd(["push", "reading.md", "--root", root, "--expected-remote-hash", String(pushJson.remote_body_hash)]);
+    const resolved = await cmd([
+      "push",
+      "reading.md",
+      "--root",
+      root,
+      "--expected-remote-hash",
+      String(pushJson.remote_body_hash),
+    ]);
     expect(resolved.status).toBe(0);
     expect(resolved.stdout).toContain("Pushed");
   }, 60_000);
@@ -151,11 +165,21 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     const listed = lastSeq();
     const all = await cmd(["status", "--root", root, "--json"]);
     expect(all.status).toBe(0);
-    const listing = json(all) as { source: string; counts: Record<string, number>; notes: Array<{ status: string; local_path: string }> };
+    const listing = json(all) as {
+      source: string;
+      counts: Record<string, number>;
+      notes: Array<{ status: string; local_path: string }>;
+    };
     expect(listing.source).toBe("sync_all_plan");
     expect(listing.counts).toEqual({ in_sync: 2 });
     expect(listing.notes.map((note) => note.local_path).sort()).toEqual(["reading.md", "weekly.md"]);
-    expect(emu.requests({ since: listed }).map((entry) => `${entry.route ?? ""} ${entry.path.includes(DEMO_NOTE_IDS.readingList) ? "reading" : ""}`.trim())).toEqual(["GET /notes", "GET /notes/:noteId reading"]);
+    expect(
+      emu
+        .requests({ since: listed })
+        .map((entry) =>
+          `${entry.route ?? ""} ${entry.path.includes(DEMO_NOTE_IDS.readingList) ? "reading" : ""}`.trim(),
+        ),
+    ).toEqual(["GET /notes", "GET /notes/:noteId reading"]);
     expect(all.stderr).toBe("");
     // No internal decision-table ids in --json.
     expect(listing.notes.every((note) => !("branch" in note))).toBe(true);
@@ -166,14 +190,28 @@ describe("hackmd-bridge pull / push / status / sync", () => {
 
     const sync = await cmd(["sync", "--dry-run", "--root", root, "--json"]);
     expect(sync.status).toBe(0);
-    expect(json(sync)).toMatchObject({ dry_run: true, counts: { in_sync: 2, pulled: 0, pushed: 0, conflicts: 0, errors: 0 } });
-    expect((json(sync).items as Array<Record<string, unknown>>).every((item) => !("branch" in item) && typeof item.plan === "string")).toBe(true);
+    expect(json(sync)).toMatchObject({
+      dry_run: true,
+      counts: { in_sync: 2, pulled: 0, pushed: 0, conflicts: 0, errors: 0 },
+    });
+    expect(
+      (json(sync).items as Array<Record<string, unknown>>).every(
+        (item) => !("branch" in item) && typeof item.plan === "string",
+      ),
+    ).toBe(true);
 
     const refused = await cmd(["pull", id, "reading.md", "--root", root, "--json"]);
     expect(refused.status).toBe(1);
     expect(json(refused)).toMatchObject({ error: { kind: "confirmation_required" } });
 
-    const unresolved = await cmd(["pull", "https://hackmd.io/@sandbox/no-such-note", "nowhere.md", "--root", root, "--json"]);
+    const unresolved = await cmd([
+      "pull",
+      "https://hackmd.io/@sandbox/no-such-note",
+      "nowhere.md",
+      "--root",
+      root,
+      "--json",
+    ]);
     expect(unresolved.status).toBe(1);
     expect(json(unresolved)).toMatchObject({ resolution: { status: "not_found", query: "no-such-note" } });
     expect(existsSync(join(root, "nowhere.md"))).toBe(false);
@@ -225,7 +263,9 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     await writeFile(join(root, "untracked.md"), "# Not tracked\n");
     const push = await cmd(["push", "untracked.md", "--root", root]);
     expect(push.status).toBe(1);
-    expect(push.stderr).toBe("hackmd-bridge push: untracked.md is not tracked; pull the note to it first with `hackmd-bridge pull <note_ref> untracked.md`.\n");
+    expect(push.stderr).toBe(
+      "hackmd-bridge push: untracked.md is not tracked; pull the note to it first with `hackmd-bridge pull <note_ref> untracked.md`.\n",
+    );
     for (const run of [refused, protectedEdits, notTracked, push]) {
       expect(run.stderr).not.toMatch(/hackmd_|overwrite_local|discard_local_changes|hint:/);
     }
@@ -249,7 +289,9 @@ describe("hackmd-bridge pull / push / status / sync", () => {
     const attention = await cmd(["status", "--root", root]);
     expect(attention.status).toBe(0);
     expect(attention.stdout).toMatch(/remote_changed {2}weekly\.md/);
-    expect(attention.stdout).toContain(`weekly.md: pull it: hackmd-bridge pull ${DEMO_NOTE_IDS.weeklySync} weekly.md --overwrite`);
+    expect(attention.stdout).toContain(
+      `weekly.md: pull it: hackmd-bridge pull ${DEMO_NOTE_IDS.weeklySync} weekly.md --overwrite`,
+    );
     expect(attention.stdout).toContain("one note list per workspace");
 
     const sync = await cmd(["sync", "--root", root]);
@@ -310,7 +352,16 @@ describe("hackmd-bridge pull / push / status / sync", () => {
 
   it("pulls a team note with --team and lists it as team/note", async () => {
     const teamRoot = await mkdtemp(join(work, "team-"));
-    const pull = await cmd(["pull", DEMO_NOTE_IDS.spec, "specs/offline.md", "--team", "sandbox-team", "--create-parent-dirs", "--root", teamRoot]);
+    const pull = await cmd([
+      "pull",
+      DEMO_NOTE_IDS.spec,
+      "specs/offline.md",
+      "--team",
+      "sandbox-team",
+      "--create-parent-dirs",
+      "--root",
+      teamRoot,
+    ]);
     expect(pull.status).toBe(0);
     expect(pull.stdout).toContain("team sandbox-team");
     const status = await cmd(["status", "--root", teamRoot]);
@@ -353,7 +404,14 @@ describe("conflicts resolved from the command line, push --merge, and a pull tha
     expect(existsSync(at("draft.remote.md"))).toBe(true);
 
     await writeFile(at("draft.md"), `${body}theirs\nmine\n`);
-    const resolved = await cmd(["push", "draft.md", "--root", dir, "--expected-remote-hash", String(conflict.remote_body_hash)]);
+    const resolved = await cmd([
+      "push",
+      "draft.md",
+      "--root",
+      dir,
+      "--expected-remote-hash",
+      String(conflict.remote_body_hash),
+    ]);
     expect(resolved.status).toBe(0);
     expect(resolved.stdout).toContain("Removed draft.remote.md, the copy of HackMD's version it no longer needs.");
     expect(existsSync(at("draft.remote.md"))).toBe(false);
@@ -365,9 +423,20 @@ describe("conflicts resolved from the command line, push --merge, and a pull tha
     expect(again.status).toBe("conflict");
     await writeFile(at("draft.remote.md"), `${body}theirs\nmy notes on it\n`);
     await writeFile(at("draft.md"), `${body}theirs\nmine\n`);
-    const kept = await cmd(["push", "draft.md", "--root", dir, "--expected-remote-hash", String(again.remote_body_hash), "--json"]);
+    const kept = await cmd([
+      "push",
+      "draft.md",
+      "--root",
+      dir,
+      "--expected-remote-hash",
+      String(again.remote_body_hash),
+      "--json",
+    ]);
     expect(kept.status).toBe(0);
-    expect(json(kept)).toMatchObject({ status: "pushed", snapshot_cleanup: { kind: "kept", path: "draft.remote.md", reason: "edited" } });
+    expect(json(kept)).toMatchObject({
+      status: "pushed",
+      snapshot_cleanup: { kind: "kept", path: "draft.remote.md", reason: "edited" },
+    });
     expect(await readFile(at("draft.remote.md"), "utf8")).toBe(`${body}theirs\nmy notes on it\n`);
   }, 60_000);
 
@@ -377,11 +446,15 @@ describe("conflicts resolved from the command line, push --merge, and a pull tha
 
     const status = await cmd(["status", "--root", dir]);
     expect(status.status).toBe(0);
-    expect(status.stdout).toContain("both sides changed without overlapping: hackmd-bridge push draft.md --merge (or hackmd-bridge sync) merges them");
+    expect(status.stdout).toContain(
+      "both sides changed without overlapping: hackmd-bridge push draft.md --merge (or hackmd-bridge sync) merges them",
+    );
 
     const push = await cmd(["push", "draft.md", "--root", dir]);
     expect(push.status).toBe(1);
-    expect(push.stdout).toContain("The edits do not overlap: hackmd-bridge push draft.md --merge (or hackmd-bridge sync) merges them.");
+    expect(push.stdout).toContain(
+      "The edits do not overlap: hackmd-bridge push draft.md --merge (or hackmd-bridge sync) merges them.",
+    );
     expect(existsSync(at("draft.remote.md"))).toBe(true);
 
     const synced = await cmd(["sync", "--root", dir]);
@@ -423,14 +496,21 @@ describe("conflicts resolved from the command line, push --merge, and a pull tha
   it("pulling a tracked note to a second path says its tracking moved (text and --json); status on the old path says where", async () => {
     const moved = await cmd(["pull", note, "second.md", "--root", dir]);
     expect(moved.status).toBe(0);
-    expect(moved.stdout).toContain("The note was tracked at draft.md until now; it is tracked at second.md from now on, and draft.md is kept but no longer tracked.");
+    expect(moved.stdout).toContain(
+      "The note was tracked at draft.md until now; it is tracked at second.md from now on, and draft.md is kept but no longer tracked.",
+    );
 
     const old = await cmd(["status", "draft.md", "--root", dir]);
     expect(old.status).toBe(1);
     expect(old.stderr).toContain(`draft.md is no longer tracked: note ${note} was pulled to second.md`);
     expect(old.stderr).toContain(`hackmd-bridge pull ${note} draft.md --overwrite`);
     // Every command that looks the file up says so, not only status and push.
-    for (const args of [["diff", "draft.md"], ["history", "draft.md"], ["comments", "draft.md"], ["untrack", "draft.md"]]) {
+    for (const args of [
+      ["diff", "draft.md"],
+      ["history", "draft.md"],
+      ["comments", "draft.md"],
+      ["untrack", "draft.md"],
+    ]) {
       const result = await cmd([...args, "--root", dir]);
       expect({ args, status: result.status }).toEqual({ args, status: 1 });
       expect(result.stderr).toContain(`draft.md is no longer tracked: note ${note} was pulled to second.md`);
@@ -485,16 +565,31 @@ describe("human subcommand output", () => {
   });
 
   it("words every fix for its audience: tool arguments for agents, flags and subcommand lines for people", () => {
-    const step = { action: "pull", path: "Notes/a plan.md", noteId: "abc", teamPath: "team-x", flags: ["overwrite_local"] } as const;
+    const step = {
+      action: "pull",
+      path: "Notes/a plan.md",
+      noteId: "abc",
+      teamPath: "team-x",
+      flags: ["overwrite_local"],
+    } as const;
     expect(TOOL_WORDS.step(step)).toBe("hackmd_pull_note with overwrite_local: true");
     expect(CLI_WORDS.step(step)).toBe("`hackmd-bridge pull abc 'Notes/a plan.md' --team team-x --overwrite`");
     expect(CLI_WORDS.step({ action: "push", path: "a.md" })).toBe("`hackmd-bridge push a.md`");
-    expect(CLI_WORDS.step({ action: "untrack", noteId: "abc", teamPath: null })).toBe("`hackmd-bridge untrack --note abc`");
+    expect(CLI_WORDS.step({ action: "untrack", noteId: "abc", teamPath: null })).toBe(
+      "`hackmd-bridge untrack --note abc`",
+    );
     expect(CLI_WORDS.flag("discard_local_changes")).toBe("--discard-local-changes");
     expect(TOOL_WORDS.flag("discard_local_changes")).toBe("discard_local_changes: true");
     expect(CLI_WORDS.expectedHash("sha256:00")).toBe("--expected-remote-hash sha256:00");
     // Every term has a command-line form without tool words.
-    for (const flag of ["overwrite_local", "discard_local_changes", "create_parent_dirs", "confirm_large_file", "confirm", "strategy_overwrite"] as const) {
+    for (const flag of [
+      "overwrite_local",
+      "discard_local_changes",
+      "create_parent_dirs",
+      "confirm_large_file",
+      "confirm",
+      "strategy_overwrite",
+    ] as const) {
       expect(CLI_WORDS.flag(flag)).toMatch(/^--[a-z-]+( --[a-z-]+)?$/);
     }
     for (const action of ["pull", "push", "check", "untrack", "list_tracked", "get_note"] as const) {
@@ -503,10 +598,27 @@ describe("human subcommand output", () => {
   });
 
   it("maps refusals to exit 1 and failures to exit 2", () => {
-    for (const kind of ["confirmation_required", "unpushed_changes", "unverified_local_content", "local_access", "conflict", "not_tracked"] as const) {
+    for (const kind of [
+      "confirmation_required",
+      "unpushed_changes",
+      "unverified_local_content",
+      "local_access",
+      "conflict",
+      "not_tracked",
+    ] as const) {
       expect(exitCodeForError(new BridgeError(kind, "x"))).toBe(EXIT.attention);
     }
-    for (const kind of ["auth", "network", "upstream", "internal", "local_io", "sync_state", "invalid_input", "readback", "partial_write"] as const) {
+    for (const kind of [
+      "auth",
+      "network",
+      "upstream",
+      "internal",
+      "local_io",
+      "sync_state",
+      "invalid_input",
+      "readback",
+      "partial_write",
+    ] as const) {
       expect(exitCodeForError(new BridgeError(kind, "x"))).toBe(EXIT.error);
     }
     expect(exitCodeForError(new Error("boom"))).toBe(EXIT.error);

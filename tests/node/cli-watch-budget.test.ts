@@ -54,7 +54,13 @@ afterEach(async () => {
 type Watcher = SpawnedCli;
 
 function start(args: string[], extraEnv: Record<string, string> = {}): Watcher {
-  const env = { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token, ...extraEnv };
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: work,
+    HACKMD_API_URL: emu.url,
+    HACKMD_API_TOKEN: emu.token,
+    ...extraEnv,
+  };
   const watcher = spawnCli(cli, args, env);
   live.add(watcher.child);
   watcher.child.once("close", () => live.delete(watcher.child));
@@ -106,7 +112,15 @@ const NOTES = [DEMO_NOTE_IDS.readingList, DEMO_NOTE_IDS.weeklySync, DEMO_NOTE_ID
 /** A folder with the four live demo notes pulled to n0.md … n3.md (the last from the team: two lists a round). */
 async function pulledRoot(): Promise<string> {
   const root = await mkdtemp(join(work, "root-"));
-  for (const [i, id] of NOTES.entries()) await run(["pull", id, `n${i}.md`, "--root", root, ...(id === DEMO_NOTE_IDS.spec ? ["--team", "sandbox-team"] : [])]);
+  for (const [i, id] of NOTES.entries())
+    await run([
+      "pull",
+      id,
+      `n${i}.md`,
+      "--root",
+      root,
+      ...(id === DEMO_NOTE_IDS.spec ? ["--team", "sandbox-team"] : []),
+    ]);
   return root;
 }
 
@@ -172,10 +186,24 @@ describe("sync --watch: the saved window and the clock", () => {
     const month = new Date(now).toISOString().slice(0, 7);
     // A full window (14 of 14), every send time an hour ahead: read as now, they leave after 3 s.
     await mkdir(join(root, ".hackmd-bridge/sync/auto-sync"), { recursive: true });
-    await writeFile(join(root, ".hackmd-bridge/sync/auto-sync/budget.json"), JSON.stringify({ format: 1, month, used: 14, rounds: 0, recent: Array.from({ length: 14 }, (_, i) => now + 3_600_000 + i) }));
-    const watcher = start([...WATCH, "--root", root], { HACKMD_BRIDGE_TEST_WINDOW_LIMIT: "14", HACKMD_BRIDGE_TEST_WINDOW_MS: "3000" });
+    await writeFile(
+      join(root, ".hackmd-bridge/sync/auto-sync/budget.json"),
+      JSON.stringify({
+        format: 1,
+        month,
+        used: 14,
+        rounds: 0,
+        recent: Array.from({ length: 14 }, (_, i) => now + 3_600_000 + i),
+      }),
+    );
+    const watcher = start([...WATCH, "--root", root], {
+      HACKMD_BRIDGE_TEST_WINDOW_LIMIT: "14",
+      HACKMD_BRIDGE_TEST_WINDOW_MS: "3000",
+    });
     await watcher.waitFor(/round: 1 pushed/);
-    expect(emu.inspect().notes.find((note) => note.id === NOTES[1])?.content).toBe("# Mine\n\nafter the clock moved back\n");
+    expect(emu.inspect().notes.find((note) => note.id === NOTES[1])?.content).toBe(
+      "# Mine\n\nafter the clock moved back\n",
+    );
     watcher.child.kill("SIGTERM");
     expect(await watcher.closed).toBe(0);
     expect((await savedBudget(root)).recent.every((at) => at <= Date.now())).toBe(true);
@@ -188,7 +216,9 @@ describe("sync --watch: the saved window and the clock", () => {
     await writeFile(join(root, ".hackmd-bridge/sync/auto-sync/budget.json"), '{"month": "2026-1');
     const since = lastSeq();
     const watcher = start([...WATCH, "--root", root]);
-    await watcher.waitFor(/The request budget file \S+budget\.json was damaged \(it is not JSON\); counting goes on from a safe count/);
+    await watcher.waitFor(
+      /The request budget file \S+budget\.json was damaged \(it is not JSON\); counting goes on from a safe count/,
+    );
     await watcher.waitFor(/round: 1 pushed/);
     watcher.child.kill("SIGTERM");
     expect(await watcher.closed).toBe(0);
@@ -204,10 +234,19 @@ describe("sync --watch: the saved window and the clock", () => {
     await mkdir(join(root, ".hackmd-bridge/sync/auto-sync"), { recursive: true });
     await writeFile(
       join(root, ".hackmd-bridge/sync/auto-sync/budget.json"),
-      JSON.stringify({ format: 1, month: new Date(now).toISOString().slice(0, 7), used: 11, rounds: 0, recent: Array.from({ length: 11 }, () => now - 1000) }),
+      JSON.stringify({
+        format: 1,
+        month: new Date(now).toISOString().slice(0, 7),
+        used: 11,
+        rounds: 0,
+        recent: Array.from({ length: 11 }, () => now - 1000),
+      }),
     );
     const since = lastSeq();
-    const watcher = start([...WATCH, "--root", root], { HACKMD_BRIDGE_TEST_WINDOW_LIMIT: "14", HACKMD_BRIDGE_TEST_WINDOW_MS: "600000" });
+    const watcher = start([...WATCH, "--root", root], {
+      HACKMD_BRIDGE_TEST_WINDOW_LIMIT: "14",
+      HACKMD_BRIDGE_TEST_WINDOW_MS: "600000",
+    });
     await requestsReach(since, 2);
     await pause(500); // the lists' answers, then the push step's wait
     watcher.child.kill("SIGTERM");
@@ -265,8 +304,12 @@ describe("sync --watch: races with a collaborator", () => {
     watcher.child.kill("SIGTERM");
     expect(await watcher.closed).toBe(0);
     const remote = emu.inspect().notes.find((note) => note.id === id)?.content ?? "";
-    const merged = remote.includes("ada's line") && (await readFile(join(root, "n0.md"), "utf8")).includes("ada's line");
-    const reported = /n0\.md: an edit by Ada Collaborator landed just before the push and was replaced; their text is in version \S+/.test(watcher.output());
+    const merged =
+      remote.includes("ada's line") && (await readFile(join(root, "n0.md"), "utf8")).includes("ada's line");
+    const reported =
+      /n0\.md: an edit by Ada Collaborator landed just before the push and was replaced; their text is in version \S+/.test(
+        watcher.output(),
+      );
     expect(merged || reported).toBe(true);
   }, 60_000);
 });

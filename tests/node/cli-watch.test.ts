@@ -27,7 +27,12 @@ afterAll(async () => {
 });
 
 function start(args: string[]): SpawnedCli {
-  return spawnCli(cli, args, { PATH: process.env.PATH ?? "", HOME: work, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token });
+  return spawnCli(cli, args, {
+    PATH: process.env.PATH ?? "",
+    HOME: work,
+    HACKMD_API_URL: emu.url,
+    HACKMD_API_TOKEN: emu.token,
+  });
 }
 
 function run(args: string[]): Promise<number | null> {
@@ -48,7 +53,9 @@ describe("hackmd-bridge sync --watch", () => {
     expect(await watch.closed).toBe(0);
     expect(watch.output()).toContain("Stopped:");
     expect(await readFile(join(root, "reading.md"), "utf8")).toBe("# Reading list\n\n- changed on HackMD\n");
-    const saved = JSON.parse(await readFile(join(root, ".hackmd-bridge/sync/auto-sync/budget.json"), "utf8")) as { used: number };
+    const saved = JSON.parse(await readFile(join(root, ".hackmd-bridge/sync/auto-sync/budget.json"), "utf8")) as {
+      used: number;
+    };
     expect(saved.used).toBeGreaterThanOrEqual(2);
 
     // A restart keeps counting from the saved month; SIGTERM stops it too.
@@ -67,7 +74,9 @@ describe("hackmd-bridge sync --watch", () => {
     await watch.waitFor(/round: nothing to do/);
     await writeFile(join(root, "reading.md"), "# Reading list\n\n- saved while watching\n");
     await watch.waitFor(/push reading\.md: pushed/);
-    expect(emu.inspect().notes.find((note) => note.id === id)?.content).toBe("# Reading list\n\n- saved while watching\n");
+    expect(emu.inspect().notes.find((note) => note.id === id)?.content).toBe(
+      "# Reading list\n\n- saved while watching\n",
+    );
     watch.child.kill("SIGINT");
     expect(await watch.closed).toBe(0);
   }, 60_000);

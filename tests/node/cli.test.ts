@@ -33,7 +33,10 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 /** Runs the command without blocking this process (the emulator answers from this event loop). */
-function runAsync(args: string[], extra: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runAsync(
+  args: string[],
+  extra: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, ...args], { env: env(extra) });
     let stdout = "";
@@ -95,12 +98,22 @@ describe("hackmd-bridge", () => {
 
   it("doctor names HACKMD_API_URL for a URL without /v1, an unusable URL, an unreachable host and a wrong one", async () => {
     const root = await mkdtemp(join(work, "root-"));
-    const problems = async (url: string, probe: boolean): Promise<{ status: number | null; problems: string[]; probe?: { ok: boolean } }> => {
-      const result = await runAsync(["doctor", "--root", root, ...(probe ? ["--probe-api"] : [])], { HACKMD_API_URL: url, HACKMD_API_TOKEN: emu.token });
+    const problems = async (
+      url: string,
+      probe: boolean,
+    ): Promise<{ status: number | null; problems: string[]; probe?: { ok: boolean } }> => {
+      const result = await runAsync(["doctor", "--root", root, ...(probe ? ["--probe-api"] : [])], {
+        HACKMD_API_URL: url,
+        HACKMD_API_TOKEN: emu.token,
+      });
       const report = JSON.parse(result.stdout) as { ok: boolean; problems: string[]; api_probe?: { ok: boolean } };
       expect(report.ok).toBe(result.status === 0);
       expect(result.stdout + result.stderr).not.toContain(emu.token);
-      return { status: result.status, problems: report.problems, ...(report.api_probe === undefined ? {} : { probe: report.api_probe }) };
+      return {
+        status: result.status,
+        problems: report.problems,
+        ...(report.api_probe === undefined ? {} : { probe: report.api_probe }),
+      };
     };
     // No /v1: found without any request.
     const noV1 = await problems(emu.origin, false);
@@ -117,20 +130,32 @@ describe("hackmd-bridge", () => {
     await closed.close();
     const unreachable = await problems(`http://127.0.0.1:${port}/v1`, true);
     expect(unreachable.status).toBe(1);
-    expect(unreachable.problems.join(" ")).toMatch(/Nothing answers at http:\/\/127\.0\.0\.1:\d+ .*check HACKMD_API_URL/);
+    expect(unreachable.problems.join(" ")).toMatch(
+      /Nothing answers at http:\/\/127\.0\.0\.1:\d+ .*check HACKMD_API_URL/,
+    );
     // A rejected token names HACKMD_API_TOKEN and where to make a new one.
-    const rejected = await runAsync(["doctor", "--root", root, "--probe-api"], { HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: "not-the-token" });
+    const rejected = await runAsync(["doctor", "--root", root, "--probe-api"], {
+      HACKMD_API_URL: emu.url,
+      HACKMD_API_TOKEN: "not-the-token",
+    });
     expect(rejected.status).toBe(1);
-    expect((JSON.parse(rejected.stdout) as { problems: string[] }).problems.join(" ")).toMatch(/HackMD rejected HACKMD_API_TOKEN.*Settings → API/);
+    expect((JSON.parse(rejected.stdout) as { problems: string[] }).problems.join(" ")).toMatch(
+      /HackMD rejected HACKMD_API_TOKEN.*Settings → API/,
+    );
     // And the healthy setup is ok.
     expect((await problems(emu.url, true)).status).toBe(0);
   });
 
   it("a tool call against a URL without /v1 says the API URL is wrong and names HACKMD_API_URL", async () => {
     const root = await mkdtemp(join(work, "root-"));
-    const result = await runAsync(["list", "--root", root], { HACKMD_API_URL: emu.origin, HACKMD_API_TOKEN: emu.token });
+    const result = await runAsync(["list", "--root", root], {
+      HACKMD_API_URL: emu.origin,
+      HACKMD_API_TOKEN: emu.token,
+    });
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/answers like the HackMD API, so the API URL is probably wrong .*ends in \/v1.*set HACKMD_API_URL/);
+    expect(result.stderr).toMatch(
+      /answers like the HackMD API, so the API URL is probably wrong .*ends in \/v1.*set HACKMD_API_URL/,
+    );
     expect(result.stderr).not.toContain("check the note or folder id");
   });
 
@@ -143,11 +168,19 @@ describe("hackmd-bridge", () => {
     expect(failed.api_probe.error).toMatch(/token/i);
 
     const before = emu.requests().length;
-    const withToken = await runAsync(["doctor", "--probe-api", "--root", root], { HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token });
+    const withToken = await runAsync(["doctor", "--probe-api", "--root", root], {
+      HACKMD_API_URL: emu.url,
+      HACKMD_API_TOKEN: emu.token,
+    });
     expect(withToken.status).toBe(0);
     const passed = JSON.parse(withToken.stdout) as { ok: boolean; api_probe: Record<string, unknown> };
     expect(passed.api_probe).toEqual({ requested: true, ok: true });
-    expect(emu.requests().slice(before).map((entry) => entry.route)).toEqual(["GET /me"]);
+    expect(
+      emu
+        .requests()
+        .slice(before)
+        .map((entry) => entry.route),
+    ).toEqual(["GET /me"]);
     expect(withToken.stdout + withToken.stderr).not.toContain(emu.token);
   });
 
@@ -162,7 +195,12 @@ describe("hackmd-bridge", () => {
 
   // A setup that cannot start is exit 2, as the README's table says.
   it("stops mcp and serve with exit 2 when the root is missing or not given", () => {
-    for (const args of [["mcp", "--root", join(work, "does-not-exist")], ["serve", "--root", join(work, "does-not-exist")], ["mcp"], ["serve"]]) {
+    for (const args of [
+      ["mcp", "--root", join(work, "does-not-exist")],
+      ["serve", "--root", join(work, "does-not-exist")],
+      ["mcp"],
+      ["serve"],
+    ]) {
       const result = run(args);
       expect({ args, status: result.status }).toEqual({ args, status: 2 });
       expect(result.stdout).toBe("");
@@ -201,26 +239,41 @@ describe("hackmd-bridge", () => {
 
   it("mcp answers every request piped in before stdin closed, the last line without a newline included, then exits 0", async () => {
     const root = await mkdtemp(join(work, "root-"));
-    const child = spawn(process.execPath, [cli, "mcp", "--root", root], { env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }) });
+    const child = spawn(process.execPath, [cli, "mcp", "--root", root], {
+      env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
+    });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     const closed = new Promise<number | null>((resolve) => child.once("close", resolve));
     const lines = [
-      { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "hackmd_list_notes", arguments: {} } },
     ].map((message) => `${JSON.stringify(message)}\n`);
     // Written and closed at once, as `printf … | hackmd-bridge mcp` does; the last line has no newline.
     child.stdin.end(`${lines.join("")}${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}`);
     expect(await closed).toBe(0);
-    const answers = stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result?: Record<string, unknown> });
+    const answers = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: number; result?: Record<string, unknown> });
     expect(answers.map((answer) => answer.id).sort()).toEqual([0, 1, 2]);
     expect(answers.find((answer) => answer.id === 1)?.result).toMatchObject({ structuredContent: { total: 3 } });
   });
 
   it("without a token keeps serving stdio, warns once, and tools fail with auth", async () => {
     const root = await mkdtemp(join(work, "root-"));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--root", root], env: env({ HACKMD_API_TOKEN: "   " }), stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp", "--root", root],
+      env: env({ HACKMD_API_TOKEN: "   " }),
+      stderr: "pipe",
+    });
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     const client = new Client({ name: "cli-test", version: "1" });
@@ -252,11 +305,16 @@ describe("hackmd-bridge", () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       expect(token.length).toBeGreaterThanOrEqual(43);
       // The instructions follow on stderr once the JSON line is out.
-      for (let waited = 0; !stderr.includes("Press Ctrl+C") && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let waited = 0; !stderr.includes("Press Ctrl+C") && waited < 5000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(stderr).toContain("claude mcp add --transport http");
       // The endpoint token is printed once, on stdout; stderr is the log stream and never has it.
       expect(stderr).not.toContain(token);
-      const unauthorised = await fetch(url, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+      const unauthorised = await fetch(url, {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/json" },
+      });
       expect(unauthorised.status).toBe(401);
       const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.kill("SIGTERM");
@@ -296,7 +354,12 @@ describe("hackmd-bridge serve: the tool policy flags", () => {
 
   /** An MCP client of `hackmd-bridge mcp` over stdio, against the emulator. */
   async function stdioClient(args: string[]): Promise<Client> {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", ...args], env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }), stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "mcp", ...args],
+      env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
+      stderr: "pipe",
+    });
     const client = new Client({ name: "cli-test", version: "1" });
     await client.connect(transport);
     return client;
@@ -306,11 +369,17 @@ describe("hackmd-bridge serve: the tool policy flags", () => {
     const root = await mkdtemp(join(work, "root-"));
     const client = await stdioClient(["--root", root]);
     try {
-      const created = await client.callTool({ name: "hackmd_create_note", arguments: { title: "Written over stdio", content: "# Written over stdio\n" } });
+      const created = await client.callTool({
+        name: "hackmd_create_note",
+        arguments: { title: "Written over stdio", content: "# Written over stdio\n" },
+      });
       expect({ isError: created.isError, meta: created._meta }).not.toMatchObject({ isError: true });
       const note = (created.structuredContent as { note: { id: string } }).note;
       expect(emu.inspect().notes.some((entry) => entry.id === note.id)).toBe(true);
-      const pulled = await client.callTool({ name: "hackmd_pull_note", arguments: { note_ref: note.id, local_path: "stdio.md" } });
+      const pulled = await client.callTool({
+        name: "hackmd_pull_note",
+        arguments: { note_ref: note.id, local_path: "stdio.md" },
+      });
       expect(pulled.isError).toBeFalsy();
       expect(existsSync(join(root, "stdio.md"))).toBe(true);
     } finally {
@@ -324,10 +393,16 @@ describe("hackmd-bridge serve: the tool policy flags", () => {
     try {
       for (const name of ["hackmd_delete_note", "hackmd_update_note"]) {
         const result = await client.callTool({ name, arguments: { note_ref: "x" } });
-        expect({ name, kind: (result._meta as { error_kind?: string } | undefined)?.error_kind }).toEqual({ name, kind: "tool_denied" });
+        expect({ name, kind: (result._meta as { error_kind?: string } | undefined)?.error_kind }).toEqual({
+          name,
+          kind: "tool_denied",
+        });
         expect((result.content as Array<{ text: string }>)[0]?.text).toContain(`refuses ${name} (--deny)`);
       }
-      const created = await client.callTool({ name: "hackmd_create_note", arguments: { title: "Still allowed", content: "x\n" } });
+      const created = await client.callTool({
+        name: "hackmd_create_note",
+        arguments: { title: "Still allowed", content: "x\n" },
+      });
       expect(created.isError).toBeFalsy();
     } finally {
       await client.close();
@@ -336,35 +411,7 @@ describe("hackmd-bridge serve: the tool policy flags", () => {
 
   it("serve with no policy flag allows a tool that writes", async () => {
     const root = await mkdtemp(join(work, "root-"));
-    const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0"], { env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }) });
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    const line = await new Promise<string>((resolve, reject) => {
-      child.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString("utf8");
-        if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
-      });
-      child.once("exit", () => reject(new Error(`serve exited early: ${stderr}`)));
-    });
-    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-    try {
-      const { url, token } = JSON.parse(line) as { url: string; token: string };
-      const client = new Client({ name: "cli-test", version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-      const created = await client.callTool({ name: "hackmd_create_note", arguments: { title: "Written over HTTP", content: "# Written over HTTP\n" } });
-      expect(created.isError).toBeFalsy();
-      expect(emu.inspect().notes.some((entry) => entry.title === "Written over HTTP")).toBe(true);
-      await client.close();
-    } finally {
-      child.kill("SIGTERM");
-      if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
-    }
-  });
-
-  it("serve --read-only refuses every write tool with tool_denied and still reads; --ask refuses with the reason", async () => {
-    const root = await mkdtemp(join(work, "root-"));
-    const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0", "--read-only", "--ask", "hackmd_list_folders"], {
+    const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0"], {
       env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
     });
     let stdout = "";
@@ -381,14 +428,61 @@ describe("hackmd-bridge serve: the tool policy flags", () => {
     try {
       const { url, token } = JSON.parse(line) as { url: string; token: string };
       const client = new Client({ name: "cli-test", version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      const created = await client.callTool({
+        name: "hackmd_create_note",
+        arguments: { title: "Written over HTTP", content: "# Written over HTTP\n" },
+      });
+      expect(created.isError).toBeFalsy();
+      expect(emu.inspect().notes.some((entry) => entry.title === "Written over HTTP")).toBe(true);
+      await client.close();
+    } finally {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+    }
+  });
+
+  it("serve --read-only refuses every write tool with tool_denied and still reads; --ask refuses with the reason", async () => {
+    const root = await mkdtemp(join(work, "root-"));
+    const child = spawn(
+      process.execPath,
+      [cli, "serve", "--root", root, "--port", "0", "--read-only", "--ask", "hackmd_list_folders"],
+      {
+        env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString("utf8");
+        if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
+      });
+      child.once("exit", () => reject(new Error(`serve exited early: ${stderr}`)));
+    });
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    try {
+      const { url, token } = JSON.parse(line) as { url: string; token: string };
+      const client = new Client({ name: "cli-test", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       const before = emu.requests().length;
       for (const name of WRITE_TOOLS) {
         // Arguments do not matter: the policy is decided before they are read.
         const result = await client.callTool({ name, arguments: { note_ref: "x" } });
         expect(result.isError).toBe(true);
         expect((result._meta as { error_kind?: string }).error_kind).toBe("tool_denied");
-        expect((result.content as Array<{ text: string }>)[0]?.text).toContain(`runs with --read-only, so ${name} is refused; nothing was changed`);
+        expect((result.content as Array<{ text: string }>)[0]?.text).toContain(
+          `runs with --read-only, so ${name} is refused; nothing was changed`,
+        );
       }
       // Nothing reached HackMD for the refused calls.
       expect(emu.requests().length).toBe(before);
@@ -396,7 +490,9 @@ describe("hackmd-bridge serve: the tool policy flags", () => {
       expect(listed.isError).toBeFalsy();
       const folders = await client.callTool({ name: "hackmd_list_folders", arguments: {} });
       expect((folders._meta as { error_kind?: string }).error_kind).toBe("tool_denied");
-      expect((folders.content as Array<{ text: string }>)[0]?.text).toContain("hackmd-bridge has no one to ask, so it is refused");
+      expect((folders.content as Array<{ text: string }>)[0]?.text).toContain(
+        "hackmd-bridge has no one to ask, so it is refused",
+      );
       expect((folders.content as Array<{ text: string }>)[0]?.text).toContain("--allow hackmd_list_folders");
       await client.close();
     } finally {

@@ -32,7 +32,13 @@ afterEach(async () => {
 
 /** A token is set: without one doctor reports that first (README.md), which these checks are not about. */
 function doctor(options: { configDir?: string } = {}): Promise<DoctorReport> {
-  return runDoctor(makeSettings({ apiUrl: undefined, root, configDir: options.configDir, protectAgentFiles: true }, "a-token-for-doctor"), false);
+  return runDoctor(
+    makeSettings(
+      { apiUrl: undefined, root, configDir: options.configDir, protectAgentFiles: true },
+      "a-token-for-doctor",
+    ),
+    false,
+  );
 }
 
 /** Every name under a folder, recursively (a leftover or misplaced probe file shows up). */
@@ -60,7 +66,12 @@ describe("doctor judges the sync state location as the tools do", () => {
   it("reports a healthy vault as ok and leaves nothing behind", async () => {
     await fs.mkdir(path.join(root, ".obsidian"));
     const report = await doctor();
-    expect(report).toMatchObject({ ok: true, root: { exists: true, writable: true, is_vault: true }, sync_state: { path: ".obsidian/plugins/hackmd-bridge/sync", writable: true }, problems: [] });
+    expect(report).toMatchObject({
+      ok: true,
+      root: { exists: true, writable: true, is_vault: true },
+      sync_state: { path: ".obsidian/plugins/hackmd-bridge/sync", writable: true },
+      problems: [],
+    });
     expect(await tree(root)).toEqual([".obsidian"]);
   });
 
@@ -80,7 +91,10 @@ describe("doctor judges the sync state location as the tools do", () => {
     await fs.symlink(outside, path.join(root, ".obsidian"));
     const bridge = await startBridge({ root });
     try {
-      const pulled = await bridge.call("hackmd_pull_note", { note_ref: DEMO_NOTE_IDS.readingList, local_path: "reading.md" });
+      const pulled = await bridge.call("hackmd_pull_note", {
+        note_ref: DEMO_NOTE_IDS.readingList,
+        local_path: "reading.md",
+      });
       expect(pulled.isError).toBe(true);
       expect(errorKind(pulled)).toBe("local_access");
     } finally {
@@ -117,15 +131,18 @@ describe("doctor judges the sync state location as the tools do", () => {
 });
 
 describe("doctor with an unusable --config-dir", () => {
-  it.each(["../elsewhere", "/abs/config", "a/../../b", ""])("reports --config-dir %j as a problem in the one report", async (configDir) => {
-    const report = await doctor({ configDir });
-    expect(report.ok).toBe(false);
-    expect(report.root).toMatchObject({ configured: true, exists: true, writable: true });
-    expect(report.sync_state).toEqual({ path: null, writable: false });
-    expect(report.problems.some((problem) => problem.includes("--config-dir"))).toBe(true);
-    expect(await tree(root)).toEqual([]);
-    expect(await tree(base)).toEqual(["outside", "root"]);
-  });
+  it.each(["../elsewhere", "/abs/config", "a/../../b", ""])(
+    "reports --config-dir %j as a problem in the one report",
+    async (configDir) => {
+      const report = await doctor({ configDir });
+      expect(report.ok).toBe(false);
+      expect(report.root).toMatchObject({ configured: true, exists: true, writable: true });
+      expect(report.sync_state).toEqual({ path: null, writable: false });
+      expect(report.problems.some((problem) => problem.includes("--config-dir"))).toBe(true);
+      expect(await tree(root)).toEqual([]);
+      expect(await tree(base)).toEqual(["outside", "root"]);
+    },
+  );
 });
 
 describe("hackmd-bridge doctor as a command", () => {

@@ -49,7 +49,9 @@ describe("NodeHttpTransport", () => {
   it("sends method, headers and body with a Content-Length", async () => {
     server.script({ status: 202 });
     const body = new TextEncoder().encode('{"a":"é"}');
-    await transport.request(request({ method: "PATCH", headers: { "content-type": "application/json", authorization: "Bearer t" }, body }));
+    await transport.request(
+      request({ method: "PATCH", headers: { "content-type": "application/json", authorization: "Bearer t" }, body }),
+    );
     const [seen] = server.requests;
     expect(seen?.method).toBe("PATCH");
     expect(seen?.headers["content-length"]).toBe(String(body.byteLength));
@@ -73,7 +75,9 @@ describe("NodeHttpTransport", () => {
 
   it("fails with connect and sent false when nothing listens", async () => {
     const port = await freePort();
-    const error = await rejection(transport.request(request({ url: `http://127.0.0.1:${port}/x`, method: "POST", body: "x" })));
+    const error = await rejection(
+      transport.request(request({ url: `http://127.0.0.1:${port}/x`, method: "POST", body: "x" })),
+    );
     expect(error.failure).toBe("connect");
     expect(error.sent).toBe(false);
   });
@@ -116,7 +120,14 @@ describe("NodeHttpTransport", () => {
     const stuck = new NodeHttpTransport({ lookup: () => undefined });
     const started = Date.now();
     const error = await rejection(
-      stuck.request(request({ url: "http://never.invalid:81/x", method: "POST", body: "x", timeouts: { ...roomy, connectMs: 120 } })),
+      stuck.request(
+        request({
+          url: "http://never.invalid:81/x",
+          method: "POST",
+          body: "x",
+          timeouts: { ...roomy, connectMs: 120 },
+        }),
+      ),
     );
     expect(error).toMatchObject({ failure: "timeout", sent: false });
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);

@@ -74,7 +74,14 @@ const connectAddress = (pinned: LookupAddress): LookupAddress => {
 };
 
 function fetcher(overrides: Partial<NodeImageFetcherOptions> = {}): NodeImageFetcher {
-  return new NodeImageFetcher({ version: "9.9.9-test", lookup, ca: CERT, connectPort: port, connectAddress, ...overrides });
+  return new NodeImageFetcher({
+    version: "9.9.9-test",
+    lookup,
+    ca: CERT,
+    connectPort: port,
+    connectAddress,
+    ...overrides,
+  });
 }
 
 /** The BridgeError a promise rejects with. */
@@ -239,48 +246,76 @@ describe("a plain download", () => {
   it("accepts a body shorter than the sniff window when it is still an image", async () => {
     const result = await fetcher().fetch("https://img.bridge.test/tiny-jpeg", UNCONFIRMED);
     expect(sniffImageType(result.bytes)).toBe("image/jpeg");
-    await expectKind(fetcher().fetch("https://img.bridge.test/tiny-text", UNCONFIRMED), "invalid_input", NOT_AN_IMAGE_MESSAGE);
+    await expectKind(
+      fetcher().fetch("https://img.bridge.test/tiny-text", UNCONFIRMED),
+      "invalid_input",
+      NOT_AN_IMAGE_MESSAGE,
+    );
   });
 
   it("refuses an HTML page", async () => {
-    await expectKind(fetcher().fetch("https://img.bridge.test/html", UNCONFIRMED), "invalid_input", NOT_AN_IMAGE_MESSAGE);
+    await expectKind(
+      fetcher().fetch("https://img.bridge.test/html", UNCONFIRMED),
+      "invalid_input",
+      NOT_AN_IMAGE_MESSAGE,
+    );
   });
 });
 
 describe("URL and address rules before any connection", () => {
-  it.each(["http://img.bridge.test/png", "https://img.bridge.test:8443/png", "https://u:p@img.bridge.test/png", "nope"])(
-    "refuses %s without a lookup",
-    async (url) => {
-      await expectKind(fetcher().fetch(url, UNCONFIRMED), "invalid_input");
-      expect(lookups).toEqual([]);
-      expect(seen).toEqual([]);
-    },
-  );
+  it.each([
+    "http://img.bridge.test/png",
+    "https://img.bridge.test:8443/png",
+    "https://u:p@img.bridge.test/png",
+    "nope",
+  ])("refuses %s without a lookup", async (url) => {
+    await expectKind(fetcher().fetch(url, UNCONFIRMED), "invalid_input");
+    expect(lookups).toEqual([]);
+    expect(seen).toEqual([]);
+  });
 
-  it.each(["private.bridge.test", "loopback.bridge.test", "mapped.bridge.test", "mixed.bridge.test", "ula.bridge.test"])(
-    "refuses %s (a non-public address among its answers) with no connection made",
-    async (host) => {
-      const error = await expectKind(fetcher().fetch(`https://${host}/png`, UNCONFIRMED), "invalid_input", "private, loopback or reserved");
-      expect(error.message).toContain(host);
-      expect(lookups).toEqual([host]);
-      expect(connects).toEqual([]);
-      expect(seen).toEqual([]);
-    },
-  );
+  it.each([
+    "private.bridge.test",
+    "loopback.bridge.test",
+    "mapped.bridge.test",
+    "mixed.bridge.test",
+    "ula.bridge.test",
+  ])("refuses %s (a non-public address among its answers) with no connection made", async (host) => {
+    const error = await expectKind(
+      fetcher().fetch(`https://${host}/png`, UNCONFIRMED),
+      "invalid_input",
+      "private, loopback or reserved",
+    );
+    expect(error.message).toContain(host);
+    expect(lookups).toEqual([host]);
+    expect(connects).toEqual([]);
+    expect(seen).toEqual([]);
+  });
 
-  it.each(["https://127.0.0.1/png", "https://10.0.0.1/png", "https://[::1]/png", "https://[::ffff:7f00:1]/png", "https://169.254.169.254/latest"])(
-    "refuses the address literal %s without a lookup or connection",
-    async (url) => {
-      await expectKind(fetcher().fetch(url, UNCONFIRMED), "invalid_input", "private, loopback or reserved");
-      expect(lookups).toEqual([]);
-      expect(connects).toEqual([]);
-      expect(seen).toEqual([]);
-    },
-  );
+  it.each([
+    "https://127.0.0.1/png",
+    "https://10.0.0.1/png",
+    "https://[::1]/png",
+    "https://[::ffff:7f00:1]/png",
+    "https://169.254.169.254/latest",
+  ])("refuses the address literal %s without a lookup or connection", async (url) => {
+    await expectKind(fetcher().fetch(url, UNCONFIRMED), "invalid_input", "private, loopback or reserved");
+    expect(lookups).toEqual([]);
+    expect(connects).toEqual([]);
+    expect(seen).toEqual([]);
+  });
 
   it("reports a host that does not resolve, or resolves to nothing, as network", async () => {
-    await expectKind(fetcher().fetch("https://nxdomain.bridge.test/png", UNCONFIRMED), "network", "no such host, or DNS unavailable");
-    await expectKind(fetcher().fetch("https://empty.bridge.test/png", UNCONFIRMED), "network", "no such host, or DNS unavailable");
+    await expectKind(
+      fetcher().fetch("https://nxdomain.bridge.test/png", UNCONFIRMED),
+      "network",
+      "no such host, or DNS unavailable",
+    );
+    await expectKind(
+      fetcher().fetch("https://empty.bridge.test/png", UNCONFIRMED),
+      "network",
+      "no such host, or DNS unavailable",
+    );
     expect(seen).toEqual([]);
   });
 
@@ -331,7 +366,11 @@ describe("redirects", () => {
   });
 
   it("refuses a sixth redirect after 6 requests", async () => {
-    await expectKind(fetcher().fetch("https://img.bridge.test/redirect/6", UNCONFIRMED), "invalid_input", "redirected more than 5 times");
+    await expectKind(
+      fetcher().fetch("https://img.bridge.test/redirect/6", UNCONFIRMED),
+      "invalid_input",
+      "redirected more than 5 times",
+    );
     expect(seen).toHaveLength(6);
   });
 
@@ -345,13 +384,19 @@ describe("redirects", () => {
   });
 
   it("resolves a relative Location against the current URL", async () => {
-    const result = await fetcher().fetch(`https://img.bridge.test/redirect-to?to=${encodeURIComponent("../png?y=2")}`, UNCONFIRMED);
+    const result = await fetcher().fetch(
+      `https://img.bridge.test/redirect-to?to=${encodeURIComponent("../png?y=2")}`,
+      UNCONFIRMED,
+    );
     expect(result.finalUrl).toBe("https://img.bridge.test/png?y=2");
   });
 
   it("refuses a redirect to a private host without connecting to it", async () => {
     const to = encodeURIComponent("https://private.bridge.test/secret/path?token=abc");
-    const error = await expectKind(fetcher().fetch(`https://img.bridge.test/redirect-to?to=${to}`, UNCONFIRMED), "invalid_input");
+    const error = await expectKind(
+      fetcher().fetch(`https://img.bridge.test/redirect-to?to=${to}`, UNCONFIRMED),
+      "invalid_input",
+    );
     expect(error.message).toBe(
       "the image host redirected to https://private.bridge.test, which is refused: it points at a private, loopback or reserved address, and only public hosts are fetched",
     );
@@ -361,7 +406,11 @@ describe("redirects", () => {
 
   it("refuses a redirect to a loopback address literal", async () => {
     const to = encodeURIComponent("https://127.0.0.1/admin");
-    await expectKind(fetcher().fetch(`https://img.bridge.test/redirect-to?to=${to}`, UNCONFIRMED), "invalid_input", "https://127.0.0.1,");
+    await expectKind(
+      fetcher().fetch(`https://img.bridge.test/redirect-to?to=${to}`, UNCONFIRMED),
+      "invalid_input",
+      "https://127.0.0.1,",
+    );
     expect(seen).toHaveLength(1);
   });
 
@@ -381,7 +430,11 @@ describe("redirects", () => {
   });
 
   it("treats a redirect without a usable Location as upstream", async () => {
-    await expectKind(fetcher().fetch("https://img.bridge.test/redirect-to", UNCONFIRMED), "upstream", "no usable Location");
+    await expectKind(
+      fetcher().fetch("https://img.bridge.test/redirect-to", UNCONFIRMED),
+      "upstream",
+      "no usable Location",
+    );
     await expectKind(
       fetcher().fetch(`https://img.bridge.test/redirect-to?to=${encodeURIComponent("https://[oops/")}`, UNCONFIRMED),
       "upstream",
@@ -397,7 +450,11 @@ describe("final statuses", () => {
   });
 
   it.each([204, 206, 404, 300, 304, 400, 410])("refuses %i as invalid_input", async (status) => {
-    await expectKind(fetcher().fetch(`https://img.bridge.test/status/${status}`, UNCONFIRMED), "invalid_input", `the image host returned status ${status}`);
+    await expectKind(
+      fetcher().fetch(`https://img.bridge.test/status/${status}`, UNCONFIRMED),
+      "invalid_input",
+      `the image host returned status ${status}`,
+    );
   });
 
   it("maps 429 to rate_limited", async () => {
@@ -405,17 +462,33 @@ describe("final statuses", () => {
   });
 
   it.each([500, 502, 503])("maps %i to upstream", async (status) => {
-    await expectKind(fetcher().fetch(`https://img.bridge.test/status/${status}`, UNCONFIRMED), "upstream", `status ${status}`);
+    await expectKind(
+      fetcher().fetch(`https://img.bridge.test/status/${status}`, UNCONFIRMED),
+      "upstream",
+      `status ${status}`,
+    );
   });
 });
 
 describe("sizes", () => {
   it("judges a declared length before downloading", async () => {
     const over5 = 5 * MiB + 1;
-    await expectKind(fetcher().fetch(`https://img.bridge.test/declared/${over5}`, UNCONFIRMED), "confirmation_required", `the image is ${over5} bytes`);
+    await expectKind(
+      fetcher().fetch(`https://img.bridge.test/declared/${over5}`, UNCONFIRMED),
+      "confirmation_required",
+      `the image is ${over5} bytes`,
+    );
     const over10 = 10 * MiB + 1;
-    await expectKind(fetcher().fetch(`https://img.bridge.test/declared/${over10}`, CONFIRMED), "too_large", `the image is ${over10} bytes`);
-    await expectKind(fetcher().fetch(`https://img.bridge.test/declared/${over10}`, UNCONFIRMED), "too_large", `the image is ${over10} bytes`);
+    await expectKind(
+      fetcher().fetch(`https://img.bridge.test/declared/${over10}`, CONFIRMED),
+      "too_large",
+      `the image is ${over10} bytes`,
+    );
+    await expectKind(
+      fetcher().fetch(`https://img.bridge.test/declared/${over10}`, UNCONFIRMED),
+      "too_large",
+      `the image is ${over10} bytes`,
+    );
   });
 
   it("accepts a declared image of exactly 5 MiB without confirmation", async () => {
@@ -453,12 +526,20 @@ describe("sizes", () => {
 
 describe("transport failures", () => {
   it("refuses an untrusted certificate as invalid_input", async () => {
-    await expectKind(fetcher({ ca: undefined }).fetch("https://img.bridge.test/png", UNCONFIRMED), "invalid_input", "presented a certificate that was refused");
+    await expectKind(
+      fetcher({ ca: undefined }).fetch("https://img.bridge.test/png", UNCONFIRMED),
+      "invalid_input",
+      "presented a certificate that was refused",
+    );
     expect(seen).toEqual([]);
   });
 
   it("refuses a certificate for another host name as invalid_input", async () => {
-    await expectKind(fetcher().fetch("https://img.elsewhere.test/png", UNCONFIRMED), "invalid_input", "presented a certificate that was refused");
+    await expectKind(
+      fetcher().fetch("https://img.elsewhere.test/png", UNCONFIRMED),
+      "invalid_input",
+      "presented a certificate that was refused",
+    );
     expect(seen).toEqual([]);
   });
 
@@ -467,15 +548,27 @@ describe("transport failures", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await expectKind(fetcher({ connectPort: closedPort }).fetch("https://img.bridge.test/png", UNCONFIRMED), "network", "could not connect");
+    await expectKind(
+      fetcher({ connectPort: closedPort }).fetch("https://img.bridge.test/png", UNCONFIRMED),
+      "network",
+      "could not connect",
+    );
   });
 
   it("reports a stalled body as network", async () => {
-    await expectKind(fetcher({ timeouts: { idleMs: 200 } }).fetch("https://img.bridge.test/stall", UNCONFIRMED), "network", "stalled");
+    await expectKind(
+      fetcher({ timeouts: { idleMs: 200 } }).fetch("https://img.bridge.test/stall", UNCONFIRMED),
+      "network",
+      "stalled",
+    );
   });
 
   it("reports missing response headers as network", async () => {
-    await expectKind(fetcher({ timeouts: { headersMs: 200 } }).fetch("https://img.bridge.test/hang", UNCONFIRMED), "network", "did not answer in time");
+    await expectKind(
+      fetcher({ timeouts: { headersMs: 200 } }).fetch("https://img.bridge.test/hang", UNCONFIRMED),
+      "network",
+      "did not answer in time",
+    );
   });
 });
 

@@ -34,7 +34,9 @@ async function freshRoot(name: string): Promise<string> {
 /** Settles every promise and returns the messages of the ones that failed. */
 async function failures(promises: Array<Promise<unknown>>): Promise<string[]> {
   const settled = await Promise.allSettled(promises);
-  return settled.flatMap((entry) => (entry.status === "rejected" ? [entry.reason instanceof Error ? entry.reason.message : String(entry.reason)] : []));
+  return settled.flatMap((entry) =>
+    entry.status === "rejected" ? [entry.reason instanceof Error ? entry.reason.message : String(entry.reason)] : [],
+  );
 }
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
@@ -67,7 +69,11 @@ describe("concurrent creation of the same folder through the Node adapter", () =
       const writes = staggered(WIDTH, (i) => files.state.write(`tracked/note-${i}.json`, `{"i":${i}}`));
       expect(await failures(writes)).toEqual([]);
       const listed = (await files.state.list("tracked")).map((entry) => entry.name).sort();
-      expect(listed).toEqual(range(WIDTH).map((i) => `note-${i}.json`).sort());
+      expect(listed).toEqual(
+        range(WIDTH)
+          .map((i) => `note-${i}.json`)
+          .sort(),
+      );
       expect((await fs.stat(path.join(files.rootPath, ".hackmd-bridge"))).isDirectory()).toBe(true);
     }
   });
@@ -90,7 +96,12 @@ describe("concurrent creation of the same folder through the Node adapter", () =
       const [one, two] = await Promise.all([NodeLocalFiles.open({ root }), NodeLocalFiles.open({ root })]);
       const work = staggered(WIDTH, async (i) => {
         const files = i % 2 === 0 ? one : two;
-        await Promise.all([files.state.write(`tracked/n-${i}.json`, "{}"), files.createFolders(`Notes/deep/${i % 3}`).then(() => files.write(`Notes/deep/${i % 3}/f-${i}.md`, `${i}`, { expect: "absent" }))]);
+        await Promise.all([
+          files.state.write(`tracked/n-${i}.json`, "{}"),
+          files
+            .createFolders(`Notes/deep/${i % 3}`)
+            .then(() => files.write(`Notes/deep/${i % 3}/f-${i}.md`, `${i}`, { expect: "absent" })),
+        ]);
       });
       expect(await failures(work)).toEqual([]);
       expect((await one.state.list("tracked")).length).toBe(WIDTH);
@@ -102,7 +113,11 @@ describe("concurrent creation of the same folder through the Node adapter", () =
     await fs.symlink(path.join(base, "not-there"), path.join(root, "gone"));
     await fs.symlink(path.join(base, "state-not-there"), path.join(root, ".hackmd-bridge"));
     const files = await NodeLocalFiles.open({ root });
-    const refusals = await Promise.allSettled([files.createFolders("gone/sub"), files.write("gone/x.md", "x", { expect: "absent" }), files.state.write("tracked/x.json", "{}")]);
+    const refusals = await Promise.allSettled([
+      files.createFolders("gone/sub"),
+      files.write("gone/x.md", "x", { expect: "absent" }),
+      files.state.write("tracked/x.json", "{}"),
+    ]);
     for (const entry of refusals) {
       expect(entry.status).toBe("rejected");
       const reason = (entry as PromiseRejectedResult).reason as unknown;
@@ -116,10 +131,15 @@ describe("concurrent creation of the same folder through the Node adapter", () =
 });
 
 describe("parallel hackmd_pull_note calls through the MCP tools", () => {
-  const failedTexts = (results: CallResult[]): string[] => results.filter((result) => result.isError).map((result) => result.content[0]?.text ?? "?");
+  const failedTexts = (results: CallResult[]): string[] =>
+    results.filter((result) => result.isError).map((result) => result.content[0]?.text ?? "?");
 
-  async function trackedPaths(call: (name: string, args?: Record<string, unknown>) => Promise<CallResult>): Promise<string[]> {
-    const tracked = ok(await call("hackmd_list_notes", { source: "tracked", limit: 100 })) as { notes: Array<{ local_path: string }> };
+  async function trackedPaths(
+    call: (name: string, args?: Record<string, unknown>) => Promise<CallResult>,
+  ): Promise<string[]> {
+    const tracked = ok(await call("hackmd_list_notes", { source: "tracked", limit: 100 })) as {
+      notes: Array<{ local_path: string }>;
+    };
     return tracked.notes.map((note) => note.local_path).sort();
   }
 
@@ -127,12 +147,19 @@ describe("parallel hackmd_pull_note calls through the MCP tools", () => {
     for (const round of range(ROUNDS)) {
       const bridge = await startBridge({ root: await freshRoot(`pull-${round}`) });
       try {
-        const { noteIds } = bridge.emu.seed({ notes: range(WIDTH).map((i) => ({ title: `Race ${i}`, content: `# Race ${i}\n\nbody ${i}\n` })) });
-        const results = await Promise.all(noteIds.map((id, i) => bridge.call("hackmd_pull_note", { note_ref: id, local_path: `race-${i}.md` })));
+        const { noteIds } = bridge.emu.seed({
+          notes: range(WIDTH).map((i) => ({ title: `Race ${i}`, content: `# Race ${i}\n\nbody ${i}\n` })),
+        });
+        const results = await Promise.all(
+          noteIds.map((id, i) => bridge.call("hackmd_pull_note", { note_ref: id, local_path: `race-${i}.md` })),
+        );
         expect(failedTexts(results)).toEqual([]);
-        const expected = range(WIDTH).map((i) => `race-${i}.md`).sort();
+        const expected = range(WIDTH)
+          .map((i) => `race-${i}.md`)
+          .sort();
         expect(await trackedPaths(bridge.call)).toEqual(expected);
-        for (const i of range(WIDTH)) expect(await fs.readFile(path.join(bridge.root, `race-${i}.md`), "utf8")).toBe(`# Race ${i}\n\nbody ${i}\n`);
+        for (const i of range(WIDTH))
+          expect(await fs.readFile(path.join(bridge.root, `race-${i}.md`), "utf8")).toBe(`# Race ${i}\n\nbody ${i}\n`);
       } finally {
         await bridge.close();
       }
@@ -142,13 +169,19 @@ describe("parallel hackmd_pull_note calls through the MCP tools", () => {
   it("pulls with create_parent_dirs into one new folder all succeed and every pulled file is tracked", async () => {
     const bridge = await startBridge({ root: await freshRoot("pull-dirs") });
     try {
-      const { noteIds } = bridge.emu.seed({ notes: range(WIDTH * ROUNDS).map((i) => ({ title: `Dirs ${i}`, content: `dirs ${i}\n` })) });
+      const { noteIds } = bridge.emu.seed({
+        notes: range(WIDTH * ROUNDS).map((i) => ({ title: `Dirs ${i}`, content: `dirs ${i}\n` })),
+      });
       const expected: string[] = [];
       for (const round of range(ROUNDS)) {
         const batch = noteIds.slice(round * WIDTH, (round + 1) * WIDTH);
         const paths = batch.map((_, i) => `Round ${round}/sub/pulled-${i}.md`);
         expected.push(...paths);
-        const results = await Promise.all(batch.map((id, i) => bridge.call("hackmd_pull_note", { note_ref: id, local_path: paths[i], create_parent_dirs: true })));
+        const results = await Promise.all(
+          batch.map((id, i) =>
+            bridge.call("hackmd_pull_note", { note_ref: id, local_path: paths[i], create_parent_dirs: true }),
+          ),
+        );
         expect(failedTexts(results)).toEqual([]);
       }
       expect(await trackedPaths(bridge.call)).toEqual(expected.sort());

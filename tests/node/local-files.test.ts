@@ -69,8 +69,17 @@ describe("opening the ROOT", () => {
   });
 
   it("treats the ROOT as a vault when .obsidian is a folder or a config dir is given", async () => {
-    expect((await open()).root).toMatchObject({ isVault: false, stateFolder: ".hackmd-bridge/sync", protectAgentFiles: true, absoluteRootAvailable: true });
-    expect((await open({ configDir: "cfg" })).root).toMatchObject({ isVault: true, configDir: "cfg", stateFolder: "cfg/plugins/hackmd-bridge/sync" });
+    expect((await open()).root).toMatchObject({
+      isVault: false,
+      stateFolder: ".hackmd-bridge/sync",
+      protectAgentFiles: true,
+      absoluteRootAvailable: true,
+    });
+    expect((await open({ configDir: "cfg" })).root).toMatchObject({
+      isVault: true,
+      configDir: "cfg",
+      stateFolder: "cfg/plugins/hackmd-bridge/sync",
+    });
     await fs.mkdir(path.join(root, ".obsidian"));
     expect((await open()).root).toMatchObject({ isVault: true, stateFolder: ".obsidian/plugins/hackmd-bridge/sync" });
   });
@@ -90,7 +99,11 @@ describe("accepted path forms and confinement (§12.1–12.2)", () => {
   it("reports relative and absolute-inside paths ROOT-relative", async () => {
     await put("Meetings/2026-12-01.md", "hello");
     const files = await open();
-    for (const input of ["Meetings/2026-12-01.md", "./Meetings//2026-12-01.md", path.join(root, "Meetings", "2026-12-01.md")]) {
+    for (const input of [
+      "Meetings/2026-12-01.md",
+      "./Meetings//2026-12-01.md",
+      path.join(root, "Meetings", "2026-12-01.md"),
+    ]) {
       const result = await files.read(input, { maxBytes: 100 });
       expect(result.path).toBe("Meetings/2026-12-01.md");
       expect(decoder.decode(result.bytes)).toBe("hello");
@@ -119,7 +132,11 @@ describe("accepted path forms and confinement (§12.1–12.2)", () => {
     await put("real/note.md", "x");
     await fs.symlink(path.join(root, "real"), path.join(root, "alias"));
     const files = await open();
-    expect(await files.resolve("alias/note.md", "read")).toEqual({ path: "real/note.md", given: "alias/note.md", target: "real/note.md" });
+    expect(await files.resolve("alias/note.md", "read")).toEqual({
+      path: "real/note.md",
+      given: "alias/note.md",
+      target: "real/note.md",
+    });
     expect((await files.resolve("alias/new.md", "write")).path).toBe("real/new.md");
     expect((await files.resolve("alias/missing/deeper.md", "write")).path).toBe("real/missing/deeper.md");
   });
@@ -270,7 +287,13 @@ describe("reading (§12.5)", () => {
     const files = await open();
     expect(await files.stat("a/b.md")).toMatchObject({ path: "a/b.md", kind: "file", size: 5, symlink: false });
     expect(await files.stat("a")).toMatchObject({ kind: "folder" });
-    expect(await files.stat("a/none.md")).toEqual({ path: "a/none.md", kind: "missing", symlink: false, size: 0, mtimeMs: 0 });
+    expect(await files.stat("a/none.md")).toEqual({
+      path: "a/none.md",
+      kind: "missing",
+      symlink: false,
+      size: 0,
+      mtimeMs: 0,
+    });
     expect(await files.stat("none/none.md")).toMatchObject({ kind: "missing" });
     const read = await files.read("a/b.md", { maxBytes: 10 });
     expect((await files.stat("a/b.md")).stamp).toEqual(read.stamp);
@@ -430,17 +453,23 @@ describe("creating folders and removing files", () => {
 });
 
 describe("protected folders (§12.3)", () => {
-  it.each([".obsidian/x.md", ".Obsidian/x.md", ".obsidian/plugins/hackmd-bridge/sync/tracked/x.json", ".trash/x.md", ".TRASH/x.md", ".hackmd-bridge/x.md"])(
-    "refuses a write to %j in a vault",
-    async (target) => {
-      await fs.mkdir(path.join(root, ".obsidian"));
-      await fs.mkdir(path.join(root, ".trash"));
-      const files = await open();
-      expect(await kindOf(files.resolve(target, "write"))).toBe("local_access");
-      expect(await kindOf(files.write(target, "x", { expect: "absent" }))).toBe("local_access");
-      expect(await kindOf(files.createFolders(path.posix.join(path.posix.dirname(target), "new-folder")))).toBe("local_access");
-    },
-  );
+  it.each([
+    ".obsidian/x.md",
+    ".Obsidian/x.md",
+    ".obsidian/plugins/hackmd-bridge/sync/tracked/x.json",
+    ".trash/x.md",
+    ".TRASH/x.md",
+    ".hackmd-bridge/x.md",
+  ])("refuses a write to %j in a vault", async (target) => {
+    await fs.mkdir(path.join(root, ".obsidian"));
+    await fs.mkdir(path.join(root, ".trash"));
+    const files = await open();
+    expect(await kindOf(files.resolve(target, "write"))).toBe("local_access");
+    expect(await kindOf(files.write(target, "x", { expect: "absent" }))).toBe("local_access");
+    expect(await kindOf(files.createFolders(path.posix.join(path.posix.dirname(target), "new-folder")))).toBe(
+      "local_access",
+    );
+  });
 
   it("allows .obsidian in a ROOT that is not a vault, but not .hackmd-bridge", async () => {
     const files = await open();

@@ -13,7 +13,10 @@ describe("standalone settings", () => {
   });
 
   it("never reveal the token when serialised, spread or inspected", () => {
-    const settings = readSettings({ HACKMD_API_TOKEN: secret, HACKMD_API_URL: "http://127.0.0.1:1/v1" }, { root: "/r" });
+    const settings = readSettings(
+      { HACKMD_API_TOKEN: secret, HACKMD_API_URL: "http://127.0.0.1:1/v1" },
+      { root: "/r" },
+    );
     expect(JSON.stringify(settings)).not.toContain(secret);
     expect(inspect(settings, { depth: 5 })).not.toContain(secret);
     expect(JSON.stringify({ ...settings })).not.toContain(secret);

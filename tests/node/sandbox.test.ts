@@ -50,7 +50,12 @@ function startSandbox(args: string[] = []): Promise<Running> {
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8");
       if (stdout.includes("Press Ctrl+C")) {
-        resolve({ child, stdout, stderr: () => stderr, line: JSON.parse(stdout.split("\n")[0] ?? "") as Running["line"] });
+        resolve({
+          child,
+          stdout,
+          stderr: () => stderr,
+          line: JSON.parse(stdout.split("\n")[0] ?? "") as Running["line"],
+        });
       }
     });
     child.once("exit", (code) => reject(new Error(`sandbox exited (${String(code)}): ${stderr}`)));
@@ -66,7 +71,10 @@ async function stop(running: Running): Promise<number | null> {
   return code;
 }
 
-function cmd(args: string[], options: { in?: string } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function cmd(
+  args: string[],
+  options: { in?: string } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd: options.in ?? cwd, env: env() });
     let stdout = "";
@@ -80,7 +88,9 @@ function cmd(args: string[], options: { in?: string } = {}): Promise<{ status: n
 /** An MCP client configured once, as an agent would be, with the URL and token printed. */
 async function agent(url: string, token: string): Promise<Client> {
   const client = new Client({ name: "sandbox-test", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
@@ -100,10 +110,16 @@ describe("npm start (hackmd-bridge sandbox)", () => {
       expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const snippets = running.stdout.split("\n").slice(1).join("\n");
       expect(snippets).not.toContain("<token>");
-      expect(snippets).toContain(`claude mcp add --transport http hackmd ${first.url} --header "Authorization: Bearer ${first.token}"`);
+      expect(snippets).toContain(
+        `claude mcp add --transport http hackmd ${first.url} --header "Authorization: Bearer ${first.token}"`,
+      );
       expect(snippets).toContain(`http_headers = { Authorization = "Bearer ${first.token}" }`);
-      expect(snippets).toContain(`"${MCP_REMOTE_PACKAGE}",\n          "${first.url}",\n          "--header",\n          "Authorization: Bearer ${first.token}"`);
-      expect(snippets).toContain(`npx -y ${INSPECTOR_PACKAGE} --cli ${first.url} --transport http --header "Authorization: Bearer ${first.token}" --method tools/list`);
+      expect(snippets).toContain(
+        `"${MCP_REMOTE_PACKAGE}",\n          "${first.url}",\n          "--header",\n          "Authorization: Bearer ${first.token}"`,
+      );
+      expect(snippets).toContain(
+        `npx -y ${INSPECTOR_PACKAGE} --cli ${first.url} --transport http --header "Authorization: Bearer ${first.token}" --method tools/list`,
+      );
       // Pinned to versions that pass --header to a URL server on Node 20 (scripts/check-clients.mjs runs them).
       expect(INSPECTOR_PACKAGE).toMatch(/^@modelcontextprotocol\/inspector@\d+\.\d+\.\d+$/);
       expect(MCP_REMOTE_PACKAGE).toMatch(/^mcp-remote@\d+\.\d+\.\d+$/);
@@ -114,12 +130,16 @@ describe("npm start (hackmd-bridge sandbox)", () => {
 
       const dir = join(cwd, "sandbox-vault", ".hackmd-bridge", "sandbox");
       expect((await stat(dir)).mode & 0o777).toBe(0o700);
-      for (const file of ["connection.json", "emulator.json"]) expect((await stat(join(dir, file))).mode & 0o777).toBe(0o600);
+      for (const file of ["connection.json", "emulator.json"])
+        expect((await stat(join(dir, file))).mode & 0o777).toBe(0o600);
       expect(await readFile(".gitignore", "utf8")).toMatch(/^sandbox-vault\/$/m);
 
       // An agent writes a note through the endpoint.
       const client = await agent(first.url, first.token);
-      const result = await client.callTool({ name: "hackmd_create_note", arguments: { title: "Made before the restart", content: "# Made before the restart\n\nKept.\n" } });
+      const result = await client.callTool({
+        name: "hackmd_create_note",
+        arguments: { title: "Made before the restart", content: "# Made before the restart\n\nKept.\n" },
+      });
       expect(result.isError).toBeFalsy();
       const note = (result.structuredContent as { note: { id: string; short_id: string | null } }).note;
       created = { note_id: note.id, short_id: note.short_id };
@@ -144,14 +164,28 @@ describe("npm start (hackmd-bridge sandbox)", () => {
       // doctor, like the sync commands, works on the current folder and finds the sandbox there.
       const doctor = await cmd(["doctor", "--probe-api"], { in: join(cwd, "sandbox-vault") });
       expect({ status: doctor.status, stderr: doctor.stderr }).toEqual({ status: 0, stderr: "" });
-      expect(JSON.parse(doctor.stdout)).toMatchObject({ ok: true, token_present: true, root: { configured: true, exists: true }, sandbox: { api_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/) as unknown }, api_probe: { ok: true } });
+      expect(JSON.parse(doctor.stdout)).toMatchObject({
+        ok: true,
+        token_present: true,
+        root: { configured: true, exists: true },
+        sandbox: { api_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/) as unknown },
+        api_probe: { ok: true },
+      });
       for (const run of [listed, pulled, doctor]) expect(run.stdout + run.stderr).not.toContain(first.token);
     } finally {
       expect(await stop(running)).toBe(0);
     }
     // Every command says the sandbox is not running: one file, the whole folder, and sync.
-    const notRunning = /[Tt]he sandbox in \S*sandbox-vault is not running \(nothing answers at http:\/\/127\.0\.0\.1:\d+\/v1\); start it with `npm start`/;
-    for (const args of [["status", "made.md"], ["status"], ["sync"], ["sync", "--dry-run"], ["list"], ["pull", created.note_id, "again.md"]]) {
+    const notRunning =
+      /[Tt]he sandbox in \S*sandbox-vault is not running \(nothing answers at http:\/\/127\.0\.0\.1:\d+\/v1\); start it with `npm start`/;
+    for (const args of [
+      ["status", "made.md"],
+      ["status"],
+      ["sync"],
+      ["sync", "--dry-run"],
+      ["list"],
+      ["pull", created.note_id, "again.md"],
+    ]) {
       const stopped = await cmd([...args, "--root", "sandbox-vault"]);
       expect({ args, status: stopped.status }).toEqual({ args, status: 2 });
       expect(stopped.stdout + stopped.stderr).toMatch(notRunning);
@@ -210,7 +244,10 @@ describe("npm start (hackmd-bridge sandbox)", () => {
       expect(taken.stdout).toBe("");
       // Run by npm start, it names the npm form of the flag.
       const viaNpm = await new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, [cli, "sandbox", "--port", String(port)], { cwd, env: { ...env(), npm_lifecycle_event: "start" } });
+        const child = spawn(process.execPath, [cli, "sandbox", "--port", String(port)], {
+          cwd,
+          env: { ...env(), npm_lifecycle_event: "start" },
+        });
         let stderr = "";
         child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
         child.once("close", () => resolve(stderr));

@@ -7,7 +7,12 @@ import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { BoundedStdioServerTransport } from "../../src/node/stdio-transport";
 
-function harness(maxLineBytes?: number): { input: PassThrough; received: JSONRPCMessage[]; answers: () => unknown[]; transport: BoundedStdioServerTransport } {
+function harness(maxLineBytes?: number): {
+  input: PassThrough;
+  received: JSONRPCMessage[];
+  answers: () => unknown[];
+  transport: BoundedStdioServerTransport;
+} {
   const input = new PassThrough();
   const output = new PassThrough();
   let written = "";
@@ -15,7 +20,16 @@ function harness(maxLineBytes?: number): { input: PassThrough; received: JSONRPC
   const transport = new BoundedStdioServerTransport(input, output, maxLineBytes);
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => received.push(message);
-  return { input, received, transport, answers: () => written.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as unknown) };
+  return {
+    input,
+    received,
+    transport,
+    answers: () =>
+      written
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as unknown),
+  };
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -25,7 +39,9 @@ describe("BoundedStdioServerTransport", () => {
     const { input, received, transport } = harness();
     await transport.start();
     input.write('{"jsonrpc":"2.0","id":1,"met');
-    input.write('hod":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    input.write(
+      'hod":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+    );
     await tick();
     expect(received).toEqual([
       { jsonrpc: "2.0", id: 1, method: "ping" },
@@ -61,7 +77,9 @@ describe("BoundedStdioServerTransport", () => {
     input.write(`${"y".repeat(40)}"}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`);
     await tick();
     expect(received).toEqual([{ jsonrpc: "2.0", id: 2, method: "ping" }]);
-    expect(answers()).toEqual([expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) as unknown })]);
+    expect(answers()).toEqual([
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) as unknown }),
+    ]);
     await transport.close();
   });
 

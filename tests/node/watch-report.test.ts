@@ -8,10 +8,29 @@ import type { StepReport } from "../../src/sync/auto/runner";
 import { countWords } from "../../src/node/commands/sync";
 import { reportLine } from "../../src/node/commands/watch";
 
-const zero: SyncAllCounts = { in_sync: 0, pulled: 0, pushed: 0, merged: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
+const zero: SyncAllCounts = {
+  in_sync: 0,
+  pulled: 0,
+  pushed: 0,
+  merged: 0,
+  conflicts: 0,
+  missing_local: 0,
+  missing_remote: 0,
+  errors: 0,
+  skipped: 0,
+};
 
 function errorItem(path: string, message: string): SyncAllItem {
-  return { note_id: "n1", team_path: null, local_path: path, plan: "push", branch: "S2", outcome: "error", error_kind: "network", message } as unknown as SyncAllItem;
+  return {
+    note_id: "n1",
+    team_path: null,
+    local_path: path,
+    plan: "push",
+    branch: "S2",
+    outcome: "error",
+    error_kind: "network",
+    message,
+  } as unknown as SyncAllItem;
 }
 
 describe("round lines", () => {
@@ -21,10 +40,16 @@ describe("round lines", () => {
   });
 
   it("a watch round with errors names the first one and its message", () => {
-    const message = "GET /v1/notes: could not reach HackMD (the connection failed); check your connection and the API URL, then retry.";
+    const message =
+      "GET /v1/notes: could not reach HackMD (the connection failed); check your connection and the API URL, then retry.";
     const report: StepReport = {
       at: Date.UTC(2027, 3, 1, 8),
-      round: { counts: { ...zero, errors: 2 }, requests: 2, conflicts: [], items: [errorItem("a.md", message), errorItem("b.md", message)] },
+      round: {
+        counts: { ...zero, errors: 2 },
+        requests: 2,
+        conflicts: [],
+        items: [errorItem("a.md", message), errorItem("b.md", message)],
+      },
       pushes: [],
       requests: 2,
       used: 2,
@@ -34,6 +59,11 @@ describe("round lines", () => {
     };
     const line = reportLine(report) ?? "";
     expect(line).toContain(`round: 2 errors; a.md: ${message};`);
-    expect(reportLine({ ...report, round: { ...report.round!, counts: { ...zero, errors: 1 }, items: [errorItem("a.md", message)] } })).toContain("round: 1 error; a.md: ");
+    expect(
+      reportLine({
+        ...report,
+        round: { ...report.round!, counts: { ...zero, errors: 1 }, items: [errorItem("a.md", message)] },
+      }),
+    ).toContain("round: 1 error; a.md: ");
   });
 });

@@ -18,7 +18,11 @@ function memoryStore(): ActivityStore & { texts: Map<string, string> } {
 const hash = (digit: string): string => `sha256:${digit.repeat(64)}`;
 
 function edit(before: string): ProposedChange {
-  return { action: "edit_note", note: { teamPath: null, noteId: "n1" }, body: { where: "note", before, after: `${before}!` } };
+  return {
+    action: "edit_note",
+    note: { teamPath: null, noteId: "n1" },
+    body: { where: "note", before, after: `${before}!` },
+  };
 }
 
 describe("ActivityLog history", () => {
@@ -26,8 +30,27 @@ describe("ActivityLog history", () => {
     const store = memoryStore();
     let now = 1000;
     const log = new ActivityLog({ capacity: 2, now: () => now++, store });
-    log.record({ request_id: "req-1", tool: "hackmd_update_note", ok: true, duration_ms: 5, note_id: "n1", client: "agent", body_hash_before: hash("a"), body_hash_after: hash("b") }, edit("one"));
-    log.record({ request_id: "req-1", tool: "hackmd_get_note", ok: true, duration_ms: 5, note_id: "n1", client: "agent" });
+    log.record(
+      {
+        request_id: "req-1",
+        tool: "hackmd_update_note",
+        ok: true,
+        duration_ms: 5,
+        note_id: "n1",
+        client: "agent",
+        body_hash_before: hash("a"),
+        body_hash_after: hash("b"),
+      },
+      edit("one"),
+    );
+    log.record({
+      request_id: "req-1",
+      tool: "hackmd_get_note",
+      ok: true,
+      duration_ms: 5,
+      note_id: "n1",
+      client: "agent",
+    });
     await log.flushed();
     expect(store.texts.get(hash("a"))).toBe("one");
 
@@ -51,9 +74,34 @@ describe("ActivityLog history", () => {
   it("keeps no text for failed calls, metadata-only updates, creates or pushes", async () => {
     const store = memoryStore();
     const log = new ActivityLog({ capacity: 10, store });
-    log.record({ request_id: "r1", tool: "hackmd_update_note", ok: false, error_kind: "approval_denied", duration_ms: 1, body_hash_before: hash("a"), body_hash_after: hash("b") }, edit("one"));
-    log.record({ request_id: "r2", tool: "hackmd_update_note", ok: true, duration_ms: 1, note_id: "n1" }, { action: "update_note", note: { teamPath: null, noteId: "n1" }, fields: { title: "T" } });
-    log.record({ request_id: "r3", tool: "hackmd_push_note", ok: true, duration_ms: 1, note_id: "n1", body_hash_before: hash("c"), body_hash_after: hash("d") }, { action: "push_note", body: { where: "note", before: "x", after: "y" } });
+    log.record(
+      {
+        request_id: "r1",
+        tool: "hackmd_update_note",
+        ok: false,
+        error_kind: "approval_denied",
+        duration_ms: 1,
+        body_hash_before: hash("a"),
+        body_hash_after: hash("b"),
+      },
+      edit("one"),
+    );
+    log.record(
+      { request_id: "r2", tool: "hackmd_update_note", ok: true, duration_ms: 1, note_id: "n1" },
+      { action: "update_note", note: { teamPath: null, noteId: "n1" }, fields: { title: "T" } },
+    );
+    log.record(
+      {
+        request_id: "r3",
+        tool: "hackmd_push_note",
+        ok: true,
+        duration_ms: 1,
+        note_id: "n1",
+        body_hash_before: hash("c"),
+        body_hash_after: hash("d"),
+      },
+      { action: "push_note", body: { where: "note", before: "x", after: "y" } },
+    );
     await log.flushed();
     expect(store.texts.size).toBe(0);
     expect(log.list().some((entry) => log.canUndo(entry))).toBe(false);

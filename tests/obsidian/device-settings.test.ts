@@ -12,7 +12,8 @@ describe("DeviceSettings", () => {
     device.setMcpPort(28000);
     expect(app.loadLocalStorage(DEVICE_SETTINGS_KEY)).toEqual({ mcpEnabled: true, mcpPort: 28000 });
     expect(new DeviceSettings({ app }).get()).toEqual({ mcpEnabled: true, mcpPort: 28000 });
-    for (const bad of [80, 70000, 1.5, Number.NaN]) expect(() => device.setMcpPort(bad)).toThrow(expect.objectContaining({ kind: "invalid_input" }));
+    for (const bad of [80, 70000, 1.5, Number.NaN])
+      expect(() => device.setMcpPort(bad)).toThrow(expect.objectContaining({ kind: "invalid_input" }));
     app.saveLocalStorage(DEVICE_SETTINGS_KEY, { mcpEnabled: "yes", mcpPort: "28000" });
     expect(device.get()).toEqual(DEFAULT_DEVICE_SETTINGS);
     app.saveLocalStorage(DEVICE_SETTINGS_KEY, "garbage");

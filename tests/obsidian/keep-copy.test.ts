@@ -22,6 +22,8 @@ describe("keepCopyInTrash", () => {
   it("fails as local_io, so the caller writes nothing, when the copy cannot be written", async () => {
     const app = new App();
     jest.spyOn(app.vault.adapter, "write").mockRejectedValue(new Error("disk full"));
-    await expect(keepCopyInTrash(app as never, "plan.md", "mine\n", "merged", when)).rejects.toMatchObject({ kind: "local_io" });
+    await expect(keepCopyInTrash(app as never, "plan.md", "mine\n", "merged", when)).rejects.toMatchObject({
+      kind: "local_io",
+    });
   });
 });

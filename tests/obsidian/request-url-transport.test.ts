@@ -72,7 +72,9 @@ describe("RequestUrlTransport", () => {
   });
 
   it("returns error statuses as responses with lower-cased headers", async () => {
-    mockedRequestUrl.mockResolvedValue(reply(404, '{"error":"Note not found"}', { "Content-Type": "application/json", "X-RateLimit-UserLimit": "100" }));
+    mockedRequestUrl.mockResolvedValue(
+      reply(404, '{"error":"Note not found"}', { "Content-Type": "application/json", "X-RateLimit-UserLimit": "100" }),
+    );
     const response = await new RequestUrlTransport({ timers }).request(request());
     expect(response.status).toBe(404);
     expect(response.headers).toEqual({ "content-type": "application/json", "x-ratelimit-userlimit": "100" });
@@ -88,7 +90,9 @@ describe("RequestUrlTransport", () => {
   it("races an overall timeout against the request and assumes it may have been sent", async () => {
     mockedRequestUrl.mockReturnValue(new Promise<RequestUrlResponse>(() => undefined));
     const error = await rejection(
-      new RequestUrlTransport({ timers }).request(request({ timeouts: { connectMs: 10, headersMs: 10, idleMs: 10, totalMs: 40 } })),
+      new RequestUrlTransport({ timers }).request(
+        request({ timeouts: { connectMs: 10, headersMs: 10, idleMs: 10, totalMs: 40 } }),
+      ),
     );
     expect(error).toMatchObject({ failure: "timeout", sent: true });
   });
@@ -114,8 +118,9 @@ describe("RequestUrlTransport", () => {
     mockedRequestUrl.mockResolvedValueOnce(reply(404, '{"error":"Note not found"}'));
     expect((await failure(client.getNote(new CallContext(), { teamPath: null, noteId: "n2" }))).kind).toBe("not_found");
     mockedRequestUrl.mockRejectedValueOnce(new Error("net::ERR_CONNECTION_RESET"));
-    expect((await failure(client.updateNote(new CallContext(), { teamPath: null, noteId: "n1", body: { content: "x" } }))).kind).toBe(
-      "readback",
-    );
+    expect(
+      (await failure(client.updateNote(new CallContext(), { teamPath: null, noteId: "n1", body: { content: "x" } })))
+        .kind,
+    ).toBe("readback");
   });
 });

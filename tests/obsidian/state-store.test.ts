@@ -29,7 +29,13 @@ const disk = (app: App, path: string): string | undefined => {
 describe("SyncStateStore over VaultLocalFiles.state", () => {
   it("saves, finds by path and by note, loads the verified baseline, lists and removes", async () => {
     const { app, store } = vaultStore();
-    await store.save({ teamPath: null, noteId: "n1", localPath: "Notes/a.md", baseline: "exact\r\nbytes\n", timestamp: "123" });
+    await store.save({
+      teamPath: null,
+      noteId: "n1",
+      localPath: "Notes/a.md",
+      baseline: "exact\r\nbytes\n",
+      timestamp: "123",
+    });
     await store.save({ teamPath: "team/x", noteId: "n2", localPath: "Notes/b.md", baseline: "two\n", timestamp: "" });
     expect(disk(app, `${STATE}/tracked/personal--n1.baseline.md`)).toBe("exact\r\nbytes\n");
     expect(JSON.parse(disk(app, `${STATE}/tracked/personal--n1.json`) ?? "")).toEqual({
@@ -49,7 +55,13 @@ describe("SyncStateStore over VaultLocalFiles.state", () => {
     expect((await store.list()).map((entry) => entry.key)).toEqual(["personal--n1", "team--team%2Fx--n2"]);
 
     // A re-save moves the record to a new file and drops the old hint.
-    await store.save({ teamPath: null, noteId: "n1", localPath: "Notes/moved.md", baseline: "exact\r\nbytes\n", timestamp: "124" });
+    await store.save({
+      teamPath: null,
+      noteId: "n1",
+      localPath: "Notes/moved.md",
+      baseline: "exact\r\nbytes\n",
+      timestamp: "124",
+    });
     expect(await store.findByPath("Notes/a.md")).toBeUndefined();
     expect(disk(app, `${STATE}/by-path/${await sha256Hex("Notes/a.md")}`)).toBeUndefined();
 
@@ -83,7 +95,10 @@ describe("SyncStateStore over VaultLocalFiles.state", () => {
           await copyToVault(app, path);
         } else {
           const bytes = await readFile(join(root, path));
-          await app.vault.adapter.writeBinary(path, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+          await app.vault.adapter.writeBinary(
+            path,
+            bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+          );
         }
       }
     }
@@ -92,7 +107,13 @@ describe("SyncStateStore over VaultLocalFiles.state", () => {
       const node = await NodeLocalFiles.open({ root });
       expect(node.root.stateFolder).toBe(STATE);
       const nodeStore = new SyncStateStore({ files: node.state, logger: silentLogger });
-      await nodeStore.save({ teamPath: "t", noteId: "from-node", localPath: "Notes/n.md", baseline: "node body\n", timestamp: "5" });
+      await nodeStore.save({
+        teamPath: "t",
+        noteId: "from-node",
+        localPath: "Notes/n.md",
+        baseline: "node body\n",
+        timestamp: "5",
+      });
 
       const { app, store } = vaultStore();
       await app.vault.adapter.mkdir(".obsidian");
@@ -101,7 +122,13 @@ describe("SyncStateStore over VaultLocalFiles.state", () => {
       expect(found?.key).toBe("team--t--from%2Dnode");
       expect((await store.load(found!)).baseline).toBe("node body\n");
 
-      await store.save({ teamPath: null, noteId: "from-vault", localPath: "Notes/v.md", baseline: "vault body\n", timestamp: "6" });
+      await store.save({
+        teamPath: null,
+        noteId: "from-vault",
+        localPath: "Notes/v.md",
+        baseline: "vault body\n",
+        timestamp: "6",
+      });
       for (const [path, entry] of app.vault.adapter.entries) {
         if (!path.startsWith(`${STATE}/`) || path.includes("from%2Dnode")) continue;
         if (entry.type === "folder") await mkdir(join(root, path), { recursive: true });

@@ -17,7 +17,9 @@ interface Setup {
   disk(path: string): string | undefined;
 }
 
-async function setup(options: { adapter?: InMemoryAdapter; desktop?: (adapter: InMemoryAdapter) => DesktopPaths } = {}): Promise<Setup> {
+async function setup(
+  options: { adapter?: InMemoryAdapter; desktop?: (adapter: InMemoryAdapter) => DesktopPaths } = {},
+): Promise<Setup> {
   const app = new App(options.adapter);
   const adapter = app.vault.adapter;
   await adapter.mkdir(".obsidian");
@@ -53,12 +55,22 @@ async function kindOf(promise: Promise<unknown>): Promise<ErrorKind> {
 describe("VaultLocalFiles: paths and policy (docs/tools.md §12.1–12.4)", () => {
   it("describes the vault ROOT: state folder in the config folder, no absolute paths without a base path", async () => {
     const { files } = await setup();
-    expect(files.root).toMatchObject({ isVault: true, configDir: ".obsidian", stateFolder: STATE, absoluteRootAvailable: false, protectAgentFiles: true });
+    expect(files.root).toMatchObject({
+      isVault: true,
+      configDir: ".obsidian",
+      stateFolder: STATE,
+      absoluteRootAvailable: false,
+      protectAgentFiles: true,
+    });
   });
 
   it("reports normalised ROOT-relative paths", async () => {
     const { files } = await setup();
-    expect(await files.resolve("./Notes//a.md", "read")).toEqual({ path: "Notes/a.md", given: "Notes/a.md", target: "Notes/a.md" });
+    expect(await files.resolve("./Notes//a.md", "read")).toEqual({
+      path: "Notes/a.md",
+      given: "Notes/a.md",
+      target: "Notes/a.md",
+    });
     expect((await files.stat("Notes/./a.md")).path).toBe("Notes/a.md");
     expect((await files.read("Notes//a.md", { maxBytes: 100 })).path).toBe("Notes/a.md");
     expect((await files.write("Notes/b\u00A0c.md", "x", { expect: "absent" })).path).toBe("Notes/b c.md");
@@ -72,18 +84,23 @@ describe("VaultLocalFiles: paths and policy (docs/tools.md §12.1–12.4)", () =
     expect(await kindOf(files.resolve("./", "read"))).toBe("invalid_input");
   });
 
-  it.each([".obsidian/app.json", ".Obsidian/x.md", ".obsidian/plugins/hackmd-bridge/sync/tracked/k.json", ".trash/x.md", ".TRASH/x.md", ".hackmd-bridge/x.md", ".Hackmd-Bridge./x.md"])(
-    "refuses to write inside the protected folder of %s",
-    async (path) => {
-      const { files, adapter } = await setup();
-      const before = [...adapter.entries.keys()];
-      expect(await kindOf(files.write(path, "x", { expect: "absent" }))).toBe("local_access");
-      expect(await kindOf(files.resolve(path, "write"))).toBe("local_access");
-      expect(await kindOf(files.createFolders(`${path}/sub`))).toBe("local_access");
-      expect(await kindOf(files.remove(path))).toBe("local_access");
-      expect([...adapter.entries.keys()]).toEqual(before);
-    },
-  );
+  it.each([
+    ".obsidian/app.json",
+    ".Obsidian/x.md",
+    ".obsidian/plugins/hackmd-bridge/sync/tracked/k.json",
+    ".trash/x.md",
+    ".TRASH/x.md",
+    ".hackmd-bridge/x.md",
+    ".Hackmd-Bridge./x.md",
+  ])("refuses to write inside the protected folder of %s", async (path) => {
+    const { files, adapter } = await setup();
+    const before = [...adapter.entries.keys()];
+    expect(await kindOf(files.write(path, "x", { expect: "absent" }))).toBe("local_access");
+    expect(await kindOf(files.resolve(path, "write"))).toBe("local_access");
+    expect(await kindOf(files.createFolders(`${path}/sub`))).toBe("local_access");
+    expect(await kindOf(files.remove(path))).toBe("local_access");
+    expect([...adapter.entries.keys()]).toEqual(before);
+  });
 
   it("protects the configured config folder, whatever its name", async () => {
     const app = new App();
@@ -156,7 +173,13 @@ describe("VaultLocalFiles: reading, writing and removing (docs/tools.md §12.5�
     const { files } = await setup();
     expect(await files.stat("Notes/a.md")).toMatchObject({ kind: "file", size: 6, symlink: false, stamp: { size: 6 } });
     expect((await files.stat("Notes")).kind).toBe("folder");
-    expect(await files.stat("Notes/none.md")).toEqual({ path: "Notes/none.md", kind: "missing", symlink: false, size: 0, mtimeMs: 0 });
+    expect(await files.stat("Notes/none.md")).toEqual({
+      path: "Notes/none.md",
+      kind: "missing",
+      symlink: false,
+      size: 0,
+      mtimeMs: 0,
+    });
   });
 
   it("creates a new file through Vault.create, indexed, with the stamp a stat reports", async () => {
@@ -292,7 +315,12 @@ describe("VaultLocalFiles: reading, writing and removing (docs/tools.md §12.5�
 
 describe("VaultLocalFiles with a desktop port (docs/tools.md §12.2 desktop)", () => {
   // Links: Link → Notes (inside), Out → outside, Notes/cfg.md → .obsidian/app.json, Notes/away.md → outside.
-  const links: Record<string, string | null> = { Link: "Notes", Out: null, "Notes/cfg.md": ".obsidian/app.json", "Notes/away.md": null };
+  const links: Record<string, string | null> = {
+    Link: "Notes",
+    Out: null,
+    "Notes/cfg.md": ".obsidian/app.json",
+    "Notes/away.md": null,
+  };
   const desktop = (adapter: InMemoryAdapter): DesktopPaths => ({
     basePath: "/Users/me/Vault",
     relativeOf: (absolute) => relativeToBase(absolute, "/Users/me/Vault"),
@@ -317,7 +345,11 @@ describe("VaultLocalFiles with a desktop port (docs/tools.md §12.2 desktop)", (
   it("resolves parent symlinks into the canonical path and refuses ones that leave the vault", async () => {
     const { files, disk } = await setup({ desktop });
     expect(files.root.absoluteRootAvailable).toBe(true);
-    expect(await files.resolve("Link/new.md", "write")).toEqual({ given: "Link/new.md", path: "Notes/new.md", target: "Notes/new.md" });
+    expect(await files.resolve("Link/new.md", "write")).toEqual({
+      given: "Link/new.md",
+      path: "Notes/new.md",
+      target: "Notes/new.md",
+    });
     expect((await files.write("Link/new.md", "x", { expect: "absent" })).path).toBe("Notes/new.md");
     expect(disk("Notes/new.md")).toBe("x");
     expect(await kindOf(files.write("Out/new.md", "x", { expect: "absent" }))).toBe("local_access");
@@ -328,10 +360,15 @@ describe("VaultLocalFiles with a desktop port (docs/tools.md §12.2 desktop)", (
   it("judges the policy as followed: a final symlink into the config folder is refused", async () => {
     const { adapter, files } = await setup({ desktop });
     await adapter.write(".obsidian/app.json", "{}");
-    expect(await files.resolve("Notes/cfg.md", "read")).toMatchObject({ path: "Notes/cfg.md", target: ".obsidian/app.json" });
-    expect((await files.resolve("Notes/cfg.md", "write").catch((error: BridgeError) => error.kind))).toBe("local_access");
+    expect(await files.resolve("Notes/cfg.md", "read")).toMatchObject({
+      path: "Notes/cfg.md",
+      target: ".obsidian/app.json",
+    });
+    expect(await files.resolve("Notes/cfg.md", "write").catch((error: BridgeError) => error.kind)).toBe("local_access");
     expect((await files.stat("Notes/cfg.md")).symlink).toBe(true);
-    expect(await kindOf(files.write("Notes/cfg.md", "x", { expect: (await files.stat("Notes/cfg.md")).stamp! }))).toBe("local_access");
+    expect(await kindOf(files.write("Notes/cfg.md", "x", { expect: (await files.stat("Notes/cfg.md")).stamp! }))).toBe(
+      "local_access",
+    );
   });
 });
 
@@ -471,7 +508,11 @@ describe("VaultLocalFiles and open editors (the editor's unsaved text)", () => {
     // A change on disk the watcher has not reported yet: the editor still shows the old text.
     const entry = adapter.entries.get("Notes/a.md");
     if (entry?.type !== "file") throw new Error("no file");
-    adapter.entries.set("Notes/a.md", { ...entry, data: new TextEncoder().encode("changed elsewhere\n"), mtime: adapter.tick() });
+    adapter.entries.set("Notes/a.md", {
+      ...entry,
+      data: new TextEncoder().encode("changed elsewhere\n"),
+      mtime: adapter.tick(),
+    });
     expect(text((await files.read("Notes/a.md", { maxBytes: 100 })).bytes)).toBe("changed elsewhere\n");
     expect(disk("Notes/a.md")).toBe("changed elsewhere\n");
     expect(view.editor.getValue()).toBe("hello\n");

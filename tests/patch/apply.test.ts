@@ -110,7 +110,9 @@ describe("context (§10.4)", () => {
     const ambiguous = rejection("old\nold\n", envelope("@@", "-old", "+new")).message;
     expect(notFound).toContain("hunk 1: context not found");
     expect(notFound).not.toContain("ambiguous");
-    expect(ambiguous).toContain("hunk 1: context ambiguous; its context and removed lines occur in 2 places; add context or an @@ anchor");
+    expect(ambiguous).toContain(
+      "hunk 1: context ambiguous; its context and removed lines occur in 2 places; add context or an @@ anchor",
+    );
   });
 
   it("compares lines exactly, without folding whitespace or case", () => {
@@ -172,9 +174,13 @@ describe("*** End of File (§10.4)", () => {
   const body = "footer\nmiddle\nfooter\n";
 
   it("matches only the run that ends at the last line", () => {
-    expect(patched(body, envelope("@@", " middle", "-footer", "+end", "*** End of File"))).toBe("footer\nmiddle\nend\n");
+    expect(patched(body, envelope("@@", " middle", "-footer", "+end", "*** End of File"))).toBe(
+      "footer\nmiddle\nend\n",
+    );
     const message = rejection(body, envelope("@@", "-middle", "+x", "*** End of File")).message;
-    expect(message).toContain("hunk 1: context not found; with \"*** End of File\" its context and removed lines have to be the last lines of the note");
+    expect(message).toContain(
+      'hunk 1: context not found; with "*** End of File" its context and removed lines have to be the last lines of the note',
+    );
   });
 
   it("needs the run to start at or after the anchor", () => {
@@ -212,7 +218,9 @@ describe("addition-only hunks (§10.4)", () => {
     ["a longer note", "a\nb\nc\n"],
   ])("are refused without an anchor on %s", (_name, body) => {
     const message = rejection(body, envelope("@@", "+new")).message;
-    expect(message).toContain("malformed hunk: hunk 1 has only added lines, and added lines alone can only fill an empty note");
+    expect(message).toContain(
+      "malformed hunk: hunk 1 has only added lines, and added lines alone can only fill an empty note",
+    );
     expect(message).toContain("give an @@ anchor, context or removed lines to place them");
   });
 

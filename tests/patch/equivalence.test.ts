@@ -57,8 +57,14 @@ function hunk(bodyLines: readonly string[]): fc.Arbitrary<HunkSpec> {
     { weight: 1, arbitrary: fc.constantFrom("## A", "x", "missing") },
   );
   const atEnd = fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
-  const kinds = fc.array(fc.constantFrom("context" as const, "context" as const, "remove" as const), { minLength: 5, maxLength: 5 });
-  const added = fc.array(hunkLine.map((line) => ({ ...line, kind: "add" as const })), { maxLength: 2 });
+  const kinds = fc.array(fc.constantFrom("context" as const, "context" as const, "remove" as const), {
+    minLength: 5,
+    maxLength: 5,
+  });
+  const added = fc.array(
+    hunkLine.map((line) => ({ ...line, kind: "add" as const })),
+    { maxLength: 2 },
+  );
   const spec = fc.record({
     anchor,
     atEnd,
@@ -73,9 +79,15 @@ function hunk(bodyLines: readonly string[]): fc.Arbitrary<HunkSpec> {
   return spec.map((hunk) => {
     if (!hunk.fromBody) return { anchor: hunk.anchor, atEnd: hunk.atEnd, lines: hunk.random };
     const from = hunk.atEnd ? Math.max(0, bodyLines.length - hunk.length) : hunk.start % bodyLines.length;
-    const stretch = bodyLines.slice(from, from + hunk.length).map((line, at) => ({ kind: hunk.kinds[at] ?? "context", text: line }));
+    const stretch = bodyLines
+      .slice(from, from + hunk.length)
+      .map((line, at) => ({ kind: hunk.kinds[at] ?? "context", text: line }));
     const cut = hunk.addAt % (stretch.length + 1);
-    return { anchor: hunk.anchor, atEnd: hunk.atEnd, lines: [...stretch.slice(0, cut), ...hunk.added, ...stretch.slice(cut)] };
+    return {
+      anchor: hunk.anchor,
+      atEnd: hunk.atEnd,
+      lines: [...stretch.slice(0, cut), ...hunk.added, ...stretch.slice(cut)],
+    };
   });
 }
 
@@ -106,7 +118,16 @@ const rawPatch = fc
       text.map((line) => ` ${line}`),
       text.map((line) => `-${line}`),
       text.map((line) => `+${line}`),
-      fc.constantFrom("@@", "@@ a", "@@ -1 +1 @@", "*** End of File", "", "x", `*** Update File: ${PATH}`, "*** Move to: y"),
+      fc.constantFrom(
+        "@@",
+        "@@ a",
+        "@@ -1 +1 @@",
+        "*** End of File",
+        "",
+        "x",
+        `*** Update File: ${PATH}`,
+        "*** Move to: y",
+      ),
     ),
     { maxLength: 10 },
   )
@@ -139,7 +160,9 @@ describe("the patch engine agrees with the reference engine (tests/patch/referen
     fc.assert(
       fc.property(bodyAndPatch, fc.integer({ min: 1, max: 7 }), ({ body: note, patch }, slice) => {
         const expected = outcome(() => reference.applyPatch({ body: note, patch, patchPath: PATH }));
-        expect(outcome(() => runSteps(applyPatchSteps({ body: note, patch, patchPath: PATH }, new WorkMeter(slice))))).toEqual(expected);
+        expect(
+          outcome(() => runSteps(applyPatchSteps({ body: note, patch, patchPath: PATH }, new WorkMeter(slice)))),
+        ).toEqual(expected);
       }),
       { ...settings, numRuns: 300 },
     );
@@ -149,7 +172,11 @@ describe("the patch engine agrees with the reference engine (tests/patch/referen
     await fc.assert(
       fc.asyncProperty(bodyAndPatch, async ({ body: note, patch }) => {
         const expected = outcome(() => reference.applyPatch({ body: note, patch, patchPath: PATH }));
-        expect(await asyncOutcome(() => applyPatchAsync({ body: note, patch, patchPath: PATH, pause: () => Promise.resolve() }))).toEqual(expected);
+        expect(
+          await asyncOutcome(() =>
+            applyPatchAsync({ body: note, patch, patchPath: PATH, pause: () => Promise.resolve() }),
+          ),
+        ).toEqual(expected);
       }),
       { ...settings, numRuns: 300 },
     );

@@ -35,30 +35,35 @@ describe("the line list", () => {
   it("matches an array after random insertions and removals, with exact counts per text", () => {
     const operation = fc.record({ insert: fc.boolean(), at: fc.nat(), text: fc.constantFrom("a", "b", " a ", "") });
     fc.assert(
-      fc.property(fc.array(fc.constantFrom("a", "b", ""), { maxLength: 6 }), fc.array(operation, { maxLength: 300 }), fc.nat(3), (initial, operations, hotSpot) => {
-        const list = build(initial);
-        const model: string[] = [...initial];
-        for (const { insert, at, text } of operations) {
-          const current = nodes(list);
-          // Half the insertions go to one spot, so gaps run out and ranges get relabelled.
-          const position = at % 2 === 0 ? Math.min(hotSpot, current.length) : at % (current.length + 1);
-          if (insert || current.length === 0) {
-            list.insertBefore(current[position] ?? list.tail, text);
-            model.splice(position, 0, text);
-          } else {
-            const index = position % current.length;
-            list.remove(current[index]!);
-            model.splice(index, 1);
+      fc.property(
+        fc.array(fc.constantFrom("a", "b", ""), { maxLength: 6 }),
+        fc.array(operation, { maxLength: 300 }),
+        fc.nat(3),
+        (initial, operations, hotSpot) => {
+          const list = build(initial);
+          const model: string[] = [...initial];
+          for (const { insert, at, text } of operations) {
+            const current = nodes(list);
+            // Half the insertions go to one spot, so gaps run out and ranges get relabelled.
+            const position = at % 2 === 0 ? Math.min(hotSpot, current.length) : at % (current.length + 1);
+            if (insert || current.length === 0) {
+              list.insertBefore(current[position] ?? list.tail, text);
+              model.splice(position, 0, text);
+            } else {
+              const index = position % current.length;
+              list.remove(current[index]!);
+              model.splice(index, 1);
+            }
           }
-        }
-        expect(nodes(list).map((node) => node.text)).toEqual(model);
-        expect(list.size).toBe(model.length);
-        expectOrdered(list);
-        for (const text of ["a", "b", " a ", ""]) {
-          expect(list.count(text)).toBe(model.filter((line) => line === text).length);
-          expect(new Set(list.withText(text))).toEqual(new Set(nodes(list).filter((node) => node.text === text)));
-        }
-      }),
+          expect(nodes(list).map((node) => node.text)).toEqual(model);
+          expect(list.size).toBe(model.length);
+          expectOrdered(list);
+          for (const text of ["a", "b", " a ", ""]) {
+            expect(list.count(text)).toBe(model.filter((line) => line === text).length);
+            expect(new Set(list.withText(text))).toEqual(new Set(nodes(list).filter((node) => node.text === text)));
+          }
+        },
+      ),
       { seed: 0x5eed_0011, numRuns: 300 },
     );
   });

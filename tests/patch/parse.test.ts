@@ -32,18 +32,18 @@ describe("envelope checks (§10.2), in order", () => {
     expect(patched("a\n", envelope(...HUNK).replace(/\n/g, "\r\n"))).toBe("b\n");
   });
 
-  it.each([
-    `*** Add File: ${PATH}`,
-    `*** Delete File: ${PATH}`,
-    "*** Move to: notes/elsewhere.md",
-    "*** Add File:",
-  ])("3. refuses the unsupported operation %j and quotes it", (line) => {
-    const asSecondLine = `*** Begin Patch\n${line}\n@@\n-a\n+b\n*** End Patch`;
-    const afterUpdate = envelope(line, ...HUNK);
-    for (const patch of [asSecondLine, afterUpdate]) {
-      expect(rejection("a\n", patch).message).toContain(`${JSON.stringify(line)} is an operation that is not supported here`);
-    }
-  });
+  it.each([`*** Add File: ${PATH}`, `*** Delete File: ${PATH}`, "*** Move to: notes/elsewhere.md", "*** Add File:"])(
+    "3. refuses the unsupported operation %j and quotes it",
+    (line) => {
+      const asSecondLine = `*** Begin Patch\n${line}\n@@\n-a\n+b\n*** End Patch`;
+      const afterUpdate = envelope(line, ...HUNK);
+      for (const patch of [asSecondLine, afterUpdate]) {
+        expect(rejection("a\n", patch).message).toContain(
+          `${JSON.stringify(line)} is an operation that is not supported here`,
+        );
+      }
+    },
+  );
 
   it("3. checks for unsupported operations before the Update File line and the target", () => {
     const patch = `*** Begin Patch\n*** Update File: notes/other.md\n*** Update File: x\n*** Move to: y\n*** End Patch`;
@@ -53,14 +53,36 @@ describe("envelope checks (§10.2), in order", () => {
   it.each([
     ["no line between Begin and End", "*** Begin Patch\n*** End Patch", "the patch has no such line"],
     ["a hunk right after Begin", "*** Begin Patch\n@@\n-a\n+b\n*** End Patch", 'the second line is "@@"'],
-    ["an Update File line without target", "*** Begin Patch\n*** Update File: \n@@\n-a\n*** End Patch", 'the second line is "*** Update File: "'],
-    ["an Update File line without the space", `*** Begin Patch\n*** Update File:${PATH}\n@@\n-a\n*** End Patch`, "the second line is"],
-    ["a blank line before Update File", `*** Begin Patch\n\n*** Update File: ${PATH}\n@@\n-a\n*** End Patch`, 'the second line is ""'],
-    ["two Update File lines", envelope(...HUNK, `*** Update File: ${PATH}`, ...HUNK), `found a second one, "*** Update File: ${PATH}"`],
-    ["a second Update File line without target", envelope(...HUNK, "*** Update File:"), 'found a second one, "*** Update File:"'],
+    [
+      "an Update File line without target",
+      "*** Begin Patch\n*** Update File: \n@@\n-a\n*** End Patch",
+      'the second line is "*** Update File: "',
+    ],
+    [
+      "an Update File line without the space",
+      `*** Begin Patch\n*** Update File:${PATH}\n@@\n-a\n*** End Patch`,
+      "the second line is",
+    ],
+    [
+      "a blank line before Update File",
+      `*** Begin Patch\n\n*** Update File: ${PATH}\n@@\n-a\n*** End Patch`,
+      'the second line is ""',
+    ],
+    [
+      "two Update File lines",
+      envelope(...HUNK, `*** Update File: ${PATH}`, ...HUNK),
+      `found a second one, "*** Update File: ${PATH}"`,
+    ],
+    [
+      "a second Update File line without target",
+      envelope(...HUNK, "*** Update File:"),
+      'found a second one, "*** Update File:"',
+    ],
   ])("4. refuses %s", (_name, patch, detail) => {
     const message = rejection("a\n", patch).message;
-    expect(message).toContain('exactly one "*** Update File: <patch_path>" line with a target must come right after "*** Begin Patch"');
+    expect(message).toContain(
+      'exactly one "*** Update File: <patch_path>" line with a target must come right after "*** Begin Patch"',
+    );
     expect(message).toContain(detail);
   });
 
@@ -137,9 +159,18 @@ describe("hunk headers and anchors (§10.3)", () => {
   });
 
   it("ignores blank padding ahead of the first @@, below an @@ and after a hunk", () => {
-    const { hunks } = parse(envelope("", "", "@@", "", "-a", "+b", "", "", "@@ x", "", " y", "", "*** End of File", "", "@@", "+z", ""));
+    const { hunks } = parse(
+      envelope("", "", "@@", "", "-a", "+b", "", "", "@@ x", "", " y", "", "*** End of File", "", "@@", "+z", ""),
+    );
     expect(hunks).toEqual([
-      { anchor: undefined, atEnd: false, lines: [{ kind: "remove", text: "a" }, { kind: "add", text: "b" }] },
+      {
+        anchor: undefined,
+        atEnd: false,
+        lines: [
+          { kind: "remove", text: "a" },
+          { kind: "add", text: "b" },
+        ],
+      },
       { anchor: "x", atEnd: true, lines: [{ kind: "context", text: "y" }] },
       { anchor: undefined, atEnd: false, lines: [{ kind: "add", text: "z" }] },
     ]);

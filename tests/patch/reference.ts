@@ -176,9 +176,7 @@ function parseHunks(lines: readonly string[]): Hunk[] {
     }
     const kind = lineKind(line);
     if (kind === undefined) {
-      throw patchRejected(
-        `malformed hunk: every hunk line starts with a space, "+" or "-", but found ${quote(line)}`,
-      );
+      throw patchRejected(`malformed hunk: every hunk line starts with a space, "+" or "-", but found ${quote(line)}`);
     }
     if (current.lines.length > 0) {
       for (; heldBlanks > 0; heldBlanks--) current.lines.push({ kind: "context", text: "" });

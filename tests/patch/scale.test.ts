@@ -57,12 +57,21 @@ describe("hunks whose lines are all frequent (the KMP scan)", () => {
 });
 
 describe("many edits", () => {
-  const note = Array.from({ length: 4000 }, (_, index) => (index % 3 === 0 ? `line ${index}` : index % 3 === 1 ? "" : "- item"));
+  const note = Array.from({ length: 4000 }, (_, index) =>
+    index % 3 === 0 ? `line ${index}` : index % 3 === 1 ? "" : "- item",
+  );
 
   it("applies hundreds of hunks in order, each to the result of the previous", () => {
     const hunks: string[] = [];
     for (let first = 0; first + 6 < note.length; first += 13) {
-      hunks.push("@@", ` ${note[first]}`, ` ${note[first + 1]}`, `-${note[first + 2]}`, `+edited ${first}`, ` ${note[first + 3]}`);
+      hunks.push(
+        "@@",
+        ` ${note[first]}`,
+        ` ${note[first + 1]}`,
+        `-${note[first + 2]}`,
+        `+edited ${first}`,
+        ` ${note[first + 3]}`,
+      );
     }
     // A later hunk edits a line an earlier one added.
     hunks.push("@@", "-edited 13", "+edited twice");
@@ -77,14 +86,20 @@ describe("many edits", () => {
     const oneHunk = envelope("@@ ## Here", ...Array.from({ length: 5000 }, (_, index) => `+added ${index}`));
     expectSameAsReference(body, oneHunk);
     // Each hunk inserts right under the anchor, above the lines the previous hunks added.
-    const manyHunks = envelope(...Array.from({ length: 400 }, (_, index) => [`@@ ## Here`, `+pushed down ${index}`]).flat());
+    const manyHunks = envelope(
+      ...Array.from({ length: 400 }, (_, index) => [`@@ ## Here`, `+pushed down ${index}`]).flat(),
+    );
     const result = expectSameAsReference(body, manyHunks) as { body: string };
     expect(result.body).toContain("## Here\npushed down 399\npushed down 398\n");
   });
 
   it("removes and re-adds the same lines: unchanged, the original body returned", () => {
     const body = note.join("\r\n").concat("\n");
-    const hunks = note.slice(0, 300).flatMap((line, index) => (line.startsWith("line ") ? ["@@", `-${line}`, `+${line}`, ` ${note[index + 1]}`] : []));
+    const hunks = note
+      .slice(0, 300)
+      .flatMap((line, index) =>
+        line.startsWith("line ") ? ["@@", `-${line}`, `+${line}`, ` ${note[index + 1]}`] : [],
+      );
     expect(expectSameAsReference(body, envelope(...hunks))).toEqual({ body, changed: false });
   });
 });
@@ -92,7 +107,9 @@ describe("many edits", () => {
 describe("applyPatchAsync", () => {
   const lines = Array.from({ length: 60_000 }, (_, index) => `line ${index}`);
   const body = text(lines);
-  const patch = envelope(...lines.filter((_, index) => index % 500 === 250).flatMap((line) => ["@@", `-${line}`, `+${line} edited`]));
+  const patch = envelope(
+    ...lines.filter((_, index) => index % 500 === 250).flatMap((line) => ["@@", `-${line}`, `+${line} edited`]),
+  );
 
   it("pauses between slices of a large patch and gives the same result as applyPatch", async () => {
     let pauses = 0;
@@ -117,7 +134,12 @@ describe("applyPatchAsync", () => {
         resolve();
       }),
     );
-    const patched = applyPatchAsync({ body, patch, patchPath: PATH, pause: () => new Promise((resolve) => setImmediate(resolve)) }).then(() => {
+    const patched = applyPatchAsync({
+      body,
+      patch,
+      patchPath: PATH,
+      pause: () => new Promise((resolve) => setImmediate(resolve)),
+    }).then(() => {
       events.push("patched");
     });
     await Promise.all([other, patched]);
@@ -126,7 +148,9 @@ describe("applyPatchAsync", () => {
 
   it("rejects with the refusal applyPatch throws", async () => {
     const missing = envelope("@@", "-line 7", "+x", "@@", "- missing", "+z");
-    await expect(applyPatchAsync({ body, patch: missing, patchPath: PATH, pause: () => Promise.resolve() })).rejects.toMatchObject({
+    await expect(
+      applyPatchAsync({ body, patch: missing, patchPath: PATH, pause: () => Promise.resolve() }),
+    ).rejects.toMatchObject({
       kind: "patch_rejected",
       message: expect.stringContaining("hunk 2: context not found"),
     });

@@ -77,7 +77,10 @@ function memoryStore(): ActivityStore & { texts: Map<string, string>; log: () =>
 
 const WEEKLY = DEMO_NOTE_IDS.weeklySync;
 const READING = DEMO_NOTE_IDS.readingList;
-const PIXEL = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2a2d0b40000000049454e44ae426082", "hex");
+const PIXEL = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2a2d0b40000000049454e44ae426082",
+  "hex",
+);
 
 /** The endpoint as the plugin builds it, over a bridge core and a temporary root. */
 interface Harness {
@@ -102,12 +105,20 @@ async function startHarness(policies: Partial<Record<string, ToolPolicy>> = {}):
   const device = new DeviceSettings({ app });
   device.setMcpPort(await freePort());
   const harness = {
-    settings: { ...DEFAULT_SETTINGS, agentToolPolicies: { ...DEFAULT_SETTINGS.agentToolPolicies, ...policies } as Record<string, ToolPolicy> },
+    settings: {
+      ...DEFAULT_SETTINGS,
+      agentToolPolicies: { ...DEFAULT_SETTINGS.agentToolPolicies, ...policies } as Record<string, ToolPolicy>,
+    },
   } as Harness;
   const timers = new HandTimers();
   const store = memoryStore();
   const log = new ActivityLog({ capacity: 100, store });
-  const gate = pluginGate({ app: app as never, settings: () => harness.settings, timers, noteName: async () => undefined });
+  const gate = pluginGate({
+    app: app as never,
+    settings: () => harness.settings,
+    timers,
+    noteName: async () => undefined,
+  });
   const controller = new McpEndpointController({
     getCore: () => bridge.core,
     secrets,
@@ -131,7 +142,11 @@ async function startHarness(policies: Partial<Record<string, ToolPolicy>> = {}):
     token,
     connect: async (name = "claude-code") => {
       const client = new Client({ name, version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(status.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(status.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       clients.push(client);
       return client;
     },
@@ -175,7 +190,9 @@ function answer(modal: ApprovalModal, button: "Approve" | "Deny" | "Allow this t
 }
 
 function patch(noteId: string, from: string, to: string): string {
-  return ["*** Begin Patch", `*** Update File: notes/${noteId}.md`, "@@", `-${from}`, `+${to}`, "*** End Patch"].join("\n");
+  return ["*** Begin Patch", `*** Update File: notes/${noteId}.md`, "@@", `-${from}`, `+${to}`, "*** End Patch"].join(
+    "\n",
+  );
 }
 
 const writes = (h: Harness, since: number): string[] =>
@@ -198,13 +215,20 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     h = await startHarness(Object.fromEntries(ALL_TOOL_NAMES.map((name) => [name, "allow"])));
     agent = await h.connect();
     // A tracked file with a local edit, so that a push has something to send.
-    const pulled = await call(agent, "hackmd_pull_note", { note_ref: WEEKLY, local_path: trackedFile, create_parent_dirs: true });
+    const pulled = await call(agent, "hackmd_pull_note", {
+      note_ref: WEEKLY,
+      local_path: trackedFile,
+      create_parent_dirs: true,
+    });
     expect(pulled.isError).toBeFalsy();
     await writeFile(join(h.bridge.root, trackedFile), `${h.body(WEEKLY)}\n- a local line\n`);
     await writeFile(join(h.bridge.root, "pixel.png"), PIXEL);
     // A saved version for hackmd_get_version to read (the versions and comments tools).
     const saved = await call(agent, "hackmd_create_version", { note_ref: WEEKLY, name: "For the matrix" });
-    ARGS.hackmd_get_version = { note_ref: WEEKLY, version_id: (saved.structuredContent as { version_id: string }).version_id };
+    ARGS.hackmd_get_version = {
+      note_ref: WEEKLY,
+      version_id: (saved.structuredContent as { version_id: string }).version_id,
+    };
   });
   afterAll(async () => {
     await h.close();
@@ -221,9 +245,16 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     hackmd_delete_note: { note_ref: DEMO_NOTE_IDS.cs101 },
     hackmd_upload_note_image: { note_ref: WEEKLY, image_path: "pixel.png" },
     hackmd_create_folder: { name: "Matrix folder" },
-    hackmd_update_folder: { child_order: ["6a2d4e8f-1c3b-4d5e-8f7a-2b9c0d1e3f02", "3f1c2a9e-8b4d-4c6a-9e2f-1a7b5c3d9e01"] },
+    hackmd_update_folder: {
+      child_order: ["6a2d4e8f-1c3b-4d5e-8f7a-2b9c0d1e3f02", "3f1c2a9e-8b4d-4c6a-9e2f-1a7b5c3d9e01"],
+    },
     hackmd_delete_folder: { folder_id: "9b3e5f7a-2d4c-4e6f-a08b-3c1d2e4f5a03" },
-    hackmd_pull_note: { note_ref: DEMO_NOTE_IDS.spec, team_path: "sandbox-team", local_path: "Matrix/spec.md", create_parent_dirs: true },
+    hackmd_pull_note: {
+      note_ref: DEMO_NOTE_IDS.spec,
+      team_path: "sandbox-team",
+      local_path: "Matrix/spec.md",
+      create_parent_dirs: true,
+    },
     hackmd_push_note: { local_path: trackedFile },
     hackmd_untrack_note: { note_id: WEEKLY, confirm: true },
     // The versions and comments tools, beside the 14.
@@ -236,7 +267,9 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
 
   it("covers every tool the server lists, and the policy lists agree with the tools' readOnlyHint", () => {
     expect(Object.keys(ARGS).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
-    expect(TOOLS.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name)).toEqual([...READ_TOOL_NAMES]);
+    expect(TOOLS.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name)).toEqual([
+      ...READ_TOOL_NAMES,
+    ]);
   });
 
   it("deny refuses before anything is read or written, with a message naming the setting", async () => {
@@ -315,15 +348,23 @@ describe("asking about a change", () => {
   it("with the default settings an update waits for approval, shows the diff, and writes only once approved", async () => {
     const before = original();
     const start = h.bridge.emu.requests().length;
-    const pending = call(agent, "hackmd_update_note", { note_ref: READING, patch: patch(READING, "# Reading list", "# Reading list (agent)") });
+    const pending = call(agent, "hackmd_update_note", {
+      note_ref: READING,
+      patch: patch(READING, "# Reading list", "# Reading list (agent)"),
+    });
     const modal = await question();
     // Nothing is written while the question is open.
     expect(writes(h, start)).toEqual([]);
-    const diff = [...modal.contentEl.querySelectorAll(".hackmd-bridge-approval-diff > div")].map((line) => line.textContent);
+    const diff = [...modal.contentEl.querySelectorAll(".hackmd-bridge-approval-diff > div")].map(
+      (line) => line.textContent,
+    );
     expect(diff).toContain("-# Reading list");
     expect(diff).toContain("+# Reading list (agent)");
     const diffText = modal.contentEl.querySelector(".hackmd-bridge-approval-diff")?.textContent ?? "";
-    expect({ title: modal.titleEl.textContent, text: modal.contentEl.textContent?.replace(diffText, "<diff>") }).toMatchSnapshot();
+    expect({
+      title: modal.titleEl.textContent,
+      text: modal.contentEl.textContent?.replace(diffText, "<diff>"),
+    }).toMatchSnapshot();
     answer(modal, "Approve");
     const result = await pending;
     expect(result.isError).toBeFalsy();
@@ -331,7 +372,13 @@ describe("asking about a change", () => {
     // The history names the client and the hashes before and after.
     await h.log.flushed();
     const entry = h.log.list().at(-1)!;
-    expect(entry).toMatchObject({ tool: "hackmd_update_note", client: "claude-code", noteId: READING, ok: true, action: "edit_note" });
+    expect(entry).toMatchObject({
+      tool: "hackmd_update_note",
+      client: "claude-code",
+      noteId: READING,
+      ok: true,
+      action: "edit_note",
+    });
     expect(entry.hashBefore).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(entry.hashAfter).not.toBe(entry.hashBefore);
     expect(h.store.log()).not.toContain(h.bridge.emu.token);
@@ -343,7 +390,9 @@ describe("asking about a change", () => {
     const denied = call(agent, "hackmd_update_note", { note_ref: READING, content: "# Gone\n" });
     const modal = await question(denied);
     // A whole-text replacement shows the new text as the diff, and says that the whole text goes.
-    expect([...modal.contentEl.querySelectorAll(".hackmd-bridge-approval-diff > div")].map((line) => line.textContent)).toContain("+# Gone");
+    expect(
+      [...modal.contentEl.querySelectorAll(".hackmd-bridge-approval-diff > div")].map((line) => line.textContent),
+    ).toContain("+# Gone");
     const diffText = modal.contentEl.querySelector(".hackmd-bridge-approval-diff")?.textContent ?? "";
     expect(modal.contentEl.textContent?.replace(diffText, "<diff>")).toMatchSnapshot();
     modal.close();
@@ -389,12 +438,16 @@ describe("asking about a change", () => {
     const firstIsReading = (one.contentEl.textContent ?? "").includes("# One");
     answer(one, firstIsReading ? "Approve" : "Deny");
     const firstResult = await (firstIsReading ? calls.reading : calls.weekly);
-    expect(firstIsReading ? Boolean(firstResult.isError) : firstResult._meta?.error_kind).toBe(firstIsReading ? false : "approval_denied");
+    expect(firstIsReading ? Boolean(firstResult.isError) : firstResult._meta?.error_kind).toBe(
+      firstIsReading ? false : "approval_denied",
+    );
     const two = await question();
     expect(two).not.toBe(one);
     answer(two, firstIsReading ? "Deny" : "Approve");
     const secondResult = await (firstIsReading ? calls.weekly : calls.reading);
-    expect(firstIsReading ? secondResult._meta?.error_kind : Boolean(secondResult.isError)).toBe(firstIsReading ? "approval_denied" : false);
+    expect(firstIsReading ? secondResult._meta?.error_kind : Boolean(secondResult.isError)).toBe(
+      firstIsReading ? "approval_denied" : false,
+    );
     expect(h.body(READING)).toBe("# One\n");
     expect(h.body(WEEKLY)).not.toBe("# Two\n");
   });
@@ -417,16 +470,24 @@ describe("asking about a change", () => {
 
   it("when the note changes while the user is asked, the user is asked again about the new text", async () => {
     const start = h.bridge.emu.requests().length;
-    const pending = call(agent, "hackmd_update_note", { note_ref: READING, patch: patch(READING, "# Reading list", "# Reading list (agent)") });
+    const pending = call(agent, "hackmd_update_note", {
+      note_ref: READING,
+      patch: patch(READING, "# Reading list", "# Reading list (agent)"),
+    });
     const first = await question();
     // A collaborator adds a line under the title while the question is open.
-    const changed = original().replace("# Reading list\n\n", "# Reading list\n\n- [A new book](https://example.org/)\n");
+    const changed = original().replace(
+      "# Reading list\n\n",
+      "# Reading list\n\n- [A new book](https://example.org/)\n",
+    );
     expect(changed).not.toBe(original());
     h.bridge.emu.collaboratorEdit(READING, { content: changed }, { as: "ada" });
     answer(first, "Approve");
     const second = await question();
     expect(second).not.toBe(first);
-    expect([...second.contentEl.querySelectorAll(".hackmd-bridge-approval-diff > div")].map((line) => line.textContent)).toContain(" - [A new book](https://example.org/)");
+    expect(
+      [...second.contentEl.querySelectorAll(".hackmd-bridge-approval-diff > div")].map((line) => line.textContent),
+    ).toContain(" - [A new book](https://example.org/)");
     // Still nothing written by the agent: the first approval was for text that no longer exists.
     expect(writes(h, start)).toEqual([]);
     answer(second, "Approve");
@@ -436,21 +497,30 @@ describe("asking about a change", () => {
 
   it("undoes an agent's patch from the history, and refuses when someone edited the note after the agent", async () => {
     const before = original();
-    const pending = call(agent, "hackmd_update_note", { note_ref: READING, patch: patch(READING, "# Reading list", "# Reading list (agent)") });
+    const pending = call(agent, "hackmd_update_note", {
+      note_ref: READING,
+      patch: patch(READING, "# Reading list", "# Reading list (agent)"),
+    });
     answer(await question(), "Approve");
     expect((await pending).isError).toBeFalsy();
     await h.log.flushed();
     const entry = h.log.list().at(-1)!;
     expect(h.log.canUndo(entry)).toBe(true);
     const undo = (target = entry) =>
-      undoAgentWrite({ log: h.log, deps: h.bridge.core.deps, newCall: () => new CallContext(), confirm: async () => true }, target);
+      undoAgentWrite(
+        { log: h.log, deps: h.bridge.core.deps, newCall: () => new CallContext(), confirm: async () => true },
+        target,
+      );
     const done = await undo();
     expect(done).toEqual({ undone: true, message: "Restored the note's text from before the agent's change." });
     expect(h.body(READING)).toBe(before);
     expect(h.log.canUndo(h.log.list().at(-1)!)).toBe(false);
 
     // Again, but a collaborator edits after the agent: Undo would overwrite that edit, so it writes nothing.
-    const again = call(agent, "hackmd_update_note", { note_ref: READING, patch: patch(READING, "# Reading list", "# Reading list (agent 2)") });
+    const again = call(agent, "hackmd_update_note", {
+      note_ref: READING,
+      patch: patch(READING, "# Reading list", "# Reading list (agent 2)"),
+    });
     answer(await question(), "Approve");
     expect((await again).isError).toBeFalsy();
     await h.log.flushed();
@@ -482,15 +552,27 @@ describe("the plugin with its default settings", () => {
     let closed = false;
     try {
       const url = `http://127.0.0.1:${port}/mcp`;
-      await waitFor(() => fetch(url).then(() => true, () => false));
+      await waitFor(() =>
+        fetch(url).then(
+          () => true,
+          () => false,
+        ),
+      );
       const token = new PluginSecrets({ app: h.app }).endpointToken.getToken() ?? "";
-      await agent.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await agent.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       // The user tracks the note (their own command is never asked about).
       h.plugin.ui.askNoteRef = () => Promise.resolve(WEEKLY);
       expect(await h.run("pull-note")).toContain("Pulled");
       const original = h.emu.inspect().notes.find((note) => note.id === WEEKLY)?.content ?? "";
       const body = (): string => h.emu.inspect().notes.find((note) => note.id === WEEKLY)?.content ?? "";
-      const edit = { note_ref: WEEKLY, patch: patch(WEEKLY, "# Weekly sync — Project Aurora", "# Weekly sync — Project Aurora (agent)") };
+      const edit = {
+        note_ref: WEEKLY,
+        patch: patch(WEEKLY, "# Weekly sync — Project Aurora", "# Weekly sync — Project Aurora (agent)"),
+      };
 
       const denied = call(agent, "hackmd_update_note", edit);
       const first = await question(denied);
@@ -509,10 +591,18 @@ describe("the plugin with its default settings", () => {
       h.fake.commands.find((command) => command.id === "open-mcp-activity-log")?.callback?.();
       await waitFor(() => h.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE).length > 0);
       const view = h.app.workspace.getLeavesOfType(ACTIVITY_VIEW_TYPE)[0]!.view as unknown as ActivityView;
-      const items = (): HTMLElement[] => [...view.contentEl.querySelectorAll<HTMLElement>(".hackmd-bridge-activity-list > li")];
+      const items = (): HTMLElement[] => [
+        ...view.contentEl.querySelectorAll<HTMLElement>(".hackmd-bridge-activity-list > li"),
+      ];
       await waitFor(() => items().length >= 2);
-      expect(items().slice(0, 2).map((item) => item.querySelector(".hackmd-bridge-activity-client")?.textContent)).toEqual(["claude-desktop", "claude-desktop"]);
-      expect(items()[1]?.querySelector(".hackmd-bridge-activity-outcome")?.textContent).toBe(outcomeWords({ ok: false, errorKind: "approval_denied" }));
+      expect(
+        items()
+          .slice(0, 2)
+          .map((item) => item.querySelector(".hackmd-bridge-activity-client")?.textContent),
+      ).toEqual(["claude-desktop", "claude-desktop"]);
+      expect(items()[1]?.querySelector(".hackmd-bridge-activity-outcome")?.textContent).toBe(
+        outcomeWords({ ok: false, errorKind: "approval_denied" }),
+      );
       view.setFilter({ client: "someone-else" });
       expect(items()).toHaveLength(0);
       view.setFilter({ client: "" });
@@ -520,7 +610,9 @@ describe("the plugin with its default settings", () => {
       expect(items()[1]?.querySelector(".hackmd-bridge-activity-undo")).toBeNull();
       undo!.click();
       await waitFor(() => (Modal.opened as unknown[]).some((modal) => modal instanceof ConfirmModal));
-      const confirmModal = (Modal.opened as unknown[]).find((modal): modal is ConfirmModal => modal instanceof ConfirmModal)!;
+      const confirmModal = (Modal.opened as unknown[]).find(
+        (modal): modal is ConfirmModal => modal instanceof ConfirmModal,
+      )!;
       [...confirmModal.contentEl.querySelectorAll("button")].find((button) => button.textContent === "Undo")!.click();
       await waitFor(() => Notice.shown.includes("Restored the note's text from before the agent's change."));
       expect(body()).toBe(original);

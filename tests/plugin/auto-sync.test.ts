@@ -18,7 +18,12 @@ const OTHER = DEMO_NOTE_IDS.spec;
 const PATH = "HackMD/Weekly sync — Project Aurora.md";
 
 /** Short timings: pushes 300 ms after the last change, the start-up round 50 ms after the layout. */
-const FAST: Partial<AutoSyncTuning> = { debounceMs: 300, startupDelayMs: 50, resumeAfterHiddenMs: 0, firstRoundWithoutStartupMs: 60_000 };
+const FAST: Partial<AutoSyncTuning> = {
+  debounceMs: 300,
+  startupDelayMs: 50,
+  resumeAfterHiddenMs: 0,
+  firstRoundWithoutStartupMs: 60_000,
+};
 
 let h: PluginHarness;
 /** Plugins loaded again by a test (a reload), unloaded after it. */
@@ -45,7 +50,10 @@ function remote(id: string = NOTE): string | undefined {
 }
 
 /** Starts the plugin with automatic sync on (unless `data` says otherwise) and the short timings. */
-async function start(data: Record<string, unknown> = {}, tuning: Partial<AutoSyncTuning> = FAST): Promise<PluginHarness> {
+async function start(
+  data: Record<string, unknown> = {},
+  tuning: Partial<AutoSyncTuning> = FAST,
+): Promise<PluginHarness> {
   const harness = await startPlugin({
     data: { defaultPullFolder: "HackMD", autoSync: true, autoSyncBudget: "unlimited", ...data },
     beforeLoad: (_app, plugin) => {
@@ -81,7 +89,10 @@ function statusItem(fake: Plugin) {
 
 describe("automatic sync in the plugin", () => {
   it("is off by default: no runner, no timer and no request at load", async () => {
-    h = await startPlugin({ data: { defaultPullFolder: "HackMD" }, beforeLoad: (_app, plugin) => void (plugin.autoSyncTuning = FAST) });
+    h = await startPlugin({
+      data: { defaultPullFolder: "HackMD" },
+      beforeLoad: (_app, plugin) => void (plugin.autoSyncTuning = FAST),
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(h.plugin.autoSync.running).toBe(false);
     expect(h.plugin.autoSync.scheduled).toBe(false);
@@ -130,7 +141,8 @@ describe("automatic sync in the plugin", () => {
     h = await start({}, { ...FAST, debounceMs: 10_000 });
     await pull(h, NOTE);
     const base = await h.read(PATH);
-    const view = h.app.workspace.getLeavesOfType("markdown")[0]?.view as unknown as { editor: { setValue(text: string): void } } | undefined;
+    const view = h.app.workspace.getLeavesOfType("markdown")[0]?.view as unknown as
+      { editor: { setValue(text: string): void } } | undefined;
     if (view === undefined) throw new Error("the pulled note is not open");
     view.editor.setValue(`${base}- typing\n`);
     expect(h.plugin.autoSync.isEditing(PATH)).toBe(true);
@@ -198,7 +210,14 @@ describe("automatic sync in the plugin", () => {
     await pull(h, OTHER);
     const tracked = await h.plugin.services.deps.sync.listTracked();
     const outbox = new Outbox(h.plugin.services.files.state);
-    for (const note of tracked) await outbox.add({ team_path: note.team_path, note_id: note.note_id, local_path: note.local_path, last_error_kind: "network", at: Date.now() });
+    for (const note of tracked)
+      await outbox.add({
+        team_path: note.team_path,
+        note_id: note.note_id,
+        local_path: note.local_path,
+        last_error_kind: "network",
+        at: Date.now(),
+      });
     let offered: string[] = [];
     h.plugin.ui.pickQueuedPush = (choices) => {
       offered = choices.map((choice) => choice.label);
@@ -217,7 +236,9 @@ describe("automatic sync in the plugin", () => {
     expect({ dropped, asked }).toMatchSnapshot();
     expect(asked).toContain(PATH);
     const left = await outbox.list();
-    expect(left.map((entry) => entry.local_path)).toEqual(tracked.filter((note) => note.local_path !== PATH).map((note) => note.local_path));
+    expect(left.map((entry) => entry.local_path)).toEqual(
+      tracked.filter((note) => note.local_path !== PATH).map((note) => note.local_path),
+    );
     expect(await h.plugin.services.deps.sync.listTracked()).toHaveLength(2);
     expect(await h.read(PATH)).toContain("Weekly sync");
 
@@ -254,7 +275,8 @@ describe("automatic sync in the plugin", () => {
     await pull(h, NOTE);
     await h.plugin.autoSync.idle();
     h.emu.injectFault({ match: {}, action: { status: 401, body: { error: "Unauthorized" } }, times: 1_000_000 });
-    const told = (): string[] => Notice.shown.filter((text) => text.startsWith("Automatic sync: HackMD rejected the token"));
+    const told = (): string[] =>
+      Notice.shown.filter((text) => text.startsWith("Automatic sync: HackMD rejected the token"));
     const before = told().length;
     const round = async (): Promise<void> => {
       const lists = h.emu.requests().length;
@@ -291,7 +313,9 @@ describe("automatic sync in the plugin", () => {
     expect(told().at(-1)).toContain("2 notes");
     for (const note of tracked) expect(told().at(-1)).toContain(note.local_path);
     // The active file (the last pulled) shows its conflict.
-    await waitFor(() => statusItem(h.fake).text === statusBarText({ state: "conflict", quota: null, showUntracked: false }));
+    await waitFor(
+      () => statusItem(h.fake).text === statusBarText({ state: "conflict", quota: null, showUntracked: false }),
+    );
     // The next round finds the same conflicts and says nothing new.
     const requests = h.requestCount();
     h.plugin.autoSync.visibilityChanged(true);

@@ -127,7 +127,10 @@ describe("pull and push through the commands", () => {
     await h.write(path, `${pulled}- Pushed from Obsidian\n`);
     h.app.workspace.openPath(path);
     await h.run("push-file");
-    const note = await h.plugin.services.deps.client.getNote(h.plugin.services.newCall(), { teamPath: null, noteId: DEMO_NOTE_IDS.weeklySync });
+    const note = await h.plugin.services.deps.client.getNote(h.plugin.services.newCall(), {
+      teamPath: null,
+      noteId: DEMO_NOTE_IDS.weeklySync,
+    });
     expect(note.content).toBe(`${pulled}- Pushed from Obsidian\n`);
 
     const written = writes();
@@ -147,7 +150,11 @@ describe("pull and push through the commands", () => {
 
   it("pulls a note that is already tracked into its own file, not a numbered copy", async () => {
     const path = await pullWeekly();
-    h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: "# Weekly sync — Project Aurora\n\nNew agenda\n" }, { as: "ada" });
+    h.emu.collaboratorEdit(
+      DEMO_NOTE_IDS.weeklySync,
+      { content: "# Weekly sync — Project Aurora\n\nNew agenda\n" },
+      { as: "ada" },
+    );
     h.plugin.ui.askNoteRef = () => Promise.resolve(`https://hackmd.io/${DEMO_NOTE_IDS.weeklySync}`);
     await h.run("pull-note");
     expect(await h.read(path)).toBe("# Weekly sync — Project Aurora\n\nNew agenda\n");
@@ -185,7 +192,9 @@ describe("sync current file", () => {
   it("local changes: pushes", async () => {
     await h.write(path, `${base}local line\n`);
     await h.run("sync-file");
-    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(`${base}local line\n`);
+    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(
+      `${base}local line\n`,
+    );
     expect(notices()).toMatchSnapshot();
   });
 
@@ -242,12 +251,18 @@ describe("sync current file", () => {
     await h.run("resolve-conflict");
     expect(asked).toHaveLength(1);
     expect(await h.app.vault.adapter.exists(snapshot)).toBe(false);
-    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(`${base}remote line\nlocal line\n`);
+    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(
+      `${base}remote line\nlocal line\n`,
+    );
     expect({ notices: notices(), asked }).toMatchSnapshot();
   });
 
   it("writes a collaborator's :::info container as a callout, pushes it back as one, and the per-note switch turns that off and on", async () => {
-    h.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, { content: `${base}\n:::info\nFrom HackMD.\n:::\n` }, { as: "ada" });
+    h.emu.collaboratorEdit(
+      DEMO_NOTE_IDS.weeklySync,
+      { content: `${base}\n:::info\nFrom HackMD.\n:::\n` },
+      { as: "ada" },
+    );
     await h.run("sync-file");
     const converted = await h.read(path);
     expect(converted).toContain("> [!info]\n> From HackMD.\n");
@@ -259,7 +274,9 @@ describe("sync current file", () => {
     expect(await h.read(path)).toBe(converted);
     await h.write(path, `${converted}\nTyped in Obsidian.\n`);
     await h.run("push-file");
-    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(`${base}\n:::info\nFrom HackMD.\n:::\n\nTyped in Obsidian.\n`);
+    expect(h.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content).toBe(
+      `${base}\n:::info\nFrom HackMD.\n:::\n\nTyped in Obsidian.\n`,
+    );
     expect(notices()).toMatchSnapshot();
   });
 
@@ -330,7 +347,10 @@ describe("sync all and publish", () => {
     expect(offered).toEqual({ teamPath: null, readPermission: "owner", writePermission: "owner" });
     const found = await h.plugin.services.store.findByPath("Drafts/idea.md");
     expect(found).toBeDefined();
-    const note = await h.plugin.services.deps.client.getNote(h.plugin.services.newCall(), { teamPath: null, noteId: found!.record.internal_id });
+    const note = await h.plugin.services.deps.client.getNote(h.plugin.services.newCall(), {
+      teamPath: null,
+      noteId: found!.record.internal_id,
+    });
     expect(note).toMatchObject({ title: "My idea", content: "# My idea\n\nText\n", read_permission: "owner" });
     expect(found!.key).toBe(recordKey(null, note.id));
     expect(await h.read("Drafts/idea.md")).toBe("# My idea\n\nText\n");

@@ -11,7 +11,9 @@ describe("desktop-only capabilities of the plugin", () => {
     Platform.isDesktopApp = false;
     const fetcher = desktopImageFetcher();
     expect(fetcher.available).toBe(false);
-    await expect(fetcher.fetch("https://example.com/a.png", { maxBytes: 10, confirmLargeFile: false })).rejects.toMatchObject({ kind: "invalid_input" });
+    await expect(
+      fetcher.fetch("https://example.com/a.png", { maxBytes: 10, confirmLargeFile: false }),
+    ).rejects.toMatchObject({ kind: "invalid_input" });
   });
 
   it("loads the SSRF-safe Node fetcher on first use on desktop, which still refuses private addresses", async () => {

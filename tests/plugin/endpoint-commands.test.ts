@@ -27,7 +27,13 @@ describe("endpoint commands", () => {
     secrets.hackmdToken.set(bridge.emu.token);
     const device = new DeviceSettings({ app });
     device.setMcpPort(await freePort());
-    const endpoint = new McpEndpointController({ getCore: () => bridge.core, secrets, device, logger: silentLogger, onActivity: () => undefined });
+    const endpoint = new McpEndpointController({
+      getCore: () => bridge.core,
+      secrets,
+      device,
+      logger: silentLogger,
+      onActivity: () => undefined,
+    });
     const asked: string[] = [];
     const copied: string[] = [];
     let opened = 0;
@@ -60,7 +66,11 @@ describe("endpoint commands", () => {
 
   it("registers three commands with stable ids and no hotkeys", async () => {
     const { plugin, endpoint } = await setup({ confirm: false });
-    expect(plugin.commands.map((command) => command.id)).toEqual(["toggle-mcp-endpoint", "copy-mcp-client-config", "open-mcp-activity-log"]);
+    expect(plugin.commands.map((command) => command.id)).toEqual([
+      "toggle-mcp-endpoint",
+      "copy-mcp-client-config",
+      "open-mcp-activity-log",
+    ]);
     expect(plugin.commands.every((command) => command.hotkeys === undefined)).toBe(true);
     await endpoint.stop();
   });

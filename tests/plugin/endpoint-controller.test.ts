@@ -41,7 +41,14 @@ describe("McpEndpointController", () => {
     device.setMcpPort(await freePort());
     events = [];
     statuses = [];
-    controller = new McpEndpointController({ getCore: () => bridge.core, secrets, device, logger: silentLogger, onActivity: (event) => events.push(event), version: "test" });
+    controller = new McpEndpointController({
+      getCore: () => bridge.core,
+      secrets,
+      device,
+      logger: silentLogger,
+      onActivity: (event) => events.push(event),
+      version: "test",
+    });
     controller.subscribe((status) => statuses.push(status));
   });
   afterEach(async () => {
@@ -52,13 +59,19 @@ describe("McpEndpointController", () => {
   it("serves the full tool set with a generated token, reports calls, and frees the port on stop", async () => {
     expect(secrets.endpointToken.isSet()).toBe(false);
     const status = await controller.start();
-    expect(status).toEqual({ state: "listening", url: `http://127.0.0.1:${device.get().mcpPort}/mcp`, port: device.get().mcpPort });
+    expect(status).toEqual({
+      state: "listening",
+      url: `http://127.0.0.1:${device.get().mcpPort}/mcp`,
+      port: device.get().mcpPort,
+    });
     expect(statuses.map((s) => s.state)).toEqual(["starting", "listening"]);
     const token = secrets.endpointToken.getToken();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const client = new Client({ name: "test", version: "1" });
-    const transport = new StreamableHTTPClientTransport(new URL(status.state === "listening" ? status.url : ""), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(status.state === "listening" ? status.url : ""), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
     await client.connect(transport);
     // The 14 tools of docs/tools.md and the 5 of docs/versions-and-comments.md.
     expect((await client.listTools()).tools.length).toBe(19);
@@ -84,11 +97,28 @@ describe("McpEndpointController", () => {
     // node:http without an agent: a fresh connection per request, since restart drops every socket.
     const post = (token: string | undefined) =>
       new Promise<{ status: number }>((resolve, reject) => {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
-        const req = request(started.url, { method: "POST", agent: false, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` } }, (res) => {
-          res.resume();
-          resolve({ status: res.statusCode ?? 0 });
+        const body = JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
         });
+        const req = request(
+          started.url,
+          {
+            method: "POST",
+            agent: false,
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              authorization: `Bearer ${token}`,
+            },
+          },
+          (res) => {
+            res.resume();
+            resolve({ status: res.statusCode ?? 0 });
+          },
+        );
         req.on("error", reject);
         req.end(body);
       });
@@ -118,7 +148,14 @@ describe("McpEndpointController", () => {
   it("on mobile refuses with a notice and never loads the listener", async () => {
     Platform.isDesktopApp = false;
     const loadListener = jest.fn(() => import("../../src/mcp/http/listener"));
-    const mobile = new McpEndpointController({ getCore: () => bridge.core, secrets, device, logger: silentLogger, onActivity: () => undefined, loadListener });
+    const mobile = new McpEndpointController({
+      getCore: () => bridge.core,
+      secrets,
+      device,
+      logger: silentLogger,
+      onActivity: () => undefined,
+      loadListener,
+    });
     expect(await mobile.start()).toEqual({ state: "unavailable", message: DESKTOP_ONLY_MESSAGE });
     expect(Notice.shown).toContain(DESKTOP_ONLY_MESSAGE);
     expect(loadListener).not.toHaveBeenCalled();

@@ -22,7 +22,13 @@ export function forwardRequestUrlToFetch(): void {
       out[name] = value;
     });
     if (param.throw !== false && response.status >= 400) throw new Error(`Request failed, status ${response.status}`);
-    return { status: response.status, headers: out, arrayBuffer, text: new TextDecoder().decode(arrayBuffer), json: undefined };
+    return {
+      status: response.status,
+      headers: out,
+      arrayBuffer,
+      text: new TextDecoder().decode(arrayBuffer),
+      json: undefined,
+    };
   });
 }
 

@@ -16,7 +16,11 @@ const NOTE = DEMO_NOTE_IDS.weeklySync;
 const PATH = "HackMD/Weekly sync — Project Aurora.md";
 let h: PluginHarness;
 
-const routes = (since: number): string[] => h.emu.requests().slice(since).map((r) => r.route ?? r.path);
+const routes = (since: number): string[] =>
+  h.emu
+    .requests()
+    .slice(since)
+    .map((r) => r.route ?? r.path);
 const open = (id: string): void => {
   void h.fake.commands.find((c) => c.id === id)!.callback!();
 };
@@ -29,7 +33,8 @@ async function view<T>(type: string, ready: (v: T) => boolean): Promise<T> {
   return found!;
 }
 const items = (v: { contentEl: HTMLElement }): HTMLElement[] => [...v.contentEl.querySelectorAll<HTMLElement>("li")];
-const button = (root: HTMLElement, action: string): HTMLButtonElement => root.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`)!;
+const button = (root: HTMLElement, action: string): HTMLButtonElement =>
+  root.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`)!;
 
 beforeEach(async () => {
   h = await startPlugin({ data: { defaultPullFolder: "HackMD" } });
@@ -46,7 +51,13 @@ test("loading the plugin requests nothing; the history view shows the version a 
   await h.run("pull-note");
   h.emu.collaboratorEdit(NOTE, { content: "theirs\n" }, { as: "ada" });
   await h.write(PATH, "mine\n");
-  const forced = await h.plugin.services.deps.sync.push({ localPath: PATH, strategy: "overwrite", confirm: true, confirmLargeFile: false, call: h.plugin.services.newCall() });
+  const forced = await h.plugin.services.deps.sync.push({
+    localPath: PATH,
+    strategy: "overwrite",
+    confirm: true,
+    confirmLargeFile: false,
+    call: h.plugin.services.newCall(),
+  });
   expect(forced.kind === "pushed" && forced.safety?.version?.made).toBe(true);
   h.app.workspace.openPath(PATH);
 
@@ -55,13 +66,18 @@ test("loading the plugin requests nothing; the history view shows the version a 
   const history = await view<NoteHistoryView>(HISTORY_VIEW_TYPE, (v) => items(v).length > 0);
   expect(routes(before)).toEqual(["GET /notes/:noteId/versions"]);
   const named = items(history).find((item) => item.classList.contains("hackmd-bridge-history-named"))!;
-  expect(named.querySelector(".hackmd-bridge-history-name")?.textContent).toMatch(/^Before push from Obsidian, \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+  expect(named.querySelector(".hackmd-bridge-history-name")?.textContent).toMatch(
+    /^Before push from Obsidian, \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/,
+  );
   // HackMD named the version of Ada's edit in place: it is her text, by her.
   expect(named.querySelector(".hackmd-bridge-history-detail")?.textContent).toContain("Ada Collaborator");
 
   // Compare with the file: the merge editor's diff tab, the version against the file.
   button(named, "compare-file").click();
-  const diff = await view<MergeEditorView>(MERGE_VIEW_TYPE, (v) => v.getDisplayText().endsWith("compared with the file") && (v.contentEl.textContent ?? "").includes("theirs"));
+  const diff = await view<MergeEditorView>(
+    MERGE_VIEW_TYPE,
+    (v) => v.getDisplayText().endsWith("compared with the file") && (v.contentEl.textContent ?? "").includes("theirs"),
+  );
   expect(diff.contentEl.textContent).toContain("mine");
   expect(button(named, "compare-newer")).not.toBeNull();
 
@@ -78,7 +94,12 @@ test("loading the plugin requests nothing; the history view shows the version a 
   expect(routes(restoring)).toEqual(["GET /notes/:noteId/versions/:versionId", "POST /notes/:noteId/versions"]);
   expect(Notice.shown.at(-1)).toMatch(/HackMD's previous text is kept as version "Before restore from Obsidian, /);
   const services = h.plugin.services;
-  expect(await localSyncState({ files: services.files, store: services.store, hashCache: services.hashCache, memory: services.status }, PATH)).toBe("local_changes");
+  expect(
+    await localSyncState(
+      { files: services.files, store: services.store, hashCache: services.hashCache, memory: services.status },
+      PATH,
+    ),
+  ).toBe("local_changes");
 });
 
 test("the comments view lists the demo note's open threads, resolves one, and the status bar counts them", async () => {
@@ -92,7 +113,11 @@ test("the comments view lists the demo note's open threads, resolves one, and th
   open("open-comments");
   const comments = await view<CommentsView>(COMMENTS_VIEW_TYPE, (v) => items(v).length > 0);
   expect(routes(before)).toEqual(["GET /notes/:noteId/comments"]);
-  expect(items(comments).map((li) => li.dataset.commentId).sort()).toEqual([DEMO_COMMENT_IDS.checklist, DEMO_COMMENT_IDS.headings].sort());
+  expect(
+    items(comments)
+      .map((li) => li.dataset.commentId)
+      .sort(),
+  ).toEqual([DEMO_COMMENT_IDS.checklist, DEMO_COMMENT_IDS.headings].sort());
   const checklist = items(comments).find((li) => li.dataset.commentId === DEMO_COMMENT_IDS.checklist)!;
   expect(checklist.querySelector(".hackmd-bridge-comment-excerpt")?.textContent).toBe("Draft the field-test checklist");
   expect(checklist.textContent).toContain("Ada Collaborator");
@@ -108,10 +133,15 @@ test("the comments view lists the demo note's open threads, resolves one, and th
   // Resolved threads on request, and reopened from there.
   button(comments.contentEl, "toggle-resolved").click();
   await waitFor(() => items(comments).length === 3);
-  button(items(comments).find((li) => li.dataset.commentId === DEMO_COMMENT_IDS.headings)!, "reopen").click();
+  button(
+    items(comments).find((li) => li.dataset.commentId === DEMO_COMMENT_IDS.headings)!,
+    "reopen",
+  ).click();
   await waitFor(() => item.text.includes("2 open threads"));
   // The list is fetched again after the change; wait for it, so nothing is in flight at the end.
-  await waitFor(() => items(comments).some((li) => li.dataset.commentId === DEMO_COMMENT_IDS.headings && button(li, "resolve") !== null));
+  await waitFor(() =>
+    items(comments).some((li) => li.dataset.commentId === DEMO_COMMENT_IDS.headings && button(li, "resolve") !== null),
+  );
 });
 
 test("switching files only offers the other file's history; nothing is fetched until asked", async () => {
@@ -123,7 +153,9 @@ test("switching files only offers the other file's history; nothing is fetched u
   await h.write("Loose.md", "# Loose\n");
   const before = h.requestCount();
   h.app.workspace.openPath("Loose.md");
-  const offer = [...history.contentEl.querySelectorAll("button")].find((b) => b.textContent === "Show history of Loose.md")!;
+  const offer = [...history.contentEl.querySelectorAll("button")].find(
+    (b) => b.textContent === "Show history of Loose.md",
+  )!;
   expect(offer).toBeDefined();
   expect(h.requestCount()).toBe(before);
   offer.click();

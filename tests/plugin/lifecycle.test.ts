@@ -26,7 +26,11 @@ describe("plugin lifecycle", () => {
     const { plugin, fake } = newPlugin(app);
     fake.data = { token: "legacy-token", pullFolder: "Inbox", readPermission: "signed_in", autoCheckInterval: 0 };
     await plugin.onload();
-    expect(plugin.settings).toMatchObject({ version: SETTINGS_VERSION, defaultPullFolder: "Inbox", defaultReadPermission: "signed_in" });
+    expect(plugin.settings).toMatchObject({
+      version: SETTINGS_VERSION,
+      defaultPullFolder: "Inbox",
+      defaultReadPermission: "signed_in",
+    });
     expect(fake.data).toEqual(plugin.settings);
     expect(JSON.stringify(fake.data)).not.toContain("legacy-token");
     expect(app.secretStorage.getSecret(HACKMD_TOKEN_SECRET_ID)).toBe("legacy-token");
@@ -104,6 +108,11 @@ describe("notices", () => {
     expect(unexpected).toMatch(/developer console/);
     expect(Notice.shown.every((text) => !text.includes("boom"))).toBe(true);
     // The words, one snapshot: every error kind's notice and the per-operation variants.
-    expect({ ...ERROR_NOTICES, "readback, push": pushed, "readback, publish": published, unexpected }).toMatchSnapshot();
+    expect({
+      ...ERROR_NOTICES,
+      "readback, push": pushed,
+      "readback, publish": published,
+      unexpected,
+    }).toMatchSnapshot();
   });
 });

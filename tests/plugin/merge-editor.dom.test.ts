@@ -19,7 +19,8 @@ const NOTE = DEMO_NOTE_IDS.weeklySync;
 const PATH = "HackMD/Weekly sync — Project Aurora.md";
 const SNAPSHOT = "HackMD/Weekly sync — Project Aurora.remote.md";
 /** Short bodies: without layout, CodeMirror renders only about a dozen lines. */
-const edit = (change: Record<number, string> = {}): string => Array.from({ length: 8 }, (_, i) => `${change[i + 1] ?? `line ${i + 1}`}\n`).join("");
+const edit = (change: Record<number, string> = {}): string =>
+  Array.from({ length: 8 }, (_, i) => `${change[i + 1] ?? `line ${i + 1}`}\n`).join("");
 const BASE = edit();
 const MINE = edit({ 1: "mine 1", 6: "mine 6" });
 const THEIRS = edit({ 3: "theirs 3", 6: "theirs 6" });
@@ -55,8 +56,10 @@ const el = (view: MergeEditorView, selector: string): HTMLElement => {
   return found;
 };
 const click = (view: MergeEditorView, selector: string): void => el(view, selector).click();
-const accept = (view: MergeEditorView, conflict: number, choice: string): void => click(view, `.hackmd-bridge-merge-conflict-bar[data-conflict="${conflict}"] [data-choice="${choice}"]`);
-const act = (view: MergeEditorView, action: string): void => click(view, `.hackmd-bridge-merge-actions [data-action="${action}"]`);
+const accept = (view: MergeEditorView, conflict: number, choice: string): void =>
+  click(view, `.hackmd-bridge-merge-conflict-bar[data-conflict="${conflict}"] [data-choice="${choice}"]`);
+const act = (view: MergeEditorView, action: string): void =>
+  click(view, `.hackmd-bridge-merge-actions [data-action="${action}"]`);
 const tabs = (): number => h.app.workspace.getLeavesOfType(MERGE_VIEW_TYPE).length;
 
 /** The open confirmation modal (the warning-styled one), once it is there. */
@@ -66,7 +69,9 @@ async function confirmation(): Promise<Modal> {
 }
 const answer = (modal: Modal, yes: boolean): void => {
   const buttons = [...modal.contentEl.querySelectorAll("button")];
-  (yes ? buttons.find((b) => b.classList.contains("mod-warning")) : buttons.find((b) => b.textContent === "Cancel"))!.click();
+  (yes
+    ? buttons.find((b) => b.classList.contains("mod-warning"))
+    : buttons.find((b) => b.textContent === "Cancel"))!.click();
 };
 
 /** Waits for a notice that starts with `prefix`, returns it. */
@@ -89,7 +94,10 @@ function told(): string[] {
 }
 
 /** A modal's title and text, for a snapshot. */
-const words = (modal: Modal): { title: string | null; text: string | null } => ({ title: modal.titleEl.textContent, text: modal.contentEl.textContent });
+const words = (modal: Modal): { title: string | null; text: string | null } => ({
+  title: modal.titleEl.textContent,
+  text: modal.contentEl.textContent,
+});
 
 beforeEach(async () => {
   h = await startPlugin({ data: { defaultPullFolder: "HackMD" } });
@@ -163,7 +171,8 @@ describe("the merge editor tab", () => {
     await notice("Your merged text is saved");
     expect(h.emu.requests().filter((r) => r.route === "PATCH /notes/:noteId").length).toBe(patchesBefore);
     expect(await h.read(PATH)).toBe(result);
-    const panes = (name: string): string => EditorView.findFromDOM(el(second, `.hackmd-bridge-merge-pane.mod-${name} .cm-editor`))!.state.doc.toString();
+    const panes = (name: string): string =>
+      EditorView.findFromDOM(el(second, `.hackmd-bridge-merge-pane.mod-${name} .cm-editor`))!.state.doc.toString();
     expect(panes("mine")).toBe(result);
     expect(panes("theirs")).toBe(newer);
     expect(tabs()).toBe(1);
@@ -312,8 +321,15 @@ describe("diff views, the status bar and the navigation commands", () => {
     start("compare-with-hackmd");
     view = await diffTab();
     expect({ sinceSync, compared: view.getDisplayText() }).toMatchSnapshot();
-    expect(h.emu.requests().slice(before).map((r) => r.route)).toEqual(["GET /notes/:noteId"]);
-    expect([...view.contentEl.querySelectorAll(".cm-deletedChunk")].map((chunk) => chunk.textContent).join("|")).toContain("theirs 3");
+    expect(
+      h.emu
+        .requests()
+        .slice(before)
+        .map((r) => r.route),
+    ).toEqual(["GET /notes/:noteId"]);
+    expect(
+      [...view.contentEl.querySelectorAll(".cm-deletedChunk")].map((chunk) => chunk.textContent).join("|"),
+    ).toContain("theirs 3");
     // The navigation commands work while a merge or diff tab is active.
     expect(command("next-conflict").checkCallback?.(true)).toBe(true);
     expect(command("previous-conflict").checkCallback?.(false)).toBe(true);

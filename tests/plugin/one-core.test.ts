@@ -40,10 +40,17 @@ beforeEach(async () => {
   // The endpoint starts once the layout is ready (at once in the fake), without waiting for onload.
   // (Probe by connecting: binding the port to test it would race the listener for it.)
   const url = `http://127.0.0.1:${port}/mcp`;
-  await waitFor(() => fetch(url).then(() => true, () => false));
+  await waitFor(() =>
+    fetch(url).then(
+      () => true,
+      () => false,
+    ),
+  );
   const token = new PluginSecrets({ app: h.app }).endpointToken.getToken();
   agent = new Client({ name: "agent", version: "1" });
-  await agent.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await agent.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   second = await createEmulatorFree({ seed: "demo", token: "second-emulator-token-0123456789abcdef" });
 });
 

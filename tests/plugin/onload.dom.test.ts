@@ -24,10 +24,26 @@ it("onload registers every command, view type, the settings tab, ribbon and stat
   const { fake } = h;
   const ids = fake.commands.map((command) => command.id);
   expect(ids).toEqual(
-    expect.arrayContaining(["pull-note", "sync-all", "push-file", "next-conflict", "open-note-history", "open-comments", "show-queued-pushes", "toggle-mcp-endpoint", "copy-mcp-client-config", "open-mcp-activity-log"]),
+    expect.arrayContaining([
+      "pull-note",
+      "sync-all",
+      "push-file",
+      "next-conflict",
+      "open-note-history",
+      "open-comments",
+      "show-queued-pushes",
+      "toggle-mcp-endpoint",
+      "copy-mcp-client-config",
+      "open-mcp-activity-log",
+    ]),
   );
   expect(new Set(ids).size).toBe(ids.length);
-  expect([...fake.views.keys()].sort()).toEqual(["hackmd-bridge-activity", "hackmd-bridge-comments", "hackmd-bridge-history", "hackmd-bridge-merge"]);
+  expect([...fake.views.keys()].sort()).toEqual([
+    "hackmd-bridge-activity",
+    "hackmd-bridge-comments",
+    "hackmd-bridge-history",
+    "hackmd-bridge-merge",
+  ]);
   expect(fake.settingTabs).toHaveLength(1);
   expect(fake.ribbonIcons).toHaveLength(1);
   expect(fake.statusBarItems).toHaveLength(1);
@@ -47,7 +63,12 @@ it("a view the workspace restores is the real view at once, and keeps its state"
 
 it("the settings tab draws its settings at once", async () => {
   h = await startPlugin();
-  const tab = h.fake.settingTabs[0] as { display(): void; hide(): void; containerEl: HTMLElement; getSettingDefinitions(): Array<{ heading?: string }> };
+  const tab = h.fake.settingTabs[0] as {
+    display(): void;
+    hide(): void;
+    containerEl: HTMLElement;
+    getSettingDefinitions(): Array<{ heading?: string }>;
+  };
   tab.display();
   await waitFor(() => (tab.containerEl.textContent ?? "").includes("API token"));
   expect(tab.getSettingDefinitions().map((group) => group.heading)).toContain("HackMD account");
@@ -70,7 +91,10 @@ it("a tracked file renamed right after a restart is followed", async () => {
   const file = h.app.vault.getFileByPath(pulled);
   if (!(file instanceof TFile)) throw new Error("the pulled file is not in the vault");
   await h.app.vault.rename(file, "HackMD/Renamed.md");
-  await waitFor(async () => (await again.services.store.findByPath("HackMD/Renamed.md"))?.record.internal_id === DEMO_NOTE_IDS.weeklySync);
+  await waitFor(
+    async () =>
+      (await again.services.store.findByPath("HackMD/Renamed.md"))?.record.internal_id === DEMO_NOTE_IDS.weeklySync,
+  );
   expect(await again.services.store.findByPath(pulled)).toBeUndefined();
 });
 

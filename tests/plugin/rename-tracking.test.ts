@@ -19,7 +19,13 @@ async function setup(): Promise<{ app: App; services: PluginServices; tracker: R
   });
   await app.vault.createFolder("Notes");
   await app.vault.create("Notes/a.md", "body\n");
-  await services.store.save({ teamPath: null, noteId: "n1", localPath: "Notes/a.md", baseline: "body\n", timestamp: "1" });
+  await services.store.save({
+    teamPath: null,
+    noteId: "n1",
+    localPath: "Notes/a.md",
+    baseline: "body\n",
+    timestamp: "1",
+  });
   const tracker = new RenameTracker({ services });
   app.vault.on("rename", (file, oldPath) => void tracker.handleRename(file as never, oldPath as string));
   return { app, services, tracker };
@@ -32,7 +38,11 @@ describe("rename tracking", () => {
     const { app, services, tracker } = await setup();
     await app.vault.rename(app.vault.getFileByPath("Notes/a.md")!, "Notes/b.md");
     await settle(tracker);
-    expect((await services.store.findByPath("Notes/b.md"))?.record).toMatchObject({ internal_id: "n1", local_path: "Notes/b.md", baseline_body_hash: `sha256:${await sha256Hex("body\n")}` });
+    expect((await services.store.findByPath("Notes/b.md"))?.record).toMatchObject({
+      internal_id: "n1",
+      local_path: "Notes/b.md",
+      baseline_body_hash: `sha256:${await sha256Hex("body\n")}`,
+    });
     expect(await services.store.findByPath("Notes/a.md")).toBeUndefined();
     expect(app.vault.adapter.entries.has(`${STATE}/by-path/${await sha256Hex("Notes/a.md")}`)).toBe(false);
     expect(app.vault.adapter.entries.has(`${STATE}/by-path/${await sha256Hex("Notes/b.md")}`)).toBe(true);
@@ -62,7 +72,13 @@ describe("rename tracking", () => {
 
   it("store.move drops the snapshot hash and displaces another record naming the new path", async () => {
     const { services } = await setup();
-    await services.store.save({ teamPath: null, noteId: "n2", localPath: "Notes/c.md", baseline: "other\n", timestamp: "" });
+    await services.store.save({
+      teamPath: null,
+      noteId: "n2",
+      localPath: "Notes/c.md",
+      baseline: "other\n",
+      timestamp: "",
+    });
     const found = await services.store.findByPath("Notes/a.md");
     await services.store.setSnapshotHash(found!, "sha256:" + "0".repeat(64));
     const moved = await services.store.move((await services.store.findByPath("Notes/a.md"))!, "Notes/c.md");

@@ -51,8 +51,17 @@ async function bundledFiles(): Promise<string[]> {
 it("no file bundled into main.js imports a Node module outside the platform check, or calls a bare timer", async () => {
   const files = await bundledFiles();
   // The desktop-only code is in the bundle (loaded on desktop only), so the rules see it.
-  expect(files).toEqual(expect.arrayContaining(["src/main.ts", "src/node/image-fetcher.ts", "src/mcp/http/listener.ts", "src/obsidian/desktop-node.ts"]));
-  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", LINT, ...files], { cwd: REPO });
+  expect(files).toEqual(
+    expect.arrayContaining([
+      "src/main.ts",
+      "src/node/image-fetcher.ts",
+      "src/mcp/http/listener.ts",
+      "src/obsidian/desktop-node.ts",
+    ]),
+  );
+  const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", LINT, ...files], {
+    cwd: REPO,
+  });
   const found = JSON.parse(stdout) as string[];
   expect(found).toEqual([]);
 }, 120_000);

@@ -22,18 +22,27 @@ interface Manifest {
 }
 
 /** The environment without GitHub Actions' variables (the release workflow runs these tests for a tag). */
-const baseEnv: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GITHUB_")));
+const baseEnv: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.startsWith("GITHUB_")),
+);
 
 const readJson = async <T>(path: string): Promise<T> => JSON.parse(await readFile(path, "utf8")) as T;
 
 /** Runs a command; its exit code and output, without throwing. */
-async function attempt(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number; out: string }> {
+async function attempt(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ code: number; out: string }> {
   try {
     const { stdout, stderr } = await run(command, args, { cwd: options.cwd, env: options.env ?? baseEnv });
     return { code: 0, out: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === "number" ? failed.code : 1, out: (failed.stdout ?? "") + (failed.stderr ?? "") };
+    return {
+      code: typeof failed.code === "number" ? failed.code : 1,
+      out: (failed.stdout ?? "") + (failed.stderr ?? ""),
+    };
   }
 }
 
@@ -45,21 +54,36 @@ describe("the release workflow", () => {
 
   it("runs on a pushed tag with the permissions attestation needs", () => {
     expect(workflow).toMatch(/^on:\n {2}push:\n {4}tags:\n {6}- "\*"$/m);
-    for (const permission of ["contents: write", "id-token: write", "attestations: write"]) expect(workflow).toContain(permission);
+    for (const permission of ["contents: write", "id-token: write", "attestations: write"])
+      expect(workflow).toContain(permission);
   });
 
   it("installs from the lock file, checks the version, lints as the hub does, tests and builds, in that order", () => {
-    const steps = ["npm ci", "node scripts/check-version.mjs", "npm run lint:review", "npm test", "npm run build", "actions/attest-build-provenance@", "gh release create"];
+    const steps = [
+      "npm ci",
+      "node scripts/check-version.mjs",
+      "npm run lint:review",
+      "npm test",
+      "npm run build",
+      "actions/attest-build-provenance@",
+      "gh release create",
+    ];
     const at = steps.map((step) => workflow.indexOf(step));
     expect(at.every((index) => index >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
   it("attests exactly main.js, manifest.json and styles.css and uploads exactly those", () => {
-    const subjects = /subject-path: \|\n((?: {12}\S+\n)+)/.exec(workflow)?.[1]?.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+    const subjects = /subject-path: \|\n((?: {12}\S+\n)+)/
+      .exec(workflow)?.[1]
+      ?.split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "");
     expect(subjects).toEqual(ASSETS);
     const create = /gh release create ((?:.*\\\n)*.*)/.exec(workflow)?.[1] ?? "";
-    const uploaded = create.split(/\s+/).filter((word) => word !== "\\" && word !== "" && !word.startsWith("--") && !word.startsWith('"'));
+    const uploaded = create
+      .split(/\s+/)
+      .filter((word) => word !== "\\" && word !== "" && !word.startsWith("--") && !word.startsWith('"'));
     expect(uploaded).toEqual(ASSETS);
   });
 });
@@ -80,8 +104,14 @@ describe("the assets a fresh checkout builds", () => {
     expect(pkg.version).toBe(manifest.version);
     const versions = await readJson<Record<string, string>>(join(checkout, "versions.json"));
     expect(versions[manifest.version]).toBe(manifest.minAppVersion);
-    const checked = await attempt(process.execPath, ["scripts/check-version.mjs"], { cwd: checkout, env: { ...baseEnv, GITHUB_REF_TYPE: "branch" } });
-    expect(checked).toEqual({ code: 0, out: expect.stringContaining(`${manifest.version} in package.json, manifest.json and versions.json`) as string });
+    const checked = await attempt(process.execPath, ["scripts/check-version.mjs"], {
+      cwd: checkout,
+      env: { ...baseEnv, GITHUB_REF_TYPE: "branch" },
+    });
+    expect(checked).toEqual({
+      code: 0,
+      out: expect.stringContaining(`${manifest.version} in package.json, manifest.json and versions.json`) as string,
+    });
   }, 240_000);
 });
 
@@ -90,7 +120,11 @@ describe("npm version and the version check", () => {
   const git = (args: string[]) => run("git", args, { cwd: folder, env: gitEnv() });
   const gitEnv = (): NodeJS.ProcessEnv => ({
     ...npmEnv(),
-    ...Object.fromEntries(Object.keys(process.env).filter((name) => name.startsWith("GITHUB_")).map((name) => [name, undefined])),
+    ...Object.fromEntries(
+      Object.keys(process.env)
+        .filter((name) => name.startsWith("GITHUB_"))
+        .map((name) => [name, undefined]),
+    ),
     GIT_AUTHOR_NAME: "Release test",
     GIT_AUTHOR_EMAIL: "release@example.invalid",
     GIT_COMMITTER_NAME: "Release test",
@@ -102,7 +136,14 @@ describe("npm version and the version check", () => {
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), "hb-release-"));
     await mkdir(join(folder, "scripts"));
-    for (const file of ["package.json", "manifest.json", "versions.json", ".npmrc", "scripts/version-bump.mjs", "scripts/check-version.mjs"]) {
+    for (const file of [
+      "package.json",
+      "manifest.json",
+      "versions.json",
+      ".npmrc",
+      "scripts/version-bump.mjs",
+      "scripts/check-version.mjs",
+    ]) {
       await copyFile(join(REPO, file), join(folder, file));
     }
     await git(["init", "-q"]);
@@ -127,13 +168,31 @@ describe("npm version and the version check", () => {
     expect(versions[before.version]).toBe(before.minAppVersion);
     // One commit holds all three files, and the tag is the version itself (no "v").
     expect((await git(["tag", "--list"])).stdout.trim()).toBe(next);
-    expect((await git(["diff-tree", "--no-commit-id", "--name-only", "-r", `${next}^{commit}`])).stdout.trim().split("\n").sort()).toEqual(["manifest.json", "package.json", "versions.json"]);
+    expect(
+      (await git(["diff-tree", "--no-commit-id", "--name-only", "-r", `${next}^{commit}`])).stdout
+        .trim()
+        .split("\n")
+        .sort(),
+    ).toEqual(["manifest.json", "package.json", "versions.json"]);
     expect((await git(["status", "--porcelain"])).stdout.trim()).toBe("");
     // The workflow's check agrees for that tag, and refuses a "v" tag (with the owner's fields filled in).
-    await writeFile(join(folder, "manifest.json"), JSON.stringify({ ...manifest, authorUrl: "https://github.com/owner" }));
+    await writeFile(
+      join(folder, "manifest.json"),
+      JSON.stringify({ ...manifest, authorUrl: "https://github.com/owner" }),
+    );
     const pkg = await readJson<Record<string, unknown>>(join(folder, "package.json"));
-    await writeFile(join(folder, "package.json"), JSON.stringify({ ...pkg, repository: "https://github.com/owner/hackmd-bridge" }));
-    expect((await attempt(process.execPath, ["scripts/check-version.mjs"], { cwd: folder, env: { ...baseEnv, GITHUB_REF_TYPE: "tag", GITHUB_REF_NAME: next } })).code).toBe(0);
+    await writeFile(
+      join(folder, "package.json"),
+      JSON.stringify({ ...pkg, repository: "https://github.com/owner/hackmd-bridge" }),
+    );
+    expect(
+      (
+        await attempt(process.execPath, ["scripts/check-version.mjs"], {
+          cwd: folder,
+          env: { ...baseEnv, GITHUB_REF_TYPE: "tag", GITHUB_REF_NAME: next },
+        })
+      ).code,
+    ).toBe(0);
     const refused = await attempt(process.execPath, ["scripts/check-version.mjs", `v${next}`], { cwd: folder });
     expect(refused.code).toBe(1);
     expect(refused.out).toContain(`tag "v${next}" differs from manifest.json version ${next}`);
@@ -159,16 +218,35 @@ describe("npm version and the version check", () => {
     const version = String(manifest.version);
     await writeFile(join(folder, "manifest.json"), JSON.stringify({ ...manifest, authorUrl: undefined }));
     await writeFile(join(folder, "package.json"), JSON.stringify({ ...pkg, repository: undefined }));
-    const branch = await attempt(process.execPath, ["scripts/check-version.mjs"], { cwd: folder, env: { ...baseEnv, GITHUB_REF_TYPE: "branch", GITHUB_REF_NAME: "main" } });
+    const branch = await attempt(process.execPath, ["scripts/check-version.mjs"], {
+      cwd: folder,
+      env: { ...baseEnv, GITHUB_REF_TYPE: "branch", GITHUB_REF_NAME: "main" },
+    });
     expect(branch.code).toBe(0);
     expect(branch.out).toContain("not filled in yet: package.json repository, manifest.json authorUrl");
     const tagged = await attempt(process.execPath, ["scripts/check-version.mjs", version], { cwd: folder });
     expect(tagged.code).toBe(1);
 
-    await writeFile(join(folder, "manifest.json"), JSON.stringify({ ...manifest, authorUrl: "https://github.com/owner" }));
-    await writeFile(join(folder, "package.json"), JSON.stringify({ ...pkg, repository: { type: "git", url: "git+https://github.com/owner/hackmd-bridge.git" } }));
-    expect((await attempt(process.execPath, ["scripts/check-version.mjs", version], { cwd: folder, env: { ...baseEnv, GITHUB_REPOSITORY: "owner/hackmd-bridge" } })).code).toBe(0);
-    const elsewhere = await attempt(process.execPath, ["scripts/check-version.mjs", version], { cwd: folder, env: { ...baseEnv, GITHUB_REPOSITORY: "someone/else" } });
+    await writeFile(
+      join(folder, "manifest.json"),
+      JSON.stringify({ ...manifest, authorUrl: "https://github.com/owner" }),
+    );
+    await writeFile(
+      join(folder, "package.json"),
+      JSON.stringify({ ...pkg, repository: { type: "git", url: "git+https://github.com/owner/hackmd-bridge.git" } }),
+    );
+    expect(
+      (
+        await attempt(process.execPath, ["scripts/check-version.mjs", version], {
+          cwd: folder,
+          env: { ...baseEnv, GITHUB_REPOSITORY: "owner/hackmd-bridge" },
+        })
+      ).code,
+    ).toBe(0);
+    const elsewhere = await attempt(process.execPath, ["scripts/check-version.mjs", version], {
+      cwd: folder,
+      env: { ...baseEnv, GITHUB_REPOSITORY: "someone/else" },
+    });
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.out).toContain("is not this repository");
   });

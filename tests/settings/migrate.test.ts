@@ -14,7 +14,8 @@ function recordingLogger(): Logger & { events: Array<[string, Record<string, unk
 
 describe("migrateSettings", () => {
   it("gives the defaults for nothing, {} and garbage; defaults are private and safe", () => {
-    for (const raw of [undefined, null, {}, [], 42, "text", true, [1, 2]]) expect(migrateSettings(raw)).toEqual(DEFAULT_SETTINGS);
+    for (const raw of [undefined, null, {}, [], 42, "text", true, [1, 2]])
+      expect(migrateSettings(raw)).toEqual(DEFAULT_SETTINGS);
     expect(DEFAULT_SETTINGS).toMatchObject({
       version: SETTINGS_VERSION,
       apiUrl: "https://api.hackmd.io/v1",
@@ -94,8 +95,12 @@ describe("migrateSettings", () => {
       autoSyncOnResume: true,
       autoSyncBudget: "free",
     } satisfies Settings);
-    expect(migrateSettings({ version: 1, requireVersionBeforeOverwrite: true }).requireVersionBeforeOverwrite).toBe(true);
-    expect(migrateSettings({ version: 1, requireVersionBeforeOverwrite: "yes" }).requireVersionBeforeOverwrite).toBe(false);
+    expect(migrateSettings({ version: 1, requireVersionBeforeOverwrite: true }).requireVersionBeforeOverwrite).toBe(
+      true,
+    );
+    expect(migrateSettings({ version: 1, requireVersionBeforeOverwrite: "yes" }).requireVersionBeforeOverwrite).toBe(
+      false,
+    );
     // The secret picker's id: a valid id or "" (none picked) is kept; anything else is the default.
     expect(migrateSettings({ version: 1, apiTokenSecret: "team-token" }).apiTokenSecret).toBe("team-token");
     expect(migrateSettings({ version: 1, apiTokenSecret: "" }).apiTokenSecret).toBe("");
@@ -106,12 +111,24 @@ describe("migrateSettings", () => {
     expect(migrateSettings({ version: 1, autoMerge: "yes" }).autoMerge).toBe(true);
     expect(migrateSettings({ version: 1 }).convertObsidianSyntax).toBe(true);
     // Automatic sync (docs/auto-sync.md): off unless saved on; a budget is a plan, unlimited or a clamped number.
-    expect(migrateSettings({ version: 1 })).toMatchObject({ autoSync: false, autoSyncOnStartup: true, autoSyncOnResume: true, autoSyncBudget: "free" });
-    expect(migrateSettings({ version: 1, autoSync: true, autoSyncOnResume: false, autoSyncBudget: "unlimited" })).toMatchObject({ autoSync: true, autoSyncOnResume: false, autoSyncBudget: "unlimited" });
+    expect(migrateSettings({ version: 1 })).toMatchObject({
+      autoSync: false,
+      autoSyncOnStartup: true,
+      autoSyncOnResume: true,
+      autoSyncBudget: "free",
+    });
+    expect(
+      migrateSettings({ version: 1, autoSync: true, autoSyncOnResume: false, autoSyncBudget: "unlimited" }),
+    ).toMatchObject({ autoSync: true, autoSyncOnResume: false, autoSyncBudget: "unlimited" });
     expect(migrateSettings({ version: 1, autoSyncBudget: 3 }).autoSyncBudget).toBe(10);
     expect(migrateSettings({ version: 1, autoSyncBudget: 1500.4 }).autoSyncBudget).toBe(1500);
-    expect(migrateSettings({ version: 1, autoSyncBudget: "lots", autoSync: "yes" })).toMatchObject({ autoSyncBudget: "free", autoSync: false });
-    expect(migrateSettings({ version: 1, backgroundCheckMinutes: -3, defaultPullFolder: "/", defaultWorkspace: "" })).toMatchObject({
+    expect(migrateSettings({ version: 1, autoSyncBudget: "lots", autoSync: "yes" })).toMatchObject({
+      autoSyncBudget: "free",
+      autoSync: false,
+    });
+    expect(
+      migrateSettings({ version: 1, backgroundCheckMinutes: -3, defaultPullFolder: "/", defaultWorkspace: "" }),
+    ).toMatchObject({
       backgroundCheckMinutes: 0,
       defaultPullFolder: "",
       defaultWorkspace: null,
@@ -119,14 +136,29 @@ describe("migrateSettings", () => {
   });
 
   it("keeps valid tool policies over the cautious defaults, repairs the rest, and clamps the approval timeout", () => {
-    expect(DEFAULT_TOOL_POLICIES).toMatchObject({ hackmd_get_note: "allow", hackmd_update_note: "ask", hackmd_delete_note: "ask", hackmd_untrack_note: "ask", hackmd_create_folder: "ask" });
+    expect(DEFAULT_TOOL_POLICIES).toMatchObject({
+      hackmd_get_note: "allow",
+      hackmd_update_note: "ask",
+      hackmd_delete_note: "ask",
+      hackmd_untrack_note: "ask",
+      hackmd_create_folder: "ask",
+    });
     const migrated = migrateSettings({
       version: 1,
-      agentToolPolicies: { hackmd_delete_note: "deny", hackmd_update_note: "maybe", hackmd_list_versions: "allow", "not a tool": "allow" },
+      agentToolPolicies: {
+        hackmd_delete_note: "deny",
+        hackmd_update_note: "maybe",
+        hackmd_list_versions: "allow",
+        "not a tool": "allow",
+      },
       agentsReadOnly: true,
       approvalTimeoutSeconds: 1,
     });
-    expect(migrated.agentToolPolicies).toEqual({ ...DEFAULT_TOOL_POLICIES, hackmd_delete_note: "deny", hackmd_list_versions: "allow" });
+    expect(migrated.agentToolPolicies).toEqual({
+      ...DEFAULT_TOOL_POLICIES,
+      hackmd_delete_note: "deny",
+      hackmd_list_versions: "allow",
+    });
     expect(migrated.agentsReadOnly).toBe(true);
     expect(migrated.approvalTimeoutSeconds).toBe(5);
     expect(migrateSettings({ version: 1, approvalTimeoutSeconds: 900 }).approvalTimeoutSeconds).toBe(120);
@@ -170,7 +202,10 @@ describe("migrateSettings", () => {
   });
 
   it("is idempotent: migrating a migrated object is the identity (property)", () => {
-    const field = fc.oneof(fc.anything(), fc.constantFrom("owner", "signed_in", "guest", "https://api.hackmd.io/v1/", "a/./b", " t "));
+    const field = fc.oneof(
+      fc.anything(),
+      fc.constantFrom("owner", "signed_in", "guest", "https://api.hackmd.io/v1/", "a/./b", " t "),
+    );
     const shape = fc.record(
       {
         version: fc.oneof(fc.constantFrom(0, 1, 2), fc.anything()),

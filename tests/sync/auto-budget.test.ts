@@ -6,7 +6,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isBridgeError } from "../../src/core/errors";
 import { NodeLocalFiles } from "../../src/node/local-files";
-import { FREE_PLAN_MONTHLY, MIN_ROUND_DELAY_MS, RequestBudget, WINDOW_MS, defaultBudget, monthEnd, monthOf, parseBudgetState, readBudgetState, type BudgetStorage } from "../../src/sync/auto/budget";
+import {
+  FREE_PLAN_MONTHLY,
+  MIN_ROUND_DELAY_MS,
+  RequestBudget,
+  WINDOW_MS,
+  defaultBudget,
+  monthEnd,
+  monthOf,
+  parseBudgetState,
+  readBudgetState,
+  type BudgetStorage,
+} from "../../src/sync/auto/budget";
 import { BUDGET_FILE, BUDGET_LOCK, stateFileBudgetStorage } from "../../src/sync/auto/budget-file";
 import { FIRST_RETRY_MS, retryAt } from "../../src/sync/auto/outbox";
 import { startBridge } from "../helpers/bridge";
@@ -29,7 +40,11 @@ function memoryStorage(initial?: string): BudgetStorage & { text: string | undef
   return store;
 }
 
-async function budgetAt(now: number, monthly: number | "unlimited" = FREE_PLAN_MONTHLY, storage = memoryStorage()): Promise<RequestBudget> {
+async function budgetAt(
+  now: number,
+  monthly: number | "unlimited" = FREE_PLAN_MONTHLY,
+  storage = memoryStorage(),
+): Promise<RequestBudget> {
   const budget = new RequestBudget({ monthly, storage });
   await budget.load(now);
   return budget;
@@ -150,7 +165,11 @@ describe("the client's request hook (emulator)", () => {
       await bridge.core.deps.client.listNotes(call, { teamPath: "sandbox-team" });
       stop();
       await bridge.core.deps.client.me(call);
-      expect(seen.map((sent) => `${sent.method} ${sent.path}`)).toEqual(["GET /v1/me", "GET /v1/notes", "GET /v1/teams/sandbox-team/notes"]);
+      expect(seen.map((sent) => `${sent.method} ${sent.path}`)).toEqual([
+        "GET /v1/me",
+        "GET /v1/notes",
+        "GET /v1/teams/sandbox-team/notes",
+      ]);
       expect(bridge.requestsSinceMark()).toHaveLength(4);
       expect(JSON.stringify(seen)).not.toContain(bridge.emu.token);
     } finally {
@@ -163,7 +182,9 @@ describe("reserving before sending (the count saved before a request leaves)", (
   it("requests reserved at once by several steps never pass the month's budget: the one too many is refused, nothing counted", async () => {
     const storage = memoryStorage(JSON.stringify({ format: 1, month: "2027-04", used: 7, rounds: 0, recent: [] }));
     const budget = await budgetAt(APRIL, 10, storage);
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => budget.reserve(APRIL + 5, { inRound: true, enforce: true })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, () => budget.reserve(APRIL + 5, { inRound: true, enforce: true })),
+    );
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(3);
     const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
     expect(refused).toHaveLength(7);
@@ -193,14 +214,25 @@ describe("reserving before sending (the count saved before a request leaves)", (
       const files = await NodeLocalFiles.open({ root });
       const mid = APRIL + 15 * DAY;
       for (const [bytes, why] of [
-        [new TextEncoder().encode(JSON.stringify({ format: 1, month: "2027-04", used: 5, recent: Array.from({ length: 10_000 }, () => mid) })), "it is larger than a budget file can be"],
+        [
+          new TextEncoder().encode(
+            JSON.stringify({ format: 1, month: "2027-04", used: 5, recent: Array.from({ length: 10_000 }, () => mid) }),
+          ),
+          "it is larger than a budget file can be",
+        ],
         [new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), "it is not UTF-8 text"],
       ] as const) {
         await files.state.write(BUDGET_FILE, bytes);
-        const budget = new RequestBudget({ monthly: 2000, storage: stateFileBudgetStorage(files.state, { owner: "1@here" }) });
+        const budget = new RequestBudget({
+          monthly: 2000,
+          storage: stateFileBudgetStorage(files.state, { owner: "1@here" }),
+        });
         await budget.load(mid);
         expect(budget.takeDamage()).toBe(why);
-        expect(JSON.parse(await readFile(join(root, files.root.stateFolder, BUDGET_FILE), "utf8"))).toMatchObject({ month: "2027-04", used: 1000 });
+        expect(JSON.parse(await readFile(join(root, files.root.stateFolder, BUDGET_FILE), "utf8"))).toMatchObject({
+          month: "2027-04",
+          used: 1000,
+        });
       }
     } finally {
       await rm(root, { recursive: true, force: true });
@@ -211,12 +243,25 @@ describe("reserving before sending (the count saved before a request leaves)", (
     const root = await mkdtemp(join(tmpdir(), "hb-budget-file-"));
     try {
       const files = await NodeLocalFiles.open({ root });
-      const one = new RequestBudget({ monthly: "unlimited", storage: stateFileBudgetStorage(files.state, { owner: "1@here" }) });
-      const two = new RequestBudget({ monthly: "unlimited", storage: stateFileBudgetStorage(files.state, { owner: "2@here" }) });
+      const one = new RequestBudget({
+        monthly: "unlimited",
+        storage: stateFileBudgetStorage(files.state, { owner: "1@here" }),
+      });
+      const two = new RequestBudget({
+        monthly: "unlimited",
+        storage: stateFileBudgetStorage(files.state, { owner: "2@here" }),
+      });
       const now = Date.now();
       await Promise.all([one.load(now), two.load(now)]);
-      await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? one : two).reserve(now + i, { inRound: false, enforce: false })));
-      const saved = JSON.parse(await readFile(join(root, files.root.stateFolder, BUDGET_FILE), "utf8")) as { used: number; recent: number[] };
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 === 0 ? one : two).reserve(now + i, { inRound: false, enforce: false }),
+        ),
+      );
+      const saved = JSON.parse(await readFile(join(root, files.root.stateFolder, BUDGET_FILE), "utf8")) as {
+        used: number;
+        recent: number[];
+      };
       expect(saved.used).toBe(40);
       expect(saved.recent).toHaveLength(40);
       // Each sees the other's requests at its next read.
@@ -251,16 +296,35 @@ describe("reserving before sending (the count saved before a request leaves)", (
 
   it("saved send times and a month after now (a clock set back) are read as now and written back so; they then age normally", async () => {
     const later = APRIL + 10 * DAY;
-    const storage = memoryStorage(JSON.stringify({ format: 1, month: "2027-05", used: 12, rounds: 0, recent: [later, later + 1, later + 2] }));
+    const storage = memoryStorage(
+      JSON.stringify({ format: 1, month: "2027-05", used: 12, rounds: 0, recent: [later, later + 1, later + 2] }),
+    );
     const budget = new RequestBudget({ monthly: 2000, storage, windowLimit: 3, windowMs: WINDOW_MS });
     await budget.load(APRIL);
     expect(budget.used(APRIL)).toBe(12); // the count is kept as this month's
-    expect(JSON.parse(storage.text ?? "{}")).toMatchObject({ month: "2027-04", used: 12, recent: [APRIL, APRIL, APRIL] });
+    expect(JSON.parse(storage.text ?? "{}")).toMatchObject({
+      month: "2027-04",
+      used: 12,
+      recent: [APRIL, APRIL, APRIL],
+    });
     expect(budget.windowWait(APRIL + 1000, 1)).toBe(WINDOW_MS - 1000);
     await budget.refresh(APRIL + WINDOW_MS + 1);
     expect(budget.windowWait(APRIL + WINDOW_MS + 1, 1)).toBe(0);
     // A queued push's retry, saved after now, is due from now.
-    expect(retryAt({ team_path: null, note_id: "n", local_path: "n.md", queued_at: later, attempts: 1, last_attempt_at: later, last_error_kind: "network" }, APRIL)).toBe(APRIL + FIRST_RETRY_MS);
+    expect(
+      retryAt(
+        {
+          team_path: null,
+          note_id: "n",
+          local_path: "n.md",
+          queued_at: later,
+          attempts: 1,
+          last_attempt_at: later,
+          last_error_kind: "network",
+        },
+        APRIL,
+      ),
+    ).toBe(APRIL + FIRST_RETRY_MS);
   });
 
   it("a damaged saved count is reported once and restarts at the month's even pace, not at zero", async () => {
@@ -268,7 +332,9 @@ describe("reserving before sending (the count saved before a request leaves)", (
     const read = readBudgetState("{not json", mid, 2000);
     expect(read.damage).toBe("it is not JSON");
     expect(read.state.used).toBe(1000);
-    expect(readBudgetState(JSON.stringify({ month: "2027-04", used: -3 }), mid, 2000).damage).toBe("its count is not a whole number");
+    expect(readBudgetState(JSON.stringify({ month: "2027-04", used: -3 }), mid, 2000).damage).toBe(
+      "its count is not a whole number",
+    );
     expect(readBudgetState("{not json", mid, "unlimited").state.used).toBe(0);
     const storage = memoryStorage("{not json");
     const budget = await budgetAt(mid, 2000, storage);

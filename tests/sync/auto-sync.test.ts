@@ -73,7 +73,12 @@ describe("automatic sync on the emulator", () => {
     expect(world.remoteBody(mine)).toBe("# Mine\n\nedited on a tight budget\n");
     const sent = world.bridge.emu.requests().map((entry) => entry.route ?? entry.method);
     // Two lists, then PATCH and its read-back: no GET of the note before the PATCH.
-    expect(sent.slice(0, 4)).toEqual(["GET /notes", "GET /teams/:teamPath/notes", "PATCH /notes/:noteId", "GET /notes/:noteId"]);
+    expect(sent.slice(0, 4)).toEqual([
+      "GET /notes",
+      "GET /teams/:teamPath/notes",
+      "PATCH /notes/:noteId",
+      "GET /notes/:noteId",
+    ]);
     expect(sent.filter((route) => route.startsWith("PATCH"))).toHaveLength(1);
   });
 
@@ -82,12 +87,21 @@ describe("automatic sync on the emulator", () => {
     const [mine] = world.notes;
     if (mine === undefined) throw new Error("no notes");
     const { client, sync } = world.bridge.core.deps;
-    const [listed] = (await client.listNotes(new CallContext(), { teamPath: mine.teamPath })).filter((note) => note.id === mine.id);
+    const [listed] = (await client.listNotes(new CallContext(), { teamPath: mine.teamPath })).filter(
+      (note) => note.id === mine.id,
+    );
     if (listed === undefined) throw new Error("not listed");
     const push = async (text: string, at: number, note = listed): Promise<string[]> => {
       await world.editLocal(mine, text);
       world.bridge.emu.clearRequests();
-      await sync.push({ localPath: mine.localPath, strategy: "merge", confirm: false, confirmLargeFile: false, call: new CallContext(), listed: { note, at } });
+      await sync.push({
+        localPath: mine.localPath,
+        strategy: "merge",
+        confirm: false,
+        confirmLargeFile: false,
+        call: new CallContext(),
+        listed: { note, at },
+      });
       return world.bridge.emu.requests().map((entry) => entry.method);
     };
     // A list older than LISTED_TRUST_MS: the push reads the note first.
@@ -97,7 +111,12 @@ describe("automatic sync on the emulator", () => {
     expect(await push("# Mine\n\nsecond\n", world.clock.now())).toEqual(["GET", "PATCH", "GET"]);
     // A listed timestamp other than the record's: read first.
     world.clock.advance(60_000);
-    expect(await push("# Mine\n\nthird\n", world.clock.now(), { ...listed, last_changed_at: (listed.last_changed_at ?? 0) + 1 })).toEqual(["GET", "PATCH", "GET"]);
+    expect(
+      await push("# Mine\n\nthird\n", world.clock.now(), {
+        ...listed,
+        last_changed_at: (listed.last_changed_at ?? 0) + 1,
+      }),
+    ).toEqual(["GET", "PATCH", "GET"]);
     expect(world.remoteBody(mine)).toBe("# Mine\n\nthird\n");
   });
 
@@ -113,8 +132,15 @@ describe("automatic sync on the emulator", () => {
       if (filled || sent.method !== "PATCH") return Promise.resolve();
       filled = true;
       const saved = JSON.parse(world.storage.text ?? "{}") as { recent?: number[] };
-      world.storage.text = JSON.stringify({ ...saved, recent: [...(saved.recent ?? []), ...Array.from({ length: 30 }, () => sent.at)] });
-      world.bridge.emu.collaboratorEdit(mine.id, { content: "# Auto 0\n\nFirst line of note 0.\n\nada's line\n" }, { as: "ada" });
+      world.storage.text = JSON.stringify({
+        ...saved,
+        recent: [...(saved.recent ?? []), ...Array.from({ length: 30 }, () => sent.at)],
+      });
+      world.bridge.emu.collaboratorEdit(
+        mine.id,
+        { content: "# Auto 0\n\nFirst line of note 0.\n\nada's line\n" },
+        { as: "ada" },
+      );
       return Promise.resolve();
     });
     await world.restart();
@@ -126,14 +152,20 @@ describe("automatic sync on the emulator", () => {
     unhook();
     expect(filled).toBe(true);
     expect(patches(world)).toBe(0);
-    expect(report.pushes).toEqual([expect.objectContaining({ local_path: mine.localPath, outcome: "queued", error_kind: "rate_limited" })]);
+    expect(report.pushes).toEqual([
+      expect.objectContaining({ local_path: mine.localPath, outcome: "queued", error_kind: "rate_limited" }),
+    ]);
     expect(world.remoteBody(mine)).toContain("ada's line");
     expect((await world.outbox.list()).map((entry) => entry.local_path)).toEqual([mine.localPath]);
   });
 
   it("holds back a file that is open in an editor: not pushed mid-typing, not pulled into", async () => {
     const editing = new Set<string>();
-    world = await startAutoWorld({ start: START, count: 2, runner: { debounceMs: 60_000, isEditing: (path) => editing.has(path) } });
+    world = await startAutoWorld({
+      start: START,
+      count: 2,
+      runner: { debounceMs: 60_000, isEditing: (path) => editing.has(path) },
+    });
     const [note] = world.notes;
     if (note === undefined) throw new Error("no notes");
     editing.add(note.localPath);
@@ -165,7 +197,11 @@ describe("automatic sync on the emulator", () => {
     // A collaborator edits one of the queued notes on another line meanwhile: the queued push must see it.
     const shared = edited[0];
     if (shared === undefined) throw new Error("no note");
-    world.bridge.emu.collaboratorEdit(shared.id, { content: "# Auto 0\n\nFirst line of note 0.\nAda was here.\n" }, { as: "ada" });
+    world.bridge.emu.collaboratorEdit(
+      shared.id,
+      { content: "# Auto 0\n\nFirst line of note 0.\nAda was here.\n" },
+      { as: "ada" },
+    );
 
     await world.restart(); // the outbox lives in the state folder, not in the runner
     expect((await world.outbox.list()).length).toBe(3);
@@ -182,7 +218,9 @@ describe("automatic sync on the emulator", () => {
     expect(world.remoteBody(shared)).toContain("Ada was here.");
     expect(await world.readLocal(shared)).toBe("# Offline edit 0\n");
     const firstWrite = world.bridge.emu.requests().findIndex((entry) => PATCH.test(entry.route ?? entry.method));
-    const firstRead = world.bridge.emu.requests().findIndex((entry) => entry.method === "GET" && /^\/v1\/(teams\/[^/]+\/)?notes\/auto-note/.test(entry.path));
+    const firstRead = world.bridge.emu
+      .requests()
+      .findIndex((entry) => entry.method === "GET" && /^\/v1\/(teams\/[^/]+\/)?notes\/auto-note/.test(entry.path));
     expect(firstRead).toBeGreaterThanOrEqual(0);
     expect(firstRead).toBeLessThan(firstWrite);
   });
@@ -193,12 +231,19 @@ describe("automatic sync on the emulator", () => {
     if (note === undefined) throw new Error("no notes");
     await world.runUntil(START + MINUTE);
     // The PATCH lands, but the answer is lost: a readback.
-    world.bridge.emu.injectFault({ match: { method: "PATCH" }, action: { drop: true }, when: "after-commit", times: 1 });
+    world.bridge.emu.injectFault({
+      match: { method: "PATCH" },
+      action: { drop: true },
+      when: "after-commit",
+      times: 1,
+    });
     await world.editLocal(note, "# Landed, unconfirmed\n");
     const reports: StepReport[] = [];
     await world.runUntil(START + MINUTE + 10_000, (step) => reports.push(step));
     const pushes = reports.flatMap((step) => step.pushes);
-    expect(pushes).toEqual([expect.objectContaining({ local_path: note.localPath, outcome: "failed", error_kind: "readback" })]);
+    expect(pushes).toEqual([
+      expect.objectContaining({ local_path: note.localPath, outcome: "failed", error_kind: "readback" }),
+    ]);
     expect(await world.outbox.list()).toEqual([]);
     expect(patches(world)).toBe(1);
     // Later rounds see the write landed (remote equals local) and settle the baseline without a second PATCH.
@@ -209,7 +254,13 @@ describe("automatic sync on the emulator", () => {
 
   it("a burst of edits never puts more requests into 5 minutes than HackMD allows (limit scaled down to 30; the emulator limits too)", async () => {
     const limit = 30;
-    world = await startAutoWorld({ start: START, count: 12, runner: { debounceMs: 5_000 }, monthly: "unlimited", windowLimit: limit });
+    world = await startAutoWorld({
+      start: START,
+      count: 12,
+      runner: { debounceMs: 5_000 },
+      monthly: "unlimited",
+      windowLimit: limit,
+    });
     await world.runUntil(START + MINUTE);
     for (const [i, note] of world.notes.entries()) await world.editLocal(note, `# Burst ${i}\n`);
     await world.runUntil(START + 15 * MINUTE);
@@ -276,10 +327,12 @@ describe("a simulated month on the emulator (scaled down; the full month is `npm
         const workday = (hour: number): number => monthStart + day * DAY + 9 * HOUR + Math.floor(hour * 8 * HOUR);
         for (let k = 0; k < 2; k += 1) {
           const note = localNotes[Math.floor(random() * localNotes.length)] ?? localNotes[0];
-          if (note !== undefined) events.push({ at: workday(random()), side: "local", note, body: `# Local day ${day} edit ${k}\n` });
+          if (note !== undefined)
+            events.push({ at: workday(random()), side: "local", note, body: `# Local day ${day} edit ${k}\n` });
         }
         const note = remoteNotes[Math.floor(random() * remoteNotes.length)] ?? remoteNotes[0];
-        if (note !== undefined) events.push({ at: workday(random()), side: "remote", note, body: `# Remote day ${day}\n` });
+        if (note !== undefined)
+          events.push({ at: workday(random()), side: "remote", note, body: `# Remote day ${day}\n` });
       }
       events.sort((a, b) => a.at - b.at);
       const waiting: Array<Event & { seen?: number }> = [];
@@ -288,8 +341,13 @@ describe("a simulated month on the emulator (scaled down; the full month is `npm
       let longestAnnounced = 0;
       const settle = async (now: number): Promise<void> => {
         for (const event of [...waiting]) {
-          const arrived = event.side === "remote" ? (await world.readLocal(event.note)) === event.body : world.remoteBody(event.note) === event.body;
-          const superseded = waiting.some((other) => other !== event && other.note === event.note && other.at > event.at);
+          const arrived =
+            event.side === "remote"
+              ? (await world.readLocal(event.note)) === event.body
+              : world.remoteBody(event.note) === event.body;
+          const superseded = waiting.some(
+            (other) => other !== event && other.note === event.note && other.at > event.at,
+          );
           if (arrived || superseded) {
             if (arrived) {
               if (event.side === "remote") worstRemoteDelay = Math.max(worstRemoteDelay, now - event.at);

@@ -58,14 +58,18 @@ const DEFAULT_RUNS = 120;
 /** Gates one schedule may open before it counts as hung. */
 const MAX_GATES = 5_000;
 
-
 const seed = intFromEnv("HB_CONCURRENCY_SEED", DEFAULT_SEED);
 const runs = intFromEnv("HB_CONCURRENCY_RUNS", DEFAULT_RUNS);
 /** fast-check's `path` of a reported counterexample: with its seed, replays just that schedule. */
 const replayPath = process.env.HB_CONCURRENCY_PATH;
 const keepGoing = process.env.HB_CONCURRENCY_KEEP_GOING === "1";
 /** Violation kinds to leave out (comma-separated, e.g. `views`), to shrink the other failures. */
-const ignored = new Set((process.env.HB_CONCURRENCY_IGNORE ?? "").split(",").map((kind) => kind.trim()).filter((kind) => kind !== ""));
+const ignored = new Set(
+  (process.env.HB_CONCURRENCY_IGNORE ?? "")
+    .split(",")
+    .map((kind) => kind.trim())
+    .filter((kind) => kind !== ""),
+);
 /** In keep-going mode, how many failing schedules are printed in full. */
 const PRINTED_FAILURES = intFromEnv("HB_CONCURRENCY_PRINT", 5);
 
@@ -82,58 +86,80 @@ describe("nothing lost when things happen at once", () => {
     await env.emu.close();
   });
 
-  it("keeps every edit, only confirmed baselines and one view of every record", async () => {
-    const totals = { schedules: 0, failed: 0, lost: 0, baselines: 0, inherent: 0, gates: 0 };
-    const reports: string[] = [];
-    const inherentLines: string[] = [];
-    const property = fc.asyncProperty(fc.scheduler(), schedulePlan, async (scheduler, plan) => {
-      const world = await ConcurrentWorld.open(env, plan, ignored);
+  it(
+    "keeps every edit, only confirmed baselines and one view of every record",
+    async () => {
+      const totals = { schedules: 0, failed: 0, lost: 0, baselines: 0, inherent: 0, gates: 0 };
+      const reports: string[] = [];
+      const inherentLines: string[] = [];
+      const property = fc.asyncProperty(fc.scheduler(), schedulePlan, async (scheduler, plan) => {
+        const world = await ConcurrentWorld.open(env, plan, ignored);
+        try {
+          totals.gates += await world.run(scheduler, plan, MAX_GATES);
+          world.settleRemote();
+          await world.checkInvariants("after the schedule");
+          await world.reconcile();
+          await world.checkInvariants("after the reconcile");
+        } finally {
+          await world.close();
+        }
+        if (process.env.HB_CONCURRENCY_GATE_LOG !== undefined) {
+          appendFileSync(
+            process.env.HB_CONCURRENCY_GATE_LOG,
+            `${world.gates.opened.length} ${world.gates.opened.join(" | ")}\n`,
+          );
+        }
+        // Once a schedule failed, fast-check only shrinks it: those re-runs are not counted.
+        const shrinking = !keepGoing && totals.failed > 0;
+        if (!shrinking) {
+          totals.schedules += 1;
+          totals.inherent += world.inherent.length;
+          for (const loss of world.inherent)
+            if (keepGoing && inherentLines.length < PRINTED_FAILURES)
+              inherentLines.push(`schedule ${totals.schedules}: ${loss.marker} ${loss.why}`);
+        }
+        if (keepGoing && !shrinking && totals.schedules % 500 === 0) {
+          process.stdout.write(
+            `concurrency: progress ${totals.schedules}/${runs} schedules, failing ${totals.failed + (world.violations.length > 0 ? 1 : 0)}\n`,
+          );
+        }
+        if (world.violations.length === 0) return;
+        const report = world.report(plan);
+        if (!shrinking) {
+          const { lost, baselines } = world.tally();
+          totals.failed += 1;
+          totals.lost += lost;
+          totals.baselines += baselines;
+          if (keepGoing && reports.length < PRINTED_FAILURES) reports.push(`schedule ${totals.schedules}:\n${report}`);
+          else if (keepGoing)
+            reports.push(
+              `schedule ${totals.schedules}: ${world.violations.map((v) => `[${v.kind}] ${v.message}`).join(" | ")}`,
+            );
+        }
+        if (!keepGoing) throw new Error(report);
+      });
       try {
-        totals.gates += await world.run(scheduler, plan, MAX_GATES);
-        world.settleRemote();
-        await world.checkInvariants("after the schedule");
-        await world.reconcile();
-        await world.checkInvariants("after the reconcile");
+        // A schedule that hangs fails (and shrinks) instead of stalling the suite.
+        await fc.assert(property, {
+          seed,
+          numRuns: runs,
+          plugins: [fc.timeout(30_000)],
+          ...(replayPath === undefined ? {} : { path: replayPath }),
+        });
       } finally {
-        await world.close();
+        // Straight to stdout: the lint config forbids console, and CI logs must show the counts.
+        for (const report of reports) process.stdout.write(`${report}\n\n`);
+        if (inherentLines.length > 0)
+          process.stdout.write(
+            `inherent cross-core losses (first ${inherentLines.length}):\n  ${inherentLines.join("\n  ")}\n\n`,
+          );
+        process.stdout.write(
+          `concurrency: ${totals.schedules} schedules, seed ${seed}, lost edits ${totals.lost}, unconfirmed baselines ${totals.baselines}\n` +
+            `concurrency: failing schedules ${totals.failed}${keepGoing ? "" : " (stopped at the first)"}, inherent cross-core losses ${totals.inherent}, gates opened ${totals.gates}\n`,
+        );
       }
-      if (process.env.HB_CONCURRENCY_GATE_LOG !== undefined) {
-        appendFileSync(process.env.HB_CONCURRENCY_GATE_LOG, `${world.gates.opened.length} ${world.gates.opened.join(" | ")}\n`);
-      }
-      // Once a schedule failed, fast-check only shrinks it: those re-runs are not counted.
-      const shrinking = !keepGoing && totals.failed > 0;
-      if (!shrinking) {
-        totals.schedules += 1;
-        totals.inherent += world.inherent.length;
-        for (const loss of world.inherent) if (keepGoing && inherentLines.length < PRINTED_FAILURES) inherentLines.push(`schedule ${totals.schedules}: ${loss.marker} ${loss.why}`);
-      }
-      if (keepGoing && !shrinking && totals.schedules % 500 === 0) {
-        process.stdout.write(`concurrency: progress ${totals.schedules}/${runs} schedules, failing ${totals.failed + (world.violations.length > 0 ? 1 : 0)}\n`);
-      }
-      if (world.violations.length === 0) return;
-      const report = world.report(plan);
-      if (!shrinking) {
-        const { lost, baselines } = world.tally();
-        totals.failed += 1;
-        totals.lost += lost;
-        totals.baselines += baselines;
-        if (keepGoing && reports.length < PRINTED_FAILURES) reports.push(`schedule ${totals.schedules}:\n${report}`);
-        else if (keepGoing) reports.push(`schedule ${totals.schedules}: ${world.violations.map((v) => `[${v.kind}] ${v.message}`).join(" | ")}`);
-      }
-      if (!keepGoing) throw new Error(report);
-    });
-    try {
-      // A schedule that hangs fails (and shrinks) instead of stalling the suite.
-      await fc.assert(property, { seed, numRuns: runs, plugins: [fc.timeout(30_000)], ...(replayPath === undefined ? {} : { path: replayPath }) });
-    } finally {
-      // Straight to stdout: the lint config forbids console, and CI logs must show the counts.
-      for (const report of reports) process.stdout.write(`${report}\n\n`);
-      if (inherentLines.length > 0) process.stdout.write(`inherent cross-core losses (first ${inherentLines.length}):\n  ${inherentLines.join("\n  ")}\n\n`);
-      process.stdout.write(
-        `concurrency: ${totals.schedules} schedules, seed ${seed}, lost edits ${totals.lost}, unconfirmed baselines ${totals.baselines}\n` +
-          `concurrency: failing schedules ${totals.failed}${keepGoing ? "" : " (stopped at the first)"}, inherent cross-core losses ${totals.inherent}, gates opened ${totals.gates}\n`,
-      );
-    }
-    expect(totals.failed).toBe(0);
-  }, 120_000 + runs * 2_000);
+      expect(totals.failed).toBe(0);
+    },
+    120_000 + runs * 2_000,
+  );
 });

@@ -37,7 +37,8 @@ describe("Obsidian content survives the trip to HackMD and back", () => {
   const local = (path: string): string => join(bridge.root, path);
   const remote = (id = MAIN): string => bridge.emu.inspect().notes.find((note) => note.id === id)?.content ?? "";
   const uploads = (): number => bridge.requestsSinceMark().filter((route) => route === UPLOAD).length;
-  const check = async (path: string): Promise<string> => (await bridge.core.deps.sync.check({ localPath: path, call: new CallContext() })).status;
+  const check = async (path: string): Promise<string> =>
+    (await bridge.core.deps.sync.check({ localPath: path, call: new CallContext() })).status;
 
   let root: string;
   beforeEach(async () => {
@@ -81,7 +82,17 @@ describe("Obsidian content survives the trip to HackMD and back", () => {
     // What `diff` and "Compare with HackMD" show against: the body in the file's syntax.
     const found = (await bridge.core.deps.sync.listTracked()).find((entry) => entry.note_id === MAIN);
     expect(found).toBeDefined();
-    const keyed = { key: `personal--${MAIN}`, record: { format: 1, internal_id: MAIN, team_path: null, local_path: "Main.md", baseline_body_hash: found?.baseline_hash ?? "", last_observed_remote_timestamp: "" } };
+    const keyed = {
+      key: `personal--${MAIN}`,
+      record: {
+        format: 1,
+        internal_id: MAIN,
+        team_path: null,
+        local_path: "Main.md",
+        baseline_body_hash: found?.baseline_hash ?? "",
+        last_observed_remote_timestamp: "",
+      },
+    };
     expect(await bridge.core.deps.sync.localFormOf(keyed, remote())).toBe(written);
 
     bridge.mark();
@@ -126,7 +137,9 @@ describe("Obsidian content survives the trip to HackMD and back", () => {
     await writeFile(local(".obsidian/app.json"), JSON.stringify({ attachmentFolderPath: "./assets" }));
     await mkdir(local("incoming"), { recursive: true });
     await writeFile(local("incoming/photo.png"), Uint8Array.from([...PNG, 42]));
-    const { link } = ok(await bridge.call("hackmd_upload_note_image", { note_ref: MAIN, image_path: "incoming/photo.png" })) as { link: string };
+    const { link } = ok(
+      await bridge.call("hackmd_upload_note_image", { note_ref: MAIN, image_path: "incoming/photo.png" }),
+    ) as { link: string };
     bridge.emu.collaboratorEdit(MAIN, { content: `${remote()}\n![a photo](${link})\n` });
     ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md", overwrite_local: true }));
     const text = await readFile(local("Main.md"), "utf8");

@@ -11,7 +11,11 @@ function tableUnder(heading: string): Row[] {
   const section = text.split(/^## /m).find((part) => part.startsWith(heading));
   if (section === undefined) throw new Error(`no section ${heading}`);
   const lines = section.split("\n").filter((line) => line.startsWith("|"));
-  const cells = (line: string): string[] => line.split("|").slice(1, -1).map((cell) => cell.trim());
+  const cells = (line: string): string[] =>
+    line
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim());
   const header = cells(lines[0] ?? "");
   return lines.slice(2).map((line) => Object.fromEntries(cells(line).map((cell, i) => [header[i] ?? `${i}`, cell])));
 }
@@ -54,7 +58,26 @@ describe("the push decision table (docs/sync-decision-table.md)", () => {
   const rows = tableUnder("Push");
 
   it("documents the branches S1–S7, O1–O3 and G1–G8", () => {
-    expect(rows.map((row) => row.Branch)).toEqual(["S1", "S2", "S3", "S4", "S5", "S6", "S7", "O1", "O2", "O3", "G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8"]);
+    expect(rows.map((row) => row.Branch)).toEqual([
+      "S1",
+      "S2",
+      "S3",
+      "S4",
+      "S5",
+      "S6",
+      "S7",
+      "O1",
+      "O2",
+      "O3",
+      "G1",
+      "G2",
+      "G3",
+      "G4",
+      "G5",
+      "G6",
+      "G7",
+      "G8",
+    ]);
   });
 
   it("matches exactly one documented row for every combination of hashes, and decidePush agrees", () => {
@@ -118,11 +141,17 @@ describe("the sync check table (docs/sync-decision-table.md)", () => {
       for (const local of HASHES) {
         for (const remote of HASHES) {
           const matching = rows.filter(
-            (row) => relation(row["L vs B"], local === baseline) && relation(row["R vs B"], remote === baseline) && relation(row["L vs R"], local === remote),
+            (row) =>
+              relation(row["L vs B"], local === baseline) &&
+              relation(row["R vs B"], remote === baseline) &&
+              relation(row["L vs R"], local === remote),
           );
           expect(matching).toHaveLength(1);
           const decision = decideCheck({ baseline, local, remote });
-          expect({ branch: decision.branch, status: decision.status }).toEqual({ branch: matching[0]?.Branch, status: matching[0]?.Status });
+          expect({ branch: decision.branch, status: decision.status }).toEqual({
+            branch: matching[0]?.Branch,
+            status: matching[0]?.Status,
+          });
           hit.add(decision.branch);
         }
       }

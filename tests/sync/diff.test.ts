@@ -5,7 +5,9 @@ describe("bounded diffs (docs/tools.md §14.6)", () => {
   it("writes a unified diff with --- local / +++ remote and two lines of context", () => {
     const before = "a\nb\nc\nd\ne\nf\ng\n";
     const after = "a\nb\nc\nD\ne\nf\ng\n";
-    expect(pullChanges(before, after)).toBe(["--- local", "+++ remote", "@@ -2,5 +2,5 @@", " b", " c", "-d", "+D", " e", " f", ""].join("\n"));
+    expect(pullChanges(before, after)).toBe(
+      ["--- local", "+++ remote", "@@ -2,5 +2,5 @@", " b", " c", "-d", "+D", " e", " f", ""].join("\n"),
+    );
   });
 
   it("reduces an input above 16 KiB to its first and last 8 KiB with the omission line", () => {
@@ -22,7 +24,9 @@ describe("bounded diffs (docs/tools.md §14.6)", () => {
   it("cuts on character boundaries when reducing", () => {
     const text = "é".repeat(9000); // 18,000 bytes, two bytes per character
     const reduced = reduceDiffInput(text);
-    expect(reduced).toBe(`${"é".repeat(4096)}\n[… ${18_000 - 16_384} bytes omitted from diff input …]\n${"é".repeat(4096)}`);
+    expect(reduced).toBe(
+      `${"é".repeat(4096)}\n[… ${18_000 - 16_384} bytes omitted from diff input …]\n${"é".repeat(4096)}`,
+    );
   });
 
   it("stops each diff at 1,900 bytes, never inside a UTF-8 character, then marks it with …", () => {

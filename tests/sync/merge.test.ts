@@ -1,14 +1,23 @@
 import fc from "fast-check";
-import { MERGE_LEAF_LIMIT, resolveHunks, threeWayMerge, type ConflictedMerge, type MergeChoice, type MergeResult } from "../../src/sync/merge";
+import {
+  MERGE_LEAF_LIMIT,
+  resolveHunks,
+  threeWayMerge,
+  type ConflictedMerge,
+  type MergeChoice,
+  type MergeResult,
+} from "../../src/sync/merge";
 
 const text = (...lines: string[]): string => lines.map((line) => `${line}\n`).join("");
 
 function conflicted(result: MergeResult): ConflictedMerge {
-  if (result.clean) throw new Error(`expected a conflict, got a clean merge: ${JSON.stringify(result.merged.slice(0, 200))}`);
+  if (result.clean)
+    throw new Error(`expected a conflict, got a clean merge: ${JSON.stringify(result.merged.slice(0, 200))}`);
   return result;
 }
 
-const all = (result: ConflictedMerge, choice: MergeChoice): MergeChoice[] => Array.from({ length: result.conflicts }, () => choice);
+const all = (result: ConflictedMerge, choice: MergeChoice): MergeChoice[] =>
+  Array.from({ length: result.conflicts }, () => choice);
 
 describe("threeWayMerge: worked examples", () => {
   const base = text("# Title", "", "one", "two", "three", "four", "five");
@@ -16,7 +25,10 @@ describe("threeWayMerge: worked examples", () => {
   it("merges edits to disjoint regions", () => {
     const local = text("# Title", "", "ONE", "two", "three", "four", "five");
     const remote = text("# Title", "", "one", "two", "three", "four", "FIVE");
-    expect(threeWayMerge({ base, local, remote })).toEqual({ clean: true, merged: text("# Title", "", "ONE", "two", "three", "four", "FIVE") });
+    expect(threeWayMerge({ base, local, remote })).toEqual({
+      clean: true,
+      merged: text("# Title", "", "ONE", "two", "three", "four", "FIVE"),
+    });
   });
 
   it("does not treat identical edits on both sides as a conflict", () => {
@@ -51,14 +63,21 @@ describe("threeWayMerge: worked examples", () => {
     expect(result.conflicts).toBe(1);
     expect(resolveHunks(result, ["local"])).toBe(local);
     expect(resolveHunks(result, ["remote"])).toBe(remote);
-    expect(resolveHunks(result, ["both"])).toBe(text("# Title", "", "one", "two (mine)", "two (theirs)", "three", "four", "five"));
+    expect(resolveHunks(result, ["both"])).toBe(
+      text("# Title", "", "one", "two (mine)", "two (theirs)", "three", "four", "five"),
+    );
   });
 
   it("treats edits of adjacent lines as overlapping", () => {
     const local = text("# Title", "", "one", "TWO", "three", "four", "five");
     const remote = text("# Title", "", "one", "two", "THREE", "four", "five");
     const result = conflicted(threeWayMerge({ base, local, remote }));
-    expect(result.hunks[1]).toEqual({ kind: "conflict", base: ["two", "three"], local: ["TWO", "three"], remote: ["two", "THREE"] });
+    expect(result.hunks[1]).toEqual({
+      kind: "conflict",
+      base: ["two", "three"],
+      local: ["TWO", "three"],
+      remote: ["two", "THREE"],
+    });
   });
 
   it("conflicts a deletion with an edit of the same lines", () => {
@@ -74,7 +93,12 @@ describe("threeWayMerge: worked examples", () => {
     const local = `${base}mine\n`;
     const remote = `${base}theirs 1\ntheirs 2\n`;
     const result = conflicted(threeWayMerge({ base, local, remote }));
-    expect(result.hunks.at(-1)).toEqual({ kind: "conflict", base: [], local: ["mine"], remote: ["theirs 1", "theirs 2"] });
+    expect(result.hunks.at(-1)).toEqual({
+      kind: "conflict",
+      base: [],
+      local: ["mine"],
+      remote: ["theirs 1", "theirs 2"],
+    });
     expect(resolveHunks(result, ["both"])).toBe(`${base}mine\ntheirs 1\ntheirs 2\n`);
     expect(threeWayMerge({ base, local, remote: local })).toEqual({ clean: true, merged: local });
   });
@@ -87,18 +111,36 @@ describe("threeWayMerge: worked examples", () => {
 
   describe("final newline", () => {
     it("keeps it when both sides agree, with or without one", () => {
-      expect(threeWayMerge({ base: "a\nb\nc\n", local: "A\nb\nc\n", remote: "a\nb\nC\n" })).toEqual({ clean: true, merged: "A\nb\nC\n" });
-      expect(threeWayMerge({ base: "a\nb\nc", local: "A\nb\nc", remote: "a\nb\nC" })).toEqual({ clean: true, merged: "A\nb\nC" });
-      expect(threeWayMerge({ base: "a\nb\nc", local: "A\nb\nc\n", remote: "a\nb\nC\n" })).toEqual({ clean: true, merged: "A\nb\nC\n" });
+      expect(threeWayMerge({ base: "a\nb\nc\n", local: "A\nb\nc\n", remote: "a\nb\nC\n" })).toEqual({
+        clean: true,
+        merged: "A\nb\nC\n",
+      });
+      expect(threeWayMerge({ base: "a\nb\nc", local: "A\nb\nc", remote: "a\nb\nC" })).toEqual({
+        clean: true,
+        merged: "A\nb\nC",
+      });
+      expect(threeWayMerge({ base: "a\nb\nc", local: "A\nb\nc\n", remote: "a\nb\nC\n" })).toEqual({
+        clean: true,
+        merged: "A\nb\nC\n",
+      });
     });
 
     it("takes the one side's change when only one side changed it", () => {
-      expect(threeWayMerge({ base: "a\nb\nc\n", local: "A\nb\nc\n", remote: "a\nb\nc" })).toEqual({ clean: true, merged: "A\nb\nc" });
-      expect(threeWayMerge({ base: "a\nb\nc", local: "A\nb\nc", remote: "a\nb\nc\n" })).toEqual({ clean: true, merged: "A\nb\nc\n" });
+      expect(threeWayMerge({ base: "a\nb\nc\n", local: "A\nb\nc\n", remote: "a\nb\nc" })).toEqual({
+        clean: true,
+        merged: "A\nb\nc",
+      });
+      expect(threeWayMerge({ base: "a\nb\nc", local: "A\nb\nc", remote: "a\nb\nc\n" })).toEqual({
+        clean: true,
+        merged: "A\nb\nc\n",
+      });
     });
 
     it("lets a line appended after an unterminated last line merge with an edit above it", () => {
-      expect(threeWayMerge({ base: "a\nb\nc", local: "a\nb\nc\nd", remote: "a\nB\nc" })).toEqual({ clean: true, merged: "a\nB\nc\nd" });
+      expect(threeWayMerge({ base: "a\nb\nc", local: "a\nb\nc\nd", remote: "a\nB\nc" })).toEqual({
+        clean: true,
+        merged: "a\nB\nc\nd",
+      });
     });
 
     it("follows the choice for a conflict at the end of the text", () => {
@@ -128,8 +170,13 @@ describe("threeWayMerge: worked examples", () => {
 
   it("keeps CRLF bodies CRLF", () => {
     const base = "a\r\nb\r\nc\r\nd\r\n";
-    expect(threeWayMerge({ base, local: "A\r\nb\r\nc\r\nd\r\n", remote: "a\r\nb\r\nc\r\nD\r\n" })).toEqual({ clean: true, merged: "A\r\nb\r\nc\r\nD\r\n" });
-    const result = conflicted(threeWayMerge({ base, local: "a\r\nmine\r\nc\r\nd\r\n", remote: "a\r\ntheirs\r\nc\r\nd\r\n" }));
+    expect(threeWayMerge({ base, local: "A\r\nb\r\nc\r\nd\r\n", remote: "a\r\nb\r\nc\r\nD\r\n" })).toEqual({
+      clean: true,
+      merged: "A\r\nb\r\nc\r\nD\r\n",
+    });
+    const result = conflicted(
+      threeWayMerge({ base, local: "a\r\nmine\r\nc\r\nd\r\n", remote: "a\r\ntheirs\r\nc\r\nd\r\n" }),
+    );
     expect(result.lineEnding).toBe("\r\n");
     expect(result.hunks[1]).toEqual({ kind: "conflict", base: ["b"], local: ["mine"], remote: ["theirs"] });
     expect(resolveHunks(result, ["local"])).toBe("a\r\nmine\r\nc\r\nd\r\n");
@@ -154,7 +201,8 @@ describe("threeWayMerge: worked examples", () => {
     const base = Array.from({ length: size }, (_, i) => (i % 2 === 0 ? "" : "| a | b |")).join("\n");
     const lines = base.split("\n");
     // Two edits per side, interleaved, so that no side changed just one stretch.
-    const edit = (at: readonly number[], tag: string): string => lines.map((line, i) => (at.includes(i) ? `${tag} ${i}` : line)).join("\n");
+    const edit = (at: readonly number[], tag: string): string =>
+      lines.map((line, i) => (at.includes(i) ? `${tag} ${i}` : line)).join("\n");
     const local = edit([0, size / 2], "local");
     const remote = edit([10, size - 1], "remote");
     const result = conflicted(threeWayMerge({ base, local, remote }));
@@ -164,12 +212,17 @@ describe("threeWayMerge: worked examples", () => {
   });
 
   it("merges interleaved edits of a 1 MB note, two on each side", () => {
-    const lines = Array.from({ length: 20_000 }, (_, i) => (i % 3 === 0 ? "" : `line ${i}: ${"lorem ipsum ".repeat(4)}`));
+    const lines = Array.from({ length: 20_000 }, (_, i) =>
+      i % 3 === 0 ? "" : `line ${i}: ${"lorem ipsum ".repeat(4)}`,
+    );
     const base = `${lines.join("\n")}\n`;
     const local = base.replace("line 100:", "LINE 100:").replace("line 10000:", "LINE 10000:");
     const remote = base.replace("line 5000:", "LINE 5000:").replace("line 19900:", "LINE 19900:");
     const merged = threeWayMerge({ base, local, remote });
-    expect(merged).toEqual({ clean: true, merged: local.replace("line 5000:", "LINE 5000:").replace("line 19900:", "LINE 19900:") });
+    expect(merged).toEqual({
+      clean: true,
+      merged: local.replace("line 5000:", "LINE 5000:").replace("line 19900:", "LINE 19900:"),
+    });
   });
 });
 
@@ -185,7 +238,9 @@ const line = fc.string({ unit: fc.constantFrom("a", "b", "c", " ", "#", "é"), m
 const ending = fc.constantFrom("\n", "\r\n");
 
 /** A body of lines joined with one line break, with or without a final one. */
-const body = fc.record({ lines: fc.array(line, { maxLength: 12 }), ending, finalNewline: fc.boolean() }).map(({ lines, ending, finalNewline }) => join(lines, ending, finalNewline));
+const body = fc
+  .record({ lines: fc.array(line, { maxLength: 12 }), ending, finalNewline: fc.boolean() })
+  .map(({ lines, ending, finalNewline }) => join(lines, ending, finalNewline));
 
 function join(lines: readonly string[], ending: string, finalNewline: boolean): string {
   // Without a final newline a trailing empty line would vanish; keep the line count honest.
@@ -197,7 +252,8 @@ function join(lines: readonly string[], ending: string, finalNewline: boolean): 
 const distinctBase = fc.integer({ min: 3, max: 40 }).map((n) => Array.from({ length: n }, (_, i) => `base ${i}`));
 
 /** Replacement lines that cannot occur in the base (possibly none: a deletion). */
-const replacement = (tag: string) => fc.array(fc.nat({ max: 5 }), { maxLength: 4 }).map((ids) => ids.map((id) => `${tag} ${id}`));
+const replacement = (tag: string) =>
+  fc.array(fc.nat({ max: 5 }), { maxLength: 4 }).map((ids) => ids.map((id) => `${tag} ${id}`));
 
 describe("threeWayMerge: properties", () => {
   it("merging a side with an unchanged side yields that side", () => {
@@ -235,7 +291,12 @@ describe("threeWayMerge: properties", () => {
         (lines, p, q, r, s, mine, theirs, eol, finalNewline, localFirst) => {
           // Four cut points 0 ≤ i ≤ j < k ≤ l ≤ n, with j < k so base line j stays untouched.
           const n = lines.length;
-          const cuts = [p % (n + 1), q % (n + 1), r % (n + 1), s % (n + 1)].sort((x, y) => x - y) as [number, number, number, number];
+          const cuts = [p % (n + 1), q % (n + 1), r % (n + 1), s % (n + 1)].sort((x, y) => x - y) as [
+            number,
+            number,
+            number,
+            number,
+          ];
           let [i, j, k, l] = cuts;
           if (j === k) {
             if (k < n) k += 1;
@@ -252,7 +313,10 @@ describe("threeWayMerge: properties", () => {
           const local = join(localFirst ? firstEdit : secondEdit, eol, finalNewline);
           const remote = join(localFirst ? secondEdit : firstEdit, eol, finalNewline);
           const base = join(lines, eol, finalNewline);
-          expect(threeWayMerge({ base, local, remote })).toEqual({ clean: true, merged: join(both, eol, finalNewline) });
+          expect(threeWayMerge({ base, local, remote })).toEqual({
+            clean: true,
+            merged: join(both, eol, finalNewline),
+          });
         },
       ),
       { seed: SEED, numRuns: RUNS },
@@ -260,35 +324,61 @@ describe("threeWayMerge: properties", () => {
   });
 
   it("several edits on each side, in regions separated by untouched lines, all land in the merge", () => {
-    const region = fc.record({ gap: fc.nat({ max: 3 }), length: fc.nat({ max: 3 }), local: fc.boolean(), lines: replacement("new") });
+    const region = fc.record({
+      gap: fc.nat({ max: 3 }),
+      length: fc.nat({ max: 3 }),
+      local: fc.boolean(),
+      lines: replacement("new"),
+    });
     fc.assert(
-      fc.property(distinctBase, fc.array(region, { minLength: 2, maxLength: 6 }), ending, fc.boolean(), (lines, regions, eol, finalNewline) => {
-        // Lay the regions out left to right, each at least one untouched line after the last.
-        const placed: Array<{ start: number; end: number; local: boolean; lines: string[] }> = [];
-        let position = 0;
-        for (const [index, { gap, length, local, lines: added }] of regions.entries()) {
-          const start = position + gap + (index === 0 ? 0 : 1);
-          if (start > lines.length) break;
-          const end = Math.min(start + length, lines.length);
-          // Tag the new lines with the region, so that no two regions insert equal lines.
-          placed.push({ start, end, local, lines: added.map((line) => `${line} r${index}`) });
-          position = end;
-        }
-        const apply = (which: (local: boolean) => boolean): string[] => {
-          const out: string[] = [];
-          let at = 0;
-          for (const edit of placed) {
-            out.push(...lines.slice(at, edit.start));
-            out.push(...(which(edit.local) ? edit.lines : lines.slice(edit.start, edit.end)));
-            at = edit.end;
+      fc.property(
+        distinctBase,
+        fc.array(region, { minLength: 2, maxLength: 6 }),
+        ending,
+        fc.boolean(),
+        (lines, regions, eol, finalNewline) => {
+          // Lay the regions out left to right, each at least one untouched line after the last.
+          const placed: Array<{ start: number; end: number; local: boolean; lines: string[] }> = [];
+          let position = 0;
+          for (const [index, { gap, length, local, lines: added }] of regions.entries()) {
+            const start = position + gap + (index === 0 ? 0 : 1);
+            if (start > lines.length) break;
+            const end = Math.min(start + length, lines.length);
+            // Tag the new lines with the region, so that no two regions insert equal lines.
+            placed.push({ start, end, local, lines: added.map((line) => `${line} r${index}`) });
+            position = end;
           }
-          return [...out, ...lines.slice(at)];
-        };
-        const base = join(lines, eol, finalNewline);
-        const local = join(apply((isLocal) => isLocal), eol, finalNewline);
-        const remote = join(apply((isLocal) => !isLocal), eol, finalNewline);
-        expect(threeWayMerge({ base, local, remote })).toEqual({ clean: true, merged: join(apply(() => true), eol, finalNewline) });
-      }),
+          const apply = (which: (local: boolean) => boolean): string[] => {
+            const out: string[] = [];
+            let at = 0;
+            for (const edit of placed) {
+              out.push(...lines.slice(at, edit.start));
+              out.push(...(which(edit.local) ? edit.lines : lines.slice(edit.start, edit.end)));
+              at = edit.end;
+            }
+            return [...out, ...lines.slice(at)];
+          };
+          const base = join(lines, eol, finalNewline);
+          const local = join(
+            apply((isLocal) => isLocal),
+            eol,
+            finalNewline,
+          );
+          const remote = join(
+            apply((isLocal) => !isLocal),
+            eol,
+            finalNewline,
+          );
+          expect(threeWayMerge({ base, local, remote })).toEqual({
+            clean: true,
+            merged: join(
+              apply(() => true),
+              eol,
+              finalNewline,
+            ),
+          });
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
@@ -346,7 +436,8 @@ describe("threeWayMerge: properties", () => {
           if (hunk.kind === "stable") expect(result.hunks[index + 1]?.kind).not.toBe("stable");
           else expect(hunk.local).not.toEqual(hunk.remote);
         });
-        for (const choice of ["local", "remote", "both"] as const) expect(typeof resolveHunks(result, all(result, choice))).toBe("string");
+        for (const choice of ["local", "remote", "both"] as const)
+          expect(typeof resolveHunks(result, all(result, choice))).toBe("string");
       }),
       { seed: SEED, numRuns: RUNS },
     );

@@ -36,7 +36,11 @@ async function caught(fault: FaultHandle): Promise<void> {
 }
 
 /** A second core (another process, in effect) over the same ROOT and emulator, with its own MCP client. */
-async function secondCore(bridge: TestBridge): Promise<{ core: BridgeCore; call: (name: string, args: Record<string, unknown>) => Promise<CallResult>; close: () => Promise<void> }> {
+async function secondCore(bridge: TestBridge): Promise<{
+  core: BridgeCore;
+  call: (name: string, args: Record<string, unknown>) => Promise<CallResult>;
+  close: () => Promise<void>;
+}> {
   const core = createBridgeCore({
     transport: new NodeHttpTransport(),
     config: createClientConfig({ apiUrl: bridge.emu.url, tokenHint: "set HACKMD_API_TOKEN" }),
@@ -129,11 +133,20 @@ describe("overlapping operations lose nothing", () => {
       const held = holdNext("GET /notes/:noteId");
       const push = bridge.call("hackmd_push_note", { local_path: FILE });
       await caught(held);
-      ok(await other.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE, overwrite_local: true, discard_local_changes: true }));
+      ok(
+        await other.call("hackmd_pull_note", {
+          note_ref: NOTE,
+          local_path: FILE,
+          overwrite_local: true,
+          discard_local_changes: true,
+        }),
+      );
       // The push redid its decision on the record the other process saved: the file now equals HackMD.
       expect(ok(await push).status).toBe("nothing_to_push");
       const key = recordKey(null, NOTE);
-      const record = JSON.parse(await readFile(local(`${STATE}/${key}.json`), "utf8")) as { baseline_body_hash: string };
+      const record = JSON.parse(await readFile(local(`${STATE}/${key}.json`), "utf8")) as {
+        baseline_body_hash: string;
+      };
       const baseline = await readFile(local(`${STATE}/${key}.baseline.md`));
       expect(record.baseline_body_hash).toBe(`sha256:${await sha256Hex(baseline)}`);
       const check = await bridge.core.deps.sync.check({ localPath: FILE, call: new CallContext() });
@@ -145,10 +158,14 @@ describe("overlapping operations lose nothing", () => {
 
   it("6: a baseline that does not match its hash is reported the same way by the sync check and by Sync all", async () => {
     await writeFile(local(`${STATE}/${recordKey(null, NOTE)}.baseline.md`), "written by a crashed save\n");
-    await expect(bridge.core.deps.sync.check({ localPath: FILE, call: new CallContext() })).rejects.toMatchObject({ kind: "sync_state" });
+    await expect(bridge.core.deps.sync.check({ localPath: FILE, call: new CallContext() })).rejects.toMatchObject({
+      kind: "sync_state",
+    });
     for (const dryRun of [true, false]) {
       const result = await syncAll(bridge.core.deps, { dryRun });
-      expect(result.items).toEqual([expect.objectContaining({ outcome: "error", error_kind: "sync_state", branch: "E1" })]);
+      expect(result.items).toEqual([
+        expect.objectContaining({ outcome: "error", error_kind: "sync_state", branch: "E1" }),
+      ]);
       expect(result.items[0]?.message).toContain("does not match its recorded hash");
     }
   });
@@ -194,7 +211,9 @@ describe("overlapping operations lose nothing", () => {
       // The command, in its own process, saw the file missing and pulled the note back to it.
       ok(await other.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE }));
       expect(await bridge.core.deps.sync.followRename({ from: FILE, to: "moved.md" })).toBe("recreated");
-      const record = JSON.parse(await readFile(local(`${STATE}/${recordKey(null, NOTE)}.json`), "utf8")) as { local_path: string };
+      const record = JSON.parse(await readFile(local(`${STATE}/${recordKey(null, NOTE)}.json`), "utf8")) as {
+        local_path: string;
+      };
       expect(record.local_path).toBe(FILE);
       expect((await bridge.core.deps.sync.check({ localPath: FILE, call: new CallContext() })).status).toBe("in_sync");
     } finally {

@@ -14,7 +14,11 @@ describe("the sync queue (docs/tools.md §13.8)", () => {
         if (fail) throw new Error(name);
         return name;
       });
-    const results = await Promise.allSettled([op("a", ["note:1", "path:x"], true), op("b", ["path:x"]), op("c", ["note:1", "path:y"])]);
+    const results = await Promise.allSettled([
+      op("a", ["note:1", "path:x"], true),
+      op("b", ["path:x"]),
+      op("c", ["note:1", "path:y"]),
+    ]);
     expect(results.map((result) => result.status)).toEqual(["rejected", "fulfilled", "fulfilled"]);
     expect(events.indexOf("b:start")).toBeGreaterThan(events.indexOf("a:end"));
     expect(events.indexOf("c:start")).toBeGreaterThan(events.indexOf("a:end"));

@@ -10,7 +10,14 @@ import { sha256Hex } from "../../src/core/hash";
 import { silentLogger, type Logger } from "../../src/core/ports";
 import { NodeLocalFiles } from "../../src/node/local-files";
 import { LOCK_STALE_MS, LOCK_WAIT_MS, type LockTiming } from "../../src/sync/record-lock";
-import { baselineFile, RecordChangedError, recordKey, SaveSkipped, SyncStateStore, type SyncRecord } from "../../src/sync/store";
+import {
+  baselineFile,
+  RecordChangedError,
+  recordKey,
+  SaveSkipped,
+  SyncStateStore,
+  type SyncRecord,
+} from "../../src/sync/store";
 
 const STATE = ".hackmd-bridge/sync";
 const KEY = recordKey(null, "n1");
@@ -22,7 +29,9 @@ describe("the record lock (one record rewrite at a time across processes)", () =
   const lockFile = (): string => join(root, STATE, "locks", `${KEY}.lock`);
 
   /** A fake clock whose sleeps move it, with a hook run at each sleep. */
-  function fakeTiming(onSleep: (now: number) => Promise<void> = async () => undefined): LockTiming & { sleeps: number } {
+  function fakeTiming(
+    onSleep: (now: number) => Promise<void> = async () => undefined,
+  ): LockTiming & { sleeps: number } {
     let now = 1_000_000;
     const timing = {
       sleeps: 0,
@@ -62,7 +71,14 @@ describe("the record lock (one record rewrite at a time across processes)", () =
     expect(await readFile(join(root, STATE, "locks/x.lock"), "utf8")).toBe("a 1\n");
     expect((await stat(join(root, STATE, "locks/x.lock"))).mode & 0o777).toBe(0o600);
     const store = await storeOver();
-    await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "", expect: "absent" });
+    await store.save({
+      teamPath: null,
+      noteId: "n1",
+      localPath: "a.md",
+      baseline: "one\n",
+      timestamp: "",
+      expect: "absent",
+    });
     expect(await readdir(join(root, STATE, "locks"))).toEqual(["x.lock"]);
   });
 
@@ -97,8 +113,22 @@ describe("the record lock (one record rewrite at a time across processes)", () =
       await rm(join(root, STATE), { recursive: true, force: true });
       const [plugin, command] = [await storeOver(), await storeOver()];
       const outcomes = await Promise.allSettled([
-        plugin.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: `plugin ${round}\n`, timestamp: "", expect: "absent" }),
-        command.save({ teamPath: null, noteId: "n1", localPath: "b.md", baseline: `command ${round}\n`, timestamp: "", expect: "absent" }),
+        plugin.save({
+          teamPath: null,
+          noteId: "n1",
+          localPath: "a.md",
+          baseline: `plugin ${round}\n`,
+          timestamp: "",
+          expect: "absent",
+        }),
+        command.save({
+          teamPath: null,
+          noteId: "n1",
+          localPath: "b.md",
+          baseline: `command ${round}\n`,
+          timestamp: "",
+          expect: "absent",
+        }),
       ]);
       expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
       const refused = outcomes.find((outcome) => outcome.status === "rejected");
@@ -137,7 +167,10 @@ describe("the record lock (one record rewrite at a time across processes)", () =
     await writeFile(lockFile(), "");
     const timing = fakeTiming();
     const store = await storeOver(timing);
-    await store.move(await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" }), "b.md");
+    await store.move(
+      await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" }),
+      "b.md",
+    );
     expect(warnings.filter((event) => event === "sync_lock_broken")).toHaveLength(1);
     expect((await readStored()).record.local_path).toBe("b.md");
   });
@@ -158,7 +191,9 @@ describe("the record lock (one record rewrite at a time across processes)", () =
     const timing = fakeTiming(async (now) => writeFile(lockFile(), `busy-${now} ${now}\n`));
     await writeFile(lockFile(), `busy ${timing.now()}\n`);
     const store = await storeOver(timing);
-    const failure = await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" }).catch((error: unknown) => error);
+    const failure = await store
+      .save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" })
+      .catch((error: unknown) => error);
     expect(failure).toMatchObject({ kind: "local_io" });
     expect((failure as Error).message).toContain(`${STATE}/locks/${KEY}.lock`);
     expect(timing.now() - 1_000_000).toBeGreaterThan(LOCK_WAIT_MS);
@@ -167,15 +202,35 @@ describe("the record lock (one record rewrite at a time across processes)", () =
 
   it("loading a record another process saved again since it was read gives the newer record, not a false 'damaged'", async () => {
     const store = await storeOver();
-    const first = await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" });
+    const first = await store.save({
+      teamPath: null,
+      noteId: "n1",
+      localPath: "a.md",
+      baseline: "one\n",
+      timestamp: "",
+    });
     const other = await storeOver();
-    await other.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "two\n", timestamp: "", expect: { local_path: "a.md", baseline_body_hash: first.record.baseline_body_hash } });
+    await other.save({
+      teamPath: null,
+      noteId: "n1",
+      localPath: "a.md",
+      baseline: "two\n",
+      timestamp: "",
+      expect: { local_path: "a.md", baseline_body_hash: first.record.baseline_body_hash },
+    });
     const loaded = await store.load(first);
     expect(loaded.baseline).toBe("two\n");
     expect(loaded.record.baseline_body_hash).not.toBe(first.record.baseline_body_hash);
     // Saved for another file meanwhile: the caller is told its view is stale.
     const moved = await other.move(loaded, "b.md");
-    await other.save({ teamPath: null, noteId: "n1", localPath: "b.md", baseline: "three\n", timestamp: "", expect: { local_path: "b.md", baseline_body_hash: moved.record.baseline_body_hash } });
+    await other.save({
+      teamPath: null,
+      noteId: "n1",
+      localPath: "b.md",
+      baseline: "three\n",
+      timestamp: "",
+      expect: { local_path: "b.md", baseline_body_hash: moved.record.baseline_body_hash },
+    });
     await expect(store.load(loaded)).rejects.toBeInstanceOf(RecordChangedError);
     // A baseline really damaged stays reported.
     await writeFile(join(root, STATE, baselineFile(KEY)), "garbage\n");
@@ -185,10 +240,18 @@ describe("the record lock (one record rewrite at a time across processes)", () =
 
   it("untrack with an expectation refuses a record another process changed, and removes nothing", async () => {
     const store = await storeOver();
-    const saved = await store.save({ teamPath: null, noteId: "n1", localPath: "a.md", baseline: "one\n", timestamp: "" });
+    const saved = await store.save({
+      teamPath: null,
+      noteId: "n1",
+      localPath: "a.md",
+      baseline: "one\n",
+      timestamp: "",
+    });
     const other = await storeOver();
     await other.move(saved, "b.md");
-    await expect(store.remove(null, "n1", { local_path: "a.md", baseline_body_hash: saved.record.baseline_body_hash })).rejects.toBeInstanceOf(RecordChangedError);
+    await expect(
+      store.remove(null, "n1", { local_path: "a.md", baseline_body_hash: saved.record.baseline_body_hash }),
+    ).rejects.toBeInstanceOf(RecordChangedError);
     expect((await readStored()).record.local_path).toBe("b.md");
   });
 });

@@ -48,7 +48,6 @@ const DEFAULT_SEED = 20_260_105;
 const DEFAULT_RUNS = 200;
 const CASE_TIMEOUT_MS = 20_000;
 
-
 const seed = intFromEnv("HB_RELIABILITY_SEED", DEFAULT_SEED);
 const runs = intFromEnv("HB_RELIABILITY_RUNS", DEFAULT_RUNS);
 
@@ -62,23 +61,27 @@ describe("nothing is lost: random interleavings with injected faults", () => {
     await env.emu.close();
   });
 
-  it("keeps every edit and only confirmed baselines", async () => {
-    await fc.assert(
-      fc.asyncProperty(visibilityArbitrary, reliabilityCommands, async ([delayMs, scope], commands) => {
-        const world = await ReliabilityWorld.open(env);
-        try {
-          world.setVisibility(delayMs, scope);
-          await fc.asyncModelRun(() => ({ model: initialModel(), real: world }), commands);
-          await world.reconcile();
-        } finally {
-          await world.close();
-        }
-      }),
-      // A case that hangs fails (and shrinks) instead of stalling the suite.
-      { seed, numRuns: runs, plugins: [fc.timeout(CASE_TIMEOUT_MS)] },
-    );
-    // Straight to stdout: the lint config forbids console (and disabling that rule), and CI logs
-    // must show how many cases ran with which seed.
-    process.stdout.write(`reliability: ${runs} cases, seed ${seed}\n`);
-  }, 60_000 + runs * 1_000);
+  it(
+    "keeps every edit and only confirmed baselines",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(visibilityArbitrary, reliabilityCommands, async ([delayMs, scope], commands) => {
+          const world = await ReliabilityWorld.open(env);
+          try {
+            world.setVisibility(delayMs, scope);
+            await fc.asyncModelRun(() => ({ model: initialModel(), real: world }), commands);
+            await world.reconcile();
+          } finally {
+            await world.close();
+          }
+        }),
+        // A case that hangs fails (and shrinks) instead of stalling the suite.
+        { seed, numRuns: runs, plugins: [fc.timeout(CASE_TIMEOUT_MS)] },
+      );
+      // Straight to stdout: the lint config forbids console (and disabling that rule), and CI logs
+      // must show how many cases ran with which seed.
+      process.stdout.write(`reliability: ${runs} cases, seed ${seed}\n`);
+    },
+    60_000 + runs * 1_000,
+  );
 });

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { sha256Hex } from "../../src/core/hash";
 import { silentLogger, type Logger } from "../../src/core/ports";
 import { NodeLocalFiles } from "../../src/node/local-files";
-import { encodeKeyPart, expectationOf, isWellFormedKey, RecordChangedError, recordKey, SyncStateStore } from "../../src/sync/store";
+import {
+  encodeKeyPart,
+  expectationOf,
+  isWellFormedKey,
+  RecordChangedError,
+  recordKey,
+  SyncStateStore,
+} from "../../src/sync/store";
 
 describe("the sync state store (docs/tools.md §13)", () => {
   let root: string;
@@ -39,7 +46,8 @@ describe("the sync state store (docs/tools.md §13)", () => {
     expect(encodeKeyPart("note-id")).toBe("note%2Did");
     expect(encodeKeyPart("Az09_.é ")).toBe("Az09_.%C3%A9%20");
     expect(isWellFormedKey("personal--a%2Fb")).toBe(true);
-    for (const bad of ["other--x", "personal--a/b", "personal--%2", "personal--%zz", "personal--%2f"]) expect(isWellFormedKey(bad)).toBe(false);
+    for (const bad of ["other--x", "personal--a/b", "personal--%2", "personal--%zz", "personal--%2f"])
+      expect(isWellFormedKey(bad)).toBe(false);
   });
 
   it("writes nothing when created; the first save writes baseline, pretty record and hint with 0600/0700", async () => {
@@ -75,7 +83,9 @@ describe("the sync state store (docs/tools.md §13)", () => {
     await store.save({ teamPath: null, noteId: "aB3", localPath: "Notes/a.md", baseline: "same\n", timestamp: "456" });
     expect((await stat(baseline)).ino).toBe(baselineBefore.ino);
     expect((await stat(hint)).ino).toBe(hintBefore.ino);
-    expect(JSON.parse(await readFile(join(state(), `tracked/${key}.json`), "utf8"))).toMatchObject({ last_observed_remote_timestamp: "456" });
+    expect(JSON.parse(await readFile(join(state(), `tracked/${key}.json`), "utf8"))).toMatchObject({
+      last_observed_remote_timestamp: "456",
+    });
 
     // Damaged on disk while the record keeps the same hash (a crash, another writer): both rewritten.
     await replaceFile(baseline, "damaged\n");
@@ -120,7 +130,10 @@ describe("the sync state store (docs/tools.md §13)", () => {
     expect(warnings).toContain("sync_record_skipped");
     await writeFile(join(state(), "tracked/personal--n1.json"), "{broken");
     await writeFile(join(state(), `by-path/${await sha256Hex("a.md")}`), "personal--n1");
-    await expect(store.findByPath("a.md")).rejects.toMatchObject({ kind: "sync_state", message: expect.stringMatching(/corrupt/) });
+    await expect(store.findByPath("a.md")).rejects.toMatchObject({
+      kind: "sync_state",
+      message: expect.stringMatching(/corrupt/),
+    });
     // A corrupt record is repaired by saving over it.
     await save("n1", "a.md");
     expect((await store.findByPath("a.md"))?.key).toBe("personal--n1");
@@ -144,7 +157,10 @@ describe("the sync state store (docs/tools.md §13)", () => {
     const json = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
     await replaceFile(file, JSON.stringify({ ...json, local_path: "a.md" }));
     await rm(join(state(), `by-path/${await sha256Hex("a.md")}`));
-    await expect(store.findByPath("a.md")).rejects.toMatchObject({ kind: "sync_state", message: expect.stringMatching(/More than one sync record.*untrack/) });
+    await expect(store.findByPath("a.md")).rejects.toMatchObject({
+      kind: "sync_state",
+      message: expect.stringMatching(/More than one sync record.*untrack/),
+    });
     expect(await store.inspectPath("a.md")).toEqual({ kind: "several", keys: ["personal--n1", "personal--n2"] });
   });
 
@@ -152,7 +168,10 @@ describe("the sync state store (docs/tools.md §13)", () => {
     await save("n1", "Notes/a.md", "one\n", "team-x");
     const found = (await store.findByPath("Notes/a.md"))!;
     await writeFile(join(state(), "tracked/team--team%2Dx--n1.baseline.md"), "changed\n");
-    await expect(store.load(found)).rejects.toMatchObject({ kind: "sync_state", message: expect.stringMatching(/does not match its recorded hash; pull/) });
+    await expect(store.load(found)).rejects.toMatchObject({
+      kind: "sync_state",
+      message: expect.stringMatching(/does not match its recorded hash; pull/),
+    });
     await rm(join(state(), "tracked/team--team%2Dx--n1.baseline.md"));
     await expect(store.load(found)).rejects.toMatchObject({
       kind: "sync_state",
@@ -178,7 +197,12 @@ describe("the sync state store (docs/tools.md §13)", () => {
     await save("z", "2.md");
     await save("a", "3.md", "x", "alpha");
     await save("Y", "4.md");
-    expect((await store.list()).map((entry) => entry.key)).toEqual(["personal--Y", "personal--z", "team--alpha--a", "team--zeta--b"]);
+    expect((await store.list()).map((entry) => entry.key)).toEqual([
+      "personal--Y",
+      "personal--z",
+      "team--alpha--a",
+      "team--zeta--b",
+    ]);
     expect(await store.remove(null, "z")).toEqual({ localPath: "2.md" });
     expect(await store.remove(null, "z")).toBeUndefined();
     expect(await store.findByPath("2.md")).toBeUndefined();
@@ -193,9 +217,21 @@ describe("the sync state store (docs/tools.md §13)", () => {
     const counting = new SyncStateStore({ files: files.state, logger });
     await counting.batch(async () => {
       expect(counting.counters).toEqual({ recordReads: 20, indexBuilds: 1 });
-      await counting.save({ teamPath: null, noteId: "n3", localPath: "notes/3.md", baseline: "v2\n", timestamp: "124" });
+      await counting.save({
+        teamPath: null,
+        noteId: "n3",
+        localPath: "notes/3.md",
+        baseline: "v2\n",
+        timestamp: "124",
+      });
       await counting.save({ teamPath: null, noteId: "new", localPath: "notes/5.md", baseline: "x\n", timestamp: "1" });
-      await counting.save({ teamPath: null, noteId: "newer", localPath: "notes/5.md", baseline: "y\n", timestamp: "1" });
+      await counting.save({
+        teamPath: null,
+        noteId: "newer",
+        localPath: "notes/5.md",
+        baseline: "y\n",
+        timestamp: "1",
+      });
       // Each save reads its own record, plus the displaced record it confirms before deleting it.
       expect(counting.counters).toEqual({ recordReads: 20 + 3 + 2, indexBuilds: 1 });
     });
@@ -221,7 +257,8 @@ describe("the sync state store (docs/tools.md §13)", () => {
       // Another process: its own LocalFiles and store over the same ROOT.
       other = new SyncStateStore({ files: (await NodeLocalFiles.open({ root })).state, logger });
     });
-    const saveOther = (noteId: string, localPath: string, baseline = "theirs\n") => other.save({ teamPath: null, noteId, localPath, baseline, timestamp: "9" });
+    const saveOther = (noteId: string, localPath: string, baseline = "theirs\n") =>
+      other.save({ teamPath: null, noteId, localPath, baseline, timestamp: "9" });
 
     it("sees a record the other store saved after the index was warm, even with its hint gone", async () => {
       await save("n1", "a.md");
@@ -238,7 +275,10 @@ describe("the sync state store (docs/tools.md §13)", () => {
       await save("n1", "a.md", "mine\n");
       expect(await store.peekPath("a.md")).toMatchObject({ kind: "one" });
       await saveOther("n1", "a.md");
-      expect(await store.peekPath("a.md")).toMatchObject({ kind: "one", record: { baseline_body_hash: `sha256:${await sha256Hex("theirs\n")}` } });
+      expect(await store.peekPath("a.md")).toMatchObject({
+        kind: "one",
+        record: { baseline_body_hash: `sha256:${await sha256Hex("theirs\n")}` },
+      });
       const found = (await other.findByPath("a.md"))!;
       await other.move(found, "moved.md");
       expect(await store.peekPath("a.md")).toEqual({ kind: "none" });
@@ -254,7 +294,10 @@ describe("the sync state store (docs/tools.md §13)", () => {
       await saveOther("n2", "b.md");
       await store.save({ teamPath: null, noteId: "n3", localPath: "b.md", baseline: "mine\n", timestamp: "1" });
       expect(await readdir(join(state(), "tracked"))).not.toContain("personal--n2.json");
-      expect((await other.list()).map((entry) => `${entry.key}=${entry.record.local_path}`)).toEqual(["personal--n1=a.md", "personal--n3=b.md"]);
+      expect((await other.list()).map((entry) => `${entry.key}=${entry.record.local_path}`)).toEqual([
+        "personal--n1=a.md",
+        "personal--n3=b.md",
+      ]);
       expect((await other.findByPath("b.md"))?.key).toBe("personal--n3");
     });
 
@@ -276,11 +319,20 @@ describe("the sync state store (docs/tools.md §13)", () => {
     const seen = expectationOf(first.record);
     // Another process saves the note meanwhile.
     await save("n1", "Notes/a.md", "two\n");
-    const late = { teamPath: null, noteId: "n1", localPath: "Notes/a.md", baseline: "stale\n", timestamp: "1", expect: seen };
+    const late = {
+      teamPath: null,
+      noteId: "n1",
+      localPath: "Notes/a.md",
+      baseline: "stale\n",
+      timestamp: "1",
+      expect: seen,
+    };
     await expect(store.save(late)).rejects.toBeInstanceOf(RecordChangedError);
     await expect(store.setSnapshotHash(first, "sha256:x")).rejects.toBeInstanceOf(RecordChangedError);
     await expect(store.move(first, "Notes/b.md")).rejects.toBeInstanceOf(RecordChangedError);
-    await expect(store.save({ ...late, noteId: "n2", expect: expectationOf(first.record) })).rejects.toBeInstanceOf(RecordChangedError);
+    await expect(store.save({ ...late, noteId: "n2", expect: expectationOf(first.record) })).rejects.toBeInstanceOf(
+      RecordChangedError,
+    );
     // Nothing was written by the refused rewrites: the other process's save stands, baseline and hash agree.
     const found = await store.findByPath("Notes/a.md");
     expect(found?.record.baseline_body_hash).toBe(`sha256:${await sha256Hex("two\n")}`);
@@ -289,6 +341,8 @@ describe("the sync state store (docs/tools.md §13)", () => {
     // A save that read the current record goes through; one that read no record needs none there.
     await store.save({ ...late, baseline: "three\n", expect: expectationOf(found?.record) });
     await store.save({ ...late, noteId: "n3", localPath: "Notes/c.md", expect: "absent" });
-    await expect(store.save({ ...late, noteId: "n3", localPath: "Notes/c.md", expect: "absent" })).rejects.toBeInstanceOf(RecordChangedError);
+    await expect(
+      store.save({ ...late, noteId: "n3", localPath: "Notes/c.md", expect: "absent" }),
+    ).rejects.toBeInstanceOf(RecordChangedError);
   });
 });

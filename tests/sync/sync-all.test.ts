@@ -5,7 +5,17 @@ import { sha256Hex } from "../../src/core/hash";
 import type { LocalFiles } from "../../src/core/local-files";
 import { DEMO_NOTE_IDS, type RequestLogEntry } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
-import { decideSyncAll, LocalHashCache, syncAll, type SyncAllDeps, type SyncAllFacts, type SyncAllItem, type SyncAllOptions, type SyncAllProgress, type SyncAllResult } from "../../src/sync/sync-all";
+import {
+  decideSyncAll,
+  LocalHashCache,
+  syncAll,
+  type SyncAllDeps,
+  type SyncAllFacts,
+  type SyncAllItem,
+  type SyncAllOptions,
+  type SyncAllProgress,
+  type SyncAllResult,
+} from "../../src/sync/sync-all";
 import { baselineFile, recordKey } from "../../src/sync/store";
 import { startBridge, type TestBridge } from "../helpers/bridge";
 import { SETTLE_MS } from "../../src/sync/service";
@@ -20,7 +30,17 @@ const LIST = "GET /notes";
 const TEAM_LIST = "GET /teams/:teamPath/notes";
 const PATCH = "PATCH /notes/:noteId";
 const STATE = ".hackmd-bridge/sync";
-const ZERO = { in_sync: 0, pulled: 0, pushed: 0, merged: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
+const ZERO = {
+  in_sync: 0,
+  pulled: 0,
+  pushed: 0,
+  merged: 0,
+  conflicts: 0,
+  missing_local: 0,
+  missing_remote: 0,
+  errors: 0,
+  skipped: 0,
+};
 
 // ---------------------------------------------------------------------------------------------
 // The table (docs/sync-decision-table.md, "Sync-all plan") against decideSyncAll
@@ -37,7 +57,11 @@ function planTable(): Row[] {
   const start = lines.findIndex((line) => line.startsWith("|"));
   const end = lines.findIndex((line, i) => i > start && !line.startsWith("|"));
   const table = lines.slice(start, end);
-  const cells = (line: string): string[] => line.split("|").slice(1, -1).map((cell) => cell.trim());
+  const cells = (line: string): string[] =>
+    line
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim());
   const header = cells(table[0] ?? "");
   return table.slice(2).map((line) => Object.fromEntries(cells(line).map((cell, i) => [header[i] ?? `${i}`, cell])));
 }
@@ -78,7 +102,22 @@ describe("the sync-all plan table (docs/sync-decision-table.md)", () => {
   const rows = planTable();
 
   it("documents the fourteen branches", () => {
-    expect(rows.map((row) => row.Branch)).toEqual(["A1", "A2", "A3", "A4", "B1", "B2", "B3", "B4", "B5", "M1", "M2", "E1", "E2", "E3"]);
+    expect(rows.map((row) => row.Branch)).toEqual([
+      "A1",
+      "A2",
+      "A3",
+      "A4",
+      "B1",
+      "B2",
+      "B3",
+      "B4",
+      "B5",
+      "M1",
+      "M2",
+      "E1",
+      "E2",
+      "E3",
+    ]);
   });
 
   it("matches exactly one row for every combination of facts, and decideSyncAll agrees", () => {
@@ -199,7 +238,10 @@ function maxInFlight(entries: readonly RequestLogEntry[]): number {
 }
 
 /** Progress events form one 0…total run per phase, in phase order. */
-function expectConsistentProgress(events: readonly SyncAllProgress[], totals: Partial<Record<SyncAllProgress["phase"], number>>): void {
+function expectConsistentProgress(
+  events: readonly SyncAllProgress[],
+  totals: Partial<Record<SyncAllProgress["phase"], number>>,
+): void {
   const phases = events.map((event) => event.phase).filter((phase, i, all) => all.indexOf(phase) === i);
   expect(phases).toEqual((["listing", "checking", "syncing"] as const).filter((phase) => totals[phase] !== undefined));
   for (const phase of phases) {
@@ -224,8 +266,10 @@ describe("sync-all against the emulator", () => {
     if (!note) throw new Error(`no note ${id}`);
     return note;
   };
-  const keyOf = (id: string, team: string | null = null): string => (team === null ? `personal--${id}` : `team--${team.replace(/-/g, "%2D")}--${id}`);
-  const recordOf = async (id: string, team: string | null = null): Promise<Record<string, unknown>> => JSON.parse(await readLocal(`${STATE}/tracked/${keyOf(id, team)}.json`)) as Record<string, unknown>;
+  const keyOf = (id: string, team: string | null = null): string =>
+    team === null ? `personal--${id}` : `team--${team.replace(/-/g, "%2D")}--${id}`;
+  const recordOf = async (id: string, team: string | null = null): Promise<Record<string, unknown>> =>
+    JSON.parse(await readLocal(`${STATE}/tracked/${keyOf(id, team)}.json`)) as Record<string, unknown>;
   const hash = async (text: string): Promise<string> => `sha256:${await sha256Hex(text)}`;
   const track = async (noteId: string, localPath: string, teamPath: string | null = null): Promise<void> => {
     const result = await bridge.core.deps.sync.pull({
@@ -241,14 +285,23 @@ describe("sync-all against the emulator", () => {
   };
   const writeTracked = async (note: { id: string; path: string; body: string; timestamp: number }): Promise<void> => {
     const key = recordKey(null, note.id);
-    const record = { format: 1, internal_id: note.id, team_path: null, local_path: note.path, baseline_body_hash: await hash(note.body), last_observed_remote_timestamp: String(note.timestamp) };
+    const record = {
+      format: 1,
+      internal_id: note.id,
+      team_path: null,
+      local_path: note.path,
+      baseline_body_hash: await hash(note.body),
+      last_observed_remote_timestamp: String(note.timestamp),
+    };
     await writeLocal(note.path, note.body);
     await writeLocal(`${STATE}/${baselineFile(key)}`, note.body);
     await writeLocal(`${STATE}/tracked/${key}.json`, `${JSON.stringify(record, null, 2)}\n`);
     await writeLocal(`${STATE}/by-path/${await sha256Hex(note.path)}`, key);
   };
-  const run = (options: SyncAllOptions = {}, deps: Partial<SyncAllDeps> = {}): Promise<SyncAllResult> => syncAll({ ...bridge.core.deps, ...deps }, options);
-  const itemOf = (result: SyncAllResult, id: string): SyncAllItem | undefined => result.items.find((item) => item.note_id === id);
+  const run = (options: SyncAllOptions = {}, deps: Partial<SyncAllDeps> = {}): Promise<SyncAllResult> =>
+    syncAll({ ...bridge.core.deps, ...deps }, options);
+  const itemOf = (result: SyncAllResult, id: string): SyncAllItem | undefined =>
+    result.items.find((item) => item.note_id === id);
   const requests = (): string[] => bridge.requestsSinceMark();
   const sorted = (list: string[]): string[] => [...list].sort();
 
@@ -268,7 +321,16 @@ describe("sync-all against the emulator", () => {
     expect(result).toEqual({
       dry_run: false,
       counts: { ...ZERO, in_sync: 1 },
-      items: [{ note_id: READING, team_path: null, local_path: "reading.md", plan: "in_sync", branch: "A1", outcome: "unchanged" }],
+      items: [
+        {
+          note_id: READING,
+          team_path: null,
+          local_path: "reading.md",
+          plan: "in_sync",
+          branch: "A1",
+          outcome: "unchanged",
+        },
+      ],
     });
     expect(requests()).toEqual([LIST]);
   });
@@ -282,17 +344,34 @@ describe("sync-all against the emulator", () => {
     bridge.mark();
     const dry = await run({ dryRun: true });
     expect(dry.counts).toEqual({ ...ZERO, pulled: 1 });
-    expect(itemOf(dry, READING)).toEqual({ note_id: READING, team_path: null, local_path: "reading.md", plan: "pull", branch: "A3", outcome: "planned" });
+    expect(itemOf(dry, READING)).toEqual({
+      note_id: READING,
+      team_path: null,
+      local_path: "reading.md",
+      plan: "pull",
+      branch: "A3",
+      outcome: "planned",
+    });
     expect(requests()).toEqual([LIST, GET]);
     expect(await readLocal("reading.md")).toBe(body);
 
     bridge.mark();
     const real = await run();
     expect(real.counts).toEqual({ ...ZERO, pulled: 1 });
-    expect(itemOf(real, READING)).toEqual({ note_id: READING, team_path: null, local_path: "reading.md", plan: "pull", branch: "A4", outcome: "pulled" });
+    expect(itemOf(real, READING)).toEqual({
+      note_id: READING,
+      team_path: null,
+      local_path: "reading.md",
+      plan: "pull",
+      branch: "A4",
+      outcome: "pulled",
+    });
     expect(requests()).toEqual([LIST, GET]);
     expect(await readLocal("reading.md")).toBe(edited);
-    expect(await recordOf(READING)).toMatchObject({ baseline_body_hash: await hash(edited), last_observed_remote_timestamp: String(remote(READING).lastChangedAt) });
+    expect(await recordOf(READING)).toMatchObject({
+      baseline_body_hash: await hash(edited),
+      last_observed_remote_timestamp: String(remote(READING).lastChangedAt),
+    });
 
     bridge.mark();
     expect(itemOf(await run(), READING)).toMatchObject({ branch: "A1", outcome: "unchanged" });
@@ -312,7 +391,12 @@ describe("sync-all against the emulator", () => {
 
     bridge.mark();
     const real = await run();
-    expect(itemOf(real, READING)).toMatchObject({ plan: "pull", branch: "A4", outcome: "unchanged", message: expect.stringMatching(/timestamp was refreshed/) });
+    expect(itemOf(real, READING)).toMatchObject({
+      plan: "pull",
+      branch: "A4",
+      outcome: "unchanged",
+      message: expect.stringMatching(/timestamp was refreshed/),
+    });
     expect(real.counts).toEqual({ ...ZERO, in_sync: 1 });
     expect(requests()).toEqual([LIST, GET]);
     expect((await stat(local("reading.md"))).mtimeMs).toBe(before.mtimeMs);
@@ -353,7 +437,11 @@ describe("sync-all against the emulator", () => {
     bridge.emu.collaboratorEdit(READING, { tags: ["renamed"] });
 
     bridge.mark();
-    expect(itemOf(await run({ dryRun: true }), READING)).toMatchObject({ plan: "push", branch: "B2", outcome: "planned" });
+    expect(itemOf(await run({ dryRun: true }), READING)).toMatchObject({
+      plan: "push",
+      branch: "B2",
+      outcome: "planned",
+    });
     expect(requests()).toEqual([LIST, GET]);
 
     bridge.mark();
@@ -380,7 +468,10 @@ describe("sync-all against the emulator", () => {
     expect(itemOf(real, READING)).toMatchObject({ plan: "reconcile", branch: "B5", outcome: "baseline_advanced" });
     expect(real.counts).toEqual({ ...ZERO, in_sync: 1 });
     expect(requests()).toEqual([LIST, GET]);
-    expect(await recordOf(READING)).toMatchObject({ baseline_body_hash: await hash(same), last_observed_remote_timestamp: String(remote(READING).lastChangedAt) });
+    expect(await recordOf(READING)).toMatchObject({
+      baseline_body_hash: await hash(same),
+      last_observed_remote_timestamp: String(remote(READING).lastChangedAt),
+    });
 
     bridge.mark();
     expect(itemOf(await run(), READING)).toMatchObject({ branch: "A1" });
@@ -479,7 +570,12 @@ describe("sync-all against the emulator", () => {
     bridge.emu.collaboratorDelete(READING);
     bridge.mark();
     const result = await run();
-    expect(itemOf(result, READING)).toMatchObject({ plan: "missing_remote", branch: "M2", outcome: "missing_remote", message: expect.stringMatching(/untrack/) });
+    expect(itemOf(result, READING)).toMatchObject({
+      plan: "missing_remote",
+      branch: "M2",
+      outcome: "missing_remote",
+      message: expect.stringMatching(/untrack/),
+    });
     expect(result.counts).toEqual({ ...ZERO, missing_remote: 1 });
     expect(requests()).toEqual([LIST, GET]);
     expect(await readLocal("reading.md")).toBe(body);
@@ -488,7 +584,17 @@ describe("sync-all against the emulator", () => {
 
   it("E1: damaged records, a missing baseline and a file named twice are errors; healthy notes still sync", async () => {
     const past = Date.now() - 86_400_000;
-    bridge.emu.seed({ notes: [{ id: "healthy0000000000000001", shortId: "healthy01", content: "# Healthy\n", createdAt: past, lastChangedAt: past }] });
+    bridge.emu.seed({
+      notes: [
+        {
+          id: "healthy0000000000000001",
+          shortId: "healthy01",
+          content: "# Healthy\n",
+          createdAt: past,
+          lastChangedAt: past,
+        },
+      ],
+    });
     await track("healthy0000000000000001", "healthy.md");
     await track(READING, "reading.md");
     await track(WEEKLY, "weekly.md");
@@ -496,11 +602,21 @@ describe("sync-all against the emulator", () => {
     await track(SPEC, "spec.md", TEAM);
     await writeLocal(`${STATE}/tracked/${keyOf(READING)}.json`, "{ not json");
     await rm(local(`${STATE}/tracked/${keyOf(WEEKLY)}.baseline.md`));
-    await writeLocal(`${STATE}/tracked/${keyOf(CS101)}.json`, JSON.stringify({ ...(await recordOf(CS101)), format: 2 }));
+    await writeLocal(
+      `${STATE}/tracked/${keyOf(CS101)}.json`,
+      JSON.stringify({ ...(await recordOf(CS101)), format: 2 }),
+    );
     await writeLocal(`${STATE}/tracked/personal--ghost.baseline.md`, "ghost\n");
     await writeLocal(
       `${STATE}/tracked/personal--ghost.json`,
-      JSON.stringify({ format: 1, internal_id: "ghost", team_path: null, local_path: "spec.md", baseline_body_hash: await hash("ghost\n"), last_observed_remote_timestamp: "1" }),
+      JSON.stringify({
+        format: 1,
+        internal_id: "ghost",
+        team_path: null,
+        local_path: "spec.md",
+        baseline_body_hash: await hash("ghost\n"),
+        last_observed_remote_timestamp: "1",
+      }),
     );
 
     bridge.mark();
@@ -514,10 +630,19 @@ describe("sync-all against the emulator", () => {
       ["healthy0000000000000001", "A1", "unchanged", "-"],
       [SPEC, "E1", "error", "sync_state"],
     ]);
-    expect(itemOf(result, READING)).toMatchObject({ local_path: "", message: expect.stringMatching(/is corrupt \(it is not valid JSON\)/) });
+    expect(itemOf(result, READING)).toMatchObject({
+      local_path: "",
+      message: expect.stringMatching(/is corrupt \(it is not valid JSON\)/),
+    });
     expect(itemOf(result, CS101)?.message).toMatch(/newer version/);
-    expect(itemOf(result, WEEKLY)).toMatchObject({ local_path: "weekly.md", message: expect.stringMatching(/baseline of weekly\.md is missing/) });
-    expect(itemOf(result, SPEC)).toMatchObject({ team_path: TEAM, message: expect.stringMatching(/More than one sync record names spec\.md/) });
+    expect(itemOf(result, WEEKLY)).toMatchObject({
+      local_path: "weekly.md",
+      message: expect.stringMatching(/baseline of weekly\.md is missing/),
+    });
+    expect(itemOf(result, SPEC)).toMatchObject({
+      team_path: TEAM,
+      message: expect.stringMatching(/More than one sync record names spec\.md/),
+    });
     // Only workspaces with a usable record are listed.
     expect(requests()).toEqual([LIST]);
   });
@@ -531,8 +656,20 @@ describe("sync-all against the emulator", () => {
     bridge.emu.collaboratorEdit(READING, { content: "# remote\n" });
     bridge.mark();
     const result = await run();
-    expect(itemOf(result, READING)).toMatchObject({ plan: "error", branch: "E2", outcome: "error", error_kind: "invalid_input", message: expect.stringMatching(/not valid UTF-8/) });
-    expect(itemOf(result, WEEKLY)).toMatchObject({ plan: "error", branch: "E2", outcome: "error", error_kind: "invalid_input", message: expect.stringMatching(/not a regular file/) });
+    expect(itemOf(result, READING)).toMatchObject({
+      plan: "error",
+      branch: "E2",
+      outcome: "error",
+      error_kind: "invalid_input",
+      message: expect.stringMatching(/not valid UTF-8/),
+    });
+    expect(itemOf(result, WEEKLY)).toMatchObject({
+      plan: "error",
+      branch: "E2",
+      outcome: "error",
+      error_kind: "invalid_input",
+      message: expect.stringMatching(/not a regular file/),
+    });
     expect(result.counts).toEqual({ ...ZERO, errors: 2 });
     expect(requests()).toEqual([LIST]);
   });
@@ -544,7 +681,13 @@ describe("sync-all against the emulator", () => {
     bridge.emu.injectFault({ match: { route: TEAM_LIST }, action: { status: 403, body: { error: "Forbidden" } } });
     bridge.mark();
     const result = await run();
-    expect(itemOf(result, SPEC)).toMatchObject({ plan: "error", branch: "E3", outcome: "error", error_kind: "forbidden", message: expect.stringMatching(/^Listing the notes of team sandbox-team failed/) });
+    expect(itemOf(result, SPEC)).toMatchObject({
+      plan: "error",
+      branch: "E3",
+      outcome: "error",
+      error_kind: "forbidden",
+      message: expect.stringMatching(/^Listing the notes of team sandbox-team failed/),
+    });
     expect(itemOf(result, READING)).toMatchObject({ branch: "A4", outcome: "pulled" });
     expect(result.counts).toEqual({ ...ZERO, pulled: 1, errors: 1 });
     expect(sorted(requests())).toEqual([LIST, GET, TEAM_LIST]);
@@ -586,7 +729,8 @@ describe("sync-all against the emulator", () => {
     bridge.emu.collaboratorEdit(READING, { content: "# remote edit\n" });
     const result = await run({
       onProgress: (progress) => {
-        if (progress.phase === "syncing" && progress.done === 0) writeFileSync(local("reading.md"), "# edited while sync-all ran\n");
+        if (progress.phase === "syncing" && progress.done === 0)
+          writeFileSync(local("reading.md"), "# edited while sync-all ran\n");
       },
     });
     expect(itemOf(result, READING)).toMatchObject({ plan: "pull", outcome: "error", error_kind: "unpushed_changes" });
@@ -597,10 +741,20 @@ describe("sync-all against the emulator", () => {
   it("budget: 200 tracked notes, 3 changed remotely → 1 list + 3 GETs, no writes to HackMD; progress adds up", async () => {
     const past = Date.now() - 86_400_000;
     const ids = Array.from({ length: 200 }, (_, i) => `budget${String(i).padStart(16, "0")}`);
-    bridge.emu.seed({ notes: ids.map((id, i) => ({ id, shortId: `bud${String(i).padStart(6, "0")}`, title: `Note ${i}`, content: `# Note ${i}\n\nBody ${i}.\n`, createdAt: past, lastChangedAt: past })) });
+    bridge.emu.seed({
+      notes: ids.map((id, i) => ({
+        id,
+        shortId: `bud${String(i).padStart(6, "0")}`,
+        title: `Note ${i}`,
+        content: `# Note ${i}\n\nBody ${i}.\n`,
+        createdAt: past,
+        lastChangedAt: past,
+      })),
+    });
     // Tracked directly in the on-disk format of docs/tools.md §13 (store.save rescans every record, so
     // 200 pulls would spend most of this test in setup); the pulls below load and verify them.
-    for (const [i, id] of ids.entries()) await writeTracked({ id, path: `many/${id}.md`, body: `# Note ${i}\n\nBody ${i}.\n`, timestamp: past });
+    for (const [i, id] of ids.entries())
+      await writeTracked({ id, path: `many/${id}.md`, body: `# Note ${i}\n\nBody ${i}.\n`, timestamp: past });
     expect(await bridge.core.deps.sync.listTracked()).toHaveLength(200);
     const changed = [ids[3], ids[101], ids[199]] as string[];
     for (const id of changed) bridge.emu.collaboratorEdit(id, { content: `# Changed ${id}\n` });
@@ -613,7 +767,12 @@ describe("sync-all against the emulator", () => {
     expect(result.items.filter((item) => item.outcome === "pulled").map((item) => item.note_id)).toEqual(changed);
     for (const id of changed) expect(await readLocal(`many/${id}.md`)).toBe(`# Changed ${id}\n`);
     expectConsistentProgress(events, { listing: 1, checking: 200, syncing: 3 });
-    expect(events.filter((event) => event.phase === "syncing" && event.note_id !== undefined).map((event) => event.note_id).sort()).toEqual(changed);
+    expect(
+      events
+        .filter((event) => event.phase === "syncing" && event.note_id !== undefined)
+        .map((event) => event.note_id)
+        .sort(),
+    ).toEqual(changed);
   }, 60_000);
 
   it("two workspaces cost two list requests; progress of a dry run has no syncing phase", async () => {
@@ -647,7 +806,11 @@ describe("sync-all against the emulator", () => {
       expect(result.kind).toBe("pulled");
       fresh.emu.collaboratorEdit(READING, { content: "# just changed\n" });
       await syncAll(fresh.core.deps, {});
-      const record = JSON.parse(Buffer.from((await files.state.read(`tracked/personal--${READING}.json`, { maxBytes: 4096 }))?.bytes ?? []).toString("utf8")) as Record<string, string>;
+      const record = JSON.parse(
+        Buffer.from(
+          (await files.state.read(`tracked/personal--${READING}.json`, { maxBytes: 4096 }))?.bytes ?? [],
+        ).toString("utf8"),
+      ) as Record<string, string>;
       expect(record.last_observed_remote_timestamp).toBe("");
       fresh.mark();
       const next = await syncAll(fresh.core.deps, { dryRun: true });
@@ -691,8 +854,13 @@ describe("sync-all against the emulator", () => {
     log.stateReads.length = 0;
     const damaged = await run({ hashCache: cache, dryRun: true }, { files });
     // (Read again once more under the record's lock, as every damaged baseline is.)
-    expect([...new Set(log.stateReads.filter((path) => !path.endsWith(".json")))]).toEqual([`tracked/${keyOf(READING)}.baseline.md`]);
-    expect(itemOf(damaged, READING)).toMatchObject({ branch: "E1", message: expect.stringMatching(/does not match its recorded hash/) });
+    expect([...new Set(log.stateReads.filter((path) => !path.endsWith(".json")))]).toEqual([
+      `tracked/${keyOf(READING)}.baseline.md`,
+    ]);
+    expect(itemOf(damaged, READING)).toMatchObject({
+      branch: "E1",
+      message: expect.stringMatching(/does not match its recorded hash/),
+    });
     expect(damaged.counts).toEqual({ ...ZERO, in_sync: 2, errors: 1 });
     await writeLocal(reading, original);
 
@@ -734,7 +902,10 @@ describe("sync-all against the emulator", () => {
 
     it("a 429 with a short reset hint beyond the client's cap pauses once (injected sleep) and retries that note", async () => {
       await threeRemoteEdits();
-      bridge.emu.injectFault({ match: { route: GET }, action: { status: 429, headers: { "Retry-After": "7", "X-RateLimit-UserReset": "7" } } });
+      bridge.emu.injectFault({
+        match: { route: GET },
+        action: { status: 429, headers: { "Retry-After": "7", "X-RateLimit-UserReset": "7" } },
+      });
       bridge.mark();
       const result = await run({}, { sleep: fakeSleep });
       expect(result.counts).toEqual({ ...ZERO, pulled: 3 });
@@ -745,11 +916,19 @@ describe("sync-all against the emulator", () => {
     it("a 429 with a long reset stops the run: no new request, every unfinished note is skipped, nothing written", async () => {
       await threeRemoteEdits();
       const before = await tree(bridge.root);
-      bridge.emu.injectFault({ match: { route: GET }, action: { status: 429, headers: { "Retry-After": "3600", "X-RateLimit-UserReset": "3600" } } });
+      bridge.emu.injectFault({
+        match: { route: GET },
+        action: { status: 429, headers: { "Retry-After": "3600", "X-RateLimit-UserReset": "3600" } },
+      });
       bridge.mark();
       const result = await run({ concurrency: 1 }, { sleep: fakeSleep });
       expect(result.counts).toEqual({ ...ZERO, skipped: 3 });
-      expect(result.items.every((item) => item.outcome === "skipped" && item.error_kind === "rate_limited" && /rate limit/.test(item.message ?? ""))).toBe(true);
+      expect(
+        result.items.every(
+          (item) =>
+            item.outcome === "skipped" && item.error_kind === "rate_limited" && /rate limit/.test(item.message ?? ""),
+        ),
+      ).toBe(true);
       expect(requests()).toEqual([LIST, GET]);
       expect(sleeps).toEqual([]);
       expect(await tree(bridge.root)).toEqual(before);
@@ -757,10 +936,18 @@ describe("sync-all against the emulator", () => {
 
     it("a rate-limited list request skips that workspace's notes", async () => {
       await track(READING, "reading.md");
-      bridge.emu.injectFault({ match: { route: LIST }, action: { status: 429, headers: { "Retry-After": "3600", "X-RateLimit-UserReset": "3600" } } });
+      bridge.emu.injectFault({
+        match: { route: LIST },
+        action: { status: 429, headers: { "Retry-After": "3600", "X-RateLimit-UserReset": "3600" } },
+      });
       bridge.mark();
       const result = await run({ dryRun: true }, { sleep: fakeSleep });
-      expect(itemOf(result, READING)).toMatchObject({ plan: "error", branch: "E3", outcome: "skipped", error_kind: "rate_limited" });
+      expect(itemOf(result, READING)).toMatchObject({
+        plan: "error",
+        branch: "E3",
+        outcome: "skipped",
+        error_kind: "rate_limited",
+      });
       expect(result.counts).toEqual({ ...ZERO, skipped: 1 });
       expect(requests()).toEqual([LIST]);
     });
@@ -768,7 +955,15 @@ describe("sync-all against the emulator", () => {
     it("at most `concurrency` requests are in flight", async () => {
       const past = Date.now() - 86_400_000;
       const ids = Array.from({ length: 12 }, (_, i) => `flight${String(i).padStart(16, "0")}`);
-      bridge.emu.seed({ notes: ids.map((id, i) => ({ id, shortId: `fli${String(i).padStart(6, "0")}`, content: `# ${id}\n`, createdAt: past, lastChangedAt: past })) });
+      bridge.emu.seed({
+        notes: ids.map((id, i) => ({
+          id,
+          shortId: `fli${String(i).padStart(6, "0")}`,
+          content: `# ${id}\n`,
+          createdAt: past,
+          lastChangedAt: past,
+        })),
+      });
       for (const id of ids) await track(id, `flight/${id}.md`);
       for (const id of ids) bridge.emu.collaboratorEdit(id, { content: `# changed ${id}\n` });
       bridge.emu.setQuirks({ latencyMs: 30 });

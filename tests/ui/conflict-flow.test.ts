@@ -20,7 +20,8 @@ const FILE = "plan.md";
 const PATCH = "PATCH /notes/:noteId";
 const BASE = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join("");
 /** BASE with some lines replaced (1-based). */
-const edit = (change: Record<number, string>): string => Array.from({ length: 12 }, (_, i) => `${change[i + 1] ?? `line ${i + 1}`}\n`).join("");
+const edit = (change: Record<number, string>): string =>
+  Array.from({ length: 12 }, (_, i) => `${change[i + 1] ?? `line ${i + 1}`}\n`).join("");
 
 type Answer = (viewModel: ConflictViewModel) => ConflictChoice | Promise<ConflictChoice>;
 
@@ -35,7 +36,8 @@ describe("conflict flow (emulator, real sync engine)", () => {
   const readLocal = (path = FILE): Promise<string> => readFile(local(path), "utf8");
   const remote = (): string => bridge.emu.inspect().notes.find((note) => note.id === NOTE)?.content ?? "";
   const patches = (): number => bridge.requestsSinceMark().filter((route) => route === PATCH).length;
-  const baselineHash = async (): Promise<string | undefined> => (await store.findByPath(FILE))?.record.baseline_body_hash;
+  const baselineHash = async (): Promise<string | undefined> =>
+    (await store.findByPath(FILE))?.record.baseline_body_hash;
 
   /** Services whose modal answers with `answers`, one per opening. */
   function services(...answers: Answer[]): ConflictFlowServices {
@@ -99,15 +101,28 @@ describe("conflict flow (emulator, real sync engine)", () => {
     await conflict(mine, theirs);
     const merged = edit({ 2: "line 2 (mine)", 10: "line 10 (theirs)" });
 
-    const outcome = await openConflictResolution(services((vm) => ({ action: "merged", text: vm.clean ?? "not clean" })), FILE);
+    const outcome = await openConflictResolution(
+      services((vm) => ({ action: "merged", text: vm.clean ?? "not clean" })),
+      FILE,
+    );
 
     expect(outcome).toMatchObject({ outcome: "merged", push: { status: "pushed", body_hash: await bodyHash(merged) } });
-    expect(shown[0]).toMatchObject({ base: BASE, mine, theirs, clean: merged, remoteHash: await bodyHash(theirs), localPath: FILE, noteId: NOTE });
+    expect(shown[0]).toMatchObject({
+      base: BASE,
+      mine,
+      theirs,
+      clean: merged,
+      remoteHash: await bodyHash(theirs),
+      localPath: FILE,
+      noteId: NOTE,
+    });
     expect(remote()).toBe(merged);
     expect(await readLocal()).toBe(merged);
     expect(await baselineHash()).toBe(await bodyHash(merged));
     expect(patches()).toBe(1);
-    expect(pushes.map((request) => [request.strategy, request.expectedRemoteHash])).toEqual([["safe", await bodyHash(theirs)]]);
+    expect(pushes.map((request) => [request.strategy, request.expectedRemoteHash])).toEqual([
+      ["safe", await bodyHash(theirs)],
+    ]);
     expect(notices).toEqual([`Merged ${FILE} and pushed it to HackMD.`]);
   });
 
@@ -117,7 +132,11 @@ describe("conflict flow (emulator, real sync engine)", () => {
     const outcome = await openConflictResolution(
       services((vm) => {
         expect(vm.clean).toBeUndefined();
-        expect(vm.sections.find((section) => section.kind === "conflict")).toMatchObject({ base: ["line 5"], mine: ["mine 5"], theirs: ["theirs 5"] });
+        expect(vm.sections.find((section) => section.kind === "conflict")).toMatchObject({
+          base: ["line 5"],
+          mine: ["mine 5"],
+          theirs: ["theirs 5"],
+        });
         return { action: "merged", text: vm.result(["both"]) };
       }),
       FILE,
@@ -135,7 +154,10 @@ describe("conflict flow (emulator, real sync engine)", () => {
     const theirs = edit({ 5: "theirs 5" });
     await conflict(edit({ 5: "mine 5" }), theirs);
 
-    const outcome = await openConflictResolution(services((vm) => ({ action: "merged", text: vm.result(["remote"]) })), FILE);
+    const outcome = await openConflictResolution(
+      services((vm) => ({ action: "merged", text: vm.result(["remote"]) })),
+      FILE,
+    );
 
     expect(outcome).toMatchObject({ outcome: "merged", push: { status: "nothing_to_push" } });
     expect(await readLocal()).toBe(theirs);
@@ -149,7 +171,10 @@ describe("conflict flow (emulator, real sync engine)", () => {
     const theirs = edit({ 5: "theirs 5" });
     await conflict(mine, theirs);
 
-    const outcome = await openConflictResolution(services(() => ({ action: "keep-mine" })), FILE);
+    const outcome = await openConflictResolution(
+      services(() => ({ action: "keep-mine" })),
+      FILE,
+    );
 
     expect(outcome).toMatchObject({ outcome: "kept-mine", push: { status: "pushed" } });
     expect(pushes).toHaveLength(1);
@@ -164,7 +189,10 @@ describe("conflict flow (emulator, real sync engine)", () => {
     const theirs = edit({ 5: "theirs 5" });
     await conflict(edit({ 5: "mine 5" }), theirs);
 
-    const outcome = await openConflictResolution(services(() => ({ action: "take-theirs" })), FILE);
+    const outcome = await openConflictResolution(
+      services(() => ({ action: "take-theirs" })),
+      FILE,
+    );
 
     expect(outcome).toMatchObject({ outcome: "took-theirs", pull: { body_hash: await bodyHash(theirs) } });
     expect(await readLocal()).toBe(theirs);
@@ -179,7 +207,10 @@ describe("conflict flow (emulator, real sync engine)", () => {
     await conflict(mine, theirs);
     const baseline = await baselineHash();
 
-    const outcome = await openConflictResolution(services(() => ({ action: "keep-both" })), FILE);
+    const outcome = await openConflictResolution(
+      services(() => ({ action: "keep-both" })),
+      FILE,
+    );
 
     expect(outcome).toEqual({ outcome: "kept-both", snapshotPath: "plan.remote.md" });
     expect(await readLocal()).toBe(mine);
@@ -216,9 +247,15 @@ describe("conflict flow (emulator, real sync engine)", () => {
     await conflict(mine, edit({ 5: "theirs 5" }));
     await writeFile(local("plan.remote.md"), "my own notes\n");
 
-    const outcome = await openConflictResolution(services(() => ({ action: "keep-both" })), FILE);
+    const outcome = await openConflictResolution(
+      services(() => ({ action: "keep-both" })),
+      FILE,
+    );
 
-    expect(outcome).toMatchObject({ outcome: "kept-both", snapshotError: expect.stringContaining("is not the snapshot this tool wrote") as unknown });
+    expect(outcome).toMatchObject({
+      outcome: "kept-both",
+      snapshotError: expect.stringContaining("is not the snapshot this tool wrote") as unknown,
+    });
     expect(await readLocal("plan.remote.md")).toBe("my own notes\n");
     expect(await readLocal()).toBe(mine);
     expect(patches()).toBe(0);
@@ -230,7 +267,10 @@ describe("conflict flow (emulator, real sync engine)", () => {
     await conflict(mine, theirs);
     const baseline = await baselineHash();
 
-    const outcome = await openConflictResolution(services(() => ({ action: "cancel" })), FILE);
+    const outcome = await openConflictResolution(
+      services(() => ({ action: "cancel" })),
+      FILE,
+    );
 
     expect(outcome).toEqual({ outcome: "cancelled" });
     expect(await readLocal()).toBe(mine);
@@ -293,11 +333,19 @@ describe("conflict flow (emulator, real sync engine)", () => {
       },
     });
 
-    await expect(openConflictResolution(withCopies(() => ({ action: "take-theirs" }), true), FILE)).rejects.toThrow("disk full");
+    await expect(
+      openConflictResolution(
+        withCopies(() => ({ action: "take-theirs" }), true),
+        FILE,
+      ),
+    ).rejects.toThrow("disk full");
     expect(await readLocal()).toBe(mine);
     expect(patches()).toBe(0);
 
-    const outcome = await openConflictResolution(withCopies(() => ({ action: "take-theirs" })), FILE);
+    const outcome = await openConflictResolution(
+      withCopies(() => ({ action: "take-theirs" })),
+      FILE,
+    );
     expect(outcome.outcome).toBe("took-theirs");
     expect(kept).toEqual([[FILE, mine, "mine"]]);
     expect(await readLocal()).toBe(theirs);
@@ -324,7 +372,10 @@ describe("conflict flow (emulator, real sync engine)", () => {
     expect(kept).toEqual([`theirs:${theirs}`]);
     // HackMD's text is also named as a version on HackMD before it is replaced (docs/versions-and-comments.md).
     const version = outcome.outcome === "kept-mine" ? outcome.version : undefined;
-    expect(version).toMatchObject({ made: true, name: expect.stringMatching(/^Before keep mine from hackmd-bridge, \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/) });
+    expect(version).toMatchObject({
+      made: true,
+      name: expect.stringMatching(/^Before keep mine from hackmd-bridge, \d{4}-\d{2}-\d{2} \d{2}:\d{2}$/),
+    });
     const id = version?.made === true ? version.id : "";
     expect(bridge.emu.inspect().versions.find((v) => v.id === id)?.content).toBe(theirs);
     // The notice names the version that keeps HackMD's text, then what keepCopy said.

@@ -1,11 +1,23 @@
-import { buildConflictViewModel, linesWords, STABLE_CONTEXT_LINES, wholeFileQuestion, type ConflictInput, type ConflictSection, type StableSection } from "../../src/ui/conflict-view-model";
+import {
+  buildConflictViewModel,
+  linesWords,
+  STABLE_CONTEXT_LINES,
+  wholeFileQuestion,
+  type ConflictInput,
+  type ConflictSection,
+  type StableSection,
+} from "../../src/ui/conflict-view-model";
 
 /** Numbered lines `L1`…`Ln`, each ended by a newline. */
 function numbered(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `L${i + 1}`);
 }
 const text = (lines: readonly string[]): string => lines.map((line) => `${line}\n`).join("");
-const replace = (lines: readonly string[], at: number, ...by: string[]): string[] => [...lines.slice(0, at), ...by, ...lines.slice(at + 1)];
+const replace = (lines: readonly string[], at: number, ...by: string[]): string[] => [
+  ...lines.slice(0, at),
+  ...by,
+  ...lines.slice(at + 1),
+];
 
 function input(base: string, local: string, remote: string): ConflictInput {
   return { base, local, remote, remoteHash: `sha256:${"a".repeat(64)}`, localPath: "Notes/plan.md", noteId: "note1" };
@@ -16,7 +28,14 @@ describe("conflict view model", () => {
 
   it("carries the identity of the conflict and the three bodies", () => {
     const vm = buildConflictViewModel(input("a\n", "b\n", "c\n"));
-    expect(vm).toMatchObject({ localPath: "Notes/plan.md", noteId: "note1", remoteHash: `sha256:${"a".repeat(64)}`, base: "a\n", mine: "b\n", theirs: "c\n" });
+    expect(vm).toMatchObject({
+      localPath: "Notes/plan.md",
+      noteId: "note1",
+      remoteHash: `sha256:${"a".repeat(64)}`,
+      base: "a\n",
+      mine: "b\n",
+      theirs: "c\n",
+    });
   });
 
   it("offers the clean merge when the edits do not overlap, with nothing to choose", () => {
@@ -53,7 +72,12 @@ describe("conflict view model", () => {
       // Before the first conflict only the context before it shows; the clean remote change is hidden.
       expect(before).toEqual({ kind: "stable", head: [], hidden: 9 - STABLE_CONTEXT_LINES, tail: ["L7", "L8", "L9"] });
       expect(conflict).toEqual({ kind: "conflict", index: 0, base: ["L10"], mine: ["mine 10"], theirs: ["theirs 10"] });
-      expect(after).toEqual({ kind: "stable", head: ["L11", "L12", "L13"], hidden: 10 - STABLE_CONTEXT_LINES, tail: [] });
+      expect(after).toEqual({
+        kind: "stable",
+        head: ["L11", "L12", "L13"],
+        hidden: 10 - STABLE_CONTEXT_LINES,
+        tail: [],
+      });
     });
 
     it("starts with no choice made, so no merged text exists yet", () => {
@@ -90,7 +114,12 @@ describe("conflict view model", () => {
         [1, ["mine 16"], ["theirs 16"]],
       ]);
       const middle = vm.sections[2] as StableSection;
-      expect(middle).toEqual({ kind: "stable", head: ["L5", "L6", "L7"], hidden: 11 - 2 * STABLE_CONTEXT_LINES, tail: ["L13", "L14", "L15"] });
+      expect(middle).toEqual({
+        kind: "stable",
+        head: ["L5", "L6", "L7"],
+        hidden: 11 - 2 * STABLE_CONTEXT_LINES,
+        tail: ["L13", "L14", "L15"],
+      });
       // A run too short to hide anything is shown whole.
       expect(vm.sections[0]).toEqual({ kind: "stable", head: ["L1", "L2", "L3"], hidden: 0, tail: [] });
     });
@@ -130,8 +159,12 @@ describe("the merge editor's document", () => {
 
   it("starts the result with every settled line and the base's lines where the conflict is", () => {
     expect(vm.conflictCount).toBe(1);
-    expect(vm.document.text).toBe(text(replace(replace(replace(base, 1, "mine 2"), 9, "theirs 10"), 10, "L11", "theirs new")));
-    expect(vm.document.regions).toEqual([{ index: 0, lines: { from: 5, to: 6 }, mineLines: { from: 5, to: 6 }, theirsLines: { from: 5, to: 6 } }]);
+    expect(vm.document.text).toBe(
+      text(replace(replace(replace(base, 1, "mine 2"), 9, "theirs 10"), 10, "L11", "theirs new")),
+    );
+    expect(vm.document.regions).toEqual([
+      { index: 0, lines: { from: 5, to: 6 }, mineLines: { from: 5, to: 6 }, theirsLines: { from: 5, to: 6 } },
+    ]);
   });
 
   it("marks which side each settled change came from", () => {
@@ -151,7 +184,9 @@ describe("the merge editor's document", () => {
     const region = vm.document.regions[0]!;
     const at = (line: number): number => doc.split("\n").slice(0, line).join("\n").length + (line > 0 ? 1 : 0);
     for (const choice of ["local", "remote", "both"] as const) {
-      expect(doc.slice(0, at(region.lines.from)) + vm.regionText(0, choice) + doc.slice(at(region.lines.to))).toBe(vm.result([choice]));
+      expect(doc.slice(0, at(region.lines.from)) + vm.regionText(0, choice) + doc.slice(at(region.lines.to))).toBe(
+        vm.result([choice]),
+      );
     }
     expect(() => vm.regionText(1, "local")).toThrow(RangeError);
   });

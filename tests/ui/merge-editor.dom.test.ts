@@ -8,10 +8,22 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { undo } from "@codemirror/commands";
 import { EditorView } from "@codemirror/view";
-import { buildConflictViewModel, linesWords, type ConflictChoice, type ConflictViewModel, type MergeQuestion } from "../../src/ui/conflict-view-model";
-import { renderDiffView, renderMergeEditor, type MergeDraft, type MergeEditorHandle } from "../../src/ui/merge-editor-dom";
+import {
+  buildConflictViewModel,
+  linesWords,
+  type ConflictChoice,
+  type ConflictViewModel,
+  type MergeQuestion,
+} from "../../src/ui/conflict-view-model";
+import {
+  renderDiffView,
+  renderMergeEditor,
+  type MergeDraft,
+  type MergeEditorHandle,
+} from "../../src/ui/merge-editor-dom";
 
-const lines = (n: number, change: Record<number, string> = {}): string => Array.from({ length: n }, (_, i) => `${change[i + 1] ?? `L${i + 1}`}\n`).join("");
+const lines = (n: number, change: Record<number, string> = {}): string =>
+  Array.from({ length: n }, (_, i) => `${change[i + 1] ?? `L${i + 1}`}\n`).join("");
 
 /**
  * Two conflicts (lines 3 and 7), a clean change of mine (line 1) and of theirs (line 5); theirs has
@@ -59,9 +71,13 @@ const q = <T extends HTMLElement = HTMLElement>(parent: HTMLElement, selector: s
   if (!el) throw new Error(`no ${selector}`);
   return el;
 };
-const action = (m: Mounted, name: string): HTMLButtonElement => q<HTMLButtonElement>(m.parent, `.hackmd-bridge-merge-actions [data-action="${name}"]`);
+const action = (m: Mounted, name: string): HTMLButtonElement =>
+  q<HTMLButtonElement>(m.parent, `.hackmd-bridge-merge-actions [data-action="${name}"]`);
 const accept = (m: Mounted, conflict: number, choice: string): HTMLButtonElement =>
-  q<HTMLButtonElement>(m.parent, `.hackmd-bridge-merge-conflict-bar[data-conflict="${conflict}"] [data-choice="${choice}"]`);
+  q<HTMLButtonElement>(
+    m.parent,
+    `.hackmd-bridge-merge-conflict-bar[data-conflict="${conflict}"] [data-choice="${choice}"]`,
+  );
 const resultView = (m: Mounted): EditorView => {
   const view = EditorView.findFromDOM(q(m.parent, ".hackmd-bridge-merge-pane.mod-result .cm-editor"));
   if (!view) throw new Error("no result editor");
@@ -83,13 +99,17 @@ afterEach(() => {
 describe("merge editor", () => {
   it("shows mine and theirs against the base over an editable result, with a bar per conflict and the actions below", () => {
     const m = track(mount(conflicted()));
-    const panes = [...m.parent.querySelectorAll(".hackmd-bridge-merge-pane")].map((pane) => pane.getAttribute("data-pane"));
+    const panes = [...m.parent.querySelectorAll(".hackmd-bridge-merge-pane")].map((pane) =>
+      pane.getAttribute("data-pane"),
+    );
     expect(panes).toEqual(["mine", "theirs", "result"]);
     expect(q(m.parent, ".hackmd-bridge-merge-title").textContent).toContain("plan.md");
     const opened = q(m.parent, ".hackmd-bridge-merge-progress").textContent;
     expect(m.parent.querySelectorAll(".hackmd-bridge-merge-conflict-bar")).toHaveLength(2);
     // The read-only panes label where each conflict is on their side.
-    const labels = [...m.parent.querySelectorAll(".mod-mine .hackmd-bridge-merge-pane-label")].map((el) => el.textContent);
+    const labels = [...m.parent.querySelectorAll(".mod-mine .hackmd-bridge-merge-pane-label")].map(
+      (el) => el.textContent,
+    );
     expect(labels).toHaveLength(2);
     expect(q(m.parent, ".mod-mine .cm-content").getAttribute("contenteditable")).toBe("false");
     expect(q(m.parent, ".mod-result .cm-content").getAttribute("contenteditable")).toBe("true");
@@ -100,13 +120,9 @@ describe("merge editor", () => {
     expect(q(m.parent, ".mod-result .cm-line[data-origin='mine']").textContent).toBe("mine 1");
     expect(q(m.parent, ".mod-result .cm-line[data-origin='theirs']").textContent).toBe("theirs 5");
     expect(m.parent.querySelector(".mod-theirs b")).toBeNull();
-    expect([...m.parent.querySelectorAll(".hackmd-bridge-merge-actions button")].map((b) => b.getAttribute("data-action"))).toEqual([
-      "merged",
-      "keep-both",
-      "keep-mine",
-      "take-theirs",
-      "cancel",
-    ]);
+    expect(
+      [...m.parent.querySelectorAll(".hackmd-bridge-merge-actions button")].map((b) => b.getAttribute("data-action")),
+    ).toEqual(["merged", "keep-both", "keep-mine", "take-theirs", "cancel"]);
     expect(action(m, "keep-mine").classList.contains("mod-warning")).toBe(true);
     expect(action(m, "take-theirs").classList.contains("mod-warning")).toBe(true);
     const words = {
@@ -148,8 +164,14 @@ describe("merge editor", () => {
     const line3 = view.state.doc.line(3);
     view.dispatch({ changes: { from: line3.from, to: line3.to, insert: "my own 3" } });
     expect(m.editor.statuses()).toEqual(["edited", "local"]);
-    const edited = q(m.parent, ".hackmd-bridge-merge-conflict-bar[data-conflict='0'] .hackmd-bridge-merge-conflict-status").textContent;
-    expect(edited).not.toBe(q(m.parent, ".hackmd-bridge-merge-conflict-bar[data-conflict='1'] .hackmd-bridge-merge-conflict-status").textContent);
+    const edited = q(
+      m.parent,
+      ".hackmd-bridge-merge-conflict-bar[data-conflict='0'] .hackmd-bridge-merge-conflict-status",
+    ).textContent;
+    expect(edited).not.toBe(
+      q(m.parent, ".hackmd-bridge-merge-conflict-bar[data-conflict='1'] .hackmd-bridge-merge-conflict-status")
+        .textContent,
+    );
     expect(edited).toMatchSnapshot();
     undo(view);
     expect(m.editor.statuses()).toEqual(["unresolved", "local"]);
@@ -164,22 +186,25 @@ describe("merge editor", () => {
     expect(view.state.doc.toString()).toContain("L8 (typed)\n");
   });
 
-  it.each(["keep-mine", "take-theirs"] as const)("%s always asks in the warning style, says what is lost and that a copy is kept, and acts only on yes", async (name) => {
-    const m = track(mount(conflicted()));
-    action(m, name).click();
-    await flush();
-    expect(m.questions).toHaveLength(1);
-    expect(m.questions[0]).toMatchObject({ warning: true });
-    // What is lost, counted, and where the copy goes.
-    expect(m.questions[0]?.paragraphs.join(" ")).toContain("3 lines added, 3 removed");
-    expect(m.questions[0]?.paragraphs.join(" ")).toContain(".trash");
-    expect(m.questions[0]).toMatchSnapshot();
-    expect(m.answers).toEqual([]);
-    m.reply.value = true;
-    action(m, name).click();
-    await flush();
-    expect(m.answers).toEqual([{ action: name }]);
-  });
+  it.each(["keep-mine", "take-theirs"] as const)(
+    "%s always asks in the warning style, says what is lost and that a copy is kept, and acts only on yes",
+    async (name) => {
+      const m = track(mount(conflicted()));
+      action(m, name).click();
+      await flush();
+      expect(m.questions).toHaveLength(1);
+      expect(m.questions[0]).toMatchObject({ warning: true });
+      // What is lost, counted, and where the copy goes.
+      expect(m.questions[0]?.paragraphs.join(" ")).toContain("3 lines added, 3 removed");
+      expect(m.questions[0]?.paragraphs.join(" ")).toContain(".trash");
+      expect(m.questions[0]).toMatchSnapshot();
+      expect(m.answers).toEqual([]);
+      m.reply.value = true;
+      action(m, name).click();
+      await flush();
+      expect(m.answers).toEqual([{ action: name }]);
+    },
+  );
 
   it("names the per-conflict choices a whole-file button would drop", async () => {
     const m = track(mount(conflicted()));
@@ -206,7 +231,9 @@ describe("merge editor", () => {
       accept(m, 1, "local").click();
       action(m, name).click();
       await flush();
-      expect(m.questions.map((question) => question.title)).toEqual([name === "cancel" ? "Discard your merge?" : "Keep both versions and drop your merge?"]);
+      expect(m.questions.map((question) => question.title)).toEqual([
+        name === "cancel" ? "Discard your merge?" : "Keep both versions and drop your merge?",
+      ]);
       expect(m.answers).toEqual([]);
       m.reply.value = true;
       action(m, name).click();
@@ -217,7 +244,8 @@ describe("merge editor", () => {
 
   it("moves between conflicts, wrapping, and marks the current one", () => {
     const m = track(mount(conflicted()));
-    const current = (): string | null | undefined => m.parent.querySelector(".hackmd-bridge-merge-conflict-bar.is-current")?.getAttribute("data-conflict");
+    const current = (): string | null | undefined =>
+      m.parent.querySelector(".hackmd-bridge-merge-conflict-bar.is-current")?.getAttribute("data-conflict");
     expect(current()).toBeUndefined();
     q<HTMLButtonElement>(m.parent, "[data-nav='next']").click();
     expect(current()).toBe("0");
@@ -251,7 +279,14 @@ describe("merge editor", () => {
   });
 
   it("offers a clean merge for saving at once", () => {
-    const vm = buildConflictViewModel({ base: lines(10), local: lines(10, { 1: "mine 1" }), remote: lines(10, { 9: "theirs 9" }), remoteHash: `sha256:${"c".repeat(64)}`, localPath: "plan.md", noteId: "n" });
+    const vm = buildConflictViewModel({
+      base: lines(10),
+      local: lines(10, { 1: "mine 1" }),
+      remote: lines(10, { 9: "theirs 9" }),
+      remoteHash: `sha256:${"c".repeat(64)}`,
+      localPath: "plan.md",
+      noteId: "n",
+    });
     const m = track(mount(vm));
     expect(m.parent.querySelectorAll(".hackmd-bridge-merge-conflict-bar")).toHaveLength(0);
     expect(action(m, "merged").disabled).toBe(false);
@@ -266,7 +301,9 @@ describe("merge editor", () => {
     expect(setter).not.toHaveBeenCalled();
     setter.mockRestore();
     for (const file of ["merge-editor-dom.ts", "merge-conflicts.ts", "merge-editor-view.ts"]) {
-      expect(readFileSync(join(__dirname, "../../src/ui", file), "utf8")).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML/);
+      expect(readFileSync(join(__dirname, "../../src/ui", file), "utf8")).not.toMatch(
+        /innerHTML|outerHTML|insertAdjacentHTML/,
+      );
     }
   });
 });
@@ -283,7 +320,9 @@ describe("diff view", () => {
       modifiedLabel: "Only in this file now",
     });
     // The description, then the count.
-    expect(q(parent, ".hackmd-bridge-merge-progress").textContent).toBe(`What this file changed since it last matched HackMD. ${linesWords({ added: 1, removed: 1 })}.`);
+    expect(q(parent, ".hackmd-bridge-merge-progress").textContent).toBe(
+      `What this file changed since it last matched HackMD. ${linesWords({ added: 1, removed: 1 })}.`,
+    );
     expect(q(parent, ".cm-content").getAttribute("contenteditable")).toBe("false");
     expect(parent.querySelector(".cm-deletedChunk")?.textContent).toContain("L3");
     expect(() => {

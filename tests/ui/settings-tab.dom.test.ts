@@ -68,7 +68,9 @@ function setup(overrides: Partial<SettingsTabServices> = {}) {
   const tab = new HackmdBridgeSettingTab(app as never, new Plugin(app, {}) as never, services);
   renderBefore113(tab);
   const row = (name: string): HTMLElement => {
-    const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((el) => el.querySelector(".setting-item-name")?.textContent === name);
+    const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find(
+      (el) => el.querySelector(".setting-item-name")?.textContent === name,
+    );
     if (!found) throw new Error(`no setting named ${name}`);
     return found;
   };
@@ -89,12 +91,19 @@ describe("settings tab", () => {
 
   it("renders sentence-case headings with Setting.setHeading, and the same groups declaratively", () => {
     const { tab } = setup();
-    const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((el) => el.textContent);
+    const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map(
+      (el) => el.textContent,
+    );
     expect(headings).toEqual(["HackMD account", "New notes", "Sync", "Automatic sync", "Agents", "Agent permissions"]);
     expect(tab.containerEl.querySelector("h1, h2, h3, h4, h5, h6")).toBeNull();
     const groups = tab.getSettingDefinitions() as Array<{ heading: string; items: Array<{ name: string }> }>;
     expect(groups.map((group) => group.heading)).toEqual(headings);
-    expect(groups[3]?.items.map((item) => item.name)).toEqual(["Sync automatically", "Sync on startup", "Sync on resume", "Monthly request budget"]);
+    expect(groups[3]?.items.map((item) => item.name)).toEqual([
+      "Sync automatically",
+      "Sync on startup",
+      "Sync on resume",
+      "Monthly request budget",
+    ]);
     expect(groups[4]?.items.map((item) => item.name)).toEqual([
       "Protect agent instruction files",
       "MCP endpoint",
@@ -114,7 +123,11 @@ describe("settings tab", () => {
     expect(select("Change a note").value).toBe("ask");
     expect(select("Delete or restore a note").value).toBe("ask");
     expect(select("Untrack a note").value).toBe("ask");
-    expect([...select("Change a note").options].map((option) => option.textContent)).toEqual(["Allow", "Ask me first", "Deny"]);
+    expect([...select("Change a note").options].map((option) => option.textContent)).toEqual([
+      "Allow",
+      "Ask me first",
+      "Deny",
+    ]);
     const del = select("Delete or restore a note");
     del.value = "deny";
     del.dispatchEvent(new Event("change"));
@@ -163,7 +176,8 @@ describe("settings tab", () => {
     const { app, row, secrets, confirm } = setup();
     const emptyRow = row("API token").textContent;
     app.secretStorage.setSecret("hackmd-bridge-api-token", "secret-token-123");
-    const clear = (): void => [...row("API token").querySelectorAll("button")].find((b) => b.textContent === "Clear")!.click();
+    const clear = (): void =>
+      [...row("API token").querySelectorAll("button")].find((b) => b.textContent === "Clear")!.click();
     clear();
     await flush();
     expect(confirm).toHaveBeenCalledTimes(1);
@@ -226,7 +240,12 @@ describe("settings tab", () => {
     input.dispatchEvent(new Event("input"));
     await flush();
     expect(budget.querySelector(".hackmd-bridge-error")?.textContent).toBe("");
-    expect(saved.slice(1)).toEqual([{ autoSyncBudget: "unlimited" }, { autoSyncBudget: 2000 }, { autoSyncBudget: 900 }, { autoSyncBudget: 900 }]);
+    expect(saved.slice(1)).toEqual([
+      { autoSyncBudget: "unlimited" },
+      { autoSyncBudget: 2000 },
+      { autoSyncBudget: 900 },
+      { autoSyncBudget: 900 },
+    ]);
     // A step's new count shows without re-rendering the tab.
     usage = { used: 40, monthly: 900 };
     for (const listener of listeners) listener();
@@ -238,7 +257,13 @@ describe("settings tab", () => {
 
   it("collapses the Agents section while the endpoint is off", async () => {
     const { row, confirm } = setup();
-    const details = ["Port", "Status", "Endpoint token", ...clientConfigs("", "").map((config) => config.label), "Activity log"];
+    const details = [
+      "Port",
+      "Status",
+      "Endpoint token",
+      ...clientConfigs("", "").map((config) => config.label),
+      "Activity log",
+    ];
     for (const name of details) expect(row(name).style.display).toBe("none");
     expect(row("MCP endpoint").style.display).not.toBe("none");
     confirm.mockResolvedValueOnce(true);
@@ -254,7 +279,8 @@ describe("settings tab", () => {
     const { row, confirm, secrets, endpoint, device } = setup();
     device.setMcpEnabled(true);
     const first = secrets.regenerateEndpointToken();
-    const regenerate = (): void => [...row("Endpoint token").querySelectorAll("button")].find((b) => b.textContent === "Regenerate")!.click();
+    const regenerate = (): void =>
+      [...row("Endpoint token").querySelectorAll("button")].find((b) => b.textContent === "Regenerate")!.click();
     regenerate();
     await flush();
     expect(confirm.mock.calls[0]?.[0]).toMatchObject({ warning: true });
@@ -335,7 +361,9 @@ describe("settings tab", () => {
     expect(row("Claude Code").textContent).not.toContain(token);
     [...row("Claude Code").querySelectorAll("button")].find((b) => b.textContent === "Copy")!.click();
     await flush();
-    expect(copied[1]).toBe(`claude mcp add --transport http hackmd http://127.0.0.1:27183/mcp --header "Authorization: Bearer ${token}"`);
+    expect(copied[1]).toBe(
+      `claude mcp add --transport http hackmd http://127.0.0.1:27183/mcp --header "Authorization: Bearer ${token}"`,
+    );
 
     toggle.click();
     await flush();
@@ -349,9 +377,17 @@ describe("settings tab", () => {
     const mobile = setup().tab.containerEl;
     const rows = (container: HTMLElement): string[] =>
       [...container.querySelectorAll<HTMLElement>(".setting-item")].map((item) =>
-        [item.querySelector(".setting-item-name")?.textContent ?? "", item.querySelector(".setting-item-description")?.textContent ?? ""].filter((text) => text !== "").join(": "),
+        [
+          item.querySelector(".setting-item-name")?.textContent ?? "",
+          item.querySelector(".setting-item-description")?.textContent ?? "",
+        ]
+          .filter((text) => text !== "")
+          .join(": "),
       );
-    expect({ desktop: rows(desktop), mobile: rows(mobile).filter((text) => !rows(desktop).includes(text)) }).toMatchSnapshot();
+    expect({
+      desktop: rows(desktop),
+      mobile: rows(mobile).filter((text) => !rows(desktop).includes(text)),
+    }).toMatchSnapshot();
   });
 
   it("releases its subscriptions when hidden", () => {

@@ -2,7 +2,12 @@
 import type { Quota } from "../../src/hackmd/quota";
 import { autoSyncTooltip, quotaMatters, STATUS_CLICK, statusBarText, StatusBarView } from "../../src/ui/status-bar";
 
-const quota = (remaining: number | null, limit: number | null): Quota => ({ remaining, limit, reset_seconds: null, observed_at: 0 });
+const quota = (remaining: number | null, limit: number | null): Quota => ({
+  remaining,
+  limit,
+  reset_seconds: null,
+  observed_at: 0,
+});
 
 describe("status bar text", () => {
   const none = { quota: null, showUntracked: false } as const;
@@ -36,10 +41,16 @@ describe("status bar text", () => {
 
   it("counts queued pushes of automatic sync, and tells the month's requests in the tooltip", () => {
     expect(statusBarText({ state: "local_changes", ...none, autoSync: auto(2) })).toMatch(/2 queued$/);
-    expect(statusBarText({ state: "in_sync", ...none, autoSync: auto(0) })).toBe(statusBarText({ state: "in_sync", ...none }));
+    expect(statusBarText({ state: "in_sync", ...none, autoSync: auto(0) })).toBe(
+      statusBarText({ state: "in_sync", ...none }),
+    );
     expect(autoSyncTooltip(auto(0))).toContain("1,234");
     const attrs = new Map<string, string | null>();
-    const view = new StatusBarView({ setText: () => undefined, setAttr: (name, value) => attrs.set(name, value), toggleClass: () => undefined });
+    const view = new StatusBarView({
+      setText: () => undefined,
+      setAttr: (name, value) => attrs.set(name, value),
+      toggleClass: () => undefined,
+    });
     view.render({ state: "in_sync", quota: null, showUntracked: false, autoSync: auto(3) });
     // The click's tooltip, then the automatic-sync line.
     expect(attrs.get("aria-label")).toBe(`${STATUS_CLICK.in_sync?.tip}\n${autoSyncTooltip(auto(3))}`);
@@ -48,7 +59,8 @@ describe("status bar text", () => {
 
   it("says these words for each state (one snapshot of the status bar's texts)", () => {
     const texts: Record<string, string> = {};
-    for (const state of Object.keys(STATUS_CLICK) as Array<keyof typeof STATUS_CLICK>) texts[state] = statusBarText({ state, quota: null, showUntracked: true });
+    for (const state of Object.keys(STATUS_CLICK) as Array<keyof typeof STATUS_CLICK>)
+      texts[state] = statusBarText({ state, quota: null, showUntracked: true });
     texts["in_sync, quota low"] = statusBarText({ state: "in_sync", quota: quota(12, 100), showUntracked: false });
     texts["untracked, quota low"] = statusBarText({ state: "untracked", quota: quota(3, 100), showUntracked: false });
     texts["in_sync, 2 open threads"] = statusBarText({ state: "in_sync", ...none, openThreads: 2 });

@@ -8,7 +8,10 @@ function me(ctx: RouteContext): Reply {
 }
 
 function teams(ctx: RouteContext): Reply {
-  return jsonReply(200, ctx.store.teamsOf(ctx.user.id).map((t) => teamView(ctx, t)));
+  return jsonReply(
+    200,
+    ctx.store.teamsOf(ctx.user.id).map((t) => teamView(ctx, t)),
+  );
 }
 
 function history(ctx: RouteContext): Reply {

@@ -17,7 +17,8 @@ function noteFor(ctx: RouteContext, resolve: boolean): NoteEntry | Reply {
   const entry = ctx.store.notes.get(ctx.params.noteId ?? "");
   if (!entry || entry.committed.trashedAt !== null) return commentError(404, "not_found", "Note not found");
   const allowed = resolve ? hasFullAccess(ctx, entry.committed) : canRead(ctx, entry.committed);
-  if (!allowed) return commentError(403, "forbidden", resolve ? "Comment resolution forbidden" : "Comments not readable");
+  if (!allowed)
+    return commentError(403, "forbidden", resolve ? "Comment resolution forbidden" : "Comments not readable");
   return entry;
 }
 
@@ -40,7 +41,12 @@ function headOf(list: CommentRecord[], threadId: string): CommentRecord | undefi
 }
 
 /** A comment as the list (`detail: false`) or the single read (`detail: true`) shows it. */
-function commentView(store: Store, list: CommentRecord[], comment: CommentRecord, detail: boolean): Record<string, unknown> {
+function commentView(
+  store: Store,
+  list: CommentRecord[],
+  comment: CommentRecord,
+  detail: boolean,
+): Record<string, unknown> {
   const author = actor(store, comment.authorId) ?? { kind: "deleted_user" };
   const view: Record<string, unknown> = {
     id: comment.id,
@@ -83,18 +89,23 @@ function listComments(ctx: RouteContext): Reply {
   };
   const page = int("page", 1, 1_000_000);
   const limit = int("limit", 50, 100);
-  if (page === null || limit === null) return commentError(400, "invalid_request", "page must be a positive integer and limit 1 to 100");
+  if (page === null || limit === null)
+    return commentError(400, "invalid_request", "page must be a positive integer and limit 1 to 100");
   const sort = q.get("sort") ?? "asc";
   if (sort !== "asc" && sort !== "desc") return commentError(400, "invalid_request", "sort must be asc or desc");
   const threadId = q.get("threadId");
   if (threadId !== null && !UUID.test(threadId)) return commentError(400, "invalid_request", "threadId must be a UUID");
   const commentStatus = q.get("commentStatus");
   const threadStatus = q.get("threadStatus");
-  if ((commentStatus !== null && !STATUSES.has(commentStatus)) || (threadStatus !== null && !STATUSES.has(threadStatus))) {
+  if (
+    (commentStatus !== null && !STATUSES.has(commentStatus)) ||
+    (threadStatus !== null && !STATUSES.has(threadStatus))
+  ) {
     return commentError(400, "invalid_request", "commentStatus and threadStatus must be open or hidden");
   }
   const headsOnly = q.get("isThreadHead");
-  if (headsOnly !== null && headsOnly !== "true") return commentError(400, "invalid_request", "isThreadHead can only be true");
+  if (headsOnly !== null && headsOnly !== "true")
+    return commentError(400, "invalid_request", "isThreadHead can only be true");
   const list = ctx.store.comments.get(entry.committed.id) ?? [];
   const matching = list
     .filter((c) => threadId === null || c.threadId === threadId)
@@ -134,9 +145,14 @@ function resolution(resolve: boolean) {
     const isHead = comment.threadState !== null;
     const state = comment.threadState ?? comment.commentState;
     if ((state.status === "hidden") === resolve) {
-      return commentError(409, "resolution_conflict", resolve ? "The comment is already resolved." : "The comment is not resolved.", {
-        commentState: stateView(ctx.store, comment.commentState),
-      });
+      return commentError(
+        409,
+        "resolution_conflict",
+        resolve ? "The comment is already resolved." : "The comment is not resolved.",
+        {
+          commentState: stateView(ctx.store, comment.commentState),
+        },
+      );
     }
     const next: CommentStateRecord = resolve
       ? { status: "hidden", reason: "resolved", actedBy: ctx.user.id, actedAt: ctx.now }
@@ -144,7 +160,11 @@ function resolution(resolve: boolean) {
     if (isHead) comment.threadState = next;
     else comment.commentState = next;
     comment.updatedAt = ctx.now;
-    return jsonReply(200, { comment: commentView(ctx.store, list, comment, true), cascade: isHead ? { threadId: comment.threadId } : null }, true);
+    return jsonReply(
+      200,
+      { comment: commentView(ctx.store, list, comment, true), cascade: isHead ? { threadId: comment.threadId } : null },
+      true,
+    );
   };
 }
 
@@ -164,15 +184,37 @@ export function setThreads(store: Store, noteId: string, threads: SeedThread[], 
     const createdAt = thread.createdAt ?? now;
     const authorId = userId(thread.author);
     list.push({
-      id, noteId, threadId: id, authorId, body: thread.body, createdAt, updatedAt: createdAt, isPinned: false,
-      anchor: thread.anchor ?? null, excerpt: thread.excerpt ?? null, commentState: { ...open },
-      threadState: thread.resolved === true ? { status: "hidden", reason: "resolved", actedBy: authorId, actedAt: createdAt } : { ...open },
+      id,
+      noteId,
+      threadId: id,
+      authorId,
+      body: thread.body,
+      createdAt,
+      updatedAt: createdAt,
+      isPinned: false,
+      anchor: thread.anchor ?? null,
+      excerpt: thread.excerpt ?? null,
+      commentState: { ...open },
+      threadState:
+        thread.resolved === true
+          ? { status: "hidden", reason: "resolved", actedBy: authorId, actedAt: createdAt }
+          : { ...open },
     });
     for (const reply of thread.replies ?? []) {
       const at = reply.createdAt ?? createdAt;
       list.push({
-        id: reply.id ?? nextId(), noteId, threadId: id, authorId: userId(reply.author), body: reply.body, createdAt: at, updatedAt: at,
-        isPinned: false, anchor: null, excerpt: null, commentState: { ...open }, threadState: null,
+        id: reply.id ?? nextId(),
+        noteId,
+        threadId: id,
+        authorId: userId(reply.author),
+        body: reply.body,
+        createdAt: at,
+        updatedAt: at,
+        isPinned: false,
+        anchor: null,
+        excerpt: null,
+        commentState: { ...open },
+        threadState: null,
       });
     }
   }
@@ -183,6 +225,16 @@ export function setThreads(store: Store, noteId: string, threads: SeedThread[], 
 export const commentRoutes: RouteDef[] = [
   { method: "GET", path: "/notes/:noteId/comments", family: "comments", handler: listComments },
   { method: "GET", path: "/notes/:noteId/comments/:commentId", family: "comments", handler: getComment },
-  { method: "PUT", path: "/notes/:noteId/comments/:commentId/resolution", family: "comments", handler: resolution(true) },
-  { method: "DELETE", path: "/notes/:noteId/comments/:commentId/resolution", family: "comments", handler: resolution(false) },
+  {
+    method: "PUT",
+    path: "/notes/:noteId/comments/:commentId/resolution",
+    family: "comments",
+    handler: resolution(true),
+  },
+  {
+    method: "DELETE",
+    path: "/notes/:noteId/comments/:commentId/resolution",
+    family: "comments",
+    handler: resolution(false),
+  },
 ];

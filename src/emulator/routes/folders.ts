@@ -1,7 +1,13 @@
 /** Folder routes (§2.5), personal and team forms, including the folder-order map. */
 import {
-  emptyReply, errorReply, isObject, jsonReply, validationReply,
-  type Reply, type RouteContext, type RouteDef,
+  emptyReply,
+  errorReply,
+  isObject,
+  jsonReply,
+  validationReply,
+  type Reply,
+  type RouteContext,
+  type RouteDef,
 } from "../http";
 import { sameWorkspace, type FolderEntry } from "../store";
 import type { FolderState, Workspace } from "../types";
@@ -66,8 +72,7 @@ function putOrder(ctx: RouteContext): Reply {
   const body = ctx.body;
   const order = isObject(body) ? body.order : undefined;
   const valid =
-    isObject(order) &&
-    Object.values(order).every((v) => Array.isArray(v) && v.every((id) => typeof id === "string"));
+    isObject(order) && Object.values(order).every((v) => Array.isArray(v) && v.every((id) => typeof id === "string"));
   if (!valid) {
     return validationReply({ "requestBody.order": { message: "invalid order map", value: order ?? null } });
   }
@@ -106,7 +111,8 @@ function patchFolder(ctx: RouteContext): Reply {
   const ws = routeWorkspace(ctx);
   if (isReply(ws)) return ws;
   if (ctx.body === undefined) return errorReply(400, "Request body is required");
-  if (!isObject(ctx.body)) return validationReply({ requestBody: { message: "invalid request body", value: ctx.body } });
+  if (!isObject(ctx.body))
+    return validationReply({ requestBody: { message: "invalid request body", value: ctx.body } });
   const body = ctx.body;
   const details = validateFolderPatch(body);
   if (Object.keys(details).length > 0) return validationReply(details);
@@ -123,7 +129,8 @@ function patchFolder(ctx: RouteContext): Reply {
   if ("parentFolderId" in body && !ctx.quirks.folderMoveIgnored) {
     const target = body.parentFolderId as string | null;
     if (target !== null && !folderIn(ctx, ws, target)) return errorReply(404, "Folder not found");
-    if (target !== null && isWithin(ctx, target, folder.id)) return errorReply(400, "Folder cannot be moved into itself");
+    if (target !== null && isWithin(ctx, target, folder.id))
+      return errorReply(400, "Folder cannot be moved into itself");
     moved = target !== folder.parentFolderId;
     changes.parentFolderId = target;
   }
@@ -146,7 +153,9 @@ function deleteFolder(ctx: RouteContext): Reply {
   const folder = entry.committed;
   const store = ctx.store;
   const subfolders = [...store.folders.values()].filter((f) => f.committed.parentFolderId === folder.id);
-  const notes = [...store.notes.values()].filter((n) => n.committed.trashedAt === null && n.committed.folderId === folder.id);
+  const notes = [...store.notes.values()].filter(
+    (n) => n.committed.trashedAt === null && n.committed.folderId === folder.id,
+  );
   const mode = ctx.quirks.folderDeleteChildren;
   if (mode === "refuse" && (subfolders.length > 0 || notes.length > 0)) return errorReply(400, "Folder is not empty");
   const now = { delayMs: 0, scope: "all" as const };

@@ -62,7 +62,12 @@ function upload(ctx: RouteContext): Reply {
   const type = sniff(image.data);
   if (!type) return messageReply(415, "Unsupported image type");
   const name = `${ctx.ids.noteId((id) => [...ctx.store.images.keys()].some((k) => k.startsWith(`${id}.`)))}.${type[0]}`;
-  ctx.store.images.set(name, { name, bytes: Buffer.from(image.data), contentType: type[1], noteId: entry.committed.id });
+  ctx.store.images.set(name, {
+    name,
+    bytes: Buffer.from(image.data),
+    contentType: type[1],
+    noteId: entry.committed.id,
+  });
   const origin = ctx.quirks.imageOrigin ?? ctx.origin;
   return jsonReply(201, { data: { link: `${origin}/_uploads/${name}` } }, true);
 }

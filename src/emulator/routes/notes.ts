@@ -1,7 +1,13 @@
 /** Personal and team note routes (§2.5): list, create, read, PATCH, delete. */
 import {
-  emptyReply, errorReply, isObject, jsonReply, validationReply,
-  type Reply, type RouteContext, type RouteDef,
+  emptyReply,
+  errorReply,
+  isObject,
+  jsonReply,
+  validationReply,
+  type Reply,
+  type RouteContext,
+  type RouteDef,
 } from "../http";
 import { sameWorkspace, type NoteEntry } from "../store";
 import { deriveTitle, normalizeEol, partiallyApplied } from "../text";
@@ -26,7 +32,8 @@ function listNotes(ctx: RouteContext): Reply {
 function permalinkTaken(ctx: RouteContext, ws: Workspace, permalink: string, self?: string): boolean {
   for (const entry of ctx.store.notes.values()) {
     const n = entry.committed;
-    if (n.id !== self && n.trashedAt === null && n.permalink === permalink && sameWorkspace(n.workspace, ws)) return true;
+    if (n.id !== self && n.trashedAt === null && n.permalink === permalink && sameWorkspace(n.workspace, ws))
+      return true;
   }
   return false;
 }
@@ -83,7 +90,8 @@ function createNote(ctx: RouteContext): Reply {
     readPermission: (body.readPermission as Permission | undefined) ?? "owner",
     writePermission: (body.writePermission as Permission | undefined) ?? "owner",
     commentPermission: typeof body.commentPermission === "string" ? body.commentPermission : "signed_in_users",
-    suggestEditPermission: typeof body.suggestEditPermission === "string" ? body.suggestEditPermission : "signed_in_users",
+    suggestEditPermission:
+      typeof body.suggestEditPermission === "string" ? body.suggestEditPermission : "signed_in_users",
     noteFeatures: isObject(body.noteFeatures) ? { ...(body.noteFeatures as Record<string, string>) } : {},
     workspace: ws,
     creatorId: ctx.user.id,
@@ -133,7 +141,8 @@ function getNote(ctx: RouteContext): Reply {
 
 function patchNote(ctx: RouteContext): Reply {
   if (ctx.body === undefined) return errorReply(400, "Request body is required");
-  if (!isObject(ctx.body)) return validationReply({ requestBody: { message: "invalid request body", value: ctx.body } });
+  if (!isObject(ctx.body))
+    return validationReply({ requestBody: { message: "invalid request body", value: ctx.body } });
   const body = ctx.body;
   const details = validateNotePatch(body, ctx.quirks.strictPatchFields);
   if (Object.keys(details).length > 0) return validationReply(details);

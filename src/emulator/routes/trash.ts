@@ -12,7 +12,10 @@ function trashed(ctx: RouteContext, ws: Workspace): Reply {
     if (note.trashedAt !== null && sameWorkspace(note.workspace, ws)) notes.push(note);
   }
   notes.sort((a, b) => (b.trashedAt ?? 0) - (a.trashedAt ?? 0));
-  return jsonReply(200, notes.map((n) => trashView(ctx, n)));
+  return jsonReply(
+    200,
+    notes.map((n) => trashView(ctx, n)),
+  );
 }
 
 function personalTrash(ctx: RouteContext): Reply {
@@ -35,7 +38,10 @@ function restore(ctx: RouteContext): Reply {
   }
   const old = note.restoreFolderId === null ? undefined : ctx.store.folders.get(note.restoreFolderId);
   const folderId = old && sameWorkspace(old.committed.workspace, note.workspace) ? old.committed.id : null;
-  ctx.store.writeNote(entry, { trashedAt: null, restoreFolderId: null, folderId }, ctx.now, { delayMs: 0, scope: "all" });
+  ctx.store.writeNote(entry, { trashedAt: null, restoreFolderId: null, folderId }, ctx.now, {
+    delayMs: 0,
+    scope: "all",
+  });
   return emptyReply(204, true);
 }
 

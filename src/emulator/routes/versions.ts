@@ -79,13 +79,19 @@ function listVersions(ctx: RouteContext): Reply {
   const before = time(q.get("created_before"));
   if (after === null || before === null) return invalid("created_after and created_before must be ISO-8601 datetimes");
   const namedOnly = q.get("named_only");
-  if (namedOnly !== null && namedOnly !== "true" && namedOnly !== "false") return invalid("named_only must be true or false");
+  if (namedOnly !== null && namedOnly !== "true" && namedOnly !== "false")
+    return invalid("named_only must be true or false");
   const text = q.get("q")?.toLowerCase();
   const by = q.get("created_by");
   const matching = [...ctx.store.versionsOf(entry.committed.id)]
     .filter((v) => namedOnly !== "true" || v.nameSource === "user")
     .filter((v) => text === undefined || v.name.toLowerCase().includes(text))
-    .filter((v) => by === null || v.createdBy === by || (v.createdBy !== null && ctx.store.users.get(v.createdBy)?.userPath === by))
+    .filter(
+      (v) =>
+        by === null ||
+        v.createdBy === by ||
+        (v.createdBy !== null && ctx.store.users.get(v.createdBy)?.userPath === by),
+    )
     .filter((v) => (after === undefined || v.createdAt >= after) && (before === undefined || v.createdAt <= before))
     // Newest first; among equal times the later-made one first.
     .reverse()
@@ -122,7 +128,9 @@ function checkNaming(body: Record<string, unknown>, nameRequired: boolean): stri
 
 /** `version:{id}` → the id; anything else → null. */
 function versionRef(base: unknown): string | null {
-  return typeof base === "string" && base.startsWith("version:") && base.length > "version:".length ? base.slice("version:".length) : null;
+  return typeof base === "string" && base.startsWith("version:") && base.length > "version:".length
+    ? base.slice("version:".length)
+    : null;
 }
 
 function createVersion(ctx: RouteContext): Reply {
@@ -147,7 +155,10 @@ function createVersion(ctx: RouteContext): Reply {
     const version = list.find((v) => v.id === ref);
     if (!version) return versionError(404, "not_found", "Version not found");
     if (version.nameSource === "user") {
-      return versionError(409, "version_already_named", "The version already has a name.", { version_id: version.id, name: version.name });
+      return versionError(409, "version_already_named", "The version already has a name.", {
+        version_id: version.id,
+        name: version.name,
+      });
     }
     return nameIt(version);
   }
@@ -164,7 +175,14 @@ function createVersion(ctx: RouteContext): Reply {
     return nameIt(latest);
   }
   const version: VersionRecord = {
-    id: ctx.store.nextVersionId(entry.committed.id), noteId: entry.committed.id, name, nameSource: "user", description, createdAt: ctx.now, createdBy: ctx.user.id, content,
+    id: ctx.store.nextVersionId(entry.committed.id),
+    noteId: entry.committed.id,
+    name,
+    nameSource: "user",
+    description,
+    createdAt: ctx.now,
+    createdBy: ctx.user.id,
+    content,
   };
   list.push(version);
   return jsonReply(201, versionMetadata(ctx, version), true);
@@ -183,7 +201,9 @@ function updateVersion(ctx: RouteContext): Reply {
   const version = findVersion(ctx, entry, ref);
   if (!version) return versionError(404, "not_found", "Version not found");
   if (version.nameSource !== "user") {
-    return versionError(422, "version_not_named", "The version is not named. Use POST with base=version:{id} first.", { version_id: version.id });
+    return versionError(422, "version_not_named", "The version is not named. Use POST with base=version:{id} first.", {
+      version_id: version.id,
+    });
   }
   if (typeof body.name === "string") version.name = body.name;
   if (typeof body.description === "string") version.description = body.description;
@@ -207,7 +227,9 @@ function compareVersions(ctx: RouteContext): Reply {
   if ("status" in base) return base;
   const target = side("target");
   if ("status" in target) return target;
-  return jsonReply(200, { unified_diff: createTwoFilesPatch(base.label, target.label, base.content, target.content, "", "", { context: 3 }) });
+  return jsonReply(200, {
+    unified_diff: createTwoFilesPatch(base.label, target.label, base.content, target.content, "", "", { context: 3 }),
+  });
 }
 
 /** The versions routes (personal form only, as in HackMD's document). */

@@ -16,7 +16,13 @@ function resolveWorkspace(store: Store, ws: SeedWorkspace | undefined, fallbackU
 }
 
 /** Applies seed data at time `now`; `primaryUserId` owns entries without a workspace. */
-export function applySeed(store: Store, ids: IdSource, data: SeedData, now: number, primaryUserId?: string): SeedResult {
+export function applySeed(
+  store: Store,
+  ids: IdSource,
+  data: SeedData,
+  now: number,
+  primaryUserId?: string,
+): SeedResult {
   const result: SeedResult = { tokens: {}, userIds: [], teamIds: [], folderIds: [], noteIds: [] };
   for (const u of data.users ?? []) {
     if (store.userByPath(u.userPath)) fail(`user ${u.userPath} exists`);
@@ -59,7 +65,8 @@ export function applySeed(store: Store, ids: IdSource, data: SeedData, now: numb
     result.teamIds.push(id);
   }
   const refs = new Map<string, string>();
-  const folderRef = (ref: string): string => refs.get(ref) ?? (store.folders.has(ref) ? ref : fail(`unknown folder ${ref}`));
+  const folderRef = (ref: string): string =>
+    refs.get(ref) ?? (store.folders.has(ref) ? ref : fail(`unknown folder ${ref}`));
   for (const f of data.folders ?? []) {
     const workspace = resolveWorkspace(store, f.workspace, fallbackUser ?? fail("no user to own folders"));
     const id = f.id ?? ids.uuid((x) => store.folders.has(x));
@@ -85,12 +92,18 @@ export function applySeed(store: Store, ids: IdSource, data: SeedData, now: numb
   for (const n of data.notes ?? []) {
     const workspace = resolveWorkspace(store, n.workspace, fallbackUser ?? fail("no user to own notes"));
     const teamOwner = "team" in workspace ? store.teams.get(workspace.team)?.ownerId : undefined;
-    const creatorId = n.creator !== undefined
-      ? (store.userByPath(n.creator) ?? fail(`unknown user ${n.creator}`)).id
-      : "user" in workspace ? workspace.user : teamOwner ?? fallbackUser ?? "";
-    const lastChangeUserId = n.lastChangeUser === undefined
-      ? creatorId
-      : n.lastChangeUser === null ? null : (store.userByPath(n.lastChangeUser) ?? fail(`unknown user ${n.lastChangeUser}`)).id;
+    const creatorId =
+      n.creator !== undefined
+        ? (store.userByPath(n.creator) ?? fail(`unknown user ${n.creator}`)).id
+        : "user" in workspace
+          ? workspace.user
+          : (teamOwner ?? fallbackUser ?? "");
+    const lastChangeUserId =
+      n.lastChangeUser === undefined
+        ? creatorId
+        : n.lastChangeUser === null
+          ? null
+          : (store.userByPath(n.lastChangeUser) ?? fail(`unknown user ${n.lastChangeUser}`)).id;
     const content = normalizeEol(n.content ?? "");
     const id = n.id ?? ids.noteId((x) => store.notes.has(x));
     if (store.notes.has(id)) fail(`note ${id} exists`);

@@ -37,7 +37,9 @@ export function bearerMatches(authorization: string | undefined, token: string):
   if (!authorization || token.length === 0) return false;
   const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
   const { createHash, timingSafeEqual } = nodeApis().crypto;
-  const given = createHash("sha256").update(match?.[1] ?? "").digest();
+  const given = createHash("sha256")
+    .update(match?.[1] ?? "")
+    .digest();
   const expected = createHash("sha256").update(token).digest();
   return timingSafeEqual(given, expected) && match !== null;
 }

@@ -97,13 +97,16 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
-    if (reason === "idle" || reason === "cap") options.logger.info("mcp_session_evicted", { reason, open_sessions: sessions.size });
+    if (reason === "idle" || reason === "cap")
+      options.logger.info("mcp_session_evicted", { reason, open_sessions: sessions.size });
     await session.transport.close().catch(() => undefined);
     await session.server.close().catch(() => undefined);
   };
   const evictIdle = async (): Promise<void> => {
     const cutoff = Date.now() - idleMs;
-    const stale = [...sessions].filter(([, session]) => session.inFlight === 0 && session.lastSeen < cutoff).map(([id]) => id);
+    const stale = [...sessions]
+      .filter(([, session]) => session.inFlight === 0 && session.lastSeen < cutoff)
+      .map(([id]) => id);
     await Promise.all(stale.map((id) => closeSession(id, "idle")));
   };
   // At the cap: the least recently used session with nothing in flight makes room.
@@ -119,7 +122,8 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     const origin = header(req, "origin");
     const path = (req.url ?? "").split("?")[0];
     if (path !== MCP_PATH) return reply(res, 404, "Not found; the MCP endpoint is /mcp.");
-    if (!isAllowedHost(header(req, "host"), port)) return reply(res, 403, "Forbidden host; connect to 127.0.0.1 or localhost.");
+    if (!isAllowedHost(header(req, "host"), port))
+      return reply(res, 403, "Forbidden host; connect to 127.0.0.1 or localhost.");
     if (!isAllowedOrigin(origin)) return reply(res, 403, "Forbidden origin; only local clients may use this endpoint.");
     if (origin) setCors(res, origin);
     if (req.method === "OPTIONS") {
@@ -163,7 +167,8 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     }
     await evictIdle();
     if (sessions.size >= maxSessions) await evictLeastRecent();
-    if (sessions.size >= maxSessions) return replyJsonRpc(res, 503, "Too many sessions busy at once; close one and retry.");
+    if (sessions.size >= maxSessions)
+      return replyJsonRpc(res, 503, "Too many sessions busy at once; close one and retry.");
     const server = options.createServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => node.crypto.randomUUID(),
@@ -231,7 +236,10 @@ function setCors(res: ServerResponse, origin: string): void {
   res.setHeader("Access-Control-Allow-Origin", origin);
   res.setHeader("Vary", "Origin");
   res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
-  res.setHeader("Access-Control-Allow-Headers", "authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id");
+  res.setHeader(
+    "Access-Control-Allow-Headers",
+    "authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id",
+  );
   res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id");
 }
 

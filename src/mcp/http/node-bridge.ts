@@ -9,7 +9,12 @@ type ServerResponse = import("node:http").ServerResponse;
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 
 /** Answers `req` through `transport`; resolves when the response has ended (an SSE stream included). */
-export async function answerWithTransport(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
+export async function answerWithTransport(
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody: unknown,
+): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -18,7 +23,11 @@ export async function answerWithTransport(transport: WebStandardStreamableHTTPSe
   // The client going away aborts the request and cancels the response's stream.
   const aborted = new AbortController();
   res.once("close", () => aborted.abort());
-  const request = new Request(`http://127.0.0.1${req.url ?? "/"}`, { method: req.method ?? "GET", headers, signal: aborted.signal });
+  const request = new Request(`http://127.0.0.1${req.url ?? "/"}`, {
+    method: req.method ?? "GET",
+    headers,
+    signal: aborted.signal,
+  });
   const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body === null) {

@@ -32,7 +32,12 @@ export const createFolderTool = tool({
     await call.beforeChange({
       action: "create_folder",
       folder: { teamPath, name: args.name },
-      fields: defined({ description: args.description, icon: args.icon, color: args.color, parent_folder_id: args.parent_folder_id ?? undefined }),
+      fields: defined({
+        description: args.description,
+        icon: args.icon,
+        color: args.color,
+        parent_folder_id: args.parent_folder_id ?? undefined,
+      }),
     });
     const folder = await deps.client.createFolder(call, {
       teamPath,
@@ -44,6 +49,9 @@ export const createFolderTool = tool({
         parentFolderId: args.parent_folder_id ?? undefined,
       }) as { name: string },
     });
-    return { summary: `Created folder ${folder.name} (${folder.id}) in ${workspaceName(teamPath)}.`, output: { team_path: teamPath, folder } };
+    return {
+      summary: `Created folder ${folder.name} (${folder.id}) in ${workspaceName(teamPath)}.`,
+      output: { team_path: teamPath, folder },
+    };
   },
 });

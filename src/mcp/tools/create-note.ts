@@ -119,6 +119,9 @@ export const createNoteTool = tool({
       compatibility_patch_applied: patched,
       unconfirmed_fields: unshownFields(args, latest),
     };
-    return { summary: `Created note ${latest.id} (${latest.title || "untitled"}) in ${workspaceName(teamPath)}.`, output };
+    return {
+      summary: `Created note ${latest.id} (${latest.title || "untitled"}) in ${workspaceName(teamPath)}.`,
+      output,
+    };
   },
 });

@@ -23,25 +23,47 @@ export const createVersionTool = tool({
     })
     .strict(),
   output: z.union([
-    z.object({ team_path: z.string().nullable(), note_id: z.string(), version_id: z.string(), name: z.string(), reused: z.boolean() }),
+    z.object({
+      team_path: z.string().nullable(),
+      note_id: z.string(),
+      version_id: z.string(),
+      name: z.string(),
+      reused: z.boolean(),
+    }),
     resolutionOutput,
   ]),
   create: (deps) => async (args, call) => {
     if (args.name.length < 1 || args.name.length > 80 || args.name.trim() === "") {
-      throw invalidInput("name must be 1 to 80 characters and not only blanks; pass a short name such as \"Before the rewrite\".");
+      throw invalidInput(
+        'name must be 1 to 80 characters and not only blanks; pass a short name such as "Before the rewrite".',
+      );
     }
     if (args.description !== undefined && args.description.length > 500) {
       throw invalidInput("description may hold at most 500 characters; shorten it.");
     }
-    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    const resolution = await resolveRef(deps, call, args.note_ref, {
+      teamPath: workspaceArg(args.team_path),
+      refresh: args.refresh,
+    });
     if (resolution.status !== "resolved") return unresolved(resolution);
-    const made = await nameNoteVersion(deps, call, { teamPath: resolution.teamPath, noteId: resolution.noteId }, { name: args.name, description: args.description });
+    const made = await nameNoteVersion(
+      deps,
+      call,
+      { teamPath: resolution.teamPath, noteId: resolution.noteId },
+      { name: args.name, description: args.description },
+    );
     const name = made.version?.name ?? args.name;
     return {
       summary: made.reused
         ? `Note ${resolution.noteId} is unchanged since its newest named version ${made.id}; nothing new was saved.`
         : `Saved the text of note ${resolution.noteId} as version "${name}" (${made.id}).`,
-      output: { team_path: resolution.teamPath, note_id: resolution.noteId, version_id: made.id, name: made.reused ? "" : name, reused: made.reused },
+      output: {
+        team_path: resolution.teamPath,
+        note_id: resolution.noteId,
+        version_id: made.id,
+        name: made.reused ? "" : name,
+        reused: made.reused,
+      },
     };
   },
 });

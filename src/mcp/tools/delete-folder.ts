@@ -25,7 +25,10 @@ export const deleteFolderTool = tool({
     idArg("folder id", args.folder_id);
     const folders = await deps.client.listFolders(call, { teamPath });
     if (!folders.some((folder) => folder.id === args.folder_id)) {
-      throw new BridgeError("not_found", `There is no folder ${args.folder_id} in ${workspaceName(teamPath)}; list the folders with hackmd_list_folders.`);
+      throw new BridgeError(
+        "not_found",
+        `There is no folder ${args.folder_id} in ${workspaceName(teamPath)}; list the folders with hackmd_list_folders.`,
+      );
     }
     const childCount = folders.filter((folder) => folder.parent_folder_id === args.folder_id).length;
     const base = { team_path: teamPath, folder_id: args.folder_id, child_count: childCount };
@@ -42,6 +45,9 @@ export const deleteFolderTool = tool({
       fields: { child_folders: String(childCount) },
     });
     await deps.lists.aroundWrite(() => deps.client.deleteFolder(call, { teamPath, folderId: args.folder_id }));
-    return { summary: `Deleted folder ${args.folder_id}.`, output: { ...base, deleted: true, confirmation_required: false } };
+    return {
+      summary: `Deleted folder ${args.folder_id}.`,
+      output: { ...base, deleted: true, confirmation_required: false },
+    };
   },
 });

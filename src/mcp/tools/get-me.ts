@@ -35,7 +35,14 @@ export const getMeTool = tool({
     const me = await deps.client.me(call);
     const teams = me.teams ?? (await deps.client.teams(call));
     deps.account.remember({ userPath: me.user_path, teams });
-    const output: Record<string, unknown> = { id: me.id, name: me.name, email: me.email, user_path: me.user_path, photo: me.photo, teams };
+    const output: Record<string, unknown> = {
+      id: me.id,
+      name: me.name,
+      email: me.email,
+      user_path: me.user_path,
+      photo: me.photo,
+      teams,
+    };
     if (me.upgraded !== undefined) output.upgraded = me.upgraded;
     return {
       summary: `Authenticated as ${me.name} (user_path ${me.user_path}) with ${teams.length} team${teams.length === 1 ? "" : "s"}.`,

@@ -28,24 +28,36 @@ export const getNoteTool = tool({
   input: z
     .object({
       note_ref: noteRefInput.optional(),
-      local_path: z.string().optional().describe("A tracked Markdown file under the root (root-relative or absolute inside it)."),
+      local_path: z
+        .string()
+        .optional()
+        .describe("A tracked Markdown file under the root (root-relative or absolute inside it)."),
       team_path: teamPathInput,
       refresh: refreshInput,
     })
     .strict(),
-  output: z.union([z.object({ mode: z.literal("note"), ...noteDetailFields, content: z.string().optional() }), syncOutput, resolutionOutput]),
+  output: z.union([
+    z.object({ mode: z.literal("note"), ...noteDetailFields, content: z.string().optional() }),
+    syncOutput,
+    resolutionOutput,
+  ]),
   create: (deps) => async (args, call) => {
     if ((args.note_ref === undefined) === (args.local_path === undefined)) {
       throw invalidInput("Pass exactly one of note_ref (a note) or local_path (a tracked file's sync state).");
     }
     if (args.local_path !== undefined) {
       if (args.team_path !== undefined || args.refresh) {
-        throw invalidInput("team_path and refresh do not apply with local_path: the sync record names the note and its workspace; remove them.");
+        throw invalidInput(
+          "team_path and refresh do not apply with local_path: the sync record names the note and its workspace; remove them.",
+        );
       }
       const state = await deps.sync.check({ localPath: args.local_path, call });
       return { summary: `Sync state of note ${state.note_id}: ${state.status}.`, output: { mode: "sync", ...state } };
     }
-    const resolution = await resolveRef(deps, call, args.note_ref ?? "", { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    const resolution = await resolveRef(deps, call, args.note_ref ?? "", {
+      teamPath: workspaceArg(args.team_path),
+      refresh: args.refresh,
+    });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const note = await deps.client.getNote(call, { teamPath: resolution.teamPath, noteId: resolution.noteId });
     return { summary: `Fetched note ${note.id} (${note.title || "untitled"}).`, output: { mode: "note", ...note } };

@@ -15,7 +15,9 @@ export const getVersionTool = tool({
   description:
     "Returns one saved version of a note (version_id from hackmd_list_versions) with its full text and body_hash. To bring that text back, replace the note's body with it through hackmd_update_note (content) — HackMD Bridge names the current text as a version first.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  input: z.object({ ...noteTarget, version_id: z.string().describe("The version's id from hackmd_list_versions.") }).strict(),
+  input: z
+    .object({ ...noteTarget, version_id: z.string().describe("The version's id from hackmd_list_versions.") })
+    .strict(),
   output: z.union([
     z.object({
       team_path: z.string().nullable(),
@@ -28,7 +30,10 @@ export const getVersionTool = tool({
   ]),
   create: (deps) => async (args, call) => {
     const versionId = idArg("version id", args.version_id);
-    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    const resolution = await resolveRef(deps, call, args.note_ref, {
+      teamPath: workspaceArg(args.team_path),
+      refresh: args.refresh,
+    });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const version = await getNoteVersion(deps, call, resolution.noteId, versionId);
     return {

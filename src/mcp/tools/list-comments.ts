@@ -23,11 +23,20 @@ export const listCommentsTool = tool({
     })
     .strict(),
   output: z.union([
-    z.object({ team_path: z.string().nullable(), note_id: z.string(), page: z.number().int(), has_next: z.boolean(), comments: z.array(commentOutput) }),
+    z.object({
+      team_path: z.string().nullable(),
+      note_id: z.string(),
+      page: z.number().int(),
+      has_next: z.boolean(),
+      comments: z.array(commentOutput),
+    }),
     resolutionOutput,
   ]),
   create: (deps) => async (args, call) => {
-    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    const resolution = await resolveRef(deps, call, args.note_ref, {
+      teamPath: workspaceArg(args.team_path),
+      refresh: args.refresh,
+    });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const page = await deps.client.listComments(call, {
       noteId: resolution.noteId,
@@ -38,7 +47,13 @@ export const listCommentsTool = tool({
     });
     return {
       summary: `Listed ${page.comments.length} ${args.threads_only ? "threads" : "comments"} of note ${resolution.noteId}${page.has_next ? " (more on the next page)" : ""}.`,
-      output: { team_path: resolution.teamPath, note_id: resolution.noteId, page: page.page, has_next: page.has_next, comments: page.comments.map(commentView) },
+      output: {
+        team_path: resolution.teamPath,
+        note_id: resolution.noteId,
+        page: page.page,
+        has_next: page.has_next,
+        comments: page.comments.map(commentView),
+      },
     };
   },
 });

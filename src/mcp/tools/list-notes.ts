@@ -31,10 +31,18 @@ export const listNotesTool = tool({
       team_path: teamPathInput,
       limit: limitInput,
       offset: offsetInput,
-      query: z.string().optional().describe("Case-insensitive substring over id, title, short id, description and tags (tracked: note id or local_path)."),
+      query: z
+        .string()
+        .optional()
+        .describe(
+          "Case-insensitive substring over id, title, short id, description and tags (tracked: note id or local_path).",
+        ),
       tags: z.array(z.string()).optional().describe("Every tag must match one of the note's tags, case-insensitively."),
       refresh: refreshInput,
-      sort: z.enum(SORTS).optional().describe("Default last_changed_desc for workspace; HackMD's order for history and trash."),
+      sort: z
+        .enum(SORTS)
+        .optional()
+        .describe("Default last_changed_desc for workspace; HackMD's order for history and trash."),
     })
     .strict(),
   output: z.union([
@@ -45,19 +53,28 @@ export const listNotesTool = tool({
     const { source, limit, offset } = args;
     if (source === "tracked") {
       if ((args.tags?.length ?? 0) > 0 || args.sort !== undefined || args.refresh) {
-        throw invalidInput("tags, sort and refresh do not apply to source \"tracked\" (it lists local sync records); remove them.");
+        throw invalidInput(
+          'tags, sort and refresh do not apply to source "tracked" (it lists local sync records); remove them.',
+        );
       }
       const teamPath = args.team_path === undefined ? undefined : workspaceArg(args.team_path);
       const records = await deps.sync.listTracked();
       const query = args.query ? fold(args.query) : "";
       const matches = records
         .filter((record) => teamPath === undefined || record.team_path === teamPath)
-        .filter((record) => query === "" || fold(record.note_id).includes(query) || fold(record.local_path).includes(query));
+        .filter(
+          (record) => query === "" || fold(record.note_id).includes(query) || fold(record.local_path).includes(query),
+        );
       const { slice, paging } = page(matches, offset, limit);
-      return { summary: `Listed ${paging.count} of ${paging.total} tracked notes.`, output: { mode: "tracked", ...paging, notes: slice } };
+      return {
+        summary: `Listed ${paging.count} of ${paging.total} tracked notes.`,
+        output: { mode: "tracked", ...paging, notes: slice },
+      };
     }
-    if (source !== "workspace" && (args.team_path !== undefined && args.team_path !== null)) {
-      throw invalidInput(`team_path does not apply to source "${source}" (${source === "history" ? "history is account-wide" : "trash is personal"}); remove it.`);
+    if (source !== "workspace" && args.team_path !== undefined && args.team_path !== null) {
+      throw invalidInput(
+        `team_path does not apply to source "${source}" (${source === "history" ? "history is account-wide" : "trash is personal"}); remove it.`,
+      );
     }
     if (source !== "workspace" && args.refresh) {
       throw invalidInput(`refresh does not apply to source "${source}" (it is always fetched fresh); remove it.`);
@@ -79,7 +96,10 @@ export const listNotesTool = tool({
     const sort = args.sort ?? (source === "workspace" ? "last_changed_desc" : undefined);
     const ordered = sort ? sortNotes(filtered, sort) : filtered;
     const { slice, paging } = page(ordered, offset, limit);
-    return { summary: `Listed ${paging.count} of ${paging.total} notes from ${where}.`, output: { mode: "notes", ...paging, notes: slice } };
+    return {
+      summary: `Listed ${paging.count} of ${paging.total} notes from ${where}.`,
+      output: { mode: "notes", ...paging, notes: slice },
+    };
   },
 });
 
@@ -101,15 +121,17 @@ function filterNotes(notes: NoteSummary[], query: string | undefined, tags: stri
 
 function sortNotes(notes: NoteSummary[], sort: Sort): NoteSummary[] {
   const byId = (a: NoteSummary, b: NoteSummary): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const byDate = (key: "last_changed_at" | "created_at", descending: boolean) => (a: NoteSummary, b: NoteSummary): number => {
-    const x = a[key];
-    const y = b[key];
-    if (x === y) return byId(a, b);
-    // Notes without the date go last in a descending sort and first in an ascending one.
-    if (x === null) return descending ? 1 : -1;
-    if (y === null) return descending ? -1 : 1;
-    return (descending ? y - x : x - y) || byId(a, b);
-  };
+  const byDate =
+    (key: "last_changed_at" | "created_at", descending: boolean) =>
+    (a: NoteSummary, b: NoteSummary): number => {
+      const x = a[key];
+      const y = b[key];
+      if (x === y) return byId(a, b);
+      // Notes without the date go last in a descending sort and first in an ascending one.
+      if (x === null) return descending ? 1 : -1;
+      if (y === null) return descending ? -1 : 1;
+      return (descending ? y - x : x - y) || byId(a, b);
+    };
   const compare: Record<Sort, (a: NoteSummary, b: NoteSummary) => number> = {
     last_changed_desc: byDate("last_changed_at", true),
     last_changed_asc: byDate("last_changed_at", false),

@@ -12,7 +12,7 @@ export const listVersionsTool = tool({
   name: "hackmd_list_versions",
   title: "List HackMD Note Versions",
   description:
-    "Lists the saved versions of a note, newest first: named ones (name_source user, e.g. the \"Before push from …\" versions HackMD Bridge makes before it overwrites a note) and ones HackMD made by itself (system). Read one with hackmd_get_version; name the current text with hackmd_create_version. A not_found error on a note that exists means this HackMD has no versions API.",
+    'Lists the saved versions of a note, newest first: named ones (name_source user, e.g. the "Before push from …" versions HackMD Bridge makes before it overwrites a note) and ones HackMD made by itself (system). Read one with hackmd_get_version; name the current text with hackmd_create_version. A not_found error on a note that exists means this HackMD has no versions API.',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   input: z
     .object({
@@ -35,7 +35,10 @@ export const listVersionsTool = tool({
     resolutionOutput,
   ]),
   create: (deps) => async (args, call) => {
-    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    const resolution = await resolveRef(deps, call, args.note_ref, {
+      teamPath: workspaceArg(args.team_path),
+      refresh: args.refresh,
+    });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const page = await listNoteVersions(deps, call, resolution.noteId, {
       page: args.page,

@@ -54,7 +54,13 @@ export const pullNoteTool = tool({
     });
     if (result.kind === "unresolved") return unresolved(result.resolution);
     const out = result.output;
-    const moved = out.moved_from === undefined ? "" : ` It was tracked at ${out.moved_from} until now; that file is kept but no longer tracked.`;
-    return { summary: `Pulled note ${out.note_id} to ${out.local_path} (${out.bytes} bytes).${moved}${snapshotCleanupSentence(result.snapshot)}`, output: out };
+    const moved =
+      out.moved_from === undefined
+        ? ""
+        : ` It was tracked at ${out.moved_from} until now; that file is kept but no longer tracked.`;
+    return {
+      summary: `Pulled note ${out.note_id} to ${out.local_path} (${out.bytes} bytes).${moved}${snapshotCleanupSentence(result.snapshot)}`,
+      output: out,
+    };
   },
 });

@@ -19,12 +19,16 @@ export const pushNoteTool = tool({
     .object({
       local_path: z.string().describe("A tracked Markdown file under the root."),
       note_ref: noteRefInput.optional().describe("Optional cross-check: the note the file was pulled from."),
-      team_path: teamPathInput.describe("Where a bare-id note_ref is looked up; defaults to the tracked note's workspace."),
+      team_path: teamPathInput.describe(
+        "Where a bare-id note_ref is looked up; defaults to the tracked note's workspace.",
+      ),
       refresh: refreshInput,
       strategy: z
         .enum(["safe", "overwrite", "merge"])
         .default("safe")
-        .describe("safe detects conflicts; merge also merges non-overlapping edits of both sides; overwrite (needs confirm) replaces the remote body."),
+        .describe(
+          "safe detects conflicts; merge also merges non-overlapping edits of both sides; overwrite (needs confirm) replaces the remote body.",
+        ),
       confirm: z.boolean().default(false).describe("Required with strategy overwrite."),
       expected_remote_hash: z.string().optional().describe("The remote_body_hash a conflict reported, after merging."),
       confirm_large_file: z.boolean().default(false).describe("Needed for a file above 5 MiB."),
@@ -49,7 +53,8 @@ export const pushNoteTool = tool({
     resolutionOutput,
   ]),
   create: (deps) => async (args, call) => {
-    const givenTeam = args.team_path === undefined || args.team_path === null ? undefined : workspaceArg(args.team_path);
+    const givenTeam =
+      args.team_path === undefined || args.team_path === null ? undefined : workspaceArg(args.team_path);
     const noteRef = args.note_ref;
     if (noteRef !== undefined) parseNoteRef(noteRef); // a malformed reference is refused before any file access or request
     const result = await deps.sync.push({
@@ -61,7 +66,11 @@ export const pushNoteTool = tool({
       crossCheck:
         noteRef === undefined
           ? undefined
-          : (trackedTeamPath) => resolveRef(deps, call, noteRef, { teamPath: givenTeam === undefined ? trackedTeamPath : givenTeam, refresh: args.refresh }),
+          : (trackedTeamPath) =>
+              resolveRef(deps, call, noteRef, {
+                teamPath: givenTeam === undefined ? trackedTeamPath : givenTeam,
+                refresh: args.refresh,
+              }),
       call,
     });
     if (result.kind === "unresolved") return unresolved(result.resolution);
@@ -69,8 +78,13 @@ export const pushNoteTool = tool({
     const report = safetyReport(result.safety?.version, result.safety?.overwritten);
     // The .remote.md of an earlier conflict, removed now that both sides agree (or why it stayed).
     const snapshot = snapshotCleanupSentence(result.snapshot);
-    if (report.sentence === "") return { summary: `Push of note ${out.note_id}: ${out.status}.${snapshot}`, output: out };
+    if (report.sentence === "")
+      return { summary: `Push of note ${out.note_id}: ${out.status}.${snapshot}`, output: out };
     const instructions = [out.instructions, report.sentence.trim()].filter((text) => text !== undefined).join(" ");
-    return { summary: `Push of note ${out.note_id}: ${out.status}.${report.sentence}${snapshot}`, output: { ...out, instructions }, ...(report.meta ? { meta: report.meta } : {}) };
+    return {
+      summary: `Push of note ${out.note_id}: ${out.status}.${report.sentence}${snapshot}`,
+      output: { ...out, instructions },
+      ...(report.meta ? { meta: report.meta } : {}),
+    };
   },
 });

@@ -21,22 +21,39 @@ export const resolveCommentTool = tool({
     })
     .strict(),
   output: z.union([
-    z.object({ team_path: z.string().nullable(), note_id: z.string(), comment: commentOutput, thread_changed: z.boolean() }),
+    z.object({
+      team_path: z.string().nullable(),
+      note_id: z.string(),
+      comment: commentOutput,
+      thread_changed: z.boolean(),
+    }),
     resolutionOutput,
   ]),
   create: (deps) => async (args, call) => {
     const commentId = idArg("comment id", args.comment_id);
-    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    const resolution = await resolveRef(deps, call, args.note_ref, {
+      teamPath: workspaceArg(args.team_path),
+      refresh: args.refresh,
+    });
     if (resolution.status !== "resolved") return unresolved(resolution);
     await call.beforeChange({
       action: "resolve_comment",
       note: { teamPath: resolution.teamPath, noteId: resolution.noteId },
       fields: { comment_id: commentId, resolved: args.resolved ? "resolve" : "reopen" },
     });
-    const done = await deps.client.setCommentResolved(call, { noteId: resolution.noteId, commentId, resolved: args.resolved });
+    const done = await deps.client.setCommentResolved(call, {
+      noteId: resolution.noteId,
+      commentId,
+      resolved: args.resolved,
+    });
     return {
       summary: `${args.resolved ? "Resolved" : "Reopened"} ${done.cascade_thread_id === null ? "comment" : "thread"} ${commentId} of note ${resolution.noteId}.`,
-      output: { team_path: resolution.teamPath, note_id: resolution.noteId, comment: commentView(done.comment), thread_changed: done.cascade_thread_id !== null },
+      output: {
+        team_path: resolution.teamPath,
+        note_id: resolution.noteId,
+        comment: commentView(done.comment),
+        thread_changed: done.cascade_thread_id !== null,
+      },
     };
   },
 });

@@ -18,7 +18,9 @@ export const offsetInput = z.number().int().min(0).default(0).describe("Number o
 export const refreshInput = z.boolean().default(false).describe("Bypass the 60-second account and list caches.");
 
 /** A note id or HackMD URL. */
-export const noteRefInput = z.string().describe("Note id, https://hackmd.io/<id> or https://hackmd.io/@<owner>/<permalink or short id>.");
+export const noteRefInput = z
+  .string()
+  .describe("Note id, https://hackmd.io/<id> or https://hackmd.io/@<owner>/<permalink or short id>.");
 
 /** Read/write permission values. */
 export const permissionInput = z.enum(["owner", "signed_in", "guest"]);
@@ -62,7 +64,9 @@ export const noteDetailFields = {
   last_changed_at: z.number().int().nullable(),
   title_updated_at: z.number().int().optional(),
   tags_updated_at: z.number().int().optional(),
-  last_change_user: z.object({ name: z.string(), user_path: z.string(), photo: z.string(), biography: z.string() }).optional(),
+  last_change_user: z
+    .object({ name: z.string(), user_path: z.string(), photo: z.string(), biography: z.string() })
+    .optional(),
   publish_type: z.enum(["edit", "view", "slide", "book"]).optional(),
   published_at: z.number().int().optional(),
   publish_link: z.string().nullable(),

@@ -19,7 +19,11 @@ export function unresolved(resolution: Unresolved): ToolSuccess {
 }
 
 /** Paging of docs/tools.md §9.2. */
-export function page<T>(items: readonly T[], offset: number, limit: number): {
+export function page<T>(
+  items: readonly T[],
+  offset: number,
+  limit: number,
+): {
   slice: T[];
   paging: { total: number; count: number; offset: number; has_more: boolean; next_offset: number | null };
 } {
@@ -27,7 +31,13 @@ export function page<T>(items: readonly T[], offset: number, limit: number): {
   const hasMore = offset + slice.length < items.length;
   return {
     slice,
-    paging: { total: items.length, count: slice.length, offset, has_more: hasMore, next_offset: hasMore ? offset + slice.length : null },
+    paging: {
+      total: items.length,
+      count: slice.length,
+      offset,
+      has_more: hasMore,
+      next_offset: hasMore ? offset + slice.length : null,
+    },
   };
 }
 

@@ -21,10 +21,16 @@ export const untrackNoteTool = tool({
   output: z.object({ team_path: z.string().nullable(), note_id: z.string(), local_path: z.string() }),
   create: (deps) => async (args, call) => {
     const teamPath = workspaceArg(args.team_path);
-    if (args.note_id.trim() === "") throw invalidInput("note_id is blank; pass the note_id of a tracked note (see hackmd_list_notes with source: tracked).");
+    if (args.note_id.trim() === "")
+      throw invalidInput(
+        "note_id is blank; pass the note_id of a tracked note (see hackmd_list_notes with source: tracked).",
+      );
     idArg("note id", args.note_id);
     if (args.confirm) await call.beforeChange({ action: "untrack_note", note: { teamPath, noteId: args.note_id } });
     const out = await deps.sync.untrack({ teamPath, noteId: args.note_id, confirm: args.confirm });
-    return { summary: `Stopped tracking note ${out.note_id} (${out.local_path || "no file recorded"} is kept).`, output: out };
+    return {
+      summary: `Stopped tracking note ${out.note_id} (${out.local_path || "no file recorded"} is kept).`,
+      output: out,
+    };
   },
 });

@@ -16,13 +16,23 @@ export const updateFolderTool = tool({
   input: z
     .object({
       team_path: teamPathInput,
-      folder_id: z.string().optional().describe("The folder to change; for child_order, the parent (omit for the top level)."),
+      folder_id: z
+        .string()
+        .optional()
+        .describe("The folder to change; for child_order, the parent (omit for the top level)."),
       name: z.string().optional(),
       description: z.string().nullable().optional(),
       icon: z.string().nullable().optional(),
       color: z.string().nullable().optional(),
-      parent_folder_id: z.string().nullable().optional().describe("Always refused: HackMD accepts folder moves but ignores them."),
-      child_order: z.array(z.string()).optional().describe("Complete new order of the parent's direct child folder ids."),
+      parent_folder_id: z
+        .string()
+        .nullable()
+        .optional()
+        .describe("Always refused: HackMD accepts folder moves but ignores them."),
+      child_order: z
+        .array(z.string())
+        .optional()
+        .describe("Complete new order of the parent's direct child folder ids."),
     })
     .strict(),
   aliases: { folder_ids: "child_order" },
@@ -34,24 +44,40 @@ export const updateFolderTool = tool({
   create: (deps) => async (args, call) => {
     const teamPath = workspaceArg(args.team_path);
     if (args.folder_id !== undefined) idArg("folder id", args.folder_id);
-    const fields = defined({ name: args.name, description: args.description, icon: args.icon, color: args.color }) as UpdateFolderRequest;
+    const fields = defined({
+      name: args.name,
+      description: args.description,
+      icon: args.icon,
+      color: args.color,
+    }) as UpdateFolderRequest;
     const hasFields = Object.keys(fields).length > 0;
     const order = args.child_order;
     if (order !== undefined && args.folder_id === undefined && args.parent_folder_id !== undefined) {
-      throw invalidInput("child_order applies to the children of folder_id (omit it for the top level); parent_folder_id would be a move — remove it.");
+      throw invalidInput(
+        "child_order applies to the children of folder_id (omit it for the top level); parent_folder_id would be a move — remove it.",
+      );
     }
-    if (!hasFields && order === undefined) throw invalidInput("Nothing to update: pass a field to change or child_order.");
+    if (!hasFields && order === undefined)
+      throw invalidInput("Nothing to update: pass a field to change or child_order.");
     if (typeof args.parent_folder_id === "string") idArg("folder id", args.parent_folder_id);
     for (const id of order ?? []) idArg("folder id", id);
     // One pass with a set: indexOf per entry made a long child_order quadratic.
     const seen = new Set<string>();
     const duplicate = order?.find((id) => seen.size === seen.add(id).size);
-    if (duplicate !== undefined) throw invalidInput(`child_order lists ${duplicate} more than once; list each child folder once.`);
+    if (duplicate !== undefined)
+      throw invalidInput(`child_order lists ${duplicate} more than once; list each child folder once.`);
     if (hasFields || args.parent_folder_id !== undefined) {
       if (args.folder_id === undefined) throw invalidInput("Field changes need folder_id: the folder to change.");
-      if (args.name !== undefined && args.name.trim() === "") throw invalidInput("name cannot be empty; give a new name or leave it out.");
-      if (teamPath === null) throw invalidInput("HackMD offers field updates for team folders only; personal folders cannot be renamed through the API.");
-      if (args.parent_folder_id !== undefined) throw invalidInput("Folder moves are refused: HackMD accepts parent_folder_id but ignores it. Move the folder in HackMD's web interface.");
+      if (args.name !== undefined && args.name.trim() === "")
+        throw invalidInput("name cannot be empty; give a new name or leave it out.");
+      if (teamPath === null)
+        throw invalidInput(
+          "HackMD offers field updates for team folders only; personal folders cannot be renamed through the API.",
+        );
+      if (args.parent_folder_id !== undefined)
+        throw invalidInput(
+          "Folder moves are refused: HackMD accepts parent_folder_id but ignores it. Move the folder in HackMD's web interface.",
+        );
     }
 
     await call.beforeChange({
@@ -79,7 +105,10 @@ export const updateFolderTool = tool({
         subject: `folder ${args.folder_id}`,
       });
       if (!poll.confirmed || poll.last === null) {
-        throw new BridgeError("readback", `HackMD accepted the change to folder ${args.folder_id}, but reading it back never showed it; read the folder and compare before changing it again.`);
+        throw new BridgeError(
+          "readback",
+          `HackMD accepted the change to folder ${args.folder_id}, but reading it back never showed it; read the folder and compare before changing it again.`,
+        );
       }
       output.folder = poll.last;
     }
@@ -121,7 +150,10 @@ export const updateFolderTool = tool({
         subject: "the folder order",
       });
       if (!poll.confirmed) {
-        throw new BridgeError("readback", "The folder order was probably overwritten by another client; read it and set it again.");
+        throw new BridgeError(
+          "readback",
+          "The folder order was probably overwritten by another client; read it and set it again.",
+        );
       }
     }
   },

@@ -3,7 +3,14 @@ import { checkNoteUpdate, updateNote } from "../../app/update-note";
 import { withoutContent } from "../../app/note-writes";
 import { resolveRef } from "../../app/notes";
 import { workspaceArg } from "../../app/inputs";
-import { noteDetailOutput, noteRefInput, permissionInput, refreshInput, resolutionOutput, teamPathInput } from "./schemas";
+import {
+  noteDetailOutput,
+  noteRefInput,
+  permissionInput,
+  refreshInput,
+  resolutionOutput,
+  teamPathInput,
+} from "./schemas";
 import { safetyReport } from "./safety";
 import { unresolved } from "./shared";
 import { tool } from "./tool";
@@ -21,7 +28,10 @@ export const updateNoteTool = tool({
       team_path: teamPathInput,
       refresh: refreshInput,
       patch: z.string().optional().describe("Patch envelope; exclusive with every changing field."),
-      expected_hash: z.string().optional().describe("body_hash from hackmd_get_note; the update is refused if the note changed since."),
+      expected_hash: z
+        .string()
+        .optional()
+        .describe("body_hash from hackmd_get_note; the update is refused if the note changed since."),
       title: z.string().optional(),
       content: z.string().optional().describe("Replaces the whole body (destructive)."),
       tags: z.array(z.string()).optional(),
@@ -29,7 +39,11 @@ export const updateNoteTool = tool({
       permalink: z.string().optional(),
       read_permission: permissionInput.optional(),
       write_permission: permissionInput.optional(),
-      parent_folder_id: z.string().nullable().optional().describe("Folder id to move into, or null for the workspace root."),
+      parent_folder_id: z
+        .string()
+        .nullable()
+        .optional()
+        .describe("Folder id to move into, or null for the workspace root."),
       comment_permission: z.string().optional().describe("Not settable through the API; any value is refused."),
       suggest_edit_permission: z.string().optional().describe("Not settable through the API; any value is refused."),
     })
@@ -43,17 +57,26 @@ export const updateNoteTool = tool({
       changed: z.boolean(),
       bytes: z.number().int(),
     }),
-    z.object({ mode: z.literal("updated"), note: noteDetailOutput, folder_placement_confirmed: z.boolean().nullable() }),
+    z.object({
+      mode: z.literal("updated"),
+      note: noteDetailOutput,
+      folder_placement_confirmed: z.boolean().nullable(),
+    }),
     resolutionOutput,
   ]),
   create: (deps) => async (args, call) => {
     checkNoteUpdate(args);
-    const resolution = await resolveRef(deps, call, args.note_ref, { teamPath: workspaceArg(args.team_path), refresh: args.refresh });
+    const resolution = await resolveRef(deps, call, args.note_ref, {
+      teamPath: workspaceArg(args.team_path),
+      refresh: args.refresh,
+    });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const outcome = await updateNote(deps, call, { teamPath: resolution.teamPath, noteId: resolution.noteId }, args);
     if (outcome.mode === "patched") {
       return {
-        summary: outcome.changed ? `Edited note ${outcome.noteId}.` : `Note ${outcome.noteId} is unchanged (the patch changes nothing).`,
+        summary: outcome.changed
+          ? `Edited note ${outcome.noteId}.`
+          : `Note ${outcome.noteId} is unchanged (the patch changes nothing).`,
         output: {
           mode: "patched",
           team_path: outcome.teamPath,
@@ -67,7 +90,11 @@ export const updateNoteTool = tool({
     const report = safetyReport(outcome.safety);
     return {
       summary: `Updated note ${resolution.noteId}.${report.sentence}`,
-      output: { mode: "updated", note: withoutContent(outcome.note), folder_placement_confirmed: outcome.placementConfirmed },
+      output: {
+        mode: "updated",
+        note: withoutContent(outcome.note),
+        folder_placement_confirmed: outcome.placementConfirmed,
+      },
       ...(report.meta ? { meta: report.meta } : {}),
     };
   },

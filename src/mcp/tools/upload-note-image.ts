@@ -59,7 +59,10 @@ export const uploadNoteImageTool = tool({
       if (!deps.images.available) throw imageUrlUnavailableError();
       const url = checkImageUrlSyntax(args.image_url ?? "");
       loadImage = async () => {
-        const fetched = await deps.images.fetch(url.href, { maxBytes: imageDownloadLimit(args.confirm_large_file), confirmLargeFile: args.confirm_large_file });
+        const fetched = await deps.images.fetch(url.href, {
+          maxBytes: imageDownloadLimit(args.confirm_large_file),
+          confirmLargeFile: args.confirm_large_file,
+        });
         imageSizeRule({ size: fetched.bytes.byteLength, confirmLargeFile: args.confirm_large_file });
         const type = requireImageType(fetched.bytes.subarray(0, IMAGE_SNIFF_BYTES));
         return { bytes: fetched.bytes, contentType: type, filename: uploadNameFromUrl(url.href, type) };
@@ -74,18 +77,32 @@ export const uploadNoteImageTool = tool({
       fields: { image: args.image_path ?? args.image_url ?? "", bytes: String(image.bytes.byteLength) },
     });
     // Every non-folder write clears the list cache around it (docs/tools.md §6.5), uploads included.
-    const { link } = await deps.lists.aroundWrite(() => deps.client.uploadImage(call, { noteId: resolution.noteId, image }));
+    const { link } = await deps.lists.aroundWrite(() =>
+      deps.client.uploadImage(call, { noteId: resolution.noteId, image }),
+    );
     const readable = classifyPubliclyReadable({ link, apiUrl: deps.apiOrigin, answer: await probe(deps, link) });
     const meaning =
-      readable === true ? "a signed-out reader can fetch it" : readable === false ? "signed-out readers are refused (the note is probably not guest-readable)" : "whether signed-out readers can fetch it is unknown";
-    return { summary: `Uploaded the image to note ${resolution.noteId}; ${meaning}.`, output: { link, publicly_readable: readable } };
+      readable === true
+        ? "a signed-out reader can fetch it"
+        : readable === false
+          ? "signed-out readers are refused (the note is probably not guest-readable)"
+          : "whether signed-out readers can fetch it is unknown";
+    return {
+      summary: `Uploaded the image to note ${resolution.noteId}; ${meaning}.`,
+      output: { link, publicly_readable: readable },
+    };
   },
 });
 
 /** Checks a local image (policy, regular file, size from metadata, leading bytes) and returns its loader. */
-async function localImage(deps: ToolDeps, imagePath: string, confirmLargeFile: boolean): Promise<() => Promise<ImageUpload>> {
+async function localImage(
+  deps: ToolDeps,
+  imagePath: string,
+  confirmLargeFile: boolean,
+): Promise<() => Promise<ImageUpload>> {
   const info = await deps.files.stat(imagePath);
-  if (info.kind !== "file") throw invalidInput(`image_path must name a readable regular file; ${info.path} is not one.`);
+  if (info.kind !== "file")
+    throw invalidInput(`image_path must name a readable regular file; ${info.path} is not one.`);
   imageSizeRule({ size: info.size, confirmLargeFile });
   const head = await deps.files.readHead(info.path, IMAGE_SNIFF_BYTES);
   const type = requireImageType(head.bytes);

@@ -71,8 +71,16 @@ export interface ParsedLine {
 export const SHARED_OPTIONS = {
   root: {
     root: { type: "string", value: "<dir>", help: "the folder every local file operation is confined to" },
-    "config-dir": { type: "string", value: "<name>", help: "the vault configuration folder inside the root (default .obsidian when present)" },
-    "protect-agent-files": { type: "string", value: "<true|false>", help: "refuse to write files coding agents read as instructions (default true)" },
+    "config-dir": {
+      type: "string",
+      value: "<name>",
+      help: "the vault configuration folder inside the root (default .obsidian when present)",
+    },
+    "protect-agent-files": {
+      type: "string",
+      value: "<true|false>",
+      help: "refuse to write files coding agents read as instructions (default true)",
+    },
   },
   json: {
     json: { type: "boolean", help: "print exactly one JSON object on stdout instead of text" },
@@ -96,7 +104,11 @@ export const DASH_ARGUMENT_NOTE = [
  * option given twice and a wrong number of positionals are UsageErrors whose message names the
  * fix; `others` lets an option of another subcommand be named as such.
  */
-export function parseCommandLine(spec: CommandSpec, args: readonly string[], others: readonly CommandSpec[] = []): ParsedLine {
+export function parseCommandLine(
+  spec: CommandSpec,
+  args: readonly string[],
+  others: readonly CommandSpec[] = [],
+): ParsedLine {
   const defs = allOptions(spec);
   const values: Record<string, string | boolean | string[]> = {};
   const positionals: string[] = [];
@@ -120,7 +132,8 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[], oth
       const word = arg.slice(1).split("=")[0] ?? "";
       if (arg === "-h") help = true;
       else if (arg.length === 2) problems.push(new UsageError(unknownOption(spec, arg, others)));
-      else if (word === "help" || Object.hasOwn(defs, word)) problems.push(new UsageError(`${arg} has one dash; write --${arg.slice(1)}`));
+      else if (word === "help" || Object.hasOwn(defs, word))
+        problems.push(new UsageError(`${arg} has one dash; write --${arg.slice(1)}`));
       else positionals.push(arg);
       continue;
     }
@@ -150,7 +163,12 @@ export function parseCommandLine(spec: CommandSpec, args: readonly string[], oth
     }
     const earlier = values[name];
     if (def.repeatable === true) values[name] = [...(Array.isArray(earlier) ? earlier : []), value];
-    else if (typeof earlier === "string") problems.push(new UsageError(`--${name} is given twice (${JSON.stringify(earlier)} and ${JSON.stringify(value)}); give it once`));
+    else if (typeof earlier === "string")
+      problems.push(
+        new UsageError(
+          `--${name} is given twice (${JSON.stringify(earlier)} and ${JSON.stringify(value)}); give it once`,
+        ),
+      );
     else values[name] = value;
   }
   if (help) return { values, positionals, help };
@@ -167,11 +185,19 @@ function unknownOption(spec: CommandSpec, rawName: string, others: readonly Comm
   const known = Object.keys(allOptions(spec));
   const close = closest(name, known);
   if (close !== undefined) return `unknown option ${written}; did you mean --${close}?`;
-  const owners = others.filter((other) => other.name !== spec.name && name in allOptions(other)).map((other) => other.name);
-  if (owners.length > 0) return `${written} is not an option of ${spec.name} (it goes with ${owners.join(", ")}); see hackmd-bridge ${spec.name} --help`;
+  const owners = others
+    .filter((other) => other.name !== spec.name && name in allOptions(other))
+    .map((other) => other.name);
+  if (owners.length > 0)
+    return `${written} is not an option of ${spec.name} (it goes with ${owners.join(", ")}); see hackmd-bridge ${spec.name} --help`;
   // A note id (22 characters, or a short id of 9) may begin with --, and so may a file name.
   const takesArguments = spec.positionals.required.length + (spec.positionals.optional?.length ?? 0) > 0;
-  if (takesArguments && spec.name !== "help" && (written.length === 22 || written.length === 9 || /\.md$/i.test(written)) && /^--[\w.-]+$/.test(written)) {
+  if (
+    takesArguments &&
+    spec.name !== "help" &&
+    (written.length === 22 || written.length === 9 || /\.md$/i.test(written)) &&
+    /^--[\w.-]+$/.test(written)
+  ) {
     return `unknown option ${written}; if it is a note id or a file name, end the options with -- before it: hackmd-bridge ${spec.name} [options] -- ${written} …`;
   }
   return `unknown option ${written}; see hackmd-bridge ${spec.name} --help for its options`;
@@ -182,14 +208,22 @@ function checkPositionals(spec: CommandSpec, given: readonly string[]): void {
   const required = spec.positionals.required;
   const optional = spec.positionals.optional ?? [];
   if (given.length < required.length) {
-    const missing = required.slice(given.length).map((name) => `<${name}>`).join(" ");
+    const missing = required
+      .slice(given.length)
+      .map((name) => `<${name}>`)
+      .join(" ");
     throw new UsageError(`missing ${missing}`);
   }
   const max = required.length + optional.length;
   if (given.length > max) {
     const extra = given.slice(max);
-    if (max === 0) throw new UsageError(`${spec.name} takes no arguments, but got ${extra.map((value) => JSON.stringify(value)).join(" ")}`);
-    throw new UsageError(`${spec.name} takes at most ${max} argument${max === 1 ? "" : "s"} (${[...required, ...optional].map((name) => `<${name}>`).join(" ")}), but got ${given.length}; unexpected ${extra.map((value) => JSON.stringify(value)).join(" ")}`);
+    if (max === 0)
+      throw new UsageError(
+        `${spec.name} takes no arguments, but got ${extra.map((value) => JSON.stringify(value)).join(" ")}`,
+      );
+    throw new UsageError(
+      `${spec.name} takes at most ${max} argument${max === 1 ? "" : "s"} (${[...required, ...optional].map((name) => `<${name}>`).join(" ")}), but got ${given.length}; unexpected ${extra.map((value) => JSON.stringify(value)).join(" ")}`,
+    );
   }
 }
 
@@ -217,13 +251,16 @@ export function closest(input: string, candidates: readonly string[]): string | 
 
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
 function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       const row = rows[i]!;
       row[j] = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
     }
   }
   return rows[a.length]![b.length]!;
@@ -237,7 +274,13 @@ export function usageLine(spec: CommandSpec): string {
 /** Lays out `label  text` rows with the texts aligned. */
 function rows(entries: ReadonlyArray<readonly [string, string]>, indent = "  "): string {
   const width = Math.min(34, Math.max(...entries.map(([label]) => label.length)));
-  return entries.map(([label, text]) => (label.length > width ? `${indent}${label}\n${indent}${" ".repeat(width)}  ${text}` : `${indent}${label.padEnd(width)}  ${text}`)).join("\n");
+  return entries
+    .map(([label, text]) =>
+      label.length > width
+        ? `${indent}${label}\n${indent}${" ".repeat(width)}  ${text}`
+        : `${indent}${label.padEnd(width)}  ${text}`,
+    )
+    .join("\n");
 }
 
 /** How an option reads in help: `--root <dir>`, `--protect-agent-files=<true|false>`, `--json`. */
@@ -251,28 +294,42 @@ export function commandHelp(spec: CommandSpec, notes: { rootDefault: string }): 
   const defs = allOptions(spec);
   const optionRows: Array<[string, string]> = Object.entries(defs).map(([name, def]) => [
     optionLabel(name, def),
-    name === "root" ? `${def.help} (default: ${notes.rootDefault})` : def.repeatable === true ? `${def.help}; may be repeated` : def.help,
+    name === "root"
+      ? `${def.help} (default: ${notes.rootDefault})`
+      : def.repeatable === true
+        ? `${def.help}; may be repeated`
+        : def.help,
   ]);
   optionRows.push(["-h, --help", "show this help"]);
-  const codes = ([0, 1, 2] as const).flatMap((code) => (spec.exitCodes[code] === undefined ? [] : [[String(code), spec.exitCodes[code]] as [string, string]]));
+  const codes = ([0, 1, 2] as const).flatMap((code) =>
+    spec.exitCodes[code] === undefined ? [] : [[String(code), spec.exitCodes[code]] as [string, string]],
+  );
   const parts = [`hackmd-bridge ${spec.name} — ${spec.summary}`, "", `Usage: ${usageLine(spec)}`];
   if (spec.description !== undefined) parts.push("", spec.description);
   // Every command with arguments but `help` (whose argument is a command name) can be given a note id or a file name.
-  if (spec.name !== "help" && spec.positionals.required.length + (spec.positionals.optional?.length ?? 0) > 0) parts.push("", DASH_ARGUMENT_NOTE);
+  if (spec.name !== "help" && spec.positionals.required.length + (spec.positionals.optional?.length ?? 0) > 0)
+    parts.push("", DASH_ARGUMENT_NOTE);
   parts.push("", "Options:", rows(optionRows), "", "Exit codes:", rows(codes));
-  if (spec.examples !== undefined && spec.examples.length > 0) parts.push("", "Examples:", ...spec.examples.map((example) => `  ${example}`));
+  if (spec.examples !== undefined && spec.examples.length > 0)
+    parts.push("", "Examples:", ...spec.examples.map((example) => `  ${example}`));
   return `${parts.join("\n")}\n`;
 }
 
 /** The command list of `hackmd-bridge --help`, grouped. */
 export function commandList(groups: ReadonlyArray<{ title: string; commands: readonly CommandSpec[] }>): string {
-  return groups.map(({ title, commands }) => `${title}\n${rows(commands.map((spec) => [spec.name, spec.summary]))}`).join("\n\n");
+  return groups
+    .map(({ title, commands }) => `${title}\n${rows(commands.map((spec) => [spec.name, spec.summary]))}`)
+    .join("\n\n");
 }
 
 /** The README's exit-code table: one row per subcommand, one column per code. */
 export function exitCodeTable(specs: readonly CommandSpec[]): string {
-  const cell = (text: string | undefined): string => (text === undefined ? "—" : text.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;"));
+  const cell = (text: string | undefined): string =>
+    text === undefined ? "—" : text.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   const lines = ["| Command | 0 | 1 | 2 |", "|---|---|---|---|"];
-  for (const spec of specs) lines.push(`| \`${spec.name}\` | ${cell(spec.exitCodes[0])} | ${cell(spec.exitCodes[1])} | ${cell(spec.exitCodes[2])} |`);
+  for (const spec of specs)
+    lines.push(
+      `| \`${spec.name}\` | ${cell(spec.exitCodes[0])} | ${cell(spec.exitCodes[1])} | ${cell(spec.exitCodes[2])} |`,
+    );
   return lines.join("\n");
 }

@@ -56,7 +56,12 @@ export function teamOption(value: string | undefined): string | null {
   try {
     return workspaceArg(value);
   } catch (error) {
-    const said = error instanceof Error && error.message.startsWith("The team path ") ? error.message.slice("The team path ".length) : undefined;
-    throw new UsageError(said === undefined ? "--team is blank or contains a control character; pass a team path" : `--team ${said}`);
+    const said =
+      error instanceof Error && error.message.startsWith("The team path ")
+        ? error.message.slice("The team path ".length)
+        : undefined;
+    throw new UsageError(
+      said === undefined ? "--team is blank or contains a control character; pass a team path" : `--team ${said}`,
+    );
   }
 }

@@ -22,7 +22,9 @@ export interface CommentsArgs {
 
 function describe(comment: NoteComment): string {
   const where = comment.excerpt === null ? "" : ` on "${comment.excerpt}"`;
-  const replies = comment.reply_count ? `, ${comment.reply_count} ${comment.reply_count === 1 ? "reply" : "replies"}` : "";
+  const replies = comment.reply_count
+    ? `, ${comment.reply_count} ${comment.reply_count === 1 ? "reply" : "replies"}`
+    : "";
   const status = isOpenThread(comment) ? "open" : "resolved";
   return `${comment.author.display_name}${where} (${status}${replies}) — ${comment.id}\n${indent(comment.body)}\n`;
 }
@@ -35,10 +37,18 @@ export async function runComments(args: CommentsArgs, context: CommandContext): 
   if (args.change !== undefined) {
     const done = await core.deps.client.setCommentResolved(new CallContext(), { noteId, ...args.change });
     if (args.json) writeJson(io, { local_path: path, note_id: noteId, comment: done.comment });
-    else io.out(`${args.change.resolved ? "Resolved" : "Reopened"} ${done.cascade_thread_id === null ? "comment" : "thread"} ${args.change.commentId} of ${path}.\n`);
+    else
+      io.out(
+        `${args.change.resolved ? "Resolved" : "Reopened"} ${done.cascade_thread_id === null ? "comment" : "thread"} ${args.change.commentId} of ${path}.\n`,
+      );
     return EXIT.ok;
   }
-  const page = await core.deps.client.listComments(new CallContext(), { noteId, threadHeadsOnly: true, limit: 100, ...(args.all ? {} : { threadStatus: "open" }) });
+  const page = await core.deps.client.listComments(new CallContext(), {
+    noteId,
+    threadHeadsOnly: true,
+    limit: 100,
+    ...(args.all ? {} : { threadStatus: "open" }),
+  });
   if (args.json) {
     writeJson(io, { local_path: path, note_id: noteId, has_next: page.has_next, comments: page.comments });
     return EXIT.ok;
@@ -48,7 +58,9 @@ export async function runComments(args: CommentsArgs, context: CommandContext): 
     return EXIT.ok;
   }
   for (const comment of page.comments) io.out(describe(comment));
-  io.out(`${page.comments.length}${page.has_next ? "+" : ""} ${args.all ? "" : "open "}thread${page.comments.length === 1 ? "" : "s"} on ${path}. Resolve one with \`${commandLine("comments", [path], " --resolve <id>")}\`.\n`);
+  io.out(
+    `${page.comments.length}${page.has_next ? "+" : ""} ${args.all ? "" : "open "}thread${page.comments.length === 1 ? "" : "s"} on ${path}. Resolve one with \`${commandLine("comments", [path], " --resolve <id>")}\`.\n`,
+  );
   return EXIT.ok;
 }
 
@@ -69,13 +81,22 @@ export const commentsCommand: HumanCommand = {
     reopen: { type: "string", value: "<id>", help: "reopen this resolved thread" },
   },
   shared: ["root", "json"],
-  exitCodes: { 0: "listed or changed", 1: "the file is not tracked, or the thread already is in that state", 2: "usage error, or trouble (no comments API, token, network)" },
+  exitCodes: {
+    0: "listed or changed",
+    1: "the file is not tracked, or the thread already is in that state",
+    2: "usage error, or trouble (no comments API, token, network)",
+  },
   examples: ["hackmd-bridge comments notes/plan.md", "hackmd-bridge comments notes/plan.md --resolve 7d1e…"],
   parse: ({ values, positionals: given }) => {
     const resolve = text(values, "resolve");
     const reopen = text(values, "reopen");
     if (resolve !== undefined && reopen !== undefined) throw new UsageError("--resolve and --reopen go one at a time");
-    const change = resolve !== undefined ? { commentId: resolve, resolved: true } : reopen !== undefined ? { commentId: reopen, resolved: false } : undefined;
+    const change =
+      resolve !== undefined
+        ? { commentId: resolve, resolved: true }
+        : reopen !== undefined
+          ? { commentId: reopen, resolved: false }
+          : undefined;
     const args: CommentsArgs = { path: given[0] ?? "", all: flag(values, "all"), change, json: flag(values, "json") };
     return { json: args.json, run: (context) => runComments(args, context) };
   },

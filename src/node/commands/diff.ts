@@ -31,7 +31,10 @@ export async function runDiff(args: DiffArgs, context: CommandContext): Promise<
   let other: string;
   let label: string;
   if (args.remote) {
-    const note = await deps.client.getNote(new CallContext(), { teamPath: found.record.team_path, noteId: found.record.internal_id });
+    const note = await deps.client.getNote(new CallContext(), {
+      teamPath: found.record.team_path,
+      noteId: found.record.internal_id,
+    });
     other = normalizeLineEndings(note.content ?? "");
     label = `note ${found.record.internal_id} on HackMD`;
   } else {
@@ -41,13 +44,27 @@ export async function runDiff(args: DiffArgs, context: CommandContext): Promise<
   // In the syntax the file is written in (docs/conversion-rules.md), so only real edits show.
   other = await deps.sync.localFormOf(found, other);
   const changed = other !== local;
-  const diff = changed ? createTwoFilesPatch(label, resolved.path, other, local, undefined, undefined, { context: 3 }).split("\n").slice(1).join("\n") : "";
+  const diff = changed
+    ? createTwoFilesPatch(label, resolved.path, other, local, undefined, undefined, { context: 3 })
+        .split("\n")
+        .slice(1)
+        .join("\n")
+    : "";
   if (args.json) {
-    writeJson(io, { local_path: resolved.path, note_id: found.record.internal_id, team_path: found.record.team_path, against: args.remote ? "remote" : "baseline", changed, diff });
+    writeJson(io, {
+      local_path: resolved.path,
+      note_id: found.record.internal_id,
+      team_path: found.record.team_path,
+      against: args.remote ? "remote" : "baseline",
+      changed,
+      diff,
+    });
   } else if (changed) {
     io.out(diff.endsWith("\n") ? diff : `${diff}\n`);
   } else {
-    io.out(`No differences: ${resolved.path} is the same as ${args.remote ? "the note on HackMD" : "at the last sync"}.\n`);
+    io.out(
+      `No differences: ${resolved.path} is the same as ${args.remote ? "the note on HackMD" : "at the last sync"}.\n`,
+    );
   }
   return changed ? EXIT.attention : EXIT.ok;
 }
@@ -76,7 +93,11 @@ export const diffCommand: HumanCommand = {
   positionals: { required: ["path"] },
   options: { remote: { type: "boolean", help: "compare with the note on HackMD instead of the baseline" } },
   shared: ["root", "json"],
-  exitCodes: { 0: "no differences", 1: "differences (shown), or refused: the file is not tracked", 2: "usage error, or trouble (a damaged record, token, network)" },
+  exitCodes: {
+    0: "no differences",
+    1: "differences (shown), or refused: the file is not tracked",
+    2: "usage error, or trouble (a damaged record, token, network)",
+  },
   examples: ["hackmd-bridge diff notes/plan.md", "hackmd-bridge diff notes/plan.md --remote"],
   parse: ({ values, positionals: given }) => {
     const args: DiffArgs = { path: given[0] ?? "", remote: flag(values, "remote"), json: flag(values, "json") };

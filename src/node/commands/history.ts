@@ -31,7 +31,10 @@ export async function runHistory(args: HistoryArgs, context: CommandContext): Pr
     else io.out(version.content ?? "");
     return EXIT.ok;
   }
-  const page = await listNoteVersions(core.deps, new CallContext(), noteId, { limit: 50, ...(args.named ? { namedOnly: true } : {}) });
+  const page = await listNoteVersions(core.deps, new CallContext(), noteId, {
+    limit: 50,
+    ...(args.named ? { namedOnly: true } : {}),
+  });
   if (args.json) {
     writeJson(io, { local_path: path, note_id: noteId, total: page.total, versions: page.versions });
     return EXIT.ok;
@@ -59,7 +62,7 @@ export const historyCommand: HumanCommand = {
   synopsis: "<path> [--show <version_id>] [--named] [options]",
   description: [
     "Lists the note's versions on HackMD, newest first: the ones with a name (HackMD Bridge names",
-    "HackMD's text \"Before push from …\" before it overwrites it) and the ones HackMD saved by itself.",
+    'HackMD\'s text "Before push from …" before it overwrites it) and the ones HackMD saved by itself.',
     "With --show, prints that version's text; nothing is written. One request either way.",
   ].join("\n"),
   positionals: { required: ["path"] },
@@ -68,10 +71,19 @@ export const historyCommand: HumanCommand = {
     named: { type: "boolean", help: "only versions with a name" },
   },
   shared: ["root", "json"],
-  exitCodes: { 0: "listed or shown", 1: "the file is not tracked", 2: "usage error, or trouble (no versions API, token, network)" },
+  exitCodes: {
+    0: "listed or shown",
+    1: "the file is not tracked",
+    2: "usage error, or trouble (no versions API, token, network)",
+  },
   examples: ["hackmd-bridge history notes/plan.md", "hackmd-bridge history notes/plan.md --show 0b5e…"],
   parse: ({ values, positionals: given }) => {
-    const args: HistoryArgs = { path: given[0] ?? "", show: text(values, "show"), named: flag(values, "named"), json: flag(values, "json") };
+    const args: HistoryArgs = {
+      path: given[0] ?? "",
+      show: text(values, "show"),
+      named: flag(values, "named"),
+      json: flag(values, "json"),
+    };
     return { json: args.json, run: (context) => runHistory(args, context) };
   },
 };

@@ -31,7 +31,9 @@ export const HUMAN_COMMAND_LIST: readonly HumanCommand[] = [
 ];
 
 /** The human subcommands by name. */
-export const HUMAN_COMMANDS: ReadonlyMap<string, HumanCommand> = new Map(HUMAN_COMMAND_LIST.map((command) => [command.name, command]));
+export const HUMAN_COMMANDS: ReadonlyMap<string, HumanCommand> = new Map(
+  HUMAN_COMMAND_LIST.map((command) => [command.name, command]),
+);
 
 /**
  * Builds the core over the settings (its messages in the command line's words) and runs a
@@ -52,7 +54,12 @@ export async function runHumanCommand(options: {
     const core = await createNodeCore(settings, logger, { words: CLI_WORDS });
     return await run.run({ core, io, env });
   } catch (caught) {
-    return reportError({ error: caught, io, json: run.json, command: command.name, ...(run.exitCodeOf === undefined ? {} : { exitCode: run.exitCodeOf(caught) }) });
+    return reportError({
+      error: caught,
+      io,
+      json: run.json,
+      command: command.name,
+      ...(run.exitCodeOf === undefined ? {} : { exitCode: run.exitCodeOf(caught) }),
+    });
   }
 }
-

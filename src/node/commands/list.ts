@@ -38,8 +38,13 @@ interface RemoteEntry {
 async function listRemote(args: ListArgs, context: CommandContext): Promise<ExitCode> {
   const { core, io } = context;
   // Always fetched (refresh): a person asking for the list wants it as HackMD has it now.
-  const [notes, tracked] = await Promise.all([listWorkspace(core.deps, new CallContext(), args.teamPath, true), core.deps.sync.listTracked()]);
-  const pathOf = new Map(tracked.filter((entry) => entry.team_path === args.teamPath).map((entry) => [entry.note_id, entry.local_path]));
+  const [notes, tracked] = await Promise.all([
+    listWorkspace(core.deps, new CallContext(), args.teamPath, true),
+    core.deps.sync.listTracked(),
+  ]);
+  const pathOf = new Map(
+    tracked.filter((entry) => entry.team_path === args.teamPath).map((entry) => [entry.note_id, entry.local_path]),
+  );
   const entries: RemoteEntry[] = notes.map((note) => ({
     id: note.id,
     short_id: note.short_id,
@@ -58,23 +63,38 @@ async function listRemote(args: ListArgs, context: CommandContext): Promise<Exit
   }
   const rows = entries.map((entry) => [entry.short_id ?? "-", entry.id, entry.local_path ?? "-", entry.title]);
   io.out(formatTable([["short_id", "id", "tracked at", "title"], ...rows]));
-  io.out(`\n${entries.length} note${entries.length === 1 ? "" : "s"} in the ${workspaceLabel(args.teamPath)} workspace. Pull one with: hackmd-bridge pull <short_id or id> <path>${args.teamPath === null ? "" : ` --team ${args.teamPath}`}\n`);
+  io.out(
+    `\n${entries.length} note${entries.length === 1 ? "" : "s"} in the ${workspaceLabel(args.teamPath)} workspace. Pull one with: hackmd-bridge pull <short_id or id> <path>${args.teamPath === null ? "" : ` --team ${args.teamPath}`}\n`,
+  );
   return EXIT.ok;
 }
 
 async function listTracked(args: ListArgs, context: CommandContext): Promise<ExitCode> {
   const { io } = context;
   const plan = await dryRunPlan({ context, json: args.json });
-  const entries = plan.items.map(statusEntry).map(({ status, ...entry }) => ({ local_path: entry.local_path, note_id: entry.note_id, team_path: entry.team_path, state: status, ...(entry.message === undefined ? {} : { message: entry.message }) }));
+  const entries = plan.items.map(statusEntry).map(({ status, ...entry }) => ({
+    local_path: entry.local_path,
+    note_id: entry.note_id,
+    team_path: entry.team_path,
+    state: status,
+    ...(entry.message === undefined ? {} : { message: entry.message }),
+  }));
   if (args.json) {
     writeJson(io, { counts: countStates(entries.map((entry) => ({ status: entry.state }))), tracked: entries });
     return EXIT.ok;
   }
   if (entries.length === 0) {
-    io.out("No tracked files. Pull a note with: hackmd-bridge pull <note_ref> <path>, or publish a file with: hackmd-bridge publish <path>\n");
+    io.out(
+      "No tracked files. Pull a note with: hackmd-bridge pull <note_ref> <path>, or publish a file with: hackmd-bridge publish <path>\n",
+    );
     return EXIT.ok;
   }
-  io.out(formatTable([["path", "note", "state"], ...entries.map((entry) => [entry.local_path || "(unknown path)", noteLabel(entry), entry.state])]));
+  io.out(
+    formatTable([
+      ["path", "note", "state"],
+      ...entries.map((entry) => [entry.local_path || "(unknown path)", noteLabel(entry), entry.state]),
+    ]),
+  );
   return EXIT.ok;
 }
 
@@ -99,7 +119,8 @@ export const listCommand: HumanCommand = {
   parse: ({ values }) => {
     const tracked = flag(values, "tracked");
     const team = text(values, "team");
-    if (tracked && team !== undefined) throw new UsageError("--team goes without --tracked (tracked files of every workspace are listed)");
+    if (tracked && team !== undefined)
+      throw new UsageError("--team goes without --tracked (tracked files of every workspace are listed)");
     const teamPath = teamOption(team);
     const args: ListArgs = { tracked, teamPath, json: flag(values, "json") };
     // Listing refuses nothing: every failure is one (exit 2).

@@ -36,7 +36,8 @@ export function scrubbingIo(options: { io: CommandIo; secrets: () => readonly st
 /** The message of a failure for a person, with the secrets scrubbed. */
 export function describeError(error: unknown, secrets: readonly string[]): string {
   let message: string;
-  if (error instanceof PortInUseError) message = `${error.message} Use --port to pick another (0 lets the system choose).`;
+  if (error instanceof PortInUseError)
+    message = `${error.message} Use --port to pick another (0 lets the system choose).`;
   else if (isBridgeError(error)) message = error.message;
   else message = error instanceof Error ? error.message : String(error);
   return scrubSecrets(message, secrets);
@@ -52,7 +53,13 @@ export function writeJson(io: CommandIo, value: unknown): void {
  * message } }` object on stdout. The message is already in the command line's words: the core
  * behind the subcommands is built with them (./words.ts). Returns the exit code.
  */
-export function reportError(options: { error: unknown; io: CommandIo; json: boolean; command: string; exitCode?: ExitCode }): ExitCode {
+export function reportError(options: {
+  error: unknown;
+  io: CommandIo;
+  json: boolean;
+  command: string;
+  exitCode?: ExitCode;
+}): ExitCode {
   const { error, io, json, command } = options;
   const message = describeError(error, []);
   if (json) writeJson(io, { error: { kind: isBridgeError(error) ? error.kind : "internal", message } });
@@ -115,7 +122,13 @@ export function groupedMessages(entries: ReadonlyArray<{ label: string; message:
 export function formatTable(rows: ReadonlyArray<readonly string[]>): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join("  ")).join("\n") + (rows.length > 0 ? "\n" : "");
+  return (
+    rows
+      .map((row) =>
+        row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join("  "),
+      )
+      .join("\n") + (rows.length > 0 ? "\n" : "")
+  );
 }
 
 /** Indents every line of a block of text (diffs, instructions) under a heading. */

@@ -2,7 +2,11 @@
 import { POLICY_OPTIONS } from "../tool-policy-flags";
 import type { CommandSpec } from "./args";
 
-const PORT = { type: "string", value: "<N>", help: "the port on 127.0.0.1 (0 lets the system pick a free one)" } as const;
+const PORT = {
+  type: "string",
+  value: "<N>",
+  help: "the port on 127.0.0.1 (0 lets the system pick a free one)",
+} as const;
 
 /** `hackmd-bridge mcp`. */
 export const mcpSpec: CommandSpec = {
@@ -18,7 +22,10 @@ export const mcpSpec: CommandSpec = {
   positionals: { required: [] },
   options: { ...POLICY_OPTIONS },
   shared: ["root"],
-  exitCodes: { 0: "the client closed the connection, or Ctrl+C", 2: "usage error, or it could not start (no root folder, an unusable HACKMD_API_URL)" },
+  exitCodes: {
+    0: "the client closed the connection, or Ctrl+C",
+    2: "usage error, or it could not start (no root folder, an unusable HACKMD_API_URL)",
+  },
   examples: ["HACKMD_API_TOKEN=… hackmd-bridge mcp --root ~/notes"],
 };
 
@@ -28,17 +35,27 @@ export const serveSpec: CommandSpec = {
   summary: "serve the MCP tools over Streamable HTTP on 127.0.0.1",
   synopsis: "--root <dir> [--port N] [options]",
   description: [
-    "Prints one JSON line {\"url\", \"token\"} on stdout, then how to connect clients. The bearer",
+    'Prints one JSON line {"url", "token"} on stdout, then how to connect clients. The bearer',
     "token is HACKMD_BRIDGE_MCP_TOKEN when set (set it to keep clients connected across",
     "restarts), else a new random one. Every tool, those that write included, is allowed unless",
     "--read-only, --deny or --ask says otherwise (--deny, --allow and --ask take comma-separated",
     "tool names and may be repeated); a refused tool answers with the error kind tool_denied.",
   ].join("\n"),
   positionals: { required: [] },
-  options: { port: { ...PORT, help: "the port on 127.0.0.1 (default 27183; 0 lets the system pick a free one)" }, ...POLICY_OPTIONS },
+  options: {
+    port: { ...PORT, help: "the port on 127.0.0.1 (default 27183; 0 lets the system pick a free one)" },
+    ...POLICY_OPTIONS,
+  },
   shared: ["root"],
-  exitCodes: { 0: "stopped with Ctrl+C or SIGTERM", 2: "usage error, or it could not start (no root folder, port in use, an unusable HACKMD_API_URL)" },
-  examples: ["HACKMD_API_TOKEN=… hackmd-bridge serve --root ~/notes --port 27183", "hackmd-bridge serve --root ~/notes --read-only", "hackmd-bridge serve --root ~/notes --deny hackmd_delete_note,hackmd_delete_folder"],
+  exitCodes: {
+    0: "stopped with Ctrl+C or SIGTERM",
+    2: "usage error, or it could not start (no root folder, port in use, an unusable HACKMD_API_URL)",
+  },
+  examples: [
+    "HACKMD_API_TOKEN=… hackmd-bridge serve --root ~/notes --port 27183",
+    "hackmd-bridge serve --root ~/notes --read-only",
+    "hackmd-bridge serve --root ~/notes --deny hackmd_delete_note,hackmd_delete_folder",
+  ],
 };
 
 /** `hackmd-bridge doctor`. */
@@ -54,7 +71,11 @@ export const doctorSpec: CommandSpec = {
   positionals: { required: [] },
   options: { "probe-api": { type: "boolean", help: "also make one read-only request to the API (GET /me)" } },
   shared: ["root"],
-  exitCodes: { 0: "every check passed (ok: true)", 1: "a problem would stop the tools from working (ok: false; problems says what to fix)", 2: "usage error" },
+  exitCodes: {
+    0: "every check passed (ok: true)",
+    1: "a problem would stop the tools from working (ok: false; problems says what to fix)",
+    2: "usage error",
+  },
   examples: ["hackmd-bridge doctor --root ~/notes --probe-api"],
 };
 
@@ -63,7 +84,7 @@ export const emulatorSpec: CommandSpec = {
   name: "emulator",
   summary: "run a local HackMD API (the emulator) until stopped",
   synopsis: "[--port N] [--seed empty|demo] [--control] [--state <file>]",
-  description: "Prints one JSON line {\"url\", \"token\"} on stdout when ready.",
+  description: 'Prints one JSON line {"url", "token"} on stdout when ready.',
   positionals: { required: [] },
   options: {
     port: PORT,
@@ -72,7 +93,10 @@ export const emulatorSpec: CommandSpec = {
     state: { type: "string", value: "<file>", help: "keep the data in this file across restarts" },
   },
   shared: [],
-  exitCodes: { 0: "stopped with Ctrl+C or SIGTERM", 2: "usage error, or it could not start (port in use, an unusable state file)" },
+  exitCodes: {
+    0: "stopped with Ctrl+C or SIGTERM",
+    2: "usage error, or it could not start (port in use, an unusable state file)",
+  },
 };
 
 /** `hackmd-bridge sandbox` (what `npm start` runs). */
@@ -90,10 +114,16 @@ export const sandboxSpec: CommandSpec = {
   positionals: { required: [] },
   options: {
     port: { ...PORT, help: "the MCP endpoint's port (default: the last one used, else 27183)" },
-    reset: { type: "boolean", help: "start over: new tokens, fresh demo notes, no tracked files (the Markdown files are kept)" },
+    reset: {
+      type: "boolean",
+      help: "start over: new tokens, fresh demo notes, no tracked files (the Markdown files are kept)",
+    },
   },
   shared: ["root"],
-  exitCodes: { 0: "stopped with Ctrl+C or SIGTERM", 2: "usage error, or it could not start (port in use, a sandbox file it cannot use)" },
+  exitCodes: {
+    0: "stopped with Ctrl+C or SIGTERM",
+    2: "usage error, or it could not start (port in use, a sandbox file it cannot use)",
+  },
   examples: ["npm start", "npm start -- --reset", "hackmd-bridge sandbox --port 0"],
 };
 

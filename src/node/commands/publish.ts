@@ -30,7 +30,11 @@ export interface PublishArgs {
 }
 
 /** Who may read or write, in words. */
-const WHO: Record<Permission, string> = { owner: "only you", signed_in: "signed-in HackMD users", guest: "anyone with the link" };
+const WHO: Record<Permission, string> = {
+  owner: "only you",
+  signed_in: "signed-in HackMD users",
+  guest: "anyone with the link",
+};
 
 /** Publishes and tracks; a file that is already tracked is a refusal (exit 1). */
 export async function runPublish(args: PublishArgs, context: CommandContext): Promise<ExitCode> {
@@ -38,10 +42,14 @@ export async function runPublish(args: PublishArgs, context: CommandContext): Pr
   const deps = core.deps;
   const resolved = await deps.files.resolve(args.path, "write");
   const path = resolved.path;
-  if (!isMarkdownPath(path)) throw new BridgeError("invalid_input", `${path} is not a .md file; publish a Markdown file.`);
+  if (!isMarkdownPath(path))
+    throw new BridgeError("invalid_input", `${path} is not a .md file; publish a Markdown file.`);
   const tracked = (await deps.sync.listTracked()).find((entry) => entry.local_path === path);
   if (tracked !== undefined) {
-    throw new BridgeError("confirmation_required", `${path} is already tracked (note ${tracked.note_id}, ${workspaceLabel(tracked.team_path)}); send its edits with \`hackmd-bridge push ${shellQuote(path)}\` instead.`);
+    throw new BridgeError(
+      "confirmation_required",
+      `${path} is already tracked (note ${tracked.note_id}, ${workspaceLabel(tracked.team_path)}); send its edits with \`hackmd-bridge push ${shellQuote(path)}\` instead.`,
+    );
   }
   const read = await deps.files.read(path, { maxBytes: MAX_BODY_BYTES });
   if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, the most a note can hold.`);
@@ -53,11 +61,19 @@ export async function runPublish(args: PublishArgs, context: CommandContext): Pr
   }
   const call = new CallContext();
   const title = args.title ?? bodyTitle(content) ?? baseName(path).replace(/\.md$/i, "");
-  const body: CreateNoteRequest = { title, content, readPermission: args.readPermission, writePermission: args.writePermission };
+  const body: CreateNoteRequest = {
+    title,
+    content,
+    readPermission: args.readPermission,
+    writePermission: args.writePermission,
+  };
   const { created, noteId, shown } = await publishNote(deps, call, args.teamPath, { ...body, content });
   const relink = `\`hackmd-bridge pull ${shellQuote(noteId)} ${shellQuote(path)}${teamFlag(args.teamPath)} --overwrite\``;
   if (!shown) {
-    throw new BridgeError("readback", `HackMD created note ${noteId} but did not show its text yet, so ${path} is not tracked; once the note shows it, link the file with ${relink}.`);
+    throw new BridgeError(
+      "readback",
+      `HackMD created note ${noteId} but did not show its text yet, so ${path} is not tracked; once the note shows it, link the file with ${relink}.`,
+    );
   }
   try {
     await deps.sync.pull({
@@ -70,7 +86,11 @@ export async function runPublish(args: PublishArgs, context: CommandContext): Pr
       call,
     });
   } catch (error) {
-    throw new BridgeError(isBridgeError(error) ? error.kind : "internal", `Note ${noteId} was created, but ${path} could not be linked to it (${error instanceof Error ? error.message : String(error)}); link it with ${relink}.`, { cause: error });
+    throw new BridgeError(
+      isBridgeError(error) ? error.kind : "internal",
+      `Note ${noteId} was created, but ${path} could not be linked to it (${error instanceof Error ? error.message : String(error)}); link it with ${relink}.`,
+      { cause: error },
+    );
   }
   const output = {
     note_id: noteId,
@@ -87,14 +107,17 @@ export async function runPublish(args: PublishArgs, context: CommandContext): Pr
     return EXIT.ok;
   }
   io.out(`Published ${path} as note ${noteId} ("${title}", ${workspaceLabel(args.teamPath)}) and tracked it.\n`);
-  io.out(`Readable by ${WHO[args.readPermission]}, editable by ${WHO[args.writePermission]}.${output.note_url === undefined ? "" : ` ${output.note_url}`}\n`);
+  io.out(
+    `Readable by ${WHO[args.readPermission]}, editable by ${WHO[args.writePermission]}.${output.note_url === undefined ? "" : ` ${output.note_url}`}\n`,
+  );
   return EXIT.ok;
 }
 
 /** A permission flag's value, refusing anything else. */
 function permission(value: string | undefined, name: string, fallback: Permission): Permission {
   if (value === undefined) return fallback;
-  if (!(PERMISSIONS as readonly string[]).includes(value)) throw new UsageError(`--${name} takes owner, signed_in or guest`);
+  if (!(PERMISSIONS as readonly string[]).includes(value))
+    throw new UsageError(`--${name} takes owner, signed_in or guest`);
   return value as Permission;
 }
 
@@ -116,8 +139,15 @@ export const publishCommand: HumanCommand = {
     write: { type: "string", value: "<owner|signed_in|guest>", help: "who may edit it (default owner: only you)" },
   },
   shared: ["root", "json"],
-  exitCodes: { 0: "published and tracked", 1: "refused: the file is already tracked, or may not be written (a protected path)", 2: "usage error, or a failure" },
-  examples: ["hackmd-bridge publish notes/idea.md", "hackmd-bridge publish notes/handout.md --team course --read guest"],
+  exitCodes: {
+    0: "published and tracked",
+    1: "refused: the file is already tracked, or may not be written (a protected path)",
+    2: "usage error, or a failure",
+  },
+  examples: [
+    "hackmd-bridge publish notes/idea.md",
+    "hackmd-bridge publish notes/handout.md --team course --read guest",
+  ],
   parse: ({ values, positionals: given }) => {
     const [path = ""] = given;
     const teamPath = teamOption(text(values, "team"));
@@ -126,9 +156,18 @@ export const publishCommand: HumanCommand = {
     try {
       checkPermissions({ read_permission: readPermission, write_permission: writePermission });
     } catch {
-      throw new UsageError(`--write ${writePermission} is wider than --read ${readPermission}; choose a --write no wider than --read`);
+      throw new UsageError(
+        `--write ${writePermission} is wider than --read ${readPermission}; choose a --write no wider than --read`,
+      );
     }
-    const args: PublishArgs = { path, teamPath, title: text(values, "title"), readPermission, writePermission, json: flag(values, "json") };
+    const args: PublishArgs = {
+      path,
+      teamPath,
+      title: text(values, "title"),
+      readPermission,
+      writePermission,
+      json: flag(values, "json"),
+    };
     return { json: args.json, run: (context) => runPublish(args, context) };
   },
 };

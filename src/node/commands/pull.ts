@@ -28,7 +28,8 @@ export async function runPull(args: PullArgs, context: CommandContext): Promise<
   const call = new CallContext();
   const result = await core.deps.sync.pull({
     localPath: args.path,
-    resolveTarget: () => resolveRef(core.deps, call, args.noteRef, { teamPath: args.teamPath, refresh: false, label: "<note_ref>" }),
+    resolveTarget: () =>
+      resolveRef(core.deps, call, args.noteRef, { teamPath: args.teamPath, refresh: false, label: "<note_ref>" }),
     overwriteLocal: args.overwrite,
     discardLocalChanges: args.discardLocalChanges,
     createParentDirs: args.createParentDirs,
@@ -42,10 +43,14 @@ export async function runPull(args: PullArgs, context: CommandContext): Promise<
     writeJson(io, result.snapshot === undefined ? out : { ...out, snapshot_cleanup: result.snapshot });
     return EXIT.ok;
   }
-  io.out(`Pulled "${out.title}" (${workspaceLabel(out.team_path)}, note ${out.note_id}) to ${out.local_path}: ${out.bytes} bytes.\n`);
+  io.out(
+    `Pulled "${out.title}" (${workspaceLabel(out.team_path)}, note ${out.note_id}) to ${out.local_path}: ${out.bytes} bytes.\n`,
+  );
   if (out.moved_from !== undefined) {
     // The record moved: say so, or the first file silently stops syncing.
-    io.out(`The note was tracked at ${out.moved_from} until now; it is tracked at ${out.local_path} from now on, and ${out.moved_from} is kept but no longer tracked.\n`);
+    io.out(
+      `The note was tracked at ${out.moved_from} until now; it is tracked at ${out.local_path} from now on, and ${out.moved_from} is kept but no longer tracked.\n`,
+    );
   }
   const snapshot = snapshotCleanupSentence(result.snapshot).trim();
   if (snapshot !== "") io.out(`${snapshot}\n`);
@@ -62,11 +67,19 @@ export function reportUnresolved(options: { resolution: UnresolvedTarget; io: Co
     return EXIT.attention;
   }
   if (resolution.status === "not_found") {
-    io.err(`No note matches ${resolution.query}; nothing was written. Give a note id, a short id from \`hackmd-bridge list\`, or a HackMD URL (with --team for a team note).\n`);
+    io.err(
+      `No note matches ${resolution.query}; nothing was written. Give a note id, a short id from \`hackmd-bridge list\`, or a HackMD URL (with --team for a team note).\n`,
+    );
     return EXIT.attention;
   }
-  const rows = resolution.candidates.map((candidate) => [candidate.note_id, workspaceLabel(candidate.team_path), candidate.title]);
-  io.err(`${resolution.candidates.length} notes match ${resolution.query}; nothing was written. Pull one of them by its id:\n${formatTable([["note", "workspace", "title"], ...rows])}`);
+  const rows = resolution.candidates.map((candidate) => [
+    candidate.note_id,
+    workspaceLabel(candidate.team_path),
+    candidate.title,
+  ]);
+  io.err(
+    `${resolution.candidates.length} notes match ${resolution.query}; nothing was written. Pull one of them by its id:\n${formatTable([["note", "workspace", "title"], ...rows])}`,
+  );
   return EXIT.attention;
 }
 
@@ -100,13 +113,17 @@ export const pullCommand: HumanCommand = {
     1: "refused: a flag is needed (the message names it), unpushed edits are protected, or no single note matches",
     2: "usage error, or a failure (token, network, HackMD, local files)",
   },
-  examples: ["hackmd-bridge pull https://hackmd.io/@me/plan notes/plan.md", "hackmd-bridge pull SysJb0yAY notes/plan.md --overwrite"],
+  examples: [
+    "hackmd-bridge pull https://hackmd.io/@me/plan notes/plan.md",
+    "hackmd-bridge pull SysJb0yAY notes/plan.md --overwrite",
+  ],
   parse: ({ values, positionals: given }) => {
     const [noteRef = "", path = ""] = given;
     if (noteRef.trim() === "") throw new UsageError("<note_ref> is blank; give a note id, a short id or a HackMD URL");
     const team = text(values, "team");
     const teamPath = teamOption(team);
-    if (flag(values, "convert") && flag(values, "no-convert")) throw new UsageError("--convert and --no-convert contradict each other; give one of them");
+    if (flag(values, "convert") && flag(values, "no-convert"))
+      throw new UsageError("--convert and --no-convert contradict each other; give one of them");
     const args: PullArgs = {
       noteRef,
       path,

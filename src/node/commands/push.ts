@@ -51,7 +51,8 @@ export async function runPush(args: PushArgs, context: CommandContext): Promise<
     if (snapshot !== "") io.out(`${snapshot}\n`);
     // The version that keeps HackMD's previous text, and collaborators' versions overwritten.
     if (result.safety?.version !== undefined) io.out(`${safetySentence(result.safety.version)}\n`);
-    if (result.safety?.overwritten !== undefined && result.safety.overwritten.length > 0) io.out(`${overwrittenSentence(result.safety.overwritten)}\n`);
+    if (result.safety?.overwritten !== undefined && result.safety.overwritten.length > 0)
+      io.out(`${overwrittenSentence(result.safety.overwritten)}\n`);
   }
   return code;
 }
@@ -62,7 +63,11 @@ function printPush(options: { out: PushOutput; io: CommandIo; mergeable: boolean
   const note = `note ${out.note_id} (${workspaceLabel(out.team_path)})`;
   switch (out.status) {
     case "pushed":
-      io.out(out.merged === true ? `Merged the edits of ${out.local_path} and ${note} into the file and pushed the result.\n` : `Pushed ${out.local_path} to ${note}.\n`);
+      io.out(
+        out.merged === true
+          ? `Merged the edits of ${out.local_path} and ${note} into the file and pushed the result.\n`
+          : `Pushed ${out.local_path} to ${note}.\n`,
+      );
       break;
     case "nothing_to_push":
       io.out(
@@ -79,14 +84,18 @@ function printPush(options: { out: PushOutput; io: CommandIo; mergeable: boolean
       io.out(`Conflict: both ${out.local_path} and ${note} changed since the last sync; nothing was sent.\n`);
       if (options.mergeable) {
         // Same words as status: the edits do not overlap, so no hand merge is needed.
-        io.out(`The edits do not overlap: ${commandLine("push", [out.local_path], " --merge")} (or hackmd-bridge sync) merges them.\n`);
+        io.out(
+          `The edits do not overlap: ${commandLine("push", [out.local_path], " --merge")} (or hackmd-bridge sync) merges them.\n`,
+        );
       }
       if (out.snapshot_path !== undefined) io.out(`The current remote body is in ${out.snapshot_path}\n`);
       if (out.snapshot_error !== undefined) io.out(`${out.snapshot_error}\n`);
       if (out.diff_summary !== undefined) io.out(`${indent(out.diff_summary)}\n`);
       if (out.instructions !== undefined) io.out(`${out.instructions}\n`);
       if (out.remote_body_hash !== undefined) {
-        io.out(`After merging: ${commandLine("push", [out.local_path], ` --expected-remote-hash ${out.remote_body_hash}`)}\n`);
+        io.out(
+          `After merging: ${commandLine("push", [out.local_path], ` --expected-remote-hash ${out.remote_body_hash}`)}\n`,
+        );
       }
       break;
   }
@@ -108,9 +117,16 @@ export const pushCommand: HumanCommand = {
   ].join("\n"),
   positionals: { required: ["path"] },
   options: {
-    "expected-remote-hash": { type: "string", value: "<hash>", help: "push over a remote change you merged (the hash a conflict reported)" },
+    "expected-remote-hash": {
+      type: "string",
+      value: "<hash>",
+      help: "push over a remote change you merged (the hash a conflict reported)",
+    },
     merge: { type: "boolean", help: "merge edits of both sides that do not overlap into the file and push the result" },
-    overwrite: { type: "boolean", help: "replace the note's text with the file, discarding remote edits (needs --confirm)" },
+    overwrite: {
+      type: "boolean",
+      help: "replace the note's text with the file, discarding remote edits (needs --confirm)",
+    },
     confirm: { type: "boolean", help: "confirm --overwrite" },
     "confirm-large-file": { type: "boolean", help: "allow a file above 5 MiB" },
   },
@@ -120,7 +136,11 @@ export const pushCommand: HumanCommand = {
     1: "not pushed: a conflict (<name>.remote.md written; with --merge: edits that overlap), a remote change to pull first, the file is not tracked, or a refusal naming the flag",
     2: "usage error, or a failure",
   },
-  examples: ["hackmd-bridge push notes/plan.md", "hackmd-bridge push notes/plan.md --merge", "hackmd-bridge push notes/plan.md --expected-remote-hash sha256:…"],
+  examples: [
+    "hackmd-bridge push notes/plan.md",
+    "hackmd-bridge push notes/plan.md --merge",
+    "hackmd-bridge push notes/plan.md --expected-remote-hash sha256:…",
+  ],
   parse: ({ values, positionals: given }) => {
     const [path = ""] = given;
     const confirm = flag(values, "confirm");

@@ -37,7 +37,13 @@ export interface StatusEntry {
 }
 
 /** What a person should do next about one note, with its file and note filled in. */
-export function nextStep(entry: { status: NoteState; local_path: string; note_id: string; team_path: string | null; merges?: true }): string {
+export function nextStep(entry: {
+  status: NoteState;
+  local_path: string;
+  note_id: string;
+  team_path: string | null;
+  merges?: true;
+}): string {
   const path = shellQuote(entry.local_path || "<path>");
   switch (entry.status) {
     case "in_sync":
@@ -72,9 +78,17 @@ export async function runStatus(args: StatusArgs, context: CommandContext): Prom
 async function statusOfOne(args: StatusArgs & { path: string }, context: CommandContext): Promise<ExitCode> {
   const { core, io } = context;
   const check = await core.deps.sync.check({ localPath: args.path, call: new CallContext() });
-  const entry = { status: check.status, local_path: check.local_path, note_id: check.note_id, team_path: await teamOf(context, check.local_path) };
+  const entry = {
+    status: check.status,
+    local_path: check.local_path,
+    note_id: check.note_id,
+    team_path: await teamOf(context, check.local_path),
+  };
   if (args.json) writeJson(io, check);
-  else io.out(`${check.status}  ${check.local_path}  ${check.note_id}\n${check.status === "in_sync" ? "" : `Next: ${nextStep(entry)}\n`}`);
+  else
+    io.out(
+      `${check.status}  ${check.local_path}  ${check.note_id}\n${check.status === "in_sync" ? "" : `Next: ${nextStep(entry)}\n`}`,
+    );
   return check.status === "conflict" ? EXIT.attention : EXIT.ok;
 }
 
@@ -153,12 +167,24 @@ export function countStates(entries: ReadonlyArray<{ status: string }>): Record<
 }
 
 /** The `state  path  note` table, the counts, and the next steps of the states that occur. */
-function printTable(options: { entries: StatusEntry[]; counts: Record<string, number>; write: (text: string) => void }): void {
+function printTable(options: {
+  entries: StatusEntry[];
+  counts: Record<string, number>;
+  write: (text: string) => void;
+}): void {
   const { entries, counts, write } = options;
   const rows = entries.map((entry) => [entry.status, entry.local_path || "(unknown path)", noteLabel(entry)]);
   write(formatTable([["state", "path", "note"], ...rows]));
-  write(`\n${Object.entries(counts).map(([state, count]) => `${count} ${state}`).join(", ")}\n`);
-  const messages = entries.flatMap((entry) => (entry.message !== undefined && entry.status !== "in_sync" ? [{ label: entry.local_path || noteLabel(entry), message: entry.message }] : []));
+  write(
+    `\n${Object.entries(counts)
+      .map(([state, count]) => `${count} ${state}`)
+      .join(", ")}\n`,
+  );
+  const messages = entries.flatMap((entry) =>
+    entry.message !== undefined && entry.status !== "in_sync"
+      ? [{ label: entry.local_path || noteLabel(entry), message: entry.message }]
+      : [],
+  );
   for (const line of groupedMessages(messages)) write(`${line}\n`);
   const pending = entries.filter((entry) => entry.status !== "in_sync");
   if (pending.length > 0) write("\nNext:\n");

@@ -3,10 +3,25 @@
  * pulled, local edits pushed, conflicts reported with their `.remote.md` snapshot, missing files
  * and notes reported; one list request per workspace plus about one GET per changed note.
  */
-import { syncAll, type SyncAllCounts, type SyncAllItem, type SyncAllProgress, type SyncAllResult } from "../../sync/sync-all";
+import {
+  syncAll,
+  type SyncAllCounts,
+  type SyncAllItem,
+  type SyncAllProgress,
+  type SyncAllResult,
+} from "../../sync/sync-all";
 import { flag, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, exitCodeForKind, type ExitCode } from "./exit-codes";
-import { createProgress, formatTable, groupedMessages, indent, UsageError, writeJson, type CommandIo, type Progress } from "./output";
+import {
+  createProgress,
+  formatTable,
+  groupedMessages,
+  indent,
+  UsageError,
+  writeJson,
+  type CommandIo,
+  type Progress,
+} from "./output";
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import { CLI_WORDS, commandLine } from "./words";
 import { parseBudget, parseQuietTime, runWatch } from "./watch";
@@ -36,20 +51,30 @@ export async function runSync(args: SyncArgs, context: CommandContext): Promise<
 }
 
 /** The result as `--json` shows it: without the decision table's internal branch ids. */
-export function publicResult(result: SyncAllResult): Omit<SyncAllResult, "items"> & { items: Array<Omit<SyncAllItem, "branch">> } {
+export function publicResult(
+  result: SyncAllResult,
+): Omit<SyncAllResult, "items"> & { items: Array<Omit<SyncAllItem, "branch">> } {
   return { ...result, items: result.items.map(({ branch: _branch, ...item }) => item) };
 }
 
 /** Sync-all over the core's deps (messages in the command line's words), with its progress shown. */
-export function runSyncAll(options: { context: CommandContext; dryRun: boolean; autoMerge?: boolean; progress: Progress }): Promise<SyncAllResult> {
+export function runSyncAll(options: {
+  context: CommandContext;
+  dryRun: boolean;
+  autoMerge?: boolean;
+  progress: Progress;
+}): Promise<SyncAllResult> {
   const { context, dryRun, progress } = options;
-  return syncAll({ ...context.core.deps, words: CLI_WORDS }, {
-    dryRun,
-    autoMerge: options.autoMerge ?? true,
-    onProgress: (report) => {
-      if (report.total > 0) progress.update(progressText(report));
+  return syncAll(
+    { ...context.core.deps, words: CLI_WORDS },
+    {
+      dryRun,
+      autoMerge: options.autoMerge ?? true,
+      onProgress: (report) => {
+        if (report.total > 0) progress.update(progressText(report));
+      },
     },
-  });
+  );
 }
 
 /** Sync-all's dry-run plan with a progress line (status and list show it as a table). */
@@ -128,11 +153,16 @@ export function countWords(counts: SyncAllCounts, dryRun: boolean): string {
     ["errors", "errors"],
     ["skipped", "skipped"],
   ];
-  return words
-    .filter(([key]) => counts[key] > 0)
-    // "1 error", "1 conflict": the plural words are written for counts above one.
-    .map(([key, word]) => `${counts[key]} ${counts[key] === 1 && (key === "errors" || (key === "conflicts" && !dryRun)) ? word.slice(0, -1) : word}`)
-    .join(", ");
+  return (
+    words
+      .filter(([key]) => counts[key] > 0)
+      // "1 error", "1 conflict": the plural words are written for counts above one.
+      .map(
+        ([key, word]) =>
+          `${counts[key]} ${counts[key] === 1 && (key === "errors" || (key === "conflicts" && !dryRun)) ? word.slice(0, -1) : word}`,
+      )
+      .join(", ")
+  );
 }
 
 /** The summary line, then one line per note that is not plainly in sync, with its message. */
@@ -145,14 +175,19 @@ function printReport(options: { result: SyncAllResult; io: CommandIo }): void {
   }
   const head = result.dry_run ? "Dry run, nothing was written. " : "";
   io.out(`${head}${total} tracked note${total === 1 ? "" : "s"}: ${countWords(result.counts, result.dry_run)}.\n`);
-  const quiet = (item: SyncAllItem): boolean => item.outcome === "unchanged" || item.outcome === "baseline_advanced" || (item.outcome === "planned" && item.plan === "same_change");
+  const quiet = (item: SyncAllItem): boolean =>
+    item.outcome === "unchanged" ||
+    item.outcome === "baseline_advanced" ||
+    (item.outcome === "planned" && item.plan === "same_change");
   // A note in sync is shown only when its conflict's snapshot was removed (or kept) just now.
   const shown = result.items.filter((item) => !quiet(item) || item.snapshot_cleanup !== undefined);
   if (shown.length === 0) return;
   io.out(formatTable(shown.map((item) => [label(item), item.local_path || "(unknown path)", noteLabel(item)])));
   const details = shown.flatMap((item) => {
     const lines = itemDetails(item);
-    return lines.length === 0 ? [] : [{ label: item.local_path || noteLabel(item), message: `\n${indent(lines.join("\n"))}` }];
+    return lines.length === 0
+      ? []
+      : [{ label: item.local_path || noteLabel(item), message: `\n${indent(lines.join("\n"))}` }];
   });
   for (const line of groupedMessages(details)) io.out(`${line}\n`);
 }
@@ -171,9 +206,13 @@ export function itemDetails(item: SyncAllItem): string[] {
   const cleanup = snapshotCleanupSentence(item.snapshot_cleanup).trim();
   if (cleanup !== "") lines.push(cleanup);
   if (item.outcome === "conflict" && item.remote_body_hash !== undefined) {
-    lines.push(`after merging: ${commandLine("push", [item.local_path], ` --expected-remote-hash ${item.remote_body_hash}`)}`);
+    lines.push(
+      `after merging: ${commandLine("push", [item.local_path], ` --expected-remote-hash ${item.remote_body_hash}`)}`,
+    );
   } else if (item.outcome === "planned" && item.plan === "conflict" && item.merges !== true) {
-    lines.push(`run ${commandLine("push", [item.local_path])} (writes the .remote.md snapshot and shows both sides), merge, then push with --expected-remote-hash`);
+    lines.push(
+      `run ${commandLine("push", [item.local_path])} (writes the .remote.md snapshot and shows both sides), merge, then push with --expected-remote-hash`,
+    );
   }
   return lines;
 }
@@ -197,9 +236,20 @@ export const syncCommand: HumanCommand = {
   options: {
     "dry-run": { type: "boolean", help: "show what would be done; nothing is written locally or on HackMD" },
     "no-merge": { type: "boolean", help: "report edits on both sides as conflicts instead of merging them" },
-    watch: { type: "boolean", help: "keep syncing until Ctrl+C or SIGTERM, paced by the monthly request budget; one line per round" },
-    budget: { type: "string", value: "<N|unlimited>", help: "with --watch: requests per calendar month (UTC) to spend (default 2000, HackMD's free plan)" },
-    "quiet-time": { type: "string", value: "<seconds>", help: "with --watch: how long a saved file must stay unchanged before it is pushed (default 20)" },
+    watch: {
+      type: "boolean",
+      help: "keep syncing until Ctrl+C or SIGTERM, paced by the monthly request budget; one line per round",
+    },
+    budget: {
+      type: "string",
+      value: "<N|unlimited>",
+      help: "with --watch: requests per calendar month (UTC) to spend (default 2000, HackMD's free plan)",
+    },
+    "quiet-time": {
+      type: "string",
+      value: "<seconds>",
+      help: "with --watch: how long a saved file must stay unchanged before it is pushed (default 20)",
+    },
   },
   shared: ["root", "json"],
   exitCodes: {
@@ -212,12 +262,22 @@ export const syncCommand: HumanCommand = {
     if (flag(values, "watch")) {
       if (flag(values, "dry-run")) throw new UsageError("--watch syncs for real; leave out --dry-run (or --watch)");
       if (flag(values, "json")) throw new UsageError("--watch prints one line per round; leave out --json");
-      const watchArgs = { budget: parseBudget(text(values, "budget")), merge: !flag(values, "no-merge"), quietMs: parseQuietTime(text(values, "quiet-time")) };
+      const watchArgs = {
+        budget: parseBudget(text(values, "budget")),
+        merge: !flag(values, "no-merge"),
+        quietMs: parseQuietTime(text(values, "quiet-time")),
+      };
       return { json: false, run: (context) => runWatch(watchArgs, context) };
     }
-    if (values.budget !== undefined) throw new UsageError("--budget goes with --watch: hackmd-bridge sync --watch --budget <N>");
-    if (values["quiet-time"] !== undefined) throw new UsageError("--quiet-time goes with --watch: hackmd-bridge sync --watch --quiet-time <seconds>");
-    const args: SyncArgs = { dryRun: flag(values, "dry-run"), merge: !flag(values, "no-merge"), json: flag(values, "json") };
+    if (values.budget !== undefined)
+      throw new UsageError("--budget goes with --watch: hackmd-bridge sync --watch --budget <N>");
+    if (values["quiet-time"] !== undefined)
+      throw new UsageError("--quiet-time goes with --watch: hackmd-bridge sync --watch --quiet-time <seconds>");
+    const args: SyncArgs = {
+      dryRun: flag(values, "dry-run"),
+      merge: !flag(values, "no-merge"),
+      json: flag(values, "json"),
+    };
     return { json: args.json, run: (context) => runSync(args, context) };
   },
 };

@@ -5,14 +5,24 @@ import type { CommandContext } from "./command";
 import { CLI_WORDS } from "./words";
 
 /** The file's canonical path, its record and the store that holds it; a file that is not tracked is refused naming the fix. */
-export async function trackedNote(context: CommandContext, path: string, purpose: string): Promise<{ path: string; found: KeyedRecord; store: SyncStateStore }> {
+export async function trackedNote(
+  context: CommandContext,
+  path: string,
+  purpose: string,
+): Promise<{ path: string; found: KeyedRecord; store: SyncStateStore }> {
   const deps = context.core.deps;
   const resolved = await deps.files.resolve(path, "read");
   // The plugin's and the engine's records, read the way the sync check reads them.
   const store = commandStore(context);
   const found = await store.findByPath(resolved.path);
   if (found === undefined) {
-    throw (await movedAway(store, resolved.path)) ?? new BridgeError("not_tracked", `${resolved.path} is not tracked, so it has no ${purpose}; pull a note to it first with ${CLI_WORDS.step({ action: "pull", path: resolved.path })}.`);
+    throw (
+      (await movedAway(store, resolved.path)) ??
+      new BridgeError(
+        "not_tracked",
+        `${resolved.path} is not tracked, so it has no ${purpose}; pull a note to it first with ${CLI_WORDS.step({ action: "pull", path: resolved.path })}.`,
+      )
+    );
   }
   return { path: resolved.path, found, store };
 }
@@ -34,5 +44,10 @@ export async function movedAway(store: SyncStateStore, path: string): Promise<Br
 /** The sync state store of the command's root (what trackedNote reads). */
 export function commandStore(context: CommandContext): SyncStateStore {
   const deps = context.core.deps;
-  return new SyncStateStore({ files: deps.files.state, logger: deps.logger, words: CLI_WORDS, stateFolder: deps.files.root.stateFolder });
+  return new SyncStateStore({
+    files: deps.files.state,
+    logger: deps.logger,
+    words: CLI_WORDS,
+    stateFolder: deps.files.root.stateFolder,
+  });
 }

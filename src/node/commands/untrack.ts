@@ -27,7 +27,13 @@ export async function runUntrack(args: UntrackArgs, context: CommandContext): Pr
     const resolved = await core.deps.files.resolve(args.path, "read");
     const entry = (await core.deps.sync.listTracked()).find((tracked) => tracked.local_path === resolved.path);
     if (entry === undefined) {
-      throw (await movedAway(commandStore(context), resolved.path)) ?? new BridgeError("not_tracked", `${resolved.path} is not tracked, so there is nothing to forget; see \`hackmd-bridge list --tracked\`.`);
+      throw (
+        (await movedAway(commandStore(context), resolved.path)) ??
+        new BridgeError(
+          "not_tracked",
+          `${resolved.path} is not tracked, so there is nothing to forget; see \`hackmd-bridge list --tracked\`.`,
+        )
+      );
     }
     target = { teamPath: entry.team_path, noteId: entry.note_id };
   } else {
@@ -36,7 +42,10 @@ export async function runUntrack(args: UntrackArgs, context: CommandContext): Pr
   // Typing the command is the confirmation the tool asks an agent for.
   const out = await core.deps.sync.untrack({ ...target, confirm: true });
   if (args.json) writeJson(io, out);
-  else io.out(`Untracked ${out.local_path || "(unknown path)"} (note ${out.note_id}, ${workspaceLabel(out.team_path)}); the file and the note are kept.\n`);
+  else
+    io.out(
+      `Untracked ${out.local_path || "(unknown path)"} (note ${out.note_id}, ${workspaceLabel(out.team_path)}); the file and the note are kept.\n`,
+    );
   return EXIT.ok;
 }
 
@@ -52,7 +61,11 @@ export const untrackCommand: HumanCommand = {
   ].join("\n"),
   positionals: { required: [], optional: ["path"] },
   options: {
-    note: { type: "string", value: "<note_id>", help: "forget the record of this note instead (when its file name is unknown)" },
+    note: {
+      type: "string",
+      value: "<note_id>",
+      help: "forget the record of this note instead (when its file name is unknown)",
+    },
     team: { type: "string", value: "<team_path>", help: "the team of --note (default: personal)" },
   },
   shared: ["root", "json"],
@@ -63,7 +76,8 @@ export const untrackCommand: HumanCommand = {
     const noteId = text(values, "note");
     const team = text(values, "team");
     if ((path === undefined) === (noteId === undefined)) throw new UsageError("give either <path> or --note <note_id>");
-    if (team !== undefined && noteId === undefined) throw new UsageError("--team goes with --note (a file's record already names its team)");
+    if (team !== undefined && noteId === undefined)
+      throw new UsageError("--team goes with --note (a file's record already names its team)");
     const teamPath = teamOption(team);
     const args: UntrackArgs = { path, noteId, teamPath, json: flag(values, "json") };
     return { json: args.json, run: (context) => runUntrack(args, context) };

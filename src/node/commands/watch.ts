@@ -26,7 +26,9 @@ export function parseBudget(value: string | undefined): MonthlyBudget {
   const text = value.trim().toLowerCase();
   if (text === "unlimited") return "unlimited";
   if (!/^\d+$/.test(text) || Number(text) < 10 || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`--budget must be a whole number of requests per month (at least 10) or "unlimited", e.g. --budget 2000`);
+    throw new UsageError(
+      `--budget must be a whole number of requests per month (at least 10) or "unlimited", e.g. --budget 2000`,
+    );
   }
   return Number(text);
 }
@@ -109,17 +111,36 @@ function signals(): { wait: (ms: number) => Promise<void>; isStopped: () => bool
 }
 
 /** Runs until a signal; a step in progress finishes first (no pull or push is cut in half). */
-export async function runWatch(args: { budget: MonthlyBudget; merge: boolean; quietMs?: number }, context: CommandContext): Promise<ExitCode> {
+export async function runWatch(
+  args: { budget: MonthlyBudget; merge: boolean; quietMs?: number },
+  context: CommandContext,
+): Promise<ExitCode> {
   const { io } = context;
   const { client, files, sync, clock, logger } = context.core.deps;
   const signal = signals();
   const host = hostname().replace(/[\s@]/g, "_");
-  const storage = stateFileBudgetStorage(files.state, { logger, owner: `${process.pid}@${host}`, isAlive: (owner) => processAlive(owner, host), stateFolder: files.root.stateFolder });
+  const storage = stateFileBudgetStorage(files.state, {
+    logger,
+    owner: `${process.pid}@${host}`,
+    isAlive: (owner) => processAlive(owner, host),
+    stateFolder: files.root.stateFolder,
+  });
   const budget = new RequestBudget({ monthly: args.budget, storage, ...budgetTuning(context.env) });
   const outbox = new Outbox(files.state);
   // Every wait of the runner (the short window, a rate-limit pause) ends at a signal.
   const runner = new AutoSyncRunner(
-    { client, files, sync, clock, sleep: signal.wait, budget, outbox, logger, words: CLI_WORDS, isStopping: signal.isStopped },
+    {
+      client,
+      files,
+      sync,
+      clock,
+      sleep: signal.wait,
+      budget,
+      outbox,
+      logger,
+      words: CLI_WORDS,
+      isStopping: signal.isStopped,
+    },
     { autoMerge: args.merge, debounceMs: args.quietMs ?? DEFAULT_DEBOUNCE_MS },
   );
   // Edits are noticed within a few seconds, so a push is due a quiet time after the last one.
@@ -131,7 +152,9 @@ export async function runWatch(args: { budget: MonthlyBudget; merge: boolean; qu
     const limit = args.budget === "unlimited" ? "unlimited" : String(args.budget);
     const tracked = (await sync.listTracked()).length;
     sayDamage(budget.takeDamage(), files.root.stateFolder, io);
-    io.out(`Watching ${tracked} tracked note${tracked === 1 ? "" : "s"}: ${budget.used(clock.now())}/${limit} requests used this month. Stop with Ctrl+C.\n`);
+    io.out(
+      `Watching ${tracked} tracked note${tracked === 1 ? "" : "s"}: ${budget.used(clock.now())}/${limit} requests used this month. Stop with Ctrl+C.\n`,
+    );
     while (!signal.isStopped()) {
       for (const path of await looker.changed()) runner.fileChanged(path, clock.now());
       const report = await runner.step(clock.now());
@@ -147,7 +170,9 @@ export async function runWatch(args: { budget: MonthlyBudget; merge: boolean; qu
     signal.dispose();
     await budget.flush().catch(() => undefined);
   }
-  io.out(`Stopped: ${budget.used(clock.now())} requests used this month; ${(await outbox.list()).length} pushes queued.\n`);
+  io.out(
+    `Stopped: ${budget.used(clock.now())} requests used this month; ${(await outbox.list()).length} pushes queued.\n`,
+  );
   return EXIT.ok;
 }
 
@@ -178,7 +203,8 @@ function processAlive(owner: string, host: string): boolean | undefined {
  * `HACKMD_BRIDGE_TEST_WINDOW_LIMIT` requests per `HACKMD_BRIDGE_TEST_WINDOW_MS` milliseconds.
  */
 function budgetTuning(env: NodeJS.ProcessEnv): { windowLimit?: number; windowMs?: number } {
-  const number = (text: string | undefined): number | undefined => (text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : undefined);
+  const number = (text: string | undefined): number | undefined =>
+    text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
   const windowLimit = number(env.HACKMD_BRIDGE_TEST_WINDOW_LIMIT);
   const windowMs = number(env.HACKMD_BRIDGE_TEST_WINDOW_MS);
   return { ...(windowLimit === undefined ? {} : { windowLimit }), ...(windowMs === undefined ? {} : { windowMs }) };
@@ -200,14 +226,19 @@ export function reportLine(report: StepReport): string | undefined {
     parts.push(`round: ${done.length === 0 ? "nothing to do" : done.join(", ")}`);
     // What went wrong, once per round (the first error; the others are usually the same cause).
     const failed = report.round.items.find((item) => item.outcome === "error" && item.message !== undefined);
-    if (failed !== undefined) parts.push(`${failed.local_path === "" ? "error" : failed.local_path}: ${failed.message ?? ""}`);
+    if (failed !== undefined)
+      parts.push(`${failed.local_path === "" ? "error" : failed.local_path}: ${failed.message ?? ""}`);
     for (const item of report.round.items) {
-      if (item.overwritten_versions !== undefined) parts.push(overwrittenWords(item.local_path, item.overwritten_versions));
+      if (item.overwritten_versions !== undefined)
+        parts.push(overwrittenWords(item.local_path, item.overwritten_versions));
     }
   }
   for (const push of report.pushes) {
-    parts.push(`push ${push.local_path}: ${push.outcome}${push.error_kind === undefined ? "" : ` (${push.error_kind})`}`);
-    if (push.overwritten_versions !== undefined) parts.push(overwrittenWords(push.local_path, push.overwritten_versions));
+    parts.push(
+      `push ${push.local_path}: ${push.outcome}${push.error_kind === undefined ? "" : ` (${push.error_kind})`}`,
+    );
+    if (push.overwritten_versions !== undefined)
+      parts.push(overwrittenWords(push.local_path, push.overwritten_versions));
   }
   if (parts.length === 0) return undefined;
   const limit = report.monthly === "unlimited" ? "unlimited" : String(report.monthly);
@@ -224,7 +255,8 @@ function overwrittenWords(path: string, found: readonly OverwrittenVersion[]): s
 
 function delayWords(delay: RoundDelay): string {
   const minutes = Math.round(delay.ms / 60_000);
-  const span = minutes < 1 ? "in under a minute" : minutes < 120 ? `in ${minutes} min` : `in ${Math.round(minutes / 60)} h`;
+  const span =
+    minutes < 1 ? "in under a minute" : minutes < 120 ? `in ${minutes} min` : `in ${Math.round(minutes / 60)} h`;
   const why: Record<RoundDelay["reason"], string> = {
     spread: "",
     minimum: "",

@@ -40,7 +40,10 @@ export function commandLine(subcommand: string, args: readonly string[], options
 /** A subcommand line for a next step. */
 function stepLine(step: NextStep): string {
   const path = step.path === undefined || step.path === "" ? "<path>" : step.path;
-  const flags = (step.flags ?? []).filter((flag) => flag !== "confirm").map((flag) => ` ${FLAGS[flag]}`).join("");
+  const flags = (step.flags ?? [])
+    .filter((flag) => flag !== "confirm")
+    .map((flag) => ` ${FLAGS[flag]}`)
+    .join("");
   switch (step.action) {
     case "pull":
       return commandLine("pull", [step.noteId ?? "<note_ref>", path], `${teamFlag(step.teamPath)}${flags}`);
@@ -84,5 +87,6 @@ export const CLI_WORDS: Words = {
   },
   step: (step) => `\`${stepLine(step)}\``,
   // A person gets what HackMD's answer means; its raw reply body only when nothing explains it.
-  reply: ({ where, text, said, explained }) => (explained ? `${where}: ${text}` : `${where}: ${text} HackMD said: ${said}`),
+  reply: ({ where, text, said, explained }) =>
+    explained ? `${where}: ${text}` : `${where}: ${text} HackMD said: ${said}`,
 };

@@ -51,7 +51,10 @@ export interface BudgetFileOptions {
 let tokens = 0;
 
 /** A budget's storage as one JSON file in the state folder, changed under a cross-process lock. */
-export function stateFileBudgetStorage(files: StateFiles, options: BudgetFileOptions | string = {}): Required<BudgetStorage> {
+export function stateFileBudgetStorage(
+  files: StateFiles,
+  options: BudgetFileOptions | string = {},
+): Required<BudgetStorage> {
   const opts: BudgetFileOptions = typeof options === "string" ? { path: options } : options;
   const path = opts.path ?? BUDGET_FILE;
   const lock = path.endsWith(".json") ? `${path.slice(0, -".json".length)}.lock` : `${path}.lock`;
@@ -120,7 +123,10 @@ export function stateFileBudgetStorage(files: StateFiles, options: BudgetFileOpt
       // Only our own lock: one broken as stale and taken by another process stays theirs.
       if (read !== undefined && loose.decode(read.bytes).startsWith(`${token} `)) await files.remove(lock);
     } catch (error) {
-      logger.warn("budget_lock_release_failed", { lock, reason: error instanceof Error ? error.message : String(error) });
+      logger.warn("budget_lock_release_failed", {
+        lock,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   };
 

@@ -104,7 +104,11 @@ export function parseBudgetState(text: string | undefined, now: number): BudgetS
   if (typeof state.month !== "string" || !/^\d{4}-\d{2}$/.test(state.month)) return emptyState(now);
   // A send time after `now` means the clock was set back since: it is taken as now (a clock
   // moved back must not hold pushes until its old future passes).
-  const recent = Array.isArray(state.recent) ? state.recent.filter((t): t is number => typeof t === "number" && Number.isFinite(t)).map((t) => (now > 0 ? Math.min(t, now) : t)) : [];
+  const recent = Array.isArray(state.recent)
+    ? state.recent
+        .filter((t): t is number => typeof t === "number" && Number.isFinite(t))
+        .map((t) => (now > 0 ? Math.min(t, now) : t))
+    : [];
   const used = count(state.used);
   // A month after this one (the clock set back across a month's end) is taken as this month, count kept.
   const month = now > 0 && state.month > monthOf(now) ? monthOf(now) : state.month;
@@ -131,11 +135,14 @@ export function readBudgetState(text: string | undefined, now: number, monthly: 
   if (why === undefined) {
     const state = parseBudgetState(text, now);
     const saved = JSON.parse(text) as Partial<BudgetState>;
-    const ahead = saved.month !== state.month || (Array.isArray(saved.recent) && saved.recent.some((t) => typeof t === "number" && t > now));
+    const ahead =
+      saved.month !== state.month ||
+      (Array.isArray(saved.recent) && saved.recent.some((t) => typeof t === "number" && t > now));
     return ahead && now > 0 ? { state, clamped: true } : { state };
   }
   const start = monthStart(now);
-  const earned = monthly === "unlimited" ? 0 : Math.min(monthly, Math.ceil((monthly * (now - start)) / (monthEnd(now) - start)));
+  const earned =
+    monthly === "unlimited" ? 0 : Math.min(monthly, Math.ceil((monthly * (now - start)) / (monthEnd(now) - start)));
   return { state: { ...emptyState(now), used: earned }, damage: why };
 }
 
@@ -157,8 +164,10 @@ function damageOf(text: string): string | undefined {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "it is not a JSON object";
   const state = value as Record<string, unknown>;
-  if (typeof state.month !== "string" || !/^\d{4}-\d{2}$/.test(state.month)) return "its month is missing or not YYYY-MM";
-  if (typeof state.used !== "number" || !Number.isSafeInteger(state.used) || state.used < 0) return "its count is not a whole number";
+  if (typeof state.month !== "string" || !/^\d{4}-\d{2}$/.test(state.month))
+    return "its month is missing or not YYYY-MM";
+  if (typeof state.used !== "number" || !Number.isSafeInteger(state.used) || state.used < 0)
+    return "its count is not a whole number";
   if (state.recent !== undefined && !Array.isArray(state.recent)) return "its send times are not a list";
   return undefined;
 }
@@ -464,7 +473,8 @@ export class RequestBudget {
   nextDelay(now: number, roundCost: number): RoundDelay {
     const cost = Math.max(1, roundCost);
     const blocked = Math.max(this.windowWait(now, cost), this.quotaWait(now, cost));
-    const blockedReason: DelayReason = this.quotaWait(now, cost) >= this.windowWait(now, cost) && blocked > 0 ? "quota" : "window";
+    const blockedReason: DelayReason =
+      this.quotaWait(now, cost) >= this.windowWait(now, cost) && blocked > 0 ? "quota" : "window";
     let spread: RoundDelay;
     if (this.options.monthly === "unlimited") {
       spread = { ms: this.minRoundDelayMs, reason: "minimum" };
@@ -474,7 +484,8 @@ export class RequestBudget {
         spread = { ms: Math.max(1, left), reason: "exhausted" };
       } else {
         const ms = Math.min(left, this.paceWait(now, cost));
-        spread = ms <= this.minRoundDelayMs ? { ms: this.minRoundDelayMs, reason: "minimum" } : { ms, reason: "spread" };
+        spread =
+          ms <= this.minRoundDelayMs ? { ms: this.minRoundDelayMs, reason: "minimum" } : { ms, reason: "spread" };
       }
     }
     return blocked > spread.ms ? { ms: blocked, reason: blockedReason } : spread;

@@ -49,7 +49,12 @@ function parseEntry(text: string): OutboxEntry | undefined {
   const entry = value as Partial<OutboxEntry>;
   if (typeof entry.note_id !== "string" || typeof entry.local_path !== "string") return undefined;
   if (entry.team_path !== null && typeof entry.team_path !== "string") return undefined;
-  if (typeof entry.queued_at !== "number" || typeof entry.attempts !== "number" || typeof entry.last_error_kind !== "string") return undefined;
+  if (
+    typeof entry.queued_at !== "number" ||
+    typeof entry.attempts !== "number" ||
+    typeof entry.last_error_kind !== "string"
+  )
+    return undefined;
   if (typeof entry.last_attempt_at !== "number") return undefined;
   return {
     team_path: entry.team_path,
@@ -67,7 +72,9 @@ export class Outbox {
   constructor(private readonly files: StateFiles) {}
 
   /** Queues (or re-queues) a push of the note; the first failure's time is kept. */
-  async add(entry: Omit<OutboxEntry, "attempts" | "queued_at" | "last_attempt_at"> & { at: number }): Promise<OutboxEntry> {
+  async add(
+    entry: Omit<OutboxEntry, "attempts" | "queued_at" | "last_attempt_at"> & { at: number },
+  ): Promise<OutboxEntry> {
     const key = recordKey(entry.team_path, entry.note_id);
     const before = await this.read(key);
     const next: OutboxEntry = {

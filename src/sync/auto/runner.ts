@@ -19,7 +19,13 @@ import type { HackmdClient } from "../../hackmd/client";
 import type { OverwrittenVersion } from "../../hackmd/safety-version";
 import type { SentRequest } from "../../hackmd/request";
 import type { Words } from "../../core/wording";
-import { DEFAULT_SYNC_ALL_CONCURRENCY, LocalHashCache, syncAll, type SyncAllCounts, type SyncAllItem } from "../sync-all";
+import {
+  DEFAULT_SYNC_ALL_CONCURRENCY,
+  LocalHashCache,
+  syncAll,
+  type SyncAllCounts,
+  type SyncAllItem,
+} from "../sync-all";
 import type { PushStatus, SyncTools, TrackedEntry } from "../types";
 import type { RequestBudget, RoundDelay } from "./budget";
 import { isQueuedKind, retryAt, type Outbox, type OutboxEntry } from "./outbox";
@@ -194,7 +200,11 @@ export class AutoSyncRunner {
   }
 
   private assertNotStopping(): void {
-    if (this.deps.isStopping?.() === true) throw new BridgeError("network", "Automatic sync is stopping; this request was not sent, and nothing was written for it.");
+    if (this.deps.isStopping?.() === true)
+      throw new BridgeError(
+        "network",
+        "Automatic sync is stopping; this request was not sent, and nothing was written for it.",
+      );
   }
 
   /** Stops counting; a step in progress finishes. */
@@ -228,7 +238,8 @@ export class AutoSyncRunner {
   async nextWake(now: number): Promise<number> {
     let wake = this.nextRoundAt ?? now;
     for (const [path, at] of this.dirty) wake = Math.min(wake, this.pushWake(now, at + this.debounceMs, path));
-    for (const entry of await this.deps.outbox.list()) wake = Math.min(wake, this.pushWake(now, retryAt(entry, now), entry.local_path));
+    for (const entry of await this.deps.outbox.list())
+      wake = Math.min(wake, this.pushWake(now, retryAt(entry, now), entry.local_path));
     return Math.max(now, wake);
   }
 
@@ -244,7 +255,8 @@ export class AutoSyncRunner {
     const { budget } = this.deps;
     if (this.mayPushAlone(now)) return now;
     // Not worth a push of its own now: the file goes out with the next round.
-    if (budget.remaining(now) < PUSH_COST || !this.paceAllowsAlone(now)) return this.nextRoundAt ?? now + this.debounceMs;
+    if (budget.remaining(now) < PUSH_COST || !this.paceAllowsAlone(now))
+      return this.nextRoundAt ?? now + this.debounceMs;
     return now + Math.max(1_000, budget.windowWait(now, PUSH_COST), budget.quotaWait(now, PUSH_COST));
   }
 
@@ -287,7 +299,9 @@ export class AutoSyncRunner {
     let tracked: Promise<Map<string, TrackedEntry>> | undefined;
     // Read once per step, and only when a push is due: no request, but every record is read.
     const trackedByPath = (): Promise<Map<string, TrackedEntry>> =>
-      (tracked ??= this.deps.sync.listTracked().then((entries) => new Map(entries.map((entry) => [entry.local_path, entry]))));
+      (tracked ??= this.deps.sync
+        .listTracked()
+        .then((entries) => new Map(entries.map((entry) => [entry.local_path, entry]))));
     try {
       const queued = await this.deps.outbox.list();
       const queuedPaths = new Set(queued.map((entry) => entry.local_path));
@@ -347,8 +361,21 @@ export class AutoSyncRunner {
     this.inRound = true;
     try {
       const result = await syncAll(
-        { client: this.deps.client, files: this.deps.files, sync: this.gatedSync(), sleep: this.deps.sleep, clock: this.deps.clock, logger: this.logger, ...(this.deps.words === undefined ? {} : { words: this.deps.words }) },
-        { autoMerge: this.autoMerge, hashCache: this.cache, holdBack: (path) => this.stillEditing(path, this.deps.clock.now()), trustListing: true },
+        {
+          client: this.deps.client,
+          files: this.deps.files,
+          sync: this.gatedSync(),
+          sleep: this.deps.sleep,
+          clock: this.deps.clock,
+          logger: this.logger,
+          ...(this.deps.words === undefined ? {} : { words: this.deps.words }),
+        },
+        {
+          autoMerge: this.autoMerge,
+          hashCache: this.cache,
+          holdBack: (path) => this.stillEditing(path, this.deps.clock.now()),
+          trustListing: true,
+        },
       );
       counts = result.counts;
       items = result.items;
@@ -356,18 +383,30 @@ export class AutoSyncRunner {
       // is queued like a push of its own that failed.
       for (const item of result.items) {
         const kind = item.error_kind;
-        if ((item.outcome !== "error" && item.outcome !== "skipped") || kind === undefined || !isQueuedKind(kind)) continue;
+        if ((item.outcome !== "error" && item.outcome !== "skipped") || kind === undefined || !isQueuedKind(kind))
+          continue;
         if (!this.quiet(item.local_path, now) && !PUSH_PLANS.has(item.plan)) continue;
         await this.queue({ team_path: item.team_path, note_id: item.note_id, local_path: item.local_path }, kind, now);
       }
       // Files changed before the round and not held back went out with it, or are queued, or failed
       // for a reason the round reported and are found again by the next round: no push of their own.
-      const heldBack = new Set(result.items.filter((item) => item.outcome === "skipped" && item.error_kind === undefined).map((item) => item.local_path));
-      for (const path of [...this.dirty.keys()]) if (this.quiet(path, now) && !heldBack.has(path)) this.dirty.delete(path);
+      const heldBack = new Set(
+        result.items
+          .filter((item) => item.outcome === "skipped" && item.error_kind === undefined)
+          .map((item) => item.local_path),
+      );
+      for (const path of [...this.dirty.keys()])
+        if (this.quiet(path, now) && !heldBack.has(path)) this.dirty.delete(path);
       for (const item of result.items) {
         if (item.outcome === "conflict") conflicts.push(item.local_path);
         // A round that pushed or pulled a note settles its queued push.
-        if (item.outcome === "pushed" || item.outcome === "merged" || item.outcome === "pulled" || item.outcome === "baseline_advanced" || item.outcome === "conflict") {
+        if (
+          item.outcome === "pushed" ||
+          item.outcome === "merged" ||
+          item.outcome === "pulled" ||
+          item.outcome === "baseline_advanced" ||
+          item.outcome === "conflict"
+        ) {
           await this.deps.outbox.remove(item.team_path, item.note_id);
         }
       }
@@ -408,10 +447,16 @@ export class AutoSyncRunner {
         this.assertNotStopping();
         const now = clock.now();
         if (budget.remaining(now) < PUSH_COST) {
-          throw new BridgeError("rate_limited", "This month's request budget is spent; the remaining notes sync next month or after the budget is raised.");
+          throw new BridgeError(
+            "rate_limited",
+            "This month's request budget is spent; the remaining notes sync next month or after the budget is raised.",
+          );
         }
         // Room for every step in flight at once, each a full push.
-        const wait = Math.max(budget.windowWait(now, stepRoom(budget.windowRequests)), budget.quotaWait(now, PUSH_COST));
+        const wait = Math.max(
+          budget.windowWait(now, stepRoom(budget.windowRequests)),
+          budget.quotaWait(now, PUSH_COST),
+        );
         if (wait === 0) return;
         await sleep(wait);
       }
@@ -439,7 +484,13 @@ export class AutoSyncRunner {
   }
 
   /** One push through the SyncService; a failure that wrote nothing goes to the outbox. */
-  private async push(byPath: ReadonlyMap<string, TrackedEntry>, localPath: string, fromOutbox: boolean, now: number, entry?: OutboxEntry): Promise<PushReport | undefined> {
+  private async push(
+    byPath: ReadonlyMap<string, TrackedEntry>,
+    localPath: string,
+    fromOutbox: boolean,
+    now: number,
+    entry?: OutboxEntry,
+  ): Promise<PushReport | undefined> {
     const tracked = byPath.get(localPath);
     if (tracked === undefined) {
       if (entry !== undefined) await this.deps.outbox.remove(entry.team_path, entry.note_id);
@@ -451,7 +502,13 @@ export class AutoSyncRunner {
       return undefined;
     }
     try {
-      const result = await this.deps.sync.push({ localPath, strategy: this.autoMerge ? "merge" : "safe", confirm: false, confirmLargeFile: false, call: new CallContext() });
+      const result = await this.deps.sync.push({
+        localPath,
+        strategy: this.autoMerge ? "merge" : "safe",
+        confirm: false,
+        confirmLargeFile: false,
+        call: new CallContext(),
+      });
       await this.deps.outbox.remove(tracked.team_path, tracked.note_id);
       this.cache.forget(localPath);
       const status = result.kind === "pushed" ? result.output.status : "nothing_to_push";
@@ -505,8 +562,18 @@ export class AutoSyncRunner {
   }
 
   /** Queues a push that could not be sent; no push is tried again before its retry is due. */
-  private async queue(note: { team_path: string | null; note_id: string; local_path: string }, kind: ErrorKind, now: number): Promise<void> {
-    const queued = await this.deps.outbox.add({ team_path: note.team_path, note_id: note.note_id, local_path: note.local_path, last_error_kind: kind, at: now });
+  private async queue(
+    note: { team_path: string | null; note_id: string; local_path: string },
+    kind: ErrorKind,
+    now: number,
+  ): Promise<void> {
+    const queued = await this.deps.outbox.add({
+      team_path: note.team_path,
+      note_id: note.note_id,
+      local_path: note.local_path,
+      last_error_kind: kind,
+      at: now,
+    });
     this.pushesBlockedUntil = Math.max(this.pushesBlockedUntil, retryAt(queued, now));
   }
 
@@ -526,5 +593,15 @@ export class AutoSyncRunner {
 const PUSH_PLANS: ReadonlySet<string> = new Set(["push", "same_change", "conflict", "reconcile"]);
 
 function emptyCounts(): SyncAllCounts {
-  return { in_sync: 0, pulled: 0, pushed: 0, merged: 0, conflicts: 0, missing_local: 0, missing_remote: 0, errors: 0, skipped: 0 };
+  return {
+    in_sync: 0,
+    pulled: 0,
+    pushed: 0,
+    merged: 0,
+    conflicts: 0,
+    missing_local: 0,
+    missing_remote: 0,
+    errors: 0,
+    skipped: 0,
+  };
 }

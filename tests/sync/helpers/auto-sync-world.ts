@@ -42,11 +42,23 @@ export interface AutoWorld {
 }
 
 /** Starts a world of `count` tracked notes, half personal and half in the team (two workspaces). */
-export async function startAutoWorld(options: { start: number; count: number; monthly?: MonthlyBudget; runner?: AutoSyncOptions; windowLimit?: number }): Promise<AutoWorld> {
+export async function startAutoWorld(options: {
+  start: number;
+  count: number;
+  monthly?: MonthlyBudget;
+  runner?: AutoSyncOptions;
+  windowLimit?: number;
+}): Promise<AutoWorld> {
   // Setup happens ten minutes before `start`, so its pulls are out of HackMD's window by then.
   const clock = new VirtualClock(options.start - 10 * 60_000);
   const bridge = await startBridge({
-    emulator: { seed: "demo", clock: () => clock.now(), ...(options.windowLimit === undefined ? {} : { quirks: { rateLimit: { enabled: true, windowLimit: options.windowLimit } } }) },
+    emulator: {
+      seed: "demo",
+      clock: () => clock.now(),
+      ...(options.windowLimit === undefined
+        ? {}
+        : { quirks: { rateLimit: { enabled: true, windowLimit: options.windowLimit } } }),
+    },
     clock,
     sleep: clock.sleep,
     cacheTtlMs: 0,
@@ -91,11 +103,21 @@ export async function startAutoWorld(options: { start: number; count: number; mo
     },
   };
   const outbox = new Outbox(bridge.core.deps.files.state);
-  const make = async (monthly: MonthlyBudget, runnerOptions: AutoSyncOptions | undefined): Promise<{ budget: RequestBudget; runner: AutoSyncRunner }> => {
-    const budget = new RequestBudget({ monthly, storage, ...(options.windowLimit === undefined ? {} : { windowLimit: options.windowLimit }) });
+  const make = async (
+    monthly: MonthlyBudget,
+    runnerOptions: AutoSyncOptions | undefined,
+  ): Promise<{ budget: RequestBudget; runner: AutoSyncRunner }> => {
+    const budget = new RequestBudget({
+      monthly,
+      storage,
+      ...(options.windowLimit === undefined ? {} : { windowLimit: options.windowLimit }),
+    });
     await budget.load(clock.now());
     const { client, files, sync } = bridge.core.deps;
-    const runner = new AutoSyncRunner({ client, files, sync, clock, sleep: clock.sleep, budget, outbox }, runnerOptions);
+    const runner = new AutoSyncRunner(
+      { client, files, sync, clock, sleep: clock.sleep, budget, outbox },
+      runnerOptions,
+    );
     runner.start(clock.now());
     return { budget, runner };
   };

@@ -12,15 +12,30 @@ import { FAULT_KINDS, type FaultKind } from "./reliability-world";
 const note = fc.nat({ max: 2 });
 const at = fc.constantFrom<"start" | "end">("end", "start");
 const anyCore = fc.constantFrom<CoreName>("B", "A");
-const fault: fc.Arbitrary<FaultKind | null> = fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...FAULT_KINDS) });
+const fault: fc.Arbitrary<FaultKind | null> = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.constantFrom(...FAULT_KINDS) },
+);
 
 /** The user, on the plugin's core. */
 const userOp: fc.Arbitrary<OpSpec> = fc.oneof(
   { weight: 5, arbitrary: fc.tuple(note, at).map(([n, where]): OpSpec => ({ kind: "edit", note: n, at: where })) },
-  { weight: 2, arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "pull", note: n, core: "A", fault: f })) },
-  { weight: 3, arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "push", note: n, core: "A", fault: f })) },
-  { weight: 2, arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "syncFile", note: n, core: "A", fault: f })) },
-  { weight: 2, arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "merge", note: n, core: "A", fault: f })) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "pull", note: n, core: "A", fault: f })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "push", note: n, core: "A", fault: f })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "syncFile", note: n, core: "A", fault: f })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "merge", note: n, core: "A", fault: f })),
+  },
   { weight: 2, arbitrary: fault.map((f): OpSpec => ({ kind: "syncAll", core: "A", fault: f })) },
   { weight: 2, arbitrary: fc.tuple(note, anyCore).map(([n, c]): OpSpec => ({ kind: "rename", note: n, pullCore: c })) },
 );
@@ -34,7 +49,12 @@ const agentOp: fc.Arbitrary<OpSpec> = fc.oneof(
       .tuple(note, anyCore, fc.constantFrom<"none" | "fresh" | "stale">("fresh", "none", "stale"), fault)
       .map(([n, c, expected, f]): OpSpec => ({ kind: "agentPatch", note: n, core: c, expected, fault: f })),
   },
-  { weight: 2, arbitrary: fc.tuple(note, anyCore, fault).map(([n, c, f]): OpSpec => ({ kind: "agentUpdate", note: n, core: c, fault: f })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(note, anyCore, fault)
+      .map(([n, c, f]): OpSpec => ({ kind: "agentUpdate", note: n, core: c, fault: f })),
+  },
   {
     weight: 2,
     arbitrary: fc
@@ -46,13 +66,21 @@ const agentOp: fc.Arbitrary<OpSpec> = fc.oneof(
 );
 
 /** A collaborator in HackMD's web editor. */
-const collaboratorOp: fc.Arbitrary<OpSpec> = fc.tuple(note, at).map(([n, where]): OpSpec => ({ kind: "collab", note: n, at: where }));
+const collaboratorOp: fc.Arbitrary<OpSpec> = fc
+  .tuple(note, at)
+  .map(([n, where]): OpSpec => ({ kind: "collab", note: n, at: where }));
 
 /** The standalone command beside the plugin: a second core over the same ROOT and state folder. */
 const cliOp: fc.Arbitrary<OpSpec> = fc.oneof(
   { weight: 2, arbitrary: fault.map((f): OpSpec => ({ kind: "syncAll", core: "B", fault: f })) },
-  { weight: 2, arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "push", note: n, core: "B", fault: f })) },
-  { weight: 1, arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "pull", note: n, core: "B", fault: f })) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "push", note: n, core: "B", fault: f })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(note, fault).map(([n, f]): OpSpec => ({ kind: "pull", note: n, core: "B", fault: f })),
+  },
 );
 
 /** Visibility delays: 0–300 ms inside the read-back window, 2.5 s past it. */

@@ -36,7 +36,16 @@ import { LocalHashCache, syncAll, type SyncAllItem } from "../../../src/sync/syn
 import type { PushResult } from "../../../src/sync/types";
 import type { CallResult } from "../../helpers/bridge";
 import { addLine, FAULTS, SETTLE_MS, unionLines, type FaultKind, type SharedEnvironment } from "./reliability-world";
-import { actorContext, Gates, GatedFiles, GatedTransport, gatedSleep, noteIdOf, type ActorContext, type TransportObserver } from "./scheduled-ports";
+import {
+  actorContext,
+  Gates,
+  GatedFiles,
+  GatedTransport,
+  gatedSleep,
+  noteIdOf,
+  type ActorContext,
+  type TransportObserver,
+} from "./scheduled-ports";
 
 /** A note the user tracks, its working file as first pulled. */
 export interface NoteSpec {
@@ -214,7 +223,8 @@ export class ConcurrentWorld implements TransportObserver {
 
   /** Remembers the file an error names as "no longer tracked". */
   private noteReported(message: string): void {
-    for (const match of message.matchAll(/(\S+\.md) (?:was edited meanwhile and )?is no longer tracked/g)) if (match[1] !== undefined) this.reportedRenames.add(match[1]);
+    for (const match of message.matchAll(/(\S+\.md) (?:was edited meanwhile and )?is no longer tracked/g))
+      if (match[1] !== undefined) this.reportedRenames.add(match[1]);
   }
   readonly trace: string[] = [];
   /** Edits that were made: marker → what it is. */
@@ -245,7 +255,11 @@ export class ConcurrentWorld implements TransportObserver {
   }
 
   /** Resets the emulator, builds both cores over a fresh ROOT and pulls every note (unscheduled). */
-  static async open(env: SharedEnvironment, plan: SchedulePlan, ignored: ReadonlySet<string> = new Set()): Promise<ConcurrentWorld> {
+  static async open(
+    env: SharedEnvironment,
+    plan: SchedulePlan,
+    ignored: ReadonlySet<string> = new Set(),
+  ): Promise<ConcurrentWorld> {
     env.emu.reset("demo");
     const root = await mkdtemp(join(TEMP_PARENT, "hb-concurrency-"));
     const world = new ConcurrentWorld(env, root, ALL_NOTES.slice(0, plan.noteCount), ignored);
@@ -276,7 +290,9 @@ export class ConcurrentWorld implements TransportObserver {
   private async startCore(name: CoreName): Promise<CoreHandle> {
     const { emu, clock } = this.env;
     const token = emu.token;
-    const files = new GatedFiles(await NodeLocalFiles.open({ root: this.root }), this.gates, (path, data) => this.fileWritten(path, data));
+    const files = new GatedFiles(await NodeLocalFiles.open({ root: this.root }), this.gates, (path, data) =>
+      this.fileWritten(path, data),
+    );
     const core = createBridgeCore({
       transport: new GatedTransport(new NodeHttpTransport(), this.gates, this),
       config: createClientConfig({ apiUrl: emu.url, tokenHint: "set HACKMD_API_TOKEN" }),
@@ -375,7 +391,9 @@ export class ConcurrentWorld implements TransportObserver {
   private fileWritten(path: string, data: Uint8Array | string): void {
     if (!path.endsWith(".md")) return;
     const who = this.who();
-    this.trace.push(`  ${who.core}#${who.op} wrote ${path}: ${markersIn(typeof data === "string" ? data : decoder.decode(data))}`);
+    this.trace.push(
+      `  ${who.core}#${who.op} wrote ${path}: ${markersIn(typeof data === "string" ? data : decoder.decode(data))}`,
+    );
   }
 
   private marker(prefix: "L" | "R" | "A"): string {
@@ -457,16 +475,31 @@ export class ConcurrentWorld implements TransportObserver {
       case "agentUpdate":
         return this.agentUpdate(spec.core, this.noteOf(spec.note));
       case "agentPush":
-        return this.agentCall(spec.core, "hackmd_push_note", { local_path: this.noteOf(spec.note).file, strategy: spec.strategy }, this.noteOf(spec.note));
+        return this.agentCall(
+          spec.core,
+          "hackmd_push_note",
+          { local_path: this.noteOf(spec.note).file, strategy: spec.strategy },
+          this.noteOf(spec.note),
+        );
       case "agentPull":
         return this.agentCall(
           spec.core,
           "hackmd_pull_note",
-          { note_ref: this.noteOf(spec.note).id, local_path: this.noteOf(spec.note).file, overwrite_local: true, create_parent_dirs: true },
+          {
+            note_ref: this.noteOf(spec.note).id,
+            local_path: this.noteOf(spec.note).file,
+            overwrite_local: true,
+            create_parent_dirs: true,
+          },
           this.noteOf(spec.note),
         );
       case "agentCheck":
-        return this.agentCall(spec.core, "hackmd_get_note", { local_path: this.noteOf(spec.note).file }, this.noteOf(spec.note));
+        return this.agentCall(
+          spec.core,
+          "hackmd_get_note",
+          { local_path: this.noteOf(spec.note).file },
+          this.noteOf(spec.note),
+        );
     }
   }
 
@@ -528,7 +561,12 @@ export class ConcurrentWorld implements TransportObserver {
     this.userPath.set(note.name, path);
   }
 
-  private async push(core: CoreName, note: NoteSpec, expectedRemoteHash?: string, strategy: "safe" | "merge" = "safe"): Promise<string> {
+  private async push(
+    core: CoreName,
+    note: NoteSpec,
+    expectedRemoteHash?: string,
+    strategy: "safe" | "merge" = "safe",
+  ): Promise<string> {
     const result = await this.core(core).deps.sync.push({
       localPath: this.pathOf(note),
       strategy,
@@ -543,9 +581,12 @@ export class ConcurrentWorld implements TransportObserver {
   private pushed(note: NoteSpec, result: PushResult): string {
     if (result.kind !== "pushed") return result.kind;
     const out = result.output;
-    if (out.status === "conflict" && out.remote_body_hash !== undefined) this.conflictHash.set(note.name, out.remote_body_hash);
+    if (out.status === "conflict" && out.remote_body_hash !== undefined)
+      this.conflictHash.set(note.name, out.remote_body_hash);
     if (out.status === "pushed") this.conflictHash.delete(note.name);
-    return out.status + (out.merged === true ? " (merged)" : "") + (out.snapshot_error === undefined ? "" : " (no snapshot)");
+    return (
+      out.status + (out.merged === true ? " (merged)" : "") + (out.snapshot_error === undefined ? "" : " (no snapshot)")
+    );
   }
 
   private async syncFile(core: CoreName, note: NoteSpec): Promise<string> {
@@ -574,7 +615,10 @@ export class ConcurrentWorld implements TransportObserver {
     const path = this.pathOf(note);
     const merged = await this.gates.io("user merges the snapshot", async () => {
       try {
-        const [local, snapshot] = [await readFile(this.abs(path), "utf8"), await readFile(this.abs(remoteSnapshotPath(path)), "utf8")];
+        const [local, snapshot] = [
+          await readFile(this.abs(path), "utf8"),
+          await readFile(this.abs(remoteSnapshotPath(path)), "utf8"),
+        ];
         await writeFile(this.abs(path), unionLines(local, snapshot));
         return true;
       } catch {
@@ -590,10 +634,16 @@ export class ConcurrentWorld implements TransportObserver {
     const result = await syncAll(handle.core.deps, { hashCache: handle.hashCache, call: new CallContext() });
     for (const item of result.items) {
       const note = this.notes.find((entry) => entry.id === item.note_id);
-      if (note && item.outcome === "conflict" && item.remote_body_hash !== undefined) this.conflictHash.set(note.name, item.remote_body_hash);
-      if (item.outcome === "error" && item.error_kind === "internal") this.violate("error", `sync-all reported internal for ${item.local_path}: ${item.message ?? ""}`);
+      if (note && item.outcome === "conflict" && item.remote_body_hash !== undefined)
+        this.conflictHash.set(note.name, item.remote_body_hash);
+      if (item.outcome === "error" && item.error_kind === "internal")
+        this.violate("error", `sync-all reported internal for ${item.local_path}: ${item.message ?? ""}`);
     }
-    return result.items.map((item) => `${this.nameOf(item)} ${item.outcome}${item.error_kind === undefined ? "" : ` ${item.error_kind}`}`).join(", ");
+    return result.items
+      .map(
+        (item) => `${this.nameOf(item)} ${item.outcome}${item.error_kind === undefined ? "" : ` ${item.error_kind}`}`,
+      )
+      .join(", ");
   }
 
   private nameOf(item: SyncAllItem): string {
@@ -608,16 +658,22 @@ export class ConcurrentWorld implements TransportObserver {
   private async renameDuringPull(note: NoteSpec, pullCore: CoreName, op: string): Promise<string> {
     const from = this.pathOf(note);
     const to = from.replace(/\.md$/, `-${op}.md`);
-    const renaming = actorContext.run({ op, core: "A", label: `rename ${from} → ${to}` }, () => this.renameAndFollow(note, from, to));
-    const pulling = actorContext.run({ op: `${op}p`, core: pullCore, label: `pull ${from} during the rename` }, async () => {
-      try {
-        return await this.pull(pullCore, note, from);
-      } catch (error) {
-        this.noteReported(error instanceof Error ? error.message : "");
-        if (!isBridgeError(error) || error.kind === "internal") this.violate("error", `#${op}p pull during the rename ${describeError(error)}`);
-        return describeError(error);
-      }
-    });
+    const renaming = actorContext.run({ op, core: "A", label: `rename ${from} → ${to}` }, () =>
+      this.renameAndFollow(note, from, to),
+    );
+    const pulling = actorContext.run(
+      { op: `${op}p`, core: pullCore, label: `pull ${from} during the rename` },
+      async () => {
+        try {
+          return await this.pull(pullCore, note, from);
+        } catch (error) {
+          this.noteReported(error instanceof Error ? error.message : "");
+          if (!isBridgeError(error) || error.kind === "internal")
+            this.violate("error", `#${op}p pull during the rename ${describeError(error)}`);
+          return describeError(error);
+        }
+      },
+    );
     const [renamed, pulled] = await Promise.all([renaming, pulling]);
     return `${renamed}; pull on ${pullCore}: ${pulled}`;
   }
@@ -654,13 +710,25 @@ export class ConcurrentWorld implements TransportObserver {
     return typeof out.status === "string" ? out.status : typeof out.mode === "string" ? out.mode : "ok";
   }
 
-  private async agentCall(core: CoreName, name: string, args: Record<string, unknown>, note: NoteSpec): Promise<string> {
+  private async agentCall(
+    core: CoreName,
+    name: string,
+    args: Record<string, unknown>,
+    note: NoteSpec,
+  ): Promise<string> {
     const result = await this.call(core, name, args);
     if (result.isError) this.noteReported(result.content[0]?.text ?? "");
-    if (result.isError && kindOf(result) === "internal") this.violate("error", `${name} on ${core} answered internal: ${result.content[0]?.text ?? ""}`);
+    if (result.isError && kindOf(result) === "internal")
+      this.violate("error", `${name} on ${core} answered internal: ${result.content[0]?.text ?? ""}`);
     const out = result.structuredContent ?? {};
-    if (!result.isError && name === "hackmd_pull_note" && typeof out.local_path === "string") this.followPull(note, out.local_path);
-    if (!result.isError && name === "hackmd_push_note" && out.status === "conflict" && typeof out.remote_body_hash === "string") {
+    if (!result.isError && name === "hackmd_pull_note" && typeof out.local_path === "string")
+      this.followPull(note, out.local_path);
+    if (
+      !result.isError &&
+      name === "hackmd_push_note" &&
+      out.status === "conflict" &&
+      typeof out.remote_body_hash === "string"
+    ) {
       this.conflictHash.set(note.name, out.remote_body_hash);
     }
     return this.describeResult(result);
@@ -682,10 +750,22 @@ export class ConcurrentWorld implements TransportObserver {
       expectedHash = String(read.structuredContent?.body_hash);
       this.agentSeen.set(note.name, expectedHash);
     }
-    const patch = ["*** Begin Patch", `*** Update File: notes/${note.id}.md`, "@@", `+${marker}`, "*** End of File", "*** End Patch"].join("\n");
-    const result = await this.call(core, "hackmd_update_note", { note_ref: note.id, patch, ...(expectedHash === undefined ? {} : { expected_hash: expectedHash }) });
+    const patch = [
+      "*** Begin Patch",
+      `*** Update File: notes/${note.id}.md`,
+      "@@",
+      `+${marker}`,
+      "*** End of File",
+      "*** End Patch",
+    ].join("\n");
+    const result = await this.call(core, "hackmd_update_note", {
+      note_ref: note.id,
+      patch,
+      ...(expectedHash === undefined ? {} : { expected_hash: expectedHash }),
+    });
     if (!result.isError) this.markers.set(marker, { note, actor: "agent", told: true });
-    else if (kindOf(result) === "internal") this.violate("error", `hackmd_update_note answered internal: ${result.content[0]?.text ?? ""}`);
+    else if (kindOf(result) === "internal")
+      this.violate("error", `hackmd_update_note answered internal: ${result.content[0]?.text ?? ""}`);
     return `${marker}: ${this.describeResult(result)}`;
   }
 
@@ -696,9 +776,14 @@ export class ConcurrentWorld implements TransportObserver {
     const body = String(read.structuredContent?.content);
     const hash = String(read.structuredContent?.body_hash);
     this.agentSeen.set(note.name, hash);
-    const result = await this.call(core, "hackmd_update_note", { note_ref: note.id, content: addLine(body, marker, "end"), expected_hash: hash });
+    const result = await this.call(core, "hackmd_update_note", {
+      note_ref: note.id,
+      content: addLine(body, marker, "end"),
+      expected_hash: hash,
+    });
     if (!result.isError) this.markers.set(marker, { note, actor: "agent", told: true });
-    else if (kindOf(result) === "internal") this.violate("error", `hackmd_update_note answered internal: ${result.content[0]?.text ?? ""}`);
+    else if (kindOf(result) === "internal")
+      this.violate("error", `hackmd_update_note answered internal: ${result.content[0]?.text ?? ""}`);
     return `${marker}: ${this.describeResult(result)}`;
   }
 
@@ -718,7 +803,9 @@ export class ConcurrentWorld implements TransportObserver {
   }
 
   /** The record and baseline of a note as stored (read directly, not through a core). */
-  private async stored(note: NoteSpec): Promise<{ record: { local_path: string; baseline_body_hash: string }; baseline: string | undefined } | undefined> {
+  private async stored(
+    note: NoteSpec,
+  ): Promise<{ record: { local_path: string; baseline_body_hash: string }; baseline: string | undefined } | undefined> {
     const base = this.abs(`${STATE_FOLDER}/sync/tracked/${recordKey(null, note.id)}`);
     let record: { local_path: string; baseline_body_hash: string };
     try {
@@ -771,7 +858,11 @@ export class ConcurrentWorld implements TransportObserver {
       }
       const { record, baseline } = stored;
       records.set(note.id, record.local_path);
-      if (!files.has(record.local_path)) this.violate("untracked", `${phase}: the record of ${note.name} names ${record.local_path}, which does not exist`);
+      if (!files.has(record.local_path))
+        this.violate(
+          "untracked",
+          `${phase}: the record of ${note.name} names ${record.local_path}, which does not exist`,
+        );
       if (baseline === undefined) {
         this.badBaselines.add(note.id);
         this.violate("unconfirmed_baseline", `${phase}: the baseline of ${note.name} is missing`);
@@ -779,11 +870,17 @@ export class ConcurrentWorld implements TransportObserver {
       }
       if ((await bodyHash(baseline)) !== record.baseline_body_hash) {
         this.badBaselines.add(note.id);
-        this.violate("unconfirmed_baseline", `${phase}: the baseline file of ${note.name} ${markersIn(baseline)} does not match the record's baseline_body_hash`);
+        this.violate(
+          "unconfirmed_baseline",
+          `${phase}: the baseline file of ${note.name} ${markersIn(baseline)} does not match the record's baseline_body_hash`,
+        );
       }
       if (!this.shown.get(note.id)?.has(baseline)) {
         this.badBaselines.add(note.id);
-        this.violate("unconfirmed_baseline", `${phase}: the baseline of ${note.name} ${markersIn(baseline)} is a body no read of HackMD ever showed`);
+        this.violate(
+          "unconfirmed_baseline",
+          `${phase}: the baseline of ${note.name} ${markersIn(baseline)} is a body no read of HackMD ever showed`,
+        );
       }
     }
     await this.checkViews(phase, records, files);
@@ -791,22 +888,37 @@ export class ConcurrentWorld implements TransportObserver {
       if (!told || this.committed(note.id).includes(marker)) continue;
       const where = [...files].filter(([, text]) => text.includes(marker)).map(([path]) => path);
       const tracked = records.get(note.id);
-      const owned = where.filter((path) => path === tracked || (tracked !== undefined && path === remoteSnapshotPath(tracked)));
+      const owned = where.filter(
+        (path) => path === tracked || (tracked !== undefined && path === remoteSnapshotPath(tracked)),
+      );
       if (where.length > 0 && owned.length > 0) {
         if (phase === "after the reconcile" && !this.unreconciled.has(note.id) && where.includes(tracked ?? "")) {
-          this.violate("reconcile", `${phase}: the ${actor} edit ${marker} of ${note.name} is in ${tracked ?? "?"} but not on HackMD`);
+          this.violate(
+            "reconcile",
+            `${phase}: the ${actor} edit ${marker} of ${note.name} is in ${tracked ?? "?"} but not on HackMD`,
+          );
         }
         continue;
       }
       const reported = where.length > 0 && where.every((path) => this.reportedRenames.has(path));
-      const cause = reported ? { inherent: true, why: "kept in a renamed file the plugin said is no longer tracked (B pulled the note to the old path meanwhile)" } : this.lossCause(marker, note);
+      const cause = reported
+        ? {
+            inherent: true,
+            why: "kept in a renamed file the plugin said is no longer tracked (B pulled the note to the old path meanwhile)",
+          }
+        : this.lossCause(marker, note);
       if (cause.inherent) {
         if (!this.inherent.some((loss) => loss.marker === marker)) this.inherent.push({ marker, why: cause.why });
         continue;
       }
       this.lostMarkers.add(marker);
-      if (where.length === 0) this.violate("lost", `${phase}: the ${actor} edit ${marker} of ${note.name} is gone everywhere (${cause.why})`);
-      else this.violate("stranded", `${phase}: the ${actor} edit ${marker} of ${note.name} survives only in ${where.join(", ")}, which no record names (${cause.why})`);
+      if (where.length === 0)
+        this.violate("lost", `${phase}: the ${actor} edit ${marker} of ${note.name} is gone everywhere (${cause.why})`);
+      else
+        this.violate(
+          "stranded",
+          `${phase}: the ${actor} edit ${marker} of ${note.name} survives only in ${where.join(", ")}, which no record names (${cause.why})`,
+        );
     }
   }
 
@@ -827,14 +939,24 @@ export class ConcurrentWorld implements TransportObserver {
       present = has;
     }
     if (added === undefined) return { inherent: false, why: "it never reached HackMD" };
-    if (dropped === undefined || typeof dropped.by === "string") return { inherent: false, why: "HackMD still holds it (?)" };
+    if (dropped === undefined || typeof dropped.by === "string")
+      return { inherent: false, why: "HackMD still holds it (?)" };
     const dropper = dropped.by;
-    const sawIt = this.seen.some((read) => read.op === dropper.op && read.noteId === note.id && read.seq < (dropped?.seq ?? 0) && read.content.includes(marker));
+    const sawIt = this.seen.some(
+      (read) =>
+        read.op === dropper.op &&
+        read.noteId === note.id &&
+        read.seq < (dropped?.seq ?? 0) &&
+        read.content.includes(marker),
+    );
     const adder = typeof added.by === "string" ? added.by : `${added.by.core}#${added.by.op} ${added.by.label}`;
     const why = `written by ${adder}, overwritten on HackMD by ${dropper.core}#${dropper.op} ${dropper.label}${sawIt ? ", which had read it" : ""}`;
     if (sawIt) return { inherent: false, why };
     const otherWriter = added.by === "collaborator" || (typeof added.by !== "string" && added.by.core !== dropper.core);
-    return { inherent: otherWriter, why: otherWriter ? `${why} (read→write windows overlapped; HackMD has no conditional write)` : why };
+    return {
+      inherent: otherWriter,
+      why: otherWriter ? `${why} (read→write windows overlapped; HackMD has no conditional write)` : why,
+    };
   }
 
   /** The sync check on core A, on core B (through MCP) and sync-all's dry run must agree per record. */
@@ -852,7 +974,8 @@ export class ConcurrentWorld implements TransportObserver {
       }
       const viaB = await this.call("B", "hackmd_get_note", { local_path: path });
       const checkB = viaB.isError ? `error ${kindOf(viaB)}` : String(viaB.structuredContent?.status);
-      const dryView = item === undefined ? "no item" : item.outcome === "error" ? `error ${item.error_kind ?? "?"}` : item.plan;
+      const dryView =
+        item === undefined ? "no item" : item.outcome === "error" ? `error ${item.error_kind ?? "?"}` : item.plan;
       const expected: Record<string, string[]> = {
         in_sync: ["in_sync", "same_change"],
         local_changed: ["push"],
@@ -861,7 +984,11 @@ export class ConcurrentWorld implements TransportObserver {
         "error sync_state": ["error sync_state"],
       };
       const agrees = checkA === checkB && (expected[checkA]?.includes(dryView) ?? dryView === checkA);
-      if (!agrees) this.violate("views", `${phase}: ${note.name} (${path}): the sync check says ${checkA} on A and ${checkB} on B, sync-all's dry run says ${dryView}`);
+      if (!agrees)
+        this.violate(
+          "views",
+          `${phase}: ${note.name} (${path}): the sync check says ${checkA} on A and ${checkB} on B, sync-all's dry run says ${dryView}`,
+        );
     }
   }
 
@@ -894,7 +1021,14 @@ export class ConcurrentWorld implements TransportObserver {
             const snapshot = await readFile(this.abs(remoteSnapshotPath(path)), "utf8");
             await writeFile(this.abs(path), unionLines(await readFile(this.abs(path), "utf8"), snapshot));
           }
-          const result = await sync.push({ localPath: path, strategy: "safe", confirm: false, confirmLargeFile: false, ...(expected === undefined ? {} : { expectedRemoteHash: expected }), call: new CallContext() });
+          const result = await sync.push({
+            localPath: path,
+            strategy: "safe",
+            confirm: false,
+            confirmLargeFile: false,
+            ...(expected === undefined ? {} : { expectedRemoteHash: expected }),
+            call: new CallContext(),
+          });
           if (result.kind !== "pushed") throw new Error("a push without note_ref did not resolve");
           const out = result.output;
           this.trace.push(`  reconcile ${note.name}: ${out.status}`);
@@ -905,25 +1039,31 @@ export class ConcurrentWorld implements TransportObserver {
             // A snapshot the engine may not replace (not the one it wrote last): fold it in and move it aside, as its message says.
             if (out.snapshot_error !== undefined && existsSync(this.abs(remoteSnapshotPath(path)))) {
               const stale = remoteSnapshotPath(path);
-              await writeFile(this.abs(path), unionLines(await readFile(this.abs(path), "utf8"), await readFile(this.abs(stale), "utf8")));
+              await writeFile(
+                this.abs(path),
+                unionLines(await readFile(this.abs(path), "utf8"), await readFile(this.abs(stale), "utf8")),
+              );
               await rename(this.abs(stale), this.abs(stale.replace(/\.remote\.md$/, `.remote-moved-${round}.md`)));
               expected = undefined;
             }
-          }
-          else await this.pull("A", note, path);
+          } else await this.pull("A", note, path);
         } catch (error) {
           this.trace.push(`  reconcile ${note.name}: ${describeError(error)}`);
           if (isBridgeError(error, "readback")) {
             this.env.clock.advance(PENDING_WRITE_HORIZON_MS);
             continue;
           }
-          this.violate("reconcile", `reconcile of ${note.name} (${path}) failed without faults: ${describeError(error)}`);
+          this.violate(
+            "reconcile",
+            `reconcile of ${note.name} (${path}) failed without faults: ${describeError(error)}`,
+          );
           break;
         }
       }
       if (!done) {
         this.unreconciled.add(note.id);
-        if (!this.violations.some((v) => v.kind === "reconcile")) this.violate("reconcile", `reconcile of ${note.name} did not converge in 6 rounds`);
+        if (!this.violations.some((v) => v.kind === "reconcile"))
+          this.violate("reconcile", `reconcile of ${note.name} did not converge in 6 rounds`);
         continue;
       }
       const local = await readFile(this.abs(path), "utf8").catch(() => undefined);
@@ -944,7 +1084,9 @@ export class ConcurrentWorld implements TransportObserver {
     return [
       `${this.violations.length} violation(s):`,
       ...this.violations.map((v) => `  [${v.kind}] ${v.message}`),
-      ...(this.inherent.length === 0 ? [] : [`inherent (not counted): ${this.inherent.map((loss) => `${loss.marker} ${loss.why}`).join("; ")}`]),
+      ...(this.inherent.length === 0
+        ? []
+        : [`inherent (not counted): ${this.inherent.map((loss) => `${loss.marker} ${loss.why}`).join("; ")}`]),
       `actors:\n    ${lanes}`,
       "trace:",
       ...this.trace.map((line) => `  ${line}`),

@@ -118,7 +118,8 @@ class MergePush implements ReliabilityCommand {
     afterWrite(model, await world.mergePush(model.conflictHash, this.collaboratorRace));
     await world.checkInvariants(this.toString());
   }
-  toString = (): string => `MergePush${this.collaboratorRace ? "(collaborator edits meanwhile)" : ""}${withFault(this.fault)}`;
+  toString = (): string =>
+    `MergePush${this.collaboratorRace ? "(collaborator edits meanwhile)" : ""}${withFault(this.fault)}`;
 }
 
 class Pull implements ReliabilityCommand {
@@ -187,7 +188,10 @@ export const visibilityArbitrary = fc.tuple(
 
 const position = fc.constantFrom<"start" | "end">("end", "start");
 /** A fault armed just before a write command, about one time in three. */
-const fault = fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...FAULT_KINDS) });
+const fault = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.constantFrom(...FAULT_KINDS) },
+);
 
 /** The weighted command mix. */
 export const commandArbitraries: Array<fc.Arbitrary<ReliabilityCommand>> = [
@@ -197,12 +201,19 @@ export const commandArbitraries: Array<fc.Arbitrary<ReliabilityCommand>> = [
     {
       weight: 3,
       arbitrary: fc
-        .tuple(fc.constantFrom<"end" | "anchored">("end", "anchored"), fc.constantFrom<"none" | "fresh" | "stale">("none", "fresh", "stale"), fault)
+        .tuple(
+          fc.constantFrom<"end" | "anchored">("end", "anchored"),
+          fc.constantFrom<"none" | "fresh" | "stale">("none", "fresh", "stale"),
+          fault,
+        )
         .map(([style, expected, armed]): ReliabilityCommand => new AgentPatch(style, expected, armed)),
     },
     { weight: 5, arbitrary: fault.map((armed): ReliabilityCommand => new Push(armed)) },
     { weight: 3, arbitrary: fault.map((armed): ReliabilityCommand => new SyncAll(armed)) },
-    { weight: 4, arbitrary: fc.tuple(fault, fc.boolean()).map(([armed, race]): ReliabilityCommand => new MergePush(armed, race)) },
+    {
+      weight: 4,
+      arbitrary: fc.tuple(fault, fc.boolean()).map(([armed, race]): ReliabilityCommand => new MergePush(armed, race)),
+    },
     { weight: 3, arbitrary: fc.constant<ReliabilityCommand>(new Pull()) },
     { weight: 1, arbitrary: fc.constantFrom(...FAULT_KINDS).map((kind): ReliabilityCommand => new InjectFault(kind)) },
     {

@@ -14,7 +14,13 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { bodyHash } from "../../../src/core/hash";
 import { unavailableImageFetcher } from "../../../src/core/image";
 import { silentLogger } from "../../../src/core/ports";
-import { DEMO_NOTE_IDS, startEmulator, type Emulator, type FaultSpec, type RequestLogEntry } from "../../../src/emulator";
+import {
+  DEMO_NOTE_IDS,
+  startEmulator,
+  type Emulator,
+  type FaultSpec,
+  type RequestLogEntry,
+} from "../../../src/emulator";
 import { createClientConfig } from "../../../src/hackmd/config";
 import { createBridgeCore, type BridgeCore } from "../../../src/mcp/core";
 import { createMcpServer } from "../../../src/mcp/server";
@@ -53,7 +59,15 @@ async function freshRoot(): Promise<string> {
 export const SETTLE_MS = 10_000;
 
 /** Error kinds whose message says nothing was written: the log must show no committed write. */
-const NOT_WRITTEN_KINDS = new Set(["conflict", "patch_rejected", "rate_limited", "invalid_input", "not_tracked", "sync_state", "confirmation_required"]);
+const NOT_WRITTEN_KINDS = new Set([
+  "conflict",
+  "patch_rejected",
+  "rate_limited",
+  "invalid_input",
+  "not_tracked",
+  "sync_state",
+  "confirmation_required",
+]);
 
 /** Faults the emulator injects for the next matching request (docs/hackmd-api.md §2.10). */
 export const FAULT_KINDS = [
@@ -80,7 +94,12 @@ export const FAULTS: Record<FaultKind, FaultSpec> = {
   "get-503-once": { match: { route: GET_ROUTE, path: CORE_READ }, action: { status: 503 } },
   "get-503-exhausting": { match: { route: GET_ROUTE, path: CORE_READ }, action: { status: 503 }, times: 4 },
   // Lets the next GET through (a push's or a patch's first read), then fails the read-back.
-  "readback-503-exhausting": { match: { route: GET_ROUTE, path: CORE_READ }, action: { status: 503 }, times: 4, skip: 1 },
+  "readback-503-exhausting": {
+    match: { route: GET_ROUTE, path: CORE_READ },
+    action: { status: 503 },
+    times: 4,
+    skip: 1,
+  },
 };
 
 /** The emulator and the clock every case shares. */
@@ -177,7 +196,11 @@ export class ReliabilityWorld {
     });
     const initial = env.emu.inspect().notes.find((note) => note.id === NOTE_ID)?.content ?? "";
     world.committedHistory.add(await bodyHash(initial));
-    const pulled = await world.call("hackmd_pull_note", { note_ref: NOTE_ID, local_path: FILE, create_parent_dirs: true });
+    const pulled = await world.call("hackmd_pull_note", {
+      note_ref: NOTE_ID,
+      local_path: FILE,
+      create_parent_dirs: true,
+    });
     if (pulled.result.isError) throw new Error(`initial pull failed: ${pulled.result.content[0]?.text ?? "?"}`);
     world.expectedBaselineHash = String(pulled.result.structuredContent?.body_hash);
     world.agentSeenHash = world.expectedBaselineHash;
@@ -215,9 +238,12 @@ export class ReliabilityWorld {
 
   /** The body a GET shows now (visibility delays applied), read directly, not through the core. */
   async visible(): Promise<string> {
-    const reply = await fetch(`${this.env.emu.url}/notes/${NOTE_ID}?harness=visible`, { headers: { authorization: `Bearer ${this.env.emu.token}` } });
+    const reply = await fetch(`${this.env.emu.url}/notes/${NOTE_ID}?harness=visible`, {
+      headers: { authorization: `Bearer ${this.env.emu.token}` },
+    });
     const note = (await reply.json()) as { content?: unknown };
-    if (reply.status !== 200 || typeof note.content !== "string") this.fail(`reading the visible note directly answered ${reply.status}`);
+    if (reply.status !== 200 || typeof note.content !== "string")
+      this.fail(`reading the visible note directly answered ${reply.status}`);
     return note.content;
   }
 
@@ -268,7 +294,9 @@ export class ReliabilityWorld {
     const out = step.result.structuredContent;
     this.expectNoPatch(step, "a sync check");
     if (!step.result.isError && out?.baseline_body_hash !== this.expectedBaselineHash) {
-      this.fail(`the sync check reported baseline ${String(out?.baseline_body_hash)}, expected ${this.expectedBaselineHash}`);
+      this.fail(
+        `the sync check reported baseline ${String(out?.baseline_body_hash)}, expected ${this.expectedBaselineHash}`,
+      );
     }
     this.trace.push(`look: ${describe(step.result)}`);
   }
@@ -290,14 +318,22 @@ export class ReliabilityWorld {
     }
     const hunk = style === "end" ? ["@@", `+${marker}`, "*** End of File"] : ["@@ # Reading list", `+${marker}`];
     const patch = ["*** Begin Patch", `*** Update File: ${PATCH_PATH}`, ...hunk, "*** End Patch"].join("\n");
-    const step = await this.call("hackmd_update_note", { note_ref: NOTE_ID, patch, ...(expectedHash === undefined ? {} : { expected_hash: expectedHash }) });
+    const step = await this.call("hackmd_update_note", {
+      note_ref: NOTE_ID,
+      patch,
+      ...(expectedHash === undefined ? {} : { expected_hash: expectedHash }),
+    });
     const outcome = this.writeOutcome(step, `agent patch ${marker}`);
     // Ground truth decides what counts as an edit made: a committed PATCH, whatever was reported.
-    if (commits(step) > 0) this.required.set(marker, outcome.ok ? "agent patch" : `agent patch reported ${outcome.kind}`);
+    if (commits(step) > 0)
+      this.required.set(marker, outcome.ok ? "agent patch" : `agent patch reported ${outcome.kind}`);
     if (outcome.ok) {
-      if (!this.remote().includes(marker)) this.fail(`agent patch ${marker} reported success but the committed body lacks it`);
-      if (!(await this.visible()).includes(marker)) this.fail(`agent patch ${marker} reported success but HackMD does not show it (never confirmed)`);
-      if (patches(step) !== 1) this.fail(`agent patch ${marker} reported success after ${patches(step)} PATCH requests`);
+      if (!this.remote().includes(marker))
+        this.fail(`agent patch ${marker} reported success but the committed body lacks it`);
+      if (!(await this.visible()).includes(marker))
+        this.fail(`agent patch ${marker} reported success but HackMD does not show it (never confirmed)`);
+      if (patches(step) !== 1)
+        this.fail(`agent patch ${marker} reported success after ${patches(step)} PATCH requests`);
     }
     this.trace.push(`agent patch ${marker} (${style}, expected_hash ${expected}): ${describe(step.result)}`);
     return outcome;
@@ -306,7 +342,10 @@ export class ReliabilityWorld {
   /** A safe push, optionally with the `expected_remote_hash` of a merge. */
   async push(expectedRemoteHash?: string): Promise<WriteOutcome> {
     const before = await this.local();
-    const step = await this.call("hackmd_push_note", { local_path: FILE, ...(expectedRemoteHash === undefined ? {} : { expected_remote_hash: expectedRemoteHash }) });
+    const step = await this.call("hackmd_push_note", {
+      local_path: FILE,
+      ...(expectedRemoteHash === undefined ? {} : { expected_remote_hash: expectedRemoteHash }),
+    });
     const label = expectedRemoteHash === undefined ? "push" : "merge push";
     const outcome = this.writeOutcome(step, label);
     if ((await this.local()) !== before) this.fail(`${label} changed the working file`);
@@ -317,13 +356,16 @@ export class ReliabilityWorld {
         case "pushed":
           if (patches(step) !== 1) this.fail(`${label} reported pushed after ${patches(step)} PATCH requests`);
           if (this.remote() !== before) this.fail(`${label} reported pushed but HackMD holds a different body`);
-          if ((await this.visible()) !== before) this.fail(`${label} reported pushed but HackMD does not show the body (never confirmed)`);
-          if (out.body_hash !== localHash) this.fail(`${label} reported body_hash ${String(out.body_hash)} for a local body hashing to ${localHash}`);
+          if ((await this.visible()) !== before)
+            this.fail(`${label} reported pushed but HackMD does not show the body (never confirmed)`);
+          if (out.body_hash !== localHash)
+            this.fail(`${label} reported body_hash ${String(out.body_hash)} for a local body hashing to ${localHash}`);
           this.expectedBaselineHash = localHash;
           break;
         case "nothing_to_push":
           this.expectNoPatch(step, `${label} (nothing_to_push)`);
-          if (out.body_hash !== localHash) this.fail(`${label} reported nothing_to_push with body_hash ${String(out.body_hash)} ≠ local ${localHash}`);
+          if (out.body_hash !== localHash)
+            this.fail(`${label} reported nothing_to_push with body_hash ${String(out.body_hash)} ≠ local ${localHash}`);
           this.expectedBaselineHash = localHash;
           break;
         case "remote_changed":
@@ -331,9 +373,11 @@ export class ReliabilityWorld {
           break;
         case "conflict": {
           this.expectNoPatch(step, `${label} (conflict)`);
-          if (typeof out.snapshot_path !== "string") this.fail(`${label} conflict wrote no snapshot: ${String(out.snapshot_error)}`);
+          if (typeof out.snapshot_path !== "string")
+            this.fail(`${label} conflict wrote no snapshot: ${String(out.snapshot_error)}`);
           const snapshot = await this.snapshot();
-          if (snapshot === undefined || (await bodyHash(snapshot)) !== out.remote_body_hash) this.fail(`${label} conflict: the snapshot does not hold the reported remote body`);
+          if (snapshot === undefined || (await bodyHash(snapshot)) !== out.remote_body_hash)
+            this.fail(`${label} conflict: the snapshot does not hold the reported remote body`);
           break;
         }
         default:
@@ -341,7 +385,9 @@ export class ReliabilityWorld {
       }
     }
     this.trace.push(`${label}: ${describe(step.result)}`);
-    return outcome.ok && outcome.status === "conflict" ? { ...outcome, remoteHash: String(out.remote_body_hash) } : outcome;
+    return outcome.ok && outcome.status === "conflict"
+      ? { ...outcome, remoteHash: String(out.remote_body_hash) }
+      : outcome;
   }
 
   /**
@@ -386,24 +432,30 @@ export class ReliabilityWorld {
     const step: Step = { result: { content: [] }, requests: this.env.emu.requests({ since }) };
     if (commits(step) > 1) this.fail("sync-all committed more than one write to the note");
     const item = result.items.find((entry) => entry.note_id === NOTE_ID);
-    if (item === undefined || result.items.length !== 1) this.fail(`sync-all reported ${result.items.length} items for one tracked note`);
+    if (item === undefined || result.items.length !== 1)
+      this.fail(`sync-all reported ${result.items.length} items for one tracked note`);
     const after = await this.local();
     // A merge writes the file before its PATCH, so a merge whose PATCH then failed leaves the merged text:
     // allowed only if it kept every line the file had.
-    const mergedThenFailed = item.outcome === "error" && before.split("\n").every((line) => after.split("\n").includes(line));
-    if (item.outcome !== "pulled" && item.outcome !== "merged" && !mergedThenFailed && after !== before) this.fail(`sync-all (${item.outcome}) changed the working file`);
-    if (["unchanged", "pulled", "baseline_advanced", "conflict"].includes(item.outcome)) this.expectNoPatch(step, `sync-all (${item.outcome})`);
+    const mergedThenFailed =
+      item.outcome === "error" && before.split("\n").every((line) => after.split("\n").includes(line));
+    if (item.outcome !== "pulled" && item.outcome !== "merged" && !mergedThenFailed && after !== before)
+      this.fail(`sync-all (${item.outcome}) changed the working file`);
+    if (["unchanged", "pulled", "baseline_advanced", "conflict"].includes(item.outcome))
+      this.expectNoPatch(step, `sync-all (${item.outcome})`);
     this.trace.push(`sync-all: ${item.outcome}${item.error_kind === undefined ? "" : ` ${item.error_kind}`}`);
     const localHash = await bodyHash(after);
     switch (item.outcome) {
       case "pushed":
         if (patches(step) !== 1) this.fail(`sync-all reported pushed after ${patches(step)} PATCH requests`);
-        if (this.remote() !== before || (await this.visible()) !== before) this.fail("sync-all reported pushed but HackMD does not hold and show the local body");
+        if (this.remote() !== before || (await this.visible()) !== before)
+          this.fail("sync-all reported pushed but HackMD does not hold and show the local body");
         this.expectedBaselineHash = localHash;
         return { ok: true, status: "pushed" };
       case "merged":
         // Both sides' edits in the file, and HackMD holds and shows exactly the file (one PATCH at most).
-        if (this.remote() !== after || (await this.visible()) !== after) this.fail("sync-all reported merged but HackMD does not hold and show the merged file");
+        if (this.remote() !== after || (await this.visible()) !== after)
+          this.fail("sync-all reported merged but HackMD does not hold and show the merged file");
         this.expectedBaselineHash = localHash;
         return { ok: true, status: "pushed" };
       case "pulled":
@@ -418,7 +470,11 @@ export class ReliabilityWorld {
       }
       case "conflict": {
         const snapshot = await this.snapshot();
-        if (item.snapshot_path === undefined || snapshot === undefined || (await bodyHash(snapshot)) !== item.remote_body_hash) {
+        if (
+          item.snapshot_path === undefined ||
+          snapshot === undefined ||
+          (await bodyHash(snapshot)) !== item.remote_body_hash
+        ) {
           this.fail("sync-all reported a conflict without a snapshot of the reported remote body");
         }
         return { ok: true, status: "conflict", remoteHash: String(item.remote_body_hash) };
@@ -426,7 +482,8 @@ export class ReliabilityWorld {
       case "error":
       case "skipped": {
         const kind = item.error_kind ?? "unknown";
-        if (NOT_WRITTEN_KINDS.has(kind) && commits(step) > 0) this.fail(`sync-all reported ${kind} (nothing written) but HackMD committed its PATCH`);
+        if (NOT_WRITTEN_KINDS.has(kind) && commits(step) > 0)
+          this.fail(`sync-all reported ${kind} (nothing written) but HackMD committed its PATCH`);
         return { ok: false, kind, unknown: patches(step) > 0 && !NOT_WRITTEN_KINDS.has(kind) };
       }
       default:
@@ -486,11 +543,17 @@ export class ReliabilityWorld {
     const baseline = await readFile(join(this.root, `${TRACKED}.baseline.md`), "utf8");
     const baselineHash = await bodyHash(baseline);
     if (baselineHash !== this.expectedBaselineHash) {
-      this.fail(`after ${after}: the baseline hashes to ${baselineHash}, but the engine last reported ${this.expectedBaselineHash} as pulled or pushed`);
+      this.fail(
+        `after ${after}: the baseline hashes to ${baselineHash}, but the engine last reported ${this.expectedBaselineHash} as pulled or pushed`,
+      );
     }
-    if (!this.committedHistory.has(baselineHash)) this.fail(`after ${after}: the baseline holds a body HackMD never committed`);
-    const record = JSON.parse(await readFile(join(this.root, `${TRACKED}.json`), "utf8")) as { baseline_body_hash?: unknown };
-    if (record.baseline_body_hash !== baselineHash) this.fail(`after ${after}: the record's baseline_body_hash does not match the baseline file`);
+    if (!this.committedHistory.has(baselineHash))
+      this.fail(`after ${after}: the baseline holds a body HackMD never committed`);
+    const record = JSON.parse(await readFile(join(this.root, `${TRACKED}.json`), "utf8")) as {
+      baseline_body_hash?: unknown;
+    };
+    if (record.baseline_body_hash !== baselineHash)
+      this.fail(`after ${after}: the record's baseline_body_hash does not match the baseline file`);
   }
 
   /** Throws with the trace of the case. */
@@ -512,7 +575,8 @@ export class ReliabilityWorld {
   private writeOutcome(step: Step, label: string): WriteOutcome {
     if (!step.result.isError) return { ok: true, status: text(step.result.structuredContent?.status, "patched") };
     const kind = errorKindOf(step.result);
-    if (NOT_WRITTEN_KINDS.has(kind) && commits(step) > 0) this.fail(`${label} reported ${kind} (nothing written) but HackMD committed its PATCH`);
+    if (NOT_WRITTEN_KINDS.has(kind) && commits(step) > 0)
+      this.fail(`${label} reported ${kind} (nothing written) but HackMD committed its PATCH`);
     return { ok: false, kind, unknown: patches(step) > 0 && !NOT_WRITTEN_KINDS.has(kind) };
   }
 

@@ -149,13 +149,16 @@ export class Gates {
       () => (finished = true),
     );
     let idleRounds = 0;
-    for (let steps = 0; ; ) {
+    for (let steps = 0; ;) {
       await this.settle();
       if (finished) return steps;
       if (scheduler.count() === 0) {
         // Something runs outside the gates (a timer, an unpatched async call): give it time.
         idleRounds += 1;
-        if (idleRounds > 2_000) throw new Error(`the schedule hung: nothing waits at a gate and the operations did not finish (after ${steps} gates)`);
+        if (idleRounds > 2_000)
+          throw new Error(
+            `the schedule hung: nothing waits at a gate and the operations did not finish (after ${steps} gates)`,
+          );
         await new Promise<void>((resolve) => setTimeout(resolve, 1));
         continue;
       }
