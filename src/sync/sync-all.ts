@@ -1031,9 +1031,9 @@ function pushItem(base: Omit<SyncAllItem, "outcome">, record: SyncRecord, output
   }
 }
 
-/** Counts of a result; a dry run counts the outcome each plan would have. */
-function countItems(items: readonly SyncAllItem[]): SyncAllCounts {
-  const counts: SyncAllCounts = {
+/** Counts of nothing: every outcome 0. */
+export function emptyCounts(): SyncAllCounts {
+  return {
     in_sync: 0,
     pulled: 0,
     pushed: 0,
@@ -1044,6 +1044,11 @@ function countItems(items: readonly SyncAllItem[]): SyncAllCounts {
     errors: 0,
     skipped: 0,
   };
+}
+
+/** Counts of a result; a dry run counts the outcome each plan would have. */
+function countItems(items: readonly SyncAllItem[]): SyncAllCounts {
+  const counts = emptyCounts();
   for (const item of items) {
     const outcome =
       item.outcome === "planned" && item.merges === true

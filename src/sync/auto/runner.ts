@@ -21,6 +21,7 @@ import type { SentRequest } from "../../hackmd/request";
 import type { Words } from "../../core/wording";
 import {
   DEFAULT_SYNC_ALL_CONCURRENCY,
+  emptyCounts,
   LocalHashCache,
   syncAll,
   type SyncAllCounts,
@@ -591,17 +592,3 @@ export class AutoSyncRunner {
 
 /** Sync-all plans that push the file's edits. */
 const PUSH_PLANS: ReadonlySet<string> = new Set(["push", "same_change", "conflict", "reconcile"]);
-
-function emptyCounts(): SyncAllCounts {
-  return {
-    in_sync: 0,
-    pulled: 0,
-    pushed: 0,
-    merged: 0,
-    conflicts: 0,
-    missing_local: 0,
-    missing_remote: 0,
-    errors: 0,
-    skipped: 0,
-  };
-}
