@@ -7,31 +7,10 @@
  */
 import { DEMO_NOTE_IDS } from "../../src/emulator/seed/demo";
 import type * as FakeObsidian from "../__mocks__/obsidian";
+import { forwardToFetch } from "../plugin/request-url-fetch";
 
 type Fake = typeof FakeObsidian;
 type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void> | void; ui: Record<string, unknown> };
-
-function forwardRequestUrl(fake: Fake): void {
-  fake.requestUrl.mockImplementation(async (request) => {
-    const param = typeof request === "string" ? { url: request } : request;
-    const headers: Record<string, string> = { ...param.headers };
-    if (param.contentType !== undefined) headers["content-type"] = param.contentType;
-    const response = await fetch(param.url, { method: param.method ?? "GET", headers, body: param.body ?? null });
-    const arrayBuffer = await response.arrayBuffer();
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      out[name] = value;
-    });
-    if (param.throw !== false && response.status >= 400) throw new Error(`Request failed, status ${response.status}`);
-    return {
-      status: response.status,
-      headers: out,
-      arrayBuffer,
-      text: new TextDecoder().decode(arrayBuffer),
-      json: undefined,
-    };
-  });
-}
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
   const until = Date.now() + 20_000;
@@ -65,7 +44,7 @@ export async function loadPlugin(
   });
   if (loaded === undefined) throw new Error("main.js did not load");
   const { fake, Plugin } = loaded;
-  forwardRequestUrl(fake);
+  forwardToFetch(fake.requestUrl);
   const app = new fake.App();
   app.secretStorage.setSecret("hackmd-bridge-api-token", options.token);
   const plugin = new Plugin(app, options.manifest);

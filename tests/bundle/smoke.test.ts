@@ -16,6 +16,7 @@ import type { Plugin } from "esbuild";
 import esbuild from "esbuild";
 import { builtinModules } from "node:module";
 import { BANNER, pluginOptions } from "../../scripts/plugin-build.cjs";
+import { forwardToFetch } from "../plugin/request-url-fetch";
 
 /** Every name Node answers `require` with a built-in for. */
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
@@ -72,29 +73,6 @@ async function buildPlugin(outfile: string, marked = true): Promise<void> {
   });
 }
 
-/** Sends the fake requestUrl's requests with Node's fetch (as requestUrl would, status >= 400 throws). */
-function forwardRequestUrl(fake: Fake): void {
-  fake.requestUrl.mockImplementation(async (request) => {
-    const param = typeof request === "string" ? { url: request } : request;
-    const headers: Record<string, string> = { ...param.headers };
-    if (param.contentType !== undefined) headers["content-type"] = param.contentType;
-    const response = await fetch(param.url, { method: param.method ?? "GET", headers, body: param.body ?? null });
-    const arrayBuffer = await response.arrayBuffer();
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      out[name] = value;
-    });
-    if (param.throw !== false && response.status >= 400) throw new Error(`Request failed, status ${response.status}`);
-    return {
-      status: response.status,
-      headers: out,
-      arrayBuffer,
-      text: new TextDecoder().decode(arrayBuffer),
-      json: undefined,
-    };
-  });
-}
-
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
@@ -147,7 +125,7 @@ async function startPlugin(
   device?: { mcpEnabled: boolean; mcpPort: number },
 ) {
   const { fake, Plugin } = loaded;
-  forwardRequestUrl(fake);
+  forwardToFetch(fake.requestUrl);
   const app = new fake.App();
   app.secretStorage.setSecret("hackmd-bridge-api-token", emu.token);
   if (device) app.saveLocalStorage("hackmd-bridge-device", device);

@@ -3,33 +3,16 @@
  * `requestUrl` forwarded to Node's fetch so every request reaches a real HackMD emulator on
  * loopback, and a scripted PluginUi (answers instead of modals).
  */
-import { App, Notice, Plugin, requestUrl, type RequestUrlParam, type RequestUrlResponse } from "../__mocks__/obsidian";
+import { App, Notice, Plugin, requestUrl } from "../__mocks__/obsidian";
 import { createEmulatorFree } from "../helpers/emulator";
 import type { Emulator, EmulatorOptions } from "../../src/emulator";
 import HackmdBridgePlugin from "../../src/main";
 import { HACKMD_TOKEN_SECRET_ID } from "../../src/obsidian/secrets";
+import { forwardToFetch } from "./request-url-fetch";
 
 /** Programs the fake requestUrl to send every request with Node's fetch (as requestUrl would). */
 export function forwardRequestUrlToFetch(): void {
-  requestUrl.mockImplementation(async (request: RequestUrlParam | string): Promise<RequestUrlResponse> => {
-    const param = typeof request === "string" ? { url: request } : request;
-    const headers: Record<string, string> = { ...param.headers };
-    if (param.contentType !== undefined) headers["content-type"] = param.contentType;
-    const response = await fetch(param.url, { method: param.method ?? "GET", headers, body: param.body ?? null });
-    const arrayBuffer = await response.arrayBuffer();
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      out[name] = value;
-    });
-    if (param.throw !== false && response.status >= 400) throw new Error(`Request failed, status ${response.status}`);
-    return {
-      status: response.status,
-      headers: out,
-      arrayBuffer,
-      text: new TextDecoder().decode(arrayBuffer),
-      json: undefined,
-    };
-  });
+  forwardToFetch(requestUrl);
 }
 
 /** Makes `window` the Node global, which has the timers the plugin uses. */
