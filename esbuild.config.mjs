@@ -4,9 +4,9 @@ import { chmodSync, readFileSync } from "node:fs";
 import esbuild from "esbuild";
 import pluginBuild from "./scripts/plugin-build.cjs";
 
-const { pluginOptions } = pluginBuild;
+const { pluginOptions, repositoryUrl } = pluginBuild;
 
-const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+const { version, repository } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
 const args = new Set(process.argv.slice(2));
 const watch = args.has("--watch");
@@ -17,7 +17,7 @@ const cliOutfile =
   [...args].find((arg) => arg.startsWith("--cli-outfile="))?.slice("--cli-outfile=".length) || "dist/cli.js";
 
 /** The plugin (main.js): one plain CommonJS file; its options and stubs live in scripts/plugin-build.cjs. */
-const plugin = pluginOptions({ version, dev });
+const plugin = pluginOptions({ version, repository: repositoryUrl(repository), dev });
 
 /** The standalone command: one self-contained Node script with a shebang, executable (chmod 755). */
 const cli = {

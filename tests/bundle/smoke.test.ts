@@ -15,7 +15,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Plugin } from "esbuild";
 import esbuild from "esbuild";
 import { builtinModules } from "node:module";
-import { BANNER, pluginOptions } from "../../scripts/plugin-build.cjs";
+import { bannerFor, pluginOptions } from "../../scripts/plugin-build.cjs";
 import { forwardToFetch } from "../plugin/request-url-fetch";
 
 /** Every name Node answers `require` with a built-in for. */
@@ -201,8 +201,10 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     const shipped = join(dir, "shipped.js");
     await buildPlugin(shipped, false);
     const text = await readFile(shipped, "utf8");
-    expect(text.startsWith(BANNER)).toBe(true);
-    expect(BANNER).toMatch(/https:\/\/github\.com\/[\w.-]+\/[\w.-]+/);
+    // The build names no repository here, so the banner says where the source is without an address.
+    expect(text.startsWith(bannerFor(""))).toBe(true);
+    expect(bannerFor("https://github.com/owner/hackmd-bridge")).toContain("\nhttps://github.com/owner/hackmd-bridge\n");
+    expect(text.slice(0, 400)).not.toMatch(/https?:\/\//);
     expect(text).not.toMatch(/new\s+Function\b/);
     expect(text).not.toMatch(/(?<![\w$.])eval\s*\(/);
     expect(text).not.toMatch(/[A-Za-z0-9+/]{200,}/);
