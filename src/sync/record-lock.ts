@@ -25,6 +25,48 @@ const FIRST_DELAY_MS = 2;
 const MAX_DELAY_MS = 100;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
+/** A breaker file (`<lock>.break`) this old was left by a process killed while breaking a lock. */
+export const BREAK_STALE_MS = 5_000;
+
+/**
+ * Removes a lock judged stale, unless it changed since it was judged (another waiter broke it and
+ * a new holder took it). A waiter first takes `<lock>.break` with an exclusive create, so no two
+ * waiters re-read and remove at once: without it, one waiter could remove the fresh lock another
+ * had just broken and retaken, and both would hold it. A breaker file left by a process killed in
+ * between (older than `BREAK_STALE_MS`, or dated after now) is removed; only then, with a dead
+ * breaker and two waiters at the same instant, can the race come back. Resolves true when this
+ * call removed the lock; false when the caller should wait and look again.
+ */
+export async function breakIfUnchanged(options: {
+  files: StateFiles;
+  lock: string;
+  /** The lock's text when it was judged stale. */
+  judged: string;
+  now: number;
+  /** Called just before the stale lock is removed (to log it). */
+  onBreak: () => void;
+}): Promise<boolean> {
+  const { files, lock, judged, now } = options;
+  const breaker = `${lock}.break`;
+  if (!(await files.create(breaker, `${now}\n`))) {
+    const held = await files.read(breaker, { maxBytes: 64 });
+    const since = held === undefined ? NaN : Number(decoder.decode(held.bytes).trim());
+    if (held !== undefined && (!Number.isFinite(since) || since > now || now - since > BREAK_STALE_MS)) {
+      await files.remove(breaker);
+    }
+    return false;
+  }
+  try {
+    const again = await files.read(lock, { maxBytes: 256 });
+    if (again === undefined || decoder.decode(again.bytes) !== judged) return false;
+    options.onBreak();
+    await files.remove(lock);
+    return true;
+  } finally {
+    await files.remove(breaker);
+  }
+}
+
 /** Time as the lock sees it (the core's clock and sleep; virtual in the concurrency harness). */
 export interface LockTiming {
   now(): number;
@@ -80,7 +122,14 @@ export class RecordLocks {
       // its age: such a lock, like one without a time, is judged by how long it has looked so.
       const age = Number.isFinite(taken) && taken > 0 && taken <= now ? now - taken : now - seen.since;
       if (age > LOCK_STALE_MS) {
-        await this.breakStale(file, text);
+        const broken = await breakIfUnchanged({
+          files: this.files,
+          lock: file,
+          judged: text,
+          now,
+          onBreak: () => this.logger.warn("sync_lock_broken", { lock: file }),
+        });
+        if (!broken) await this.timing.sleep(delay);
         continue;
       }
       if (now - started > LOCK_WAIT_MS) {
@@ -93,14 +142,6 @@ export class RecordLocks {
       await this.timing.sleep(delay);
       delay = Math.min(MAX_DELAY_MS, delay * 2);
     }
-  }
-
-  /** Removes a stale lock, unless it changed since it was judged stale (another waiter broke it). */
-  private async breakStale(file: string, judged: string): Promise<void> {
-    const again = await this.files.read(file, { maxBytes: 256 });
-    if (again === undefined || decoder.decode(again.bytes) !== judged) return;
-    this.logger.warn("sync_lock_broken", { lock: file });
-    await this.files.remove(file);
   }
 
   /**

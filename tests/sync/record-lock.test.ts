@@ -8,8 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256Hex } from "../../src/core/hash";
 import { silentLogger, type Logger } from "../../src/core/ports";
+import type { StateFiles } from "../../src/core/local-files";
 import { NodeLocalFiles } from "../../src/node/local-files";
-import { LOCK_STALE_MS, LOCK_WAIT_MS, type LockTiming } from "../../src/sync/record-lock";
+import {
+  BREAK_STALE_MS,
+  breakIfUnchanged,
+  LOCK_STALE_MS,
+  LOCK_WAIT_MS,
+  type LockTiming,
+} from "../../src/sync/record-lock";
 import {
   baselineFile,
   RecordChangedError,
@@ -253,5 +260,76 @@ describe("the record lock (one record rewrite at a time across processes)", () =
       store.remove(null, "n1", { local_path: "a.md", baseline_body_hash: saved.record.baseline_body_hash }),
     ).rejects.toBeInstanceOf(RecordChangedError);
     expect((await readStored()).record.local_path).toBe("b.md");
+  });
+
+  it("two waiters breaking one stale lock: the second cannot remove the lock while the first re-reads and removes it, so a retaken lock is never removed by the other", async () => {
+    const files = await NodeLocalFiles.open({ root });
+    const lock = "locks/race.lock";
+    expect(await files.state.create(lock, "dead 1\n")).toBe(true);
+    // The first waiter stops between its re-read and its removal.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const state = files.state;
+    const paused: StateFiles = Object.assign(Object.create(state) as StateFiles, {
+      remove: async (path: string) => {
+        if (path === lock) await gate;
+        return state.remove(path);
+      },
+    });
+    const broken: string[] = [];
+    const first = breakIfUnchanged({
+      files: paused,
+      lock,
+      judged: "dead 1\n",
+      now: 1_000_000,
+      onBreak: () => void broken.push("first"),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(broken).toEqual(["first"]);
+    // The second waiter judged the same stale lock: it must not remove it now (before, it did,
+    // took the lock afresh, and the first then removed that fresh lock).
+    const second = await breakIfUnchanged({
+      files: files.state,
+      lock,
+      judged: "dead 1\n",
+      now: 1_000_000,
+      onBreak: () => void broken.push("second"),
+    });
+    expect(second).toBe(false);
+    expect(await readFile(join(root, STATE, lock), "utf8")).toBe("dead 1\n");
+    open();
+    expect(await first).toBe(true);
+    expect(broken).toEqual(["first"]);
+    // The second takes the lock now; a later break judged on the dead text leaves it alone.
+    expect(await files.state.create(lock, "second 2\n")).toBe(true);
+    expect(
+      await breakIfUnchanged({
+        files: files.state,
+        lock,
+        judged: "dead 1\n",
+        now: 1_000_001,
+        onBreak: () => void broken.push("late"),
+      }),
+    ).toBe(false);
+    expect(await readFile(join(root, STATE, lock), "utf8")).toBe("second 2\n");
+    expect(broken).toEqual(["first"]);
+  });
+
+  it("a breaker file left by a process killed while breaking is cleared once old (or dated after now), so the lock can still be broken", async () => {
+    const files = await NodeLocalFiles.open({ root });
+    const lock = "locks/left.lock";
+    expect(await files.state.create(lock, "dead 1\n")).toBe(true);
+    expect(await files.state.create(`${lock}.break`, "1000000\n")).toBe(true);
+    const tryAt = (now: number): Promise<boolean> =>
+      breakIfUnchanged({ files: files.state, lock, judged: "dead 1\n", now, onBreak: () => undefined });
+    expect(await tryAt(1_000_000 + BREAK_STALE_MS)).toBe(false); // fresh: another waiter may be breaking
+    expect(await tryAt(1_000_000 + BREAK_STALE_MS + 1)).toBe(false); // old: cleared, look again
+    expect(await tryAt(1_000_000 + BREAK_STALE_MS + 2)).toBe(true);
+    expect(await files.state.create(`${lock}.break`, "9999999999999\n")).toBe(true);
+    expect(await files.state.create(lock, "dead 2\n")).toBe(true);
+    const next = (now: number): Promise<boolean> =>
+      breakIfUnchanged({ files: files.state, lock, judged: "dead 2\n", now, onBreak: () => undefined });
+    expect(await next(2_000_000)).toBe(false); // dated after now: cleared
+    expect(await next(2_000_001)).toBe(true);
   });
 });

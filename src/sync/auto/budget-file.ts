@@ -19,7 +19,7 @@
 import { BridgeError } from "../../core/errors";
 import type { StateFiles } from "../../core/local-files";
 import { silentLogger, type Logger } from "../../core/ports";
-import { REAL_LOCK_TIMING, type LockTiming } from "../record-lock";
+import { breakIfUnchanged, REAL_LOCK_TIMING, type LockTiming } from "../record-lock";
 import { UNREADABLE_BUDGET, type BudgetStorage } from "./budget";
 
 /** The budget file inside the state folder. */
@@ -93,11 +93,14 @@ export function stateFileBudgetStorage(
       const dead = holder !== undefined && holder !== owner && opts.isAlive?.(holder) === false;
       // An unreadable lock (created, bytes not yet written) is judged by how long it has looked so.
       if (dead || age > BUDGET_LOCK_STALE_MS || now - seen.since > BUDGET_LOCK_STALE_MS) {
-        const again = await files.read(lock, { maxBytes: 256 });
-        if (again !== undefined && loose.decode(again.bytes) === text) {
-          logger.warn("budget_lock_broken", { lock, reason: dead ? "owner_gone" : "stale" });
-          await files.remove(lock);
-        }
+        const broken = await breakIfUnchanged({
+          files,
+          lock,
+          judged: text,
+          now,
+          onBreak: () => logger.warn("budget_lock_broken", { lock, reason: dead ? "owner_gone" : "stale" }),
+        });
+        if (!broken) await timing.sleep(delay);
         continue;
       }
       if (now - started > BUDGET_LOCK_WAIT_MS) {
