@@ -19,11 +19,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { DEMO_NOTE_IDS } from "../src/emulator";
 import { describeTool } from "../src/mcp/define-tool";
 import { TOOLS } from "../src/mcp/tools";
 import { errorKindOf, startBenchBridge, type BenchBridge } from "./lib/bridge";
 import { loadNow, machineInfo, ms, summarize, table } from "./lib/report";
+import { VALID_ARGUMENTS } from "../tests/helpers/tool-arguments";
 
 const USAGE = `usage: npm run bench -- hostile [--calls N] [--depth N] [--cli PATH]
   --calls N    timed calls per tool and shape, and per command path (default 5)
@@ -54,27 +54,7 @@ function options(): { calls: number; depth: number; cli: string } {
   return { calls: count("calls", values.calls), depth: count("depth", values.depth), cli: values.cli };
 }
 
-const READING = DEMO_NOTE_IDS.readingList;
-const FOLDER = "91722050-bf47-4334-9e5d-87125a724c29";
-/** Valid arguments per tool (as in tests/mcp/hostile-arguments.test.ts), so the hostile part is the only fault. */
-const BASE: Record<string, Record<string, unknown>> = {
-  hackmd_get_note: { note_ref: READING },
-  hackmd_create_note: { title: "Hostile", content: "x" },
-  hackmd_update_note: { note_ref: READING, content: "x" },
-  hackmd_delete_note: { note_ref: READING },
-  hackmd_upload_note_image: { note_ref: READING, image_path: "pic.png" },
-  hackmd_create_folder: { name: "Hostile" },
-  hackmd_update_folder: { team_path: "sandbox-team", folder_id: FOLDER, name: "x" },
-  hackmd_delete_folder: { folder_id: FOLDER, confirm: true },
-  hackmd_pull_note: { note_ref: READING, local_path: "hostile.md" },
-  hackmd_push_note: { local_path: "hostile.md", note_ref: READING },
-  hackmd_untrack_note: { note_id: READING, confirm: true },
-  hackmd_list_versions: { note_ref: READING },
-  hackmd_get_version: { note_ref: READING, version_id: FOLDER },
-  hackmd_create_version: { note_ref: READING, name: "v" },
-  hackmd_list_comments: { note_ref: READING },
-  hackmd_resolve_comment: { note_ref: READING, comment_id: FOLDER },
-};
+const BASE = VALID_ARGUMENTS;
 const IDENTIFIERS = ["note_ref", "team_path", "note_id", "folder_id", "version_id", "comment_id", "parent_folder_id"];
 
 function deepArray(levels: number): unknown {

@@ -15,6 +15,7 @@ import { writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import process from "node:process";
 import esbuild from "esbuild";
+import pluginBuild from "./plugin-build.cjs";
 import { ESLint } from "eslint";
 import { globalIgnores } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
@@ -50,16 +51,12 @@ const config = [
 
 /** The repository's files that esbuild puts into main.js (paths relative to the repository). */
 async function bundledFiles() {
+  // The plugin's own build options (scripts/plugin-build.cjs), so the list is what ships.
   const result = await esbuild.build({
+    ...pluginBuild.pluginOptions({ version: "0.0.0" }),
     absWorkingDir: root,
-    entryPoints: ["src/main.ts"],
-    bundle: true,
     write: false,
     metafile: true,
-    format: "cjs",
-    platform: "node",
-    external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
-    define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("0.0.0") },
     logLevel: "silent",
   });
   // The repository's own files; packages (node_modules may be a symlink elsewhere) are not linted.

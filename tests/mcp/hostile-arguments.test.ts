@@ -13,41 +13,19 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { DEMO_COMMENT_IDS, DEMO_NOTE_IDS, type Emulator } from "../../src/emulator";
+import type { Emulator } from "../../src/emulator";
 import { ARGUMENT_ARRAY_LIMIT, ARGUMENT_DEPTH_LIMIT, MESSAGE_DEPTH_LIMIT } from "../../src/mcp/json-depth";
 import { errorKind, startBridge, type CallResult, type TestBridge } from "../helpers/bridge";
 import { buildCli } from "../helpers/build-cli";
 import { deepSafeHttpTransport, LineClientTransport, stringifyIterative } from "../helpers/deep-wire";
 import { createEmulatorFree } from "../helpers/emulator";
+import { DEMO_FOLDER_ID, VALID_ARGUMENTS } from "../helpers/tool-arguments";
 
-const READING = DEMO_NOTE_IDS.readingList;
-const FOLDER = "91722050-bf47-4334-9e5d-87125a724c29";
 const DEEP = 50_000;
 const HUGE_STRING = "a".repeat(2 * 1024 * 1024);
 const HUGE_ARRAY_LENGTH = 200_000;
 
-/** Valid arguments for every tool, so that the hostile part is the only fault in a call. */
-const BASE: Record<string, Record<string, unknown>> = {
-  hackmd_get_me: {},
-  hackmd_list_notes: {},
-  hackmd_get_note: { note_ref: READING },
-  hackmd_create_note: { title: "Hostile", content: "x" },
-  hackmd_update_note: { note_ref: READING, content: "x" },
-  hackmd_delete_note: { note_ref: READING },
-  hackmd_upload_note_image: { note_ref: READING, image_path: "pic.png" },
-  hackmd_list_folders: {},
-  hackmd_create_folder: { name: "Hostile" },
-  hackmd_update_folder: { team_path: "sandbox-team", folder_id: FOLDER, name: "x" },
-  hackmd_delete_folder: { folder_id: FOLDER, confirm: true },
-  hackmd_pull_note: { note_ref: READING, local_path: "hostile.md" },
-  hackmd_push_note: { local_path: "hostile.md", note_ref: READING },
-  hackmd_untrack_note: { note_id: READING, confirm: true },
-  hackmd_list_versions: { note_ref: READING },
-  hackmd_get_version: { note_ref: READING, version_id: FOLDER },
-  hackmd_create_version: { note_ref: READING, name: "v" },
-  hackmd_list_comments: { note_ref: READING },
-  hackmd_resolve_comment: { note_ref: READING, comment_id: DEMO_COMMENT_IDS.checklist },
-};
+const BASE = VALID_ARGUMENTS;
 
 /** Parameters that carry an identifier (checked by hackmd/identifiers.ts before any request). */
 const IDENTIFIERS = new Set([
@@ -203,7 +181,7 @@ describe("hostile argument shapes, every tool, through the SDK's real client (in
     // child_order holds folder ids too.
     await expectRefused(
       "hackmd_update_folder",
-      { folder_id: FOLDER, child_order: [FOLDER, HUGE_STRING] },
+      { folder_id: DEMO_FOLDER_ID, child_order: [DEMO_FOLDER_ID, HUGE_STRING] },
       "a 2 MiB child_order entry",
     );
   }, 120_000);

@@ -2,7 +2,7 @@
  * The standalone command as a real child process: built from source with esbuild into a temp
  * folder (npm test does not need a prior build), then spawned with a controlled environment.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -325,6 +325,31 @@ describe("hackmd-bridge", () => {
     }
   });
 });
+/** `hackmd-bridge serve --port 0 <flags>` against the emulator, and an SDK client connected with the URL and token it prints. */
+async function serveWithClient(flags: string[]): Promise<{ child: ChildProcess; client: Client }> {
+  const root = await mkdtemp(join(work, "root-"));
+  const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0", ...flags], {
+    env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
+    });
+    child.once("exit", () => reject(new Error(`serve exited early: ${stderr}`)));
+  });
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const { url, token } = JSON.parse(line) as { url: string; token: string };
+  const client = new Client({ name: "cli-test", version: "1" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
+  return { child, client };
+}
+
 describe("hackmd-bridge serve: the tool policy flags", () => {
   const WRITE_TOOLS = [
     "hackmd_create_note",
@@ -410,29 +435,8 @@ describe("hackmd-bridge serve: the tool policy flags", () => {
   });
 
   it("serve with no policy flag allows a tool that writes", async () => {
-    const root = await mkdtemp(join(work, "root-"));
-    const child = spawn(process.execPath, [cli, "serve", "--root", root, "--port", "0"], {
-      env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    const line = await new Promise<string>((resolve, reject) => {
-      child.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString("utf8");
-        if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
-      });
-      child.once("exit", () => reject(new Error(`serve exited early: ${stderr}`)));
-    });
-    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const { child, client } = await serveWithClient([]);
     try {
-      const { url, token } = JSON.parse(line) as { url: string; token: string };
-      const client = new Client({ name: "cli-test", version: "1" });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(url), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
       const created = await client.callTool({
         name: "hackmd_create_note",
         arguments: { title: "Written over HTTP", content: "# Written over HTTP\n" },
@@ -447,33 +451,8 @@ describe("hackmd-bridge serve: the tool policy flags", () => {
   });
 
   it("serve --read-only refuses every write tool with tool_denied and still reads; --ask refuses with the reason", async () => {
-    const root = await mkdtemp(join(work, "root-"));
-    const child = spawn(
-      process.execPath,
-      [cli, "serve", "--root", root, "--port", "0", "--read-only", "--ask", "hackmd_list_folders"],
-      {
-        env: env({ HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token }),
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    const line = await new Promise<string>((resolve, reject) => {
-      child.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString("utf8");
-        if (stdout.includes("\n")) resolve(stdout.split("\n")[0] ?? "");
-      });
-      child.once("exit", () => reject(new Error(`serve exited early: ${stderr}`)));
-    });
-    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const { child, client } = await serveWithClient(["--read-only", "--ask", "hackmd_list_folders"]);
     try {
-      const { url, token } = JSON.parse(line) as { url: string; token: string };
-      const client = new Client({ name: "cli-test", version: "1" });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(url), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
       const before = emu.requests().length;
       for (const name of WRITE_TOOLS) {
         // Arguments do not matter: the policy is decided before they are read.

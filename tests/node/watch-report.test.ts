@@ -3,22 +3,12 @@
  * src/node/commands/watch.ts reportLine): counts read as English, and a round with errors says
  * what went wrong instead of only how many.
  */
-import type { SyncAllCounts, SyncAllItem } from "../../src/sync/sync-all";
+import { emptyCounts, type SyncAllCounts, type SyncAllItem } from "../../src/sync/sync-all";
 import type { StepReport } from "../../src/sync/auto/runner";
 import { countWords } from "../../src/node/commands/sync";
 import { reportLine } from "../../src/node/commands/watch";
 
-const zero: SyncAllCounts = {
-  in_sync: 0,
-  pulled: 0,
-  pushed: 0,
-  merged: 0,
-  conflicts: 0,
-  missing_local: 0,
-  missing_remote: 0,
-  errors: 0,
-  skipped: 0,
-};
+const zero: SyncAllCounts = emptyCounts();
 
 function errorItem(path: string, message: string): SyncAllItem {
   return {

@@ -8,6 +8,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import esbuild from "esbuild";
+import { pluginOptions } from "../../scripts/plugin-build.cjs";
 import { REPO } from "../acceptance/checkout";
 
 /** The lint, in a child process: eslint-plugin-obsidianmd is an ES module, which jest's CommonJS cannot load. */
@@ -33,16 +34,12 @@ process.stdout.write(JSON.stringify(found));
 `;
 
 async function bundledFiles(): Promise<string[]> {
+  // The plugin's own build options, so the list is what ships in main.js.
   const result = await esbuild.build({
+    ...pluginOptions({ version: "0.0.0" }),
     absWorkingDir: REPO,
-    entryPoints: ["src/main.ts"],
-    bundle: true,
     write: false,
     metafile: true,
-    format: "cjs",
-    platform: "node",
-    external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
-    define: { __HACKMD_BRIDGE_VERSION__: JSON.stringify("0.0.0") },
     logLevel: "silent",
   });
   return Object.keys(result.metafile.inputs).filter((path) => path.startsWith("src/"));
