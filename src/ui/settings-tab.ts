@@ -124,6 +124,11 @@ const TOOL_SETTING_NAMES: Readonly<Record<string, string>> = {
   hackmd_pull_note: "Pull a note into the vault",
   hackmd_push_note: "Push a file to HackMD",
   hackmd_untrack_note: "Untrack a note",
+  hackmd_list_versions: "List a note's versions",
+  hackmd_get_version: "Read a version of a note",
+  hackmd_create_version: "Save a version of a note",
+  hackmd_list_comments: "List a note's comments",
+  hackmd_resolve_comment: "Resolve or reopen a comment",
 };
 
 /** Labels of the tool policies. */

@@ -9,6 +9,7 @@ import { DeviceSettings } from "../../src/obsidian/device-settings";
 import type { EndpointStatus } from "../../src/obsidian/mcp-endpoint";
 import { PluginSecrets } from "../../src/obsidian/secrets";
 import { clientConfigs } from "../../src/mcp/client-configs";
+import { ALL_TOOL_NAMES } from "../../src/mcp/policy";
 import type { ConfirmOptions } from "../../src/ui/confirm-modal";
 import { HackmdBridgeSettingTab, type SettingsTabServices } from "../../src/ui/settings-tab";
 
@@ -87,6 +88,22 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe("settings tab", () => {
   afterEach(() => {
     Platform.isDesktopApp = true;
+  });
+
+  it("names every tool's permission in words, not by its tool name", () => {
+    const { tab } = setup();
+    const names = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].map((el) => ({
+      name: el.querySelector(".setting-item-name")?.textContent ?? "",
+      description: el.querySelector(".setting-item-description")?.textContent ?? "",
+    }));
+    for (const tool of ALL_TOOL_NAMES) {
+      const row = names.find((entry) => entry.description.startsWith(tool));
+      expect({ tool, found: row !== undefined, named: row !== undefined && row.name !== tool }).toEqual({
+        tool,
+        found: true,
+        named: true,
+      });
+    }
   });
 
   it("renders sentence-case headings with Setting.setHeading, and the same groups declaratively", () => {
