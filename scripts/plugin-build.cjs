@@ -60,14 +60,14 @@ const obsidianProvided = [
 const stubs = {
   name: "hackmd-bridge-stubs",
   setup(build) {
-    build.onLoad(
-      { filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/](esm|cjs)[\\/]validation[\\/]ajv-provider\.js$/ },
-      () => ({
-        contents:
-          "export class AjvJsonSchemaValidator { constructor() { throw new Error('ajv is not bundled: pass jsonSchemaValidator (ElicitationSchemaValidator)'); } }",
-        loader: "js",
-      }),
-    );
+    // The SDK's v2 server takes its default JSON-schema validator (ajv, ajv-formats, fast-uri) from
+    // this shim; ours is passed instead (ElicitationSchemaValidator), and the plugin has no stdio
+    // (the shim's other export, `process`, serves only the SDK's stdio entry).
+    build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]shimsNode\.mjs$/ }, () => ({
+      contents:
+        "export class DefaultJsonSchemaValidator { constructor() { throw new Error('ajv is not bundled: pass jsonSchemaValidator (ElicitationSchemaValidator)'); } }\nexport const process = undefined;",
+      loader: "js",
+    }));
     build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
       contents: "export {};",
       loader: "js",

@@ -1,12 +1,11 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestParamsSchema,
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod/v4";
+  CLIENT_INFO_META_KEY,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+  type StandardSchemaV1,
+} from "@modelcontextprotocol/server";
 import type { ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
 import type { Logger } from "../core/ports";
@@ -59,23 +58,37 @@ export interface ToolCallEvent {
 }
 
 /**
- * tools/call as our handler reads it: the arguments exactly as they arrived, moved aside so the
- * SDK never rebuilds them. Its own schema (`z.record`) drops an own `__proto__` key (rebuilding
- * the object assigns it, which sets the prototype) and throws on a `constructor` key (the object
- * no longer looks plain), which reached the agent as a JSON-RPC -32603. `decodeArguments` judges
- * the untouched object and answers every odd name with an `invalid_input` result (docs/tools.md §3.1).
+ * tools/call's params as our handler reads them: exactly as they arrived. The SDK's own params
+ * schema rebuilds `arguments` as a record, which drops an own `__proto__` key (rebuilding the
+ * object assigns it, which sets the prototype) and throws on a `constructor` key, so the handler is
+ * set with this pass-through schema instead (the SDK's three-argument `setRequestHandler`);
+ * `decodeArguments` judges the untouched object and answers every odd name with an
+ * `invalid_input` result (docs/tools.md §3.1).
  */
-const RawCallToolRequestSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }).transform(
-    ({ arguments: rawArguments, ...params }) => ({
-      ...params,
-      rawArguments,
-    }),
-  ),
-});
+const rawCallParams: StandardSchemaV1<unknown, { name?: unknown; arguments?: unknown }> = {
+  "~standard": {
+    version: 1,
+    vendor: "hackmd-bridge",
+    validate: (value) =>
+      value !== null && typeof value === "object" ? { value } : { issues: [{ message: "params must be an object" }] },
+  },
+};
 
-/** The SDK's protocol-level server, which createMcpServer returns. */
-export type McpProtocolServer = Server;
+/** The SDK's server that createMcpServer returns (its `McpServer`, whose handlers we set ourselves). */
+export type McpProtocolServer = McpServer;
+
+/**
+ * Where "allow this tool for this session" is kept and who the client is, when the transport
+ * knows better than one server instance: over HTTP a 2026-07-28 client gets a fresh server per
+ * request (no session), so the listener keeps the set per client name for its lifetime; a
+ * 2025-11-25 session and a stdio connection get one server each and need no scope.
+ */
+export interface ServerScope {
+  /** The tools the user allowed for `client` (the set is kept and changed by the gate). */
+  allowed?(client: string): Set<string>;
+  /** The client's name from its 2025-11-25 `initialize`, which the transport saw. */
+  clientName?(): string | undefined;
+}
 
 /**
  * The tools/list answer of a tool set, built once per set (docs/architecture.md §5): converting 19 zod schemas
@@ -107,31 +120,36 @@ let sharedValidator: ElicitationSchemaValidator | undefined;
  * `invalid_input` results, hidden aliases, and advertised schemas that differ from the decoding
  * ones (docs/tools.md §3.1).
  */
-export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProtocolServer {
-  // The SDK's low-level Server, not McpServer: McpServer's registerTool (never used here) pulls in
-  // zod v3 and zod-to-json-schema. Our own small validator replaces ajv (docs/architecture.md §5). The
-  // capabilities are what McpServer declared for us before (`listChanged: true`), unchanged.
+export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>, scope: ServerScope = {}): McpProtocolServer {
+  // McpServer, whose registerTool (never used here) would validate arguments its own way; its
+  // handlers for tools are set on its protocol server directly. Our own small validator replaces
+  // ajv (docs/architecture.md §5). The capabilities are what McpServer declared for us before
+  // (`listChanged: true`), unchanged.
   sharedValidator ??= new ElicitationSchemaValidator();
-  const server = new Server(
+  const mcp = new McpServer(
     { name: host.name, version: host.version },
     { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator },
   );
+  const server = mcp.server;
   const listing = listingOf(host.tools);
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
-  // "Allow this tool for this session": one MCP server serves one session.
-  const sessionAllowed = new Set<string>();
+  // "Allow this tool for this session": one server serves one 2025-11-25 session or one stdio connection.
+  const ownAllowed = new Set<string>();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.setRequestHandler(RawCallToolRequestSchema, async (request): Promise<ToolResult> => {
-    const entry = handlers.get(request.params.name);
+  // The listing is our own JSON Schema (docs/tools.md §3), typed more loosely than the SDK's.
+  server.setRequestHandler("tools/list", () => ({ tools: listing as never }));
+  server.setRequestHandler("tools/call", { params: rawCallParams }, async (params, ctx): Promise<ToolResult> => {
+    const entry = typeof params.name === "string" ? handlers.get(params.name) : undefined;
     if (!entry)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(request.params.name)}; call tools/list for the available tools.`,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(params.name)}; call tools/list for the available tools.`,
       );
+    const rawArguments = params.arguments;
     const requestId = host.nextRequestId();
     const started = Date.now();
-    const client = server.getClientVersion()?.name ?? "unknown client";
+    const client = clientNameOf(ctx) ?? scope.clientName?.() ?? "unknown client";
+    const sessionAllowed = scope.allowed?.(client) ?? ownAllowed;
     let call = host.newCall(() => Promise.resolve());
     let made: MadeChange | undefined;
     host.logger.info("tool_call_started", { request_id: requestId, tool: entry.tool.name });
@@ -144,7 +162,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
         readsOnly: entry.tool.annotations.readOnlyHint,
         client,
         sessionAllowed,
-        rawArguments: request.params.rawArguments,
+        rawArguments,
         onChange: (change) => {
           made = change;
         },
@@ -152,7 +170,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
           const args = decodeArguments(
             entry.tool.decodeInput ?? entry.tool.input,
             entry.tool.aliases,
-            request.params.rawArguments,
+            rawArguments,
           ) as never;
           call = host.newCall(guard);
           return entry.run(args, call);
@@ -186,7 +204,14 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
     host.onCallCompleted?.(event, made?.change);
     return result;
   });
-  return server;
+  return mcp;
+}
+
+/** The client's name from a 2026-07-28 request's `_meta` envelope (absent under 2025-11-25). */
+function clientNameOf(ctx: ServerContext): string | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  return typeof info?.name === "string" && info.name !== "" ? info.name : undefined;
 }
 
 /** What the event says about the change a call made or was about to make (hashes only, never text). */

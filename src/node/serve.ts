@@ -11,6 +11,7 @@ import "./node-apis-install";
 import { createMcpServer } from "../mcp/server";
 import { createNodeCore, type NodeSettings } from "./runtime";
 import { BoundedStdioServerTransport } from "./stdio-transport";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 
 /** Default port of the MCP endpoint (docs/architecture.md §4). */
 export const DEFAULT_MCP_PORT = 27183;
@@ -37,20 +38,18 @@ export function serveCore(options: {
   logger: Logger;
   gate?: ToolGate;
 }): Promise<McpListener> {
+  const host = options.core.mcpHost({
+    name: "hackmd-bridge",
+    version: VERSION,
+    // Both secrets are scrubbed from every result as a last line of defence.
+    secrets: () => [options.apiToken(), options.token],
+    ...(options.gate === undefined ? {} : { gate: options.gate }),
+  });
   return startMcpListener({
     port: options.port,
     token: options.token,
     logger: options.logger,
-    createServer: () =>
-      createMcpServer(
-        options.core.mcpHost({
-          name: "hackmd-bridge",
-          version: VERSION,
-          // Both secrets are scrubbed from every result as a last line of defence.
-          secrets: () => [options.apiToken(), options.token],
-          ...(options.gate === undefined ? {} : { gate: options.gate }),
-        }),
-      ),
+    createServer: (scope) => createMcpServer(host, scope),
   });
 }
 
@@ -89,24 +88,24 @@ export function untilSignal(): Promise<void> {
 /** `mcp`: the tools over stdio until the client goes away or a signal arrives. */
 export async function runStdio(settings: NodeSettings, logger: Logger, gate?: ToolGate): Promise<number> {
   const core = await createNodeCore(settings, logger);
-  const server = createMcpServer(
-    core.mcpHost({
-      name: "hackmd-bridge",
-      version: VERSION,
-      secrets: () => [settings.token],
-      ...(gate === undefined ? {} : { gate }),
-    }),
-  );
+  const host = core.mcpHost({
+    name: "hackmd-bridge",
+    version: VERSION,
+    secrets: () => [settings.token],
+    ...(gate === undefined ? {} : { gate }),
+  });
   // Ours, not the SDK's: it bounds the nesting of each line before parsing it (node/stdio-transport.ts).
   const transport = new BoundedStdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
+  // The SDK's v2 entry negotiates the revision from the opening message: 2026-07-28 (server/discover
+  // or an enveloped request) or 2025-11-25 (initialize), one server pinned for the connection.
+  const handle = serveStdio(() => createMcpServer(host, { clientName: () => transport.clientName }), {
+    transport,
+    onerror: (error) => logger.debug("mcp_stdio_error", { error: error.message }),
   });
-  await server.connect(transport);
   logger.info("mcp_stdio_ready", { version: VERSION });
   // The input's end waits for the answers still owed (a client that pipes its requests and closes).
-  await Promise.race([closed, untilSignal(), transport.inputDone]);
-  await server.close();
+  await Promise.race([transport.closed, untilSignal(), transport.inputDone]);
+  await handle.close();
   return 0;
 }
 

@@ -6,6 +6,11 @@
  * and its schema and, on a line it cannot read, reports an error to the server and answers
  * nothing, so the client waits for ever; this one answers such a line with a JSON-RPC error.
  *
+ * It serves both protocol revisions: `serveStdio` (the SDK's v2 stdio entry, node/serve.ts) reads the
+ * opening message and pins the connection to 2026-07-28 or 2025-11-25; this transport only
+ * remembers the client's name from a 2025-11-25 `initialize` (a 2026-07-28 request carries it in
+ * its envelope), for the approval question and the activity log.
+ *
  * When the input ends (the client closed stdin, or a script piped its requests in), a last line
  * without a newline is still read, and `inputDone` resolves only once every request read has been
  * answered (or cancelled by the client): the process then exits without dropping the answers of
@@ -13,8 +18,7 @@
  */
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
 import { messageTooDeepError, parseJsonBounded } from "../mcp/json-depth";
 
 /** The longest line read, as the SDK's reader (10 MiB); a longer one is answered with an error and skipped. */
@@ -41,6 +45,13 @@ export class BoundedStdioServerTransport implements Transport {
   /** Ids (typed, e.g. `n:1`, `s:a`) of requests read and not answered yet. */
   private readonly unanswered = new Set<string>();
   private ended = false;
+  /** The client's name from its `initialize` request (2025-11-25), once one was read. */
+  clientName: string | undefined;
+  private resolveClosed: (() => void) | undefined;
+  /** Resolves once the transport is closed (by the client, the entry or a signal). */
+  readonly closed: Promise<void> = new Promise((resolve) => {
+    this.resolveClosed = resolve;
+  });
   private resolveInputDone: (() => void) | undefined;
   /** Resolves once the input has ended and every request read from it has been answered. */
   readonly inputDone: Promise<void> = new Promise((resolve) => {
@@ -129,6 +140,7 @@ export class BoundedStdioServerTransport implements Transport {
     this.size = 0;
     this.unanswered.clear();
     this.onclose?.();
+    this.resolveClosed?.();
     return Promise.resolve();
   }
 
@@ -158,8 +170,10 @@ export class BoundedStdioServerTransport implements Transport {
         return;
       }
     }
-    const message = JSONRPCMessageSchema.safeParse(parsed.value);
-    if (!message.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(parsed.value);
+    } catch {
       const value = parsed.value as { id?: unknown } | null;
       const id = typeof value?.id === "string" || typeof value?.id === "number" ? value.id : null;
       this.answer(
@@ -171,14 +185,20 @@ export class BoundedStdioServerTransport implements Transport {
       );
       return;
     }
-    const data = message.data as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    const data = message as {
+      id?: unknown;
+      method?: unknown;
+      params?: { requestId?: unknown; clientInfo?: { name?: unknown } };
+    };
+    if (data.method === "initialize" && typeof data.params?.clientInfo?.name === "string")
+      this.clientName = data.params.clientInfo.name;
     // A request is owed an answer; a cancelled one is not answered by the SDK, so it is owed none.
     if (typeof data.method === "string" && data.id !== undefined) this.unanswered.add(idKey(data.id));
     if (data.method === "notifications/cancelled" && data.params?.requestId !== undefined) {
       this.unanswered.delete(idKey(data.params.requestId));
       this.settleIfDone();
     }
-    this.onmessage?.(message.data);
+    this.onmessage?.(message);
   }
 
   private answer(message: JSONRPCMessage): void {

@@ -154,7 +154,7 @@ export class McpEndpointController {
         port,
         token,
         logger: this.options.logger,
-        createServer: () => createMcpServer(host),
+        createServer: (scope) => createMcpServer(host, scope),
       });
       this.options.logger.info("mcp_endpoint_listening", { port: this.listener.port });
       return this.set({ state: "listening", url: this.listener.url, port: this.listener.port });

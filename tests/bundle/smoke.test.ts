@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import type { Plugin } from "esbuild";
 import esbuild from "esbuild";
 import { builtinModules } from "node:module";
@@ -38,7 +39,8 @@ type FakePlugin = Omit<FakeObsidian.Plugin, "onload"> & { onload(): Promise<void
  */
 const MARKED: ReadonlyArray<{ name: string; file: RegExp }> = [
   { name: "zod", file: /node_modules\/zod\/v4\/core\/core\.js$/ },
-  { name: "mcp-sdk", file: /node_modules\/@modelcontextprotocol\/sdk\/dist\/esm\/types\.js$/ },
+  // The SDK's v2 server: its protocol, both revisions' codecs and schemas live in this chunk.
+  { name: "mcp-sdk", file: /node_modules\/@modelcontextprotocol\/server\/dist\/src-[^/]+\.mjs$/ },
   { name: "ajv", file: /node_modules\/ajv\/dist\/ajv\.js$/ },
   { name: "tool-registry", file: /src\/mcp\/tools\/index\.ts$/ },
   { name: "merge-engine", file: /src\/sync\/merge\.ts$/ },
@@ -53,7 +55,7 @@ function evaluated(): string[] {
 const markEvaluation: Plugin = {
   name: "mark-evaluation",
   setup(plugin) {
-    plugin.onLoad({ filter: /\.(ts|js)$/ }, async (args) => {
+    plugin.onLoad({ filter: /\.(ts|m?js)$/ }, async (args) => {
       const marked = MARKED.find((entry) => entry.file.test(args.path.split("\\").join("/")));
       if (!marked) return undefined;
       const source = await readFile(args.path, "utf8");
@@ -279,6 +281,20 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
     expect(JSON.stringify(me.structuredContent)).toContain("user_path");
     const tracked = await client.callTool({ name: "hackmd_list_notes", arguments: { source: "tracked" } });
     expect(JSON.stringify(tracked.structuredContent)).toContain(DEMO_NOTE_IDS.weeklySync);
+    // The built main.js answers a 2026-07-28 client on the same URL, without a session.
+    const modern = new ModernClient(
+      { name: "smoke-modern", version: "1" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await modern.connect(
+      new ModernHttp(new URL(`http://127.0.0.1:${port}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    expect((await modern.listTools()).tools).toHaveLength(19);
+    const modernMe = await modern.callTool({ name: "hackmd_get_me", arguments: {} });
+    expect(JSON.stringify(modernMe.structuredContent)).toContain("user_path");
+    await modern.close();
 
     plugin.unload();
     await waitFor(() => portIsFree(port));

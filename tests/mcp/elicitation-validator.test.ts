@@ -41,17 +41,24 @@ async function connected(answer: Record<string, unknown>) {
   return { server, client };
 }
 
+/**
+ * The 2025-11-25 push-style elicitation, the one path of the SDK's server that uses the validator
+ * (the SDK marks it deprecated for 2026-07-28, where elicitation is a multi-round-trip result).
+ */
+const elicit = (server: { server: unknown }, params: { message: string; requestedSchema: unknown }): Promise<unknown> =>
+  (server.server as { elicitInput(params: unknown): Promise<unknown> }).elicitInput(params);
+
 describe("ElicitationSchemaValidator", () => {
   it("through the SDK: a matching answer is returned, a mismatching one is refused as invalid params", async () => {
     const good = await connected({ name: "Ada", count: 2, color: "red", agree: true });
-    await expect(good.server.elicitInput({ message: "Who?", requestedSchema })).resolves.toMatchObject({
+    await expect(elicit(good.server, { message: "Who?", requestedSchema })).resolves.toMatchObject({
       action: "accept",
       content: { name: "Ada" },
     });
     await good.client.close();
 
     const bad = await connected({ name: "Ada", count: 7 });
-    await expect(bad.server.elicitInput({ message: "Who?", requestedSchema })).rejects.toThrow(
+    await expect(elicit(bad.server, { message: "Who?", requestedSchema })).rejects.toThrow(
       /does not match requested schema: data\.count must be <= 3/,
     );
     await bad.client.close();

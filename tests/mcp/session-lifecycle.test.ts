@@ -86,7 +86,7 @@ async function echoOnce(client: Client, text: string): Promise<void> {
 }
 
 const connected = (servers: readonly McpProtocolServer[]): number =>
-  servers.filter((server) => server.transport !== undefined).length;
+  servers.filter((server) => server.server.transport !== undefined).length;
 
 async function until(condition: () => boolean): Promise<void> {
   for (let attempt = 0; attempt < 600 && !condition(); attempt += 1)
@@ -134,7 +134,7 @@ describe("MCP session lifecycle over loopback HTTP", () => {
     expect(listener.sessionCount()).toBe(4);
     expect(connected(started.servers)).toBe(4);
     // The survivors are the four most recent sessions; an evicted one is gone for good (404: start a new one).
-    expect(started.servers.slice(-4).every((server) => server.transport !== undefined)).toBe(true);
+    expect(started.servers.slice(-4).every((server) => server.server.transport !== undefined)).toBe(true);
     const evicted = await fetch(listener.url, {
       method: "POST",
       headers: {
@@ -160,7 +160,7 @@ describe("MCP session lifecycle over loopback HTTP", () => {
     const pending = busy.client.callTool({ name: "wait", arguments: {} });
     await until(() => release !== undefined);
     await expect(open(listener)).rejects.toThrow(/503|busy/);
-    expect(started.servers[0]?.transport !== undefined).toBe(true);
+    expect(started.servers[0]?.server.transport !== undefined).toBe(true);
     release?.();
     await expect(pending).resolves.toMatchObject({ structuredContent: {} });
     await busy.client.close();
@@ -168,7 +168,7 @@ describe("MCP session lifecycle over loopback HTTP", () => {
     const next = await open(listener);
     await echoOnce(next.client, "after");
     expect(listener.sessionCount()).toBe(1);
-    expect(started.servers[0]?.transport !== undefined).toBe(false);
+    expect(started.servers[0]?.server.transport !== undefined).toBe(false);
     await next.client.close();
   });
 

@@ -1,7 +1,10 @@
 /**
  * The loopback MCP endpoint (docs/architecture.md §4): Streamable HTTP on 127.0.0.1 only, with the
- * path, Host, Origin, bearer token and body size checked before any MCP code runs, and stateful
- * sessions (one MCP server per session) with idle eviction and a cap. Session lifecycle (issue
+ * path, Host, Origin, bearer token, body size and nesting checked before any MCP code runs. Both
+ * protocol revisions on one URL (docs/adr/0006-mcp-v2-both-revisions.md): a 2026-07-28 request
+ * (it carries the `_meta` envelope) is answered on its own by the SDK's per-request handler, a fresh
+ * MCP server per request and no session; a 2025-11-25 client gets stateful sessions (one MCP
+ * server per session) with idle eviction and a cap. Session lifecycle (issue
  * 13): a session lives in `sessions` from its initialize until DELETE, idle expiry, eviction at
  * the cap or `close()`, and every way out goes through `closeSession`, which removes it and
  * closes its transport and MCP server, so nothing of a closed session stays reachable. Used by
@@ -11,12 +14,16 @@
 // obsidian/desktop-node.ts), Node's own timers included: in Obsidian's renderer the global
 // setInterval is the DOM one, whose id has no unref().
 import { nodeApis, type NodeBuffer, type NodeSystemError } from "../../node/node-apis";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { McpProtocolServer } from "../server";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import type { McpProtocolServer, ServerScope } from "../server";
 import type { Logger } from "../../core/ports";
 import { bearerMatches, isAllowedHost, isAllowedOrigin } from "./guards";
-import { answerWithTransport } from "./node-bridge";
+import { answerWithTransport, toFetchRequest, writeFetchResponse } from "./node-bridge";
 import { messageTooDeepError, parseJsonBounded } from "../json-depth";
 
 type IncomingMessage = import("node:http").IncomingMessage;
@@ -30,8 +37,11 @@ export interface McpListenerOptions {
   port: number;
   /** Bearer token clients must send; never logged. */
   token: string;
-  /** Builds one MCP server per session. */
-  createServer: () => McpProtocolServer;
+  /**
+   * Builds one MCP server per 2025-11-25 session, and one per 2026-07-28 request; the scope says
+   * who the client is and where "allow for this session" is kept (mcp/server.ts).
+   */
+  createServer: (scope: ServerScope) => McpProtocolServer;
   logger: Logger;
   /** Largest accepted request body (bytes). */
   maxBodyBytes?: number;
@@ -49,7 +59,7 @@ export interface McpListenerOptions {
 export interface McpListener {
   url: string;
   port: number;
-  /** Number of open MCP sessions. */
+  /** Number of open MCP sessions (2025-11-25 clients; a 2026-07-28 client opens none). */
   sessionCount(): number;
   /** Closes the listener, every session and every connection. */
   close(): Promise<void>;
@@ -80,6 +90,8 @@ interface Session {
 type CloseReason = "deleted" | "idle" | "cap" | "shutdown";
 
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+/** Client names whose "allow for this session" answers a 2026-07-28 endpoint keeps (least recently used go first). */
+const MAX_MODERN_CLIENTS = 32;
 const MCP_PATH = "/mcp";
 
 /** Starts the endpoint; resolves once it listens. */
@@ -91,6 +103,27 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
   const sessions = new Map<string, Session>();
   const sockets = new Set<Socket>();
   let port = options.port;
+
+  // 2026-07-28: no session, so "allow this tool for this session" lasts while the endpoint runs,
+  // per client name (the name every request carries in its envelope), for a bounded set of names.
+  const modernAllowed = new Map<string, Set<string>>();
+  const allowedFor = (client: string): Set<string> => {
+    let set = modernAllowed.get(client);
+    if (set !== undefined) modernAllowed.delete(client);
+    else set = new Set<string>();
+    modernAllowed.set(client, set);
+    if (modernAllowed.size > MAX_MODERN_CLIENTS) modernAllowed.delete(modernAllowed.keys().next().value as string);
+    return set;
+  };
+  // The SDK's 2026-07-28 entry, strict: 2025-era traffic never reaches it (it goes to the
+  // sessions below). It checks the envelope and the MCP-Protocol-Version, Mcp-Method and
+  // Mcp-Name headers against the body and answers a mismatch with that revision's codes.
+  const modern = createMcpHandler(() => options.createServer({ allowed: allowedFor }), {
+    legacy: "reject",
+    maxRequestBodySize: maxBodyBytes,
+    maxSubscriptions: maxSessions,
+    onerror: (error) => options.logger.debug("mcp_modern_rejected", { error: error.message }),
+  });
 
   // The one way out of `sessions`. Session ids are never logged (with the token they open the session).
   const closeSession = async (id: string, reason: CloseReason): Promise<void> => {
@@ -147,15 +180,26 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
         return;
       }
     }
+    const request = toFetchRequest(req, res);
+    if (!(await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))) {
+      await writeFetchResponse(res, await modern.fetch(request, body === undefined ? {} : { parsedBody: body }));
+      return;
+    }
+    // 2025-11-25 has no Mcp-Method or Mcp-Name header; one that is sent must still match the body.
+    const mismatch = legacyHeaderMismatch(req, body);
+    if (mismatch !== undefined) {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify(mismatch));
+      return;
+    }
     const sessionId = header(req, "mcp-session-id");
     if (sessionId) {
       const session = sessions.get(sessionId);
       if (!session) return replyJsonRpc(res, 404, "Session not found; initialize a new session.");
       session.lastSeen = Date.now();
-      if (req.method === "GET") return answerWithTransport(session.transport, req, res, body);
+      if (req.method === "GET") return answerWithTransport(session.transport, request, res, body);
       session.inFlight += 1;
       try {
-        await answerWithTransport(session.transport, req, res, body);
+        await answerWithTransport(session.transport, request, res, body);
       } finally {
         session.inFlight -= 1;
         session.lastSeen = Date.now();
@@ -169,7 +213,9 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     if (sessions.size >= maxSessions) await evictLeastRecent();
     if (sessions.size >= maxSessions)
       return replyJsonRpc(res, 503, "Too many sessions busy at once; close one and retry.");
-    const server = options.createServer();
+    const clientInfo = (body as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo;
+    const clientName = typeof clientInfo?.name === "string" && clientInfo.name !== "" ? clientInfo.name : undefined;
+    const server = options.createServer({ clientName: () => clientName });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => node.crypto.randomUUID(),
       onsessioninitialized: (id) => {
@@ -183,7 +229,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
       if (id !== undefined && sessions.get(id)?.transport === transport) void closeSession(id, "deleted");
     };
     await server.connect(transport);
-    await answerWithTransport(transport, req, res, body);
+    await answerWithTransport(transport, request, res, body);
   };
 
   const http: HttpServer = node.http.createServer((req, res) => {
@@ -219,6 +265,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     sessionCount: () => sessions.size,
     close: async () => {
       node.timers.clearInterval(sweeper);
+      await modern.close().catch(() => undefined);
       await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
@@ -238,9 +285,32 @@ function setCors(res: ServerResponse, origin: string): void {
   res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
   res.setHeader(
     "Access-Control-Allow-Headers",
-    "authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id",
+    "authorization, content-type, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id",
   );
-  res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id");
+  res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id, MCP-Protocol-Version");
+}
+
+/**
+ * The JSON-RPC error for a 2025-11-25 request whose `Mcp-Method` or `Mcp-Name` header (headers of
+ * the 2026-07-28 revision, which a client may send to either) names another method or tool than
+ * its body: -32600, that revision's code for a request it cannot take. Undefined when they match
+ * or are absent.
+ */
+function legacyHeaderMismatch(req: IncomingMessage, body: unknown): object | undefined {
+  const method = header(req, "mcp-method");
+  const name = header(req, "mcp-name");
+  if ((method === undefined && name === undefined) || body === null || typeof body !== "object" || Array.isArray(body))
+    return undefined;
+  const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown } };
+  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  const refuse = (what: string): object => ({
+    jsonrpc: "2.0",
+    id,
+    error: { code: -32600, message: `Invalid Request: the ${what} header does not match the request body.` },
+  });
+  if (method !== undefined && method !== message.method) return refuse("Mcp-Method");
+  if (name !== undefined && message.method === "tools/call" && name !== message.params?.name) return refuse("Mcp-Name");
+  return undefined;
 }
 
 function reply(res: ServerResponse, status: number, message: string): void {

@@ -1,20 +1,17 @@
 /**
- * Answers a Node HTTP request with the SDK's web-standard Streamable HTTP transport: the request
- * becomes a fetch `Request` (its body already parsed by the listener, so none is copied), and the
- * transport's `Response` is written back, streaming an SSE body as it comes. This is all the SDK's
- * Node wrapper used `@hono/node-server` for (~21 KB in main.js); docs/architecture.md, "The bundle".
+ * Answers a Node HTTP request with the SDK's web-standard handlers: the request becomes a fetch
+ * `Request` (its body already parsed by the listener, so none is copied), and the `Response` —
+ * of the 2025-11-25 session transport or of the 2026-07-28 per-request handler — is written back,
+ * streaming an SSE body as it comes. This is all the SDK's Node adapter (`@modelcontextprotocol/node`)
+ * would do for us, through `@hono/node-server` (~21 KB in main.js); docs/architecture.md, "The bundle",
+ * and docs/adr/0006-mcp-v2-both-revisions.md.
  */
 type IncomingMessage = import("node:http").IncomingMessage;
 type ServerResponse = import("node:http").ServerResponse;
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 
-/** Answers `req` through `transport`; resolves when the response has ended (an SSE stream included). */
-export async function answerWithTransport(
-  transport: WebStandardStreamableHTTPServerTransport,
-  req: IncomingMessage,
-  res: ServerResponse,
-  parsedBody: unknown,
-): Promise<void> {
+/** The Node request as a fetch `Request` without a body (the listener has parsed it); aborted when the client goes away. */
+export function toFetchRequest(req: IncomingMessage, res: ServerResponse): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -23,12 +20,15 @@ export async function answerWithTransport(
   // The client going away aborts the request and cancels the response's stream.
   const aborted = new AbortController();
   res.once("close", () => aborted.abort());
-  const request = new Request(`http://127.0.0.1${req.url ?? "/"}`, {
+  return new Request(`http://127.0.0.1${req.url ?? "/"}`, {
     method: req.method ?? "GET",
     headers,
     signal: aborted.signal,
   });
-  const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
+}
+
+/** Writes a fetch `Response` to the Node response; resolves when it has ended (an SSE stream included). */
+export async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body === null) {
     res.end();
@@ -49,4 +49,15 @@ export async function answerWithTransport(
     res.off("close", cancel);
     if (!res.writableEnded) res.end();
   }
+}
+
+/** Answers `req` through a 2025-11-25 session transport; resolves when the response has ended. */
+export async function answerWithTransport(
+  transport: WebStandardStreamableHTTPServerTransport,
+  request: Request,
+  res: ServerResponse,
+  parsedBody: unknown,
+): Promise<void> {
+  const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
+  await writeFetchResponse(res, response);
 }
