@@ -24,13 +24,23 @@ export interface LoadedPlugin {
   /** Pulls a demo note by command, appends `marker` to the file, pushes it by command; the file's path. */
   pullEditPush(note: keyof typeof DEMO_NOTE_IDS, marker: string): Promise<string>;
   noteId(note: keyof typeof DEMO_NOTE_IDS): string;
+  /** The MCP endpoint's token once it has started (only when loaded with `mcpPort`). */
+  endpointToken(): Promise<string>;
   unload(): void;
 }
 
 /** Loads `mainJs` (a built bundle) and runs its `onload` against the API at `apiUrl`. */
 export async function loadPlugin(
   mainJs: string,
-  options: { apiUrl: string; token: string; manifest: { id: string; version: string } },
+  options: {
+    apiUrl: string;
+    token: string;
+    manifest: { id: string; version: string };
+    /** Turns the device's MCP endpoint switch on, on this port (it starts once the layout is ready). */
+    mcpPort?: number;
+    /** More settings for data.json (e.g. the agents' tool policies). */
+    settings?: Record<string, unknown>;
+  },
 ): Promise<LoadedPlugin> {
   (globalThis as { window?: unknown }).window ??= globalThis;
   // The plugin's debug log (console.debug in the fake host) is not what this suite checks.
@@ -47,8 +57,10 @@ export async function loadPlugin(
   forwardToFetch(fake.requestUrl);
   const app = new fake.App();
   app.secretStorage.setSecret("hackmd-bridge-api-token", options.token);
+  if (options.mcpPort !== undefined)
+    app.saveLocalStorage("hackmd-bridge-device", { mcpEnabled: true, mcpPort: options.mcpPort });
   const plugin = new Plugin(app, options.manifest);
-  plugin.data = { version: 1, apiUrl: options.apiUrl };
+  plugin.data = { version: 1, apiUrl: options.apiUrl, ...options.settings };
   await plugin.onload();
 
   const run = async (id: string): Promise<string> => {
@@ -64,6 +76,11 @@ export async function loadPlugin(
   return {
     noteId: (note) => DEMO_NOTE_IDS[note],
     unload: () => plugin.unload(),
+    async endpointToken() {
+      const token = (): string => app.secretStorage.getSecret("hackmd-bridge-mcp-token") ?? "";
+      await waitFor(() => token() !== "", "the endpoint's token");
+      return token();
+    },
     async pullEditPush(note, marker) {
       plugin.ui.askNoteRef = () => Promise.resolve(DEMO_NOTE_IDS[note]);
       const before = new Set(app.vault.adapter.entries.keys());
