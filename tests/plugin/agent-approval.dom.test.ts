@@ -11,6 +11,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import { App, Modal, Notice } from "../__mocks__/obsidian";
 import { silentLogger } from "../../src/core/ports";
 import { DEMO_COMMENT_IDS, DEMO_NOTE_IDS } from "../../src/emulator";
@@ -93,6 +94,7 @@ interface Harness {
   url: string;
   token: string;
   connect(name?: string): Promise<Client>;
+  connectModern(name?: string): Promise<ModernClient>;
   body(noteId: string): string;
   close(): Promise<void>;
 }
@@ -131,7 +133,7 @@ async function startHarness(policies: Partial<Record<string, ToolPolicy>> = {}):
   const status = await controller.start();
   if (status.state !== "listening") throw new Error(`endpoint not listening: ${JSON.stringify(status)}`);
   const token = secrets.endpointToken.getToken() ?? "";
-  const clients: Client[] = [];
+  const clients: Array<{ close(): Promise<void> }> = [];
   return Object.assign(harness, {
     bridge,
     timers,
@@ -150,6 +152,15 @@ async function startHarness(policies: Partial<Record<string, ToolPolicy>> = {}):
       clients.push(client);
       return client;
     },
+    /** A 2026-07-28 client (the SDK's v2 client, pinned): no session, each call on its own. */
+    connectModern: async (name = "claude-code") => {
+      const client = new ModernClient({ name, version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await client.connect(
+        new ModernHttp(new URL(status.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      );
+      clients.push(client);
+      return client;
+    },
     body: (noteId: string) => bridge.emu.inspect().notes.find((note) => note.id === noteId)?.content ?? "",
     close: async () => {
       for (const client of clients) await client.close().catch(() => undefined);
@@ -159,7 +170,12 @@ async function startHarness(policies: Partial<Record<string, ToolPolicy>> = {}):
   });
 }
 
-function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+/** Either revision's client (the v1 SDK's for 2025-11-25, the v2 one for 2026-07-28). */
+interface Caller {
+  callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+function call(client: Caller, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
   return client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 }
 
@@ -534,6 +550,57 @@ describe("asking about a change", () => {
     expect(writes(h, start)).toEqual([]);
     expect(h.body(READING)).toBe(edited);
     expect(h.log.canUndo(h.log.list().at(-1)!)).toBe(true);
+  });
+});
+
+describe("asking under 2026-07-28 (no session: each call stands on its own)", () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness();
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("an update waits in the plugin's own modal, which names the client from the request's envelope; approved, it writes; denied, nothing", async () => {
+    const agent = await h.connectModern("modern-agent");
+    const start = h.bridge.emu.requests().length;
+    const approved = call(agent, "hackmd_update_note", {
+      note_ref: READING,
+      patch: patch(READING, "# Reading list", "# Reading list (modern)"),
+    });
+    const modal = await question(approved);
+    expect(writes(h, start)).toEqual([]);
+    expect(modal.contentEl.textContent).toContain("modern-agent");
+    answer(modal, "Approve");
+    expect((await approved).isError).toBeFalsy();
+    expect(h.body(READING)).toContain("# Reading list (modern)");
+
+    const before = h.body(READING);
+    const denied = call(agent, "hackmd_update_note", { note_ref: READING, content: "# Gone\n" });
+    answer(await question(denied), "Deny");
+    expect((await denied)._meta?.error_kind).toBe("approval_denied");
+    expect(h.body(READING)).toBe(before);
+    await h.log.flushed();
+    expect(h.log.list().at(-1)).toMatchObject({ client: "modern-agent", ok: false, errorKind: "approval_denied" });
+  });
+
+  it("allow this tool for this session holds for that client name while the endpoint runs; another client is still asked", async () => {
+    const agent = await h.connectModern("modern-agent");
+    const first = call(agent, "hackmd_update_note", { note_ref: READING, content: "# First\n" });
+    answer(await question(first), "Allow this tool for this session");
+    expect((await first).isError).toBeFalsy();
+    // A later request of the same client, on its own HTTP request and server, is not asked.
+    expect((await call(agent, "hackmd_update_note", { note_ref: READING, content: "# Second\n" })).isError).toBeFalsy();
+    expect(questions()).toHaveLength(0);
+    expect(h.body(READING)).toBe("# Second\n");
+    const other = await h.connectModern("other-agent");
+    const again = call(other, "hackmd_update_note", { note_ref: READING, content: "# Third\n" });
+    const modal = await question(again);
+    expect(modal.contentEl.textContent).toContain("other-agent");
+    answer(modal, "Deny");
+    expect((await again)._meta?.error_kind).toBe("approval_denied");
+    expect(h.body(READING)).toBe("# Second\n");
   });
 });
 
