@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 
 const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const work = await mkdtemp(join(tmpdir(), "hb-clients-"));
@@ -69,6 +70,22 @@ async function endpointToolCount(line) {
   );
   try {
     return (await client.listTools()).tools.length;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** The same URL and header to the SDK's v2 client pinned to 2026-07-28: the revision newer clients speak. */
+async function modernToolCount(line) {
+  const client = new ModernClient(
+    { name: "check-clients-2026", version: "1" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(
+    new ModernHttp(new URL(line.url), { requestInit: { headers: { Authorization: `Bearer ${line.token}` } } }),
+  );
+  try {
+    return { version: client.getNegotiatedProtocolVersion(), tools: (await client.listTools()).tools.length };
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -138,6 +155,11 @@ try {
   const expected = await endpointToolCount(first.line);
   // The 14 tools that match hackmd-mcp and the five for versions and comments (README).
   check(expected === 19, `the endpoint lists ${expected} tools to the SDK's client (19 expected)`);
+  const modern = await modernToolCount(first.line);
+  check(
+    modern.version === "2026-07-28" && modern.tools === expected,
+    `a 2026-07-28 client (SDK v2) on the same URL and header: ${modern.tools} tools, revision ${modern.version}`,
+  );
   await inspector(first.stdout, expected);
   await mcpRemote(first.stdout, expected);
   const listed = await run(process.execPath, [cli, "list", "--root", "sandbox-vault", "--json"]);

@@ -30,6 +30,12 @@ export interface ClientConfig {
   where: string;
   /** The exact text to paste or run; it contains the bearer token. */
   text: string;
+  /**
+   * The MCP revision the client speaks to the endpoint, as far as it was tried here
+   * (scripts/check-clients.mjs; docs/adr/0006-mcp-v2-both-revisions.md). The endpoint answers
+   * 2026-07-28 statelessly and 2025-11-25 with a session on the same URL, so the text is the same either way.
+   */
+  revision: string;
 }
 
 /** The configurations for Claude Code, Codex, Claude Desktop (through mcp-remote) and any other client. */
@@ -41,6 +47,7 @@ export function clientConfigs(url: string, token: string): ClientConfig[] {
       label: "Claude Code",
       where: "run in a terminal",
       text: `claude mcp add --transport http ${name} ${url} --header "Authorization: Bearer ${token}"`,
+      revision: "whichever the installed version speaks (not installable here to try)",
     },
     {
       id: "codex",
@@ -49,6 +56,7 @@ export function clientConfigs(url: string, token: string): ClientConfig[] {
       text: [`[mcp_servers.${name}]`, `url = "${url}"`, `http_headers = { Authorization = "Bearer ${token}" }`].join(
         "\n",
       ),
+      revision: "whichever the installed version speaks (not installable here to try)",
     },
     {
       id: "claude-desktop",
@@ -66,6 +74,8 @@ export function clientConfigs(url: string, token: string): ClientConfig[] {
         null,
         2,
       ),
+      // mcp-remote 0.15.1 bundles the v1 SDK, whose latest revision is 2025-11-25.
+      revision: "2025-11-25, with a session (mcp-remote 0.15.1)",
     },
     {
       id: "generic",
@@ -76,6 +86,8 @@ export function clientConfigs(url: string, token: string): ClientConfig[] {
         `URL: ${url}`,
         `Header: Authorization: Bearer ${token}`,
       ].join("\n"),
+      // The Inspector 0.17.5 runs on the v1 SDK (2025-11-25); its 2.x releases (v2 SDK, 2026-07-28) need Node 22.19+.
+      revision: "2025-11-25, with a session (Inspector 0.17.5); SDK v2 clients: 2026-07-28",
     },
   ];
 }
