@@ -162,6 +162,69 @@ describe("the endpoint under 2026-07-28 and 2025-11-25", () => {
     expect(listener.sessionCount()).toBe(0);
   });
 
+  it("a refusal never carries the token, in its answer or the log, even when the client sent it as a header (both revisions)", async () => {
+    const lines: string[] = [];
+    const logger = {
+      debug: (event: string, fields?: object) => lines.push(`${event} ${JSON.stringify(fields)}`),
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const logged = await startMcpListener({
+      port: 0,
+      token: TOKEN,
+      createServer: newServer,
+      logger,
+      maxBodyBytes: 4096,
+    });
+    try {
+      const response = await fetch(logged.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${TOKEN}`,
+          ...modernHeaders("tools/call", TOKEN),
+        },
+        body: JSON.stringify(modernCall(12)),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).not.toContain(TOKEN);
+      expect(lines.join("\n")).toContain("mcp_modern_rejected");
+      expect(lines.join("\n")).not.toContain(TOKEN);
+
+      // 2025-11-25: the SDK's session transport quotes an unsupported MCP-Protocol-Version header.
+      const opened = await fetch(logged.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${TOKEN}`,
+        },
+        body: JSON.stringify(initialize),
+      });
+      const session = opened.headers.get("mcp-session-id") ?? "";
+      await opened.text();
+      const quoted = await fetch(logged.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${TOKEN}`,
+          "mcp-session-id": session,
+          "mcp-protocol-version": TOKEN,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 13, method: "tools/list" }),
+      });
+      expect(quoted.status).toBe(400);
+      const text = await quoted.text();
+      expect(text).toContain("<token>");
+      expect(text).not.toContain(TOKEN);
+    } finally {
+      await logged.close();
+    }
+  });
+
   it("refuses an Mcp-Method or Mcp-Name that disagrees with the body: -32020 under 2026-07-28, -32600 under 2025-11-25", async () => {
     const wrongMethod = await post(modernHeaders("tools/list", "echo"), modernCall(4));
     expect(wrongMethod.status).toBe(400);

@@ -23,7 +23,7 @@ import {
 import type { McpProtocolServer, ServerScope } from "../server";
 import type { Logger } from "../../core/ports";
 import { bearerMatches, isAllowedHost, isAllowedOrigin } from "./guards";
-import { answerWithTransport, toFetchRequest, writeFetchResponse } from "./node-bridge";
+import { answerWithTransport, toFetchRequest, withoutToken, writeFetchResponse } from "./node-bridge";
 import { messageTooDeepError, parseJsonBounded } from "../json-depth";
 
 type IncomingMessage = import("node:http").IncomingMessage;
@@ -122,7 +122,9 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     legacy: "reject",
     maxRequestBodySize: maxBodyBytes,
     maxSubscriptions: maxSessions,
-    onerror: (error) => options.logger.debug("mcp_modern_rejected", { error: error.message }),
+    // The SDK's message may quote what the client sent (a header, a name): never the token.
+    onerror: (error) =>
+      options.logger.debug("mcp_modern_rejected", { error: error.message.split(options.token).join("<token>") }),
   });
 
   // The one way out of `sessions`. Session ids are never logged (with the token they open the session).
@@ -182,7 +184,8 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     }
     const request = toFetchRequest(req, res);
     if (!(await isLegacyRequest(request, body, { maxRequestBodySize: maxBodyBytes }))) {
-      await writeFetchResponse(res, await modern.fetch(request, body === undefined ? {} : { parsedBody: body }));
+      const response = await modern.fetch(request, body === undefined ? {} : { parsedBody: body });
+      await writeFetchResponse(res, await withoutToken(response, options.token));
       return;
     }
     // 2025-11-25 has no Mcp-Method or Mcp-Name header; one that is sent must still match the body.
@@ -196,10 +199,10 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
       const session = sessions.get(sessionId);
       if (!session) return replyJsonRpc(res, 404, "Session not found; initialize a new session.");
       session.lastSeen = Date.now();
-      if (req.method === "GET") return answerWithTransport(session.transport, request, res, body);
+      if (req.method === "GET") return answerWithTransport(session.transport, request, res, body, options.token);
       session.inFlight += 1;
       try {
-        await answerWithTransport(session.transport, request, res, body);
+        await answerWithTransport(session.transport, request, res, body, options.token);
       } finally {
         session.inFlight -= 1;
         session.lastSeen = Date.now();
@@ -229,7 +232,7 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
       if (id !== undefined && sessions.get(id)?.transport === transport) void closeSession(id, "deleted");
     };
     await server.connect(transport);
-    await answerWithTransport(transport, request, res, body);
+    await answerWithTransport(transport, request, res, body, options.token);
   };
 
   const http: HttpServer = node.http.createServer((req, res) => {

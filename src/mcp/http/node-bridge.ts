@@ -51,13 +51,30 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
   }
 }
 
+/**
+ * A refusal of the SDK's transports quotes what the client sent (an `Mcp-Name` or
+ * `MCP-Protocol-Version` header, a name): an error answer (status ≥ 400, JSON) is read and the endpoint token replaced, so it never
+ * appears in an answer. Other answers are streamed as they are (tool results are scrubbed by
+ * `mcp/result.ts`).
+ */
+export async function withoutToken(response: Response, token: string): Promise<Response> {
+  if (response.status < 400 || !(response.headers.get("content-type") ?? "").includes("application/json"))
+    return response;
+  const text = await response.text();
+  if (!text.includes(token)) return new Response(text, { status: response.status, headers: response.headers });
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(text.split(token).join("<token>"), { status: response.status, headers });
+}
+
 /** Answers `req` through a 2025-11-25 session transport; resolves when the response has ended. */
 export async function answerWithTransport(
   transport: WebStandardStreamableHTTPServerTransport,
   request: Request,
   res: ServerResponse,
   parsedBody: unknown,
+  token: string,
 ): Promise<void> {
   const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
-  await writeFetchResponse(res, response);
+  await writeFetchResponse(res, await withoutToken(response, token));
 }
