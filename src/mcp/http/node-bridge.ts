@@ -17,9 +17,13 @@ export function toFetchRequest(req: IncomingMessage, res: ServerResponse): Reque
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  // The client going away aborts the request and cancels the response's stream.
+  // The client going away before the response ended aborts the request and cancels the
+  // response's stream. After a response that ended there is nothing to abort (aborting anyway
+  // cost every call the SDK's abort listeners and their DOMException and SdkError).
   const aborted = new AbortController();
-  res.once("close", () => aborted.abort());
+  res.once("close", () => {
+    if (!res.writableFinished) aborted.abort();
+  });
   return new Request(`http://127.0.0.1${req.url ?? "/"}`, {
     method: req.method ?? "GET",
     headers,
