@@ -197,16 +197,4 @@ export default defineConfig([
       "obsidianmd/prefer-create-el": "off",
     },
   },
-  {
-    // The SDK marks its protocol-level Server deprecated in favour of McpServer "for the high-level
-    // API"; we set the handlers ourselves (docs/adr/0001-tool-handlers.md), and McpServer would
-    // bundle zod v3 into main.js (issue 13). Server is allowed here, and only Server.
-    files: ["src/mcp/server.ts"],
-    rules: {
-      "@typescript-eslint/no-deprecated": [
-        "error",
-        { allow: [{ from: "package", package: "@modelcontextprotocol/sdk", name: "Server" }] },
-      ],
-    },
-  },
 ]);
