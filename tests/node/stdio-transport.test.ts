@@ -4,8 +4,23 @@
  * line it cannot hand on (the SDK's reader answered nothing, so the client waited for ever).
  */
 import { PassThrough } from "node:stream";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { z } from "zod/v4";
+import { silentLogger } from "../../src/core/ports";
+import { defineTool } from "../../src/mcp/define-tool";
+import { createMcpServer } from "../../src/mcp/server";
 import { BoundedStdioServerTransport } from "../../src/node/stdio-transport";
+
+const echo = defineTool<Record<string, never>, Record<string, never>, z.ZodObject<{ text: z.ZodString }>>({
+  name: "echo",
+  title: "Echo",
+  description: "Echoes text.",
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.object({ text: z.string() }).strict(),
+  output: z.object({ echoed: z.string() }),
+  create: () => (args) => Promise.resolve({ summary: "echoed", output: { echoed: args.text } }),
+});
 
 function harness(maxLineBytes?: number): {
   input: PassThrough;
@@ -116,5 +131,78 @@ describe("BoundedStdioServerTransport", () => {
     expect(done).toBe(true);
     expect(answers()).toEqual([expect.objectContaining({ id: 1 }), expect.objectContaining({ id: "1" })]);
     await transport.close();
+  });
+});
+
+describe("serveStdio over the bounded transport: either revision, chosen by the opening message", () => {
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "stdio-modern", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+
+  function served(): { input: PassThrough; answers: () => unknown[]; clients: string[]; close: () => Promise<void> } {
+    const { input, answers, transport } = harness();
+    const clients: string[] = [];
+    const handle = serveStdio(
+      () =>
+        createMcpServer(
+          {
+            name: "test",
+            version: "0.0.0",
+            tools: [echo],
+            deps: {},
+            newCall: () => ({}),
+            retryMeta: () => undefined,
+            secrets: () => [],
+            logger: silentLogger,
+            nextRequestId: () => "r",
+            onCallCompleted: (event) => clients.push(event.client ?? ""),
+          },
+          { clientName: () => transport.clientName },
+        ),
+      { transport },
+    );
+    return { input, answers, clients, close: () => handle.close() };
+  }
+
+  const until = async (check: () => boolean): Promise<void> => {
+    while (!check()) await tick();
+  };
+
+  it("2026-07-28: server/discover, then a tools/call on its own, the client named by its envelope", async () => {
+    const { input, answers, clients, close } = served();
+    input.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope } })}\n`,
+    );
+    await until(() => answers().length >= 1);
+    expect(answers()[0]).toMatchObject({
+      id: 1,
+      result: { supportedVersions: expect.arrayContaining(["2026-07-28"]) },
+    });
+    input.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "hi" }, _meta: envelope } })}\n`,
+    );
+    await until(() => answers().length >= 2);
+    expect(answers()[1]).toMatchObject({ id: 2, result: { structuredContent: { echoed: "hi" } } });
+    expect(clients).toEqual(["stdio-modern"]);
+    await close();
+  });
+
+  it("2025-11-25: initialize, then tools/call on the pinned connection, the client named by initialize", async () => {
+    const { input, answers, clients, close } = served();
+    input.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "stdio-legacy", version: "1" } } })}\n`,
+    );
+    await until(() => answers().length >= 1);
+    expect(answers()[0]).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25" } });
+    input.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    input.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "yo" } } })}\n`,
+    );
+    await until(() => answers().length >= 2);
+    expect(answers()[1]).toMatchObject({ id: 2, result: { structuredContent: { echoed: "yo" } } });
+    expect(clients).toEqual(["stdio-legacy"]);
+    await close();
   });
 });
