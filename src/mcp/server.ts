@@ -113,6 +113,9 @@ function listingOf(tools: ReadonlyArray<ToolDefinition<never, never, never>>): R
  */
 let sharedValidator: ElicitationSchemaValidator | undefined;
 
+/** How long a 2026-07-28 client may keep the tools/list answer, and for whom. */
+export const TOOLS_LIST_CACHE = { ttlMs: 60_000, cacheScope: "private" } as const;
+
 /**
  * Builds an MCP server that declares only the tools capability and answers tools/list and
  * tools/call from tool definitions. The handlers are set on the SDK's protocol `Server` directly,
@@ -128,7 +131,13 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>, scope: Se
   sharedValidator ??= new ElicitationSchemaValidator();
   const mcp = new McpServer(
     { name: host.name, version: host.version },
-    { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator },
+    {
+      capabilities: { tools: { listChanged: true } },
+      jsonSchemaValidator: sharedValidator,
+      // 2026-07-28 makes tool lists cacheable: ours is fixed for the life of the process (or plugin
+      // load), so a client may keep it a minute, for itself only (2025-11-25 answers are unaffected).
+      cacheHints: { "tools/list": TOOLS_LIST_CACHE },
+    },
   );
   const server = mcp.server;
   const listing = listingOf(host.tools);

@@ -153,6 +153,26 @@ describe("the endpoint under 2026-07-28 and 2025-11-25", () => {
     expect(response.headers.get("mcp-session-id")).toBeNull();
   });
 
+  it("a 2026-07-28 tools/list says how long it may be cached (private, a minute); the tools are the same as 2025-11-25's", async () => {
+    const response = await post(modernHeaders("tools/list"), {
+      jsonrpc: "2.0",
+      id: 8,
+      method: "tools/list",
+      params: { _meta: envelope },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { result: { tools: unknown[]; ttlMs?: number; cacheScope?: string } };
+    expect(body.result).toMatchObject({ ttlMs: 60_000, cacheScope: "private" });
+    const legacy = new LegacyClient({ name: "legacy-client", version: "1" });
+    await legacy.connect(
+      new LegacyHttp(new URL(listener.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    );
+    const listed = await legacy.listTools();
+    expect(body.result.tools).toEqual(listed.tools);
+    expect(listed as object).not.toHaveProperty("ttlMs");
+    await legacy.close();
+  });
+
   it("a single 2026-07-28 request stands on its own: no initialize, no session id", async () => {
     const response = await post(modernHeaders("tools/call", "echo"), modernCall(3));
     expect(response.status).toBe(200);
