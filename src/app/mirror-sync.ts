@@ -1,0 +1,96 @@
+/**
+ * A sync round that keeps every mirror whole (src/app/mirror.ts): one list per workspace, shared
+ * by each mirror's round and by sync-all (src/sync/sync-all.ts); then each mirror follows the
+ * folder moves of the notes sync-all read. What `hackmd-bridge sync`, the plugin's "Sync all" and
+ * automatic rounds run when mirrors exist.
+ */
+import { CallContext } from "../hackmd/call-context";
+import type { NoteDetail } from "../hackmd/types";
+import { syncAll, type SyncAllOptions, type SyncAllResult } from "../sync/sync-all";
+import type { Words } from "../core/wording";
+import type { AppDeps } from "./deps";
+import {
+  followRemoteMoves,
+  loadMirrors,
+  mirrorRound,
+  RoundLists,
+  type MirrorHost,
+  type MirrorProgress,
+  type MirrorResult,
+} from "./mirror";
+
+/** A round's outcome: sync-all's result, and one result per mirror. */
+export interface MirroredSyncResult {
+  sync: SyncAllResult;
+  mirrors: MirrorResult[];
+}
+
+/** Runs the mirrors' rounds, then sync-all over the same lists, then the mirrors' folder moves. */
+export async function syncWithMirrors(
+  deps: AppDeps,
+  options: {
+    host: MirrorHost;
+    words?: Words;
+    syncAll?: Omit<SyncAllOptions, "call" | "listNotes">;
+    deleteRemote?: boolean;
+    /** Reads the mirrors may make for new notes this round (automatic rounds); default no bound. */
+    maxMirrorReads?: number;
+    onMirrorProgress?: (target: string, progress: MirrorProgress) => void;
+    /** Reported for a mirror file that cannot be read; the round goes on without it. */
+    onDamagedMirror?: (name: string, why: string) => void;
+  },
+): Promise<MirroredSyncResult> {
+  const observed = new Map<string, NoteDetail>();
+  const call = new CallContext({ onNoteRead: (note) => observed.set(note.id, note) });
+  const lists = new RoundLists(deps, call);
+  const dryRun = options.syncAll?.dryRun === true;
+  const mirrors = await loadMirrors(deps.files.state, options.onDamagedMirror);
+  const results: MirrorResult[] = [];
+  let readsLeft = options.maxMirrorReads;
+  for (const mirror of mirrors) {
+    const target = `${mirror.team_path ?? "personal"}${mirror.folder_path === "" ? "" : `/${mirror.folder_path}`}`;
+    try {
+      const result = await mirrorRound(deps, mirror, {
+        host: options.host,
+        lists,
+        call,
+        observed,
+        dryRun,
+        ...(options.deleteRemote === undefined ? {} : { deleteRemote: options.deleteRemote }),
+        ...(readsLeft === undefined ? {} : { maxReads: readsLeft }),
+        onProgress: (progress) => options.onMirrorProgress?.(target, progress),
+      });
+      if (readsLeft !== undefined)
+        readsLeft = Math.max(0, readsLeft - result.items.filter((i) => i.action === "pulled").length);
+      results.push(result);
+    } catch (error) {
+      results.push({
+        id: mirror.id,
+        target,
+        local_dir: mirror.local_dir,
+        dry_run: dryRun,
+        complete: mirror.complete,
+        estimate: { listed: 0, reads: 0, requests: 0 },
+        items: [
+          {
+            action: "error",
+            local_path: mirror.local_dir,
+            error_kind: "internal",
+            message: error instanceof Error ? error.message : String(error),
+          },
+        ],
+      });
+    }
+  }
+  const sync = await syncAll(
+    { ...deps, ...(options.words === undefined ? {} : { words: options.words }) },
+    { ...options.syncAll, call, listNotes: (teamPath) => lists.get(teamPath) },
+  );
+  if (!dryRun) {
+    for (const [index, mirror] of mirrors.entries()) {
+      const moved = await followRemoteMoves(deps, mirror, observed, { host: options.host, call, lists });
+      results[index]?.items.push(...moved);
+    }
+  }
+  return { sync, mirrors: results };
+}
