@@ -129,6 +129,7 @@ const TOOL_SETTING_NAMES: Readonly<Record<string, string>> = {
   hackmd_create_version: "Save a version of a note",
   hackmd_list_comments: "List a note's comments",
   hackmd_resolve_comment: "Resolve or reopen a comment",
+  hackmd_search_notes: "Search the tracked notes",
 };
 
 /** Labels of the tool policies. */

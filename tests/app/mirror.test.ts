@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { startBridge, type TestBridge } from "../helpers/bridge";
 import { runMirror } from "../../src/node/commands/mirror";
 import { runSync } from "../../src/node/commands/sync";
+import { runSearch } from "../../src/node/commands/search";
 import type { CommandContext } from "../../src/node/commands/command";
 
 let bridge: TestBridge;
@@ -223,4 +224,63 @@ test("excluded files are left alone", async () => {
   const titles = bridge.emu.inspect().notes.map((n) => n.title);
   expect(titles).not.toContain("Half");
   expect(titles).not.toContain("Secret");
+});
+
+describe("hackmd_search_notes and hackmd-bridge search over the mirror", () => {
+  test("finds a phrase with its line and the file's state, with no request to HackMD", async () => {
+    bridge.mark();
+    const result = await bridge.call("hackmd_search_notes", { query: '"body 42"' });
+    expect(result.isError).toBeFalsy();
+    const output = result.structuredContent as {
+      total: number;
+      results: Array<{ note_id: string; local_path: string; state: string; matches: unknown[]; title: string }>;
+    };
+    expect(output.total).toBe(1);
+    expect(output.results[0]).toMatchObject({
+      note_id: noteIds[42],
+      title: "Note 42",
+      state: "in_sync",
+      matches: [{ line: 3, text: "body 42" }],
+    });
+    expect(bridge.requestsSinceMark()).toEqual([]);
+  });
+
+  test("an edit in the vault is found after the next sweep and named local_changed; a pull of ours at once", async () => {
+    const path = (await bridge.core.deps.sync.listTracked()).find((t) => t.note_id === noteIds[50])?.local_path ?? "";
+    await writeFile(join(bridge.root, path), "# Note 50\n\nbody 50\n\nzebra crossing\n");
+    // Files edited outside are compared by size and mtime in a background sweep, at most every 5 s.
+    later();
+    await bridge.call("hackmd_search_notes", { query: "zebra" });
+    await bridge.core.deps.search.idle();
+    const edited = await bridge.call("hackmd_search_notes", { query: "zebra" });
+    expect(edited.structuredContent).toMatchObject({
+      total: 1,
+      results: [{ note_id: noteIds[50], state: "local_changed", matches: [{ line: 5, text: "zebra crossing" }] }],
+    });
+    bridge.emu.collaboratorEdit(noteIds[55] as string, { content: "# Note 55\n\nyak shaving\n" });
+    later();
+    out = [];
+    await runSync({ dryRun: false, merge: true, json: true }, context());
+    const pulled = await bridge.call("hackmd_search_notes", { query: "yak tag:nothing" });
+    expect(pulled.structuredContent).toMatchObject({ total: 0 });
+    const found = await bridge.call("hackmd_search_notes", { query: "yak folder:Mirror" });
+    expect(found.structuredContent).toMatchObject({ total: 1, results: [{ note_id: noteIds[55], state: "in_sync" }] });
+  });
+
+  test("a bad query is a clear invalid_input", async () => {
+    const empty = await bridge.call("hackmd_search_notes", { query: "   " });
+    expect(empty.isError).toBe(true);
+    expect(empty._meta?.error_kind).toBe("invalid_input");
+    const long = await bridge.call("hackmd_search_notes", { query: "x ".repeat(30) });
+    expect(long._meta?.error_kind).toBe("invalid_input");
+  });
+
+  test("the command prints the hits with line numbers and exits 1 when nothing matches", async () => {
+    out = [];
+    expect(await runSearch({ query: '"body 42"', limit: 20, json: false }, context())).toBe(0);
+    expect(out.join("")).toContain("Mirror/Projects/Alpha/Note 42.md (Note 42; in sync)");
+    expect(out.join("")).toContain("    3: body 42");
+    out = [];
+    expect(await runSearch({ query: "nonexistentword", limit: 20, json: false }, context())).toBe(1);
+  });
 });

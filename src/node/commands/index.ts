@@ -12,6 +12,7 @@ import { reportError, type CommandIo } from "./output";
 import { publishCommand } from "./publish";
 import { pullCommand } from "./pull";
 import { pushCommand } from "./push";
+import { searchCommand } from "./search";
 import { statusCommand } from "./status";
 import { syncCommand } from "./sync";
 import { untrackCommand } from "./untrack";
@@ -30,6 +31,7 @@ export const HUMAN_COMMAND_LIST: readonly HumanCommand[] = [
   historyCommand,
   commentsCommand,
   mirrorCommand,
+  searchCommand,
 ];
 
 /** The human subcommands by name. */
