@@ -87,21 +87,29 @@ function tokensOf(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
 }
 
-/** Parses a query: `"a phrase"`, `tag:x`, `folder:path`, words. Refuses blank, too long or too many terms. */
+/** Parses a query: `"a phrase"`, `tag:x`, `folder:path` (or `folder:"a path"`), words. Refuses blank, too long or too many terms. */
 export function parseSearchQuery(input: string): SearchQuery {
   if (input.length > MAX_QUERY_LENGTH)
     throw new BridgeError("invalid_input", `The query is longer than ${MAX_QUERY_LENGTH} characters; shorten it.`);
   const query: SearchQuery = { words: [], phrases: [], tags: [], folders: [] };
-  const pattern = /"([^"]*)"|(\S+)/g;
+  // `tag:"…"` and `folder:"…"` take a quoted value (a folder name with spaces).
+  const pattern = /(tag|folder):"([^"]*)"|"([^"]*)"|(\S+)/gi;
   let terms = 0;
   for (let match = pattern.exec(input); match !== null; match = pattern.exec(input)) {
     terms += 1;
     if (match[1] !== undefined) {
-      const phrase = match[1].trim().replace(/\s+/g, " ").toLowerCase();
+      const value = (match[2] ?? "").trim();
+      if (value === "") continue;
+      if (match[1].toLowerCase() === "tag") query.tags.push(value.toLowerCase().replace(/^#/, ""));
+      else query.folders.push(value.replace(/^\/+|\/+$/g, ""));
+      continue;
+    }
+    if (match[3] !== undefined) {
+      const phrase = match[3].trim().replace(/\s+/g, " ").toLowerCase();
       if (phrase !== "") query.phrases.push(phrase);
       continue;
     }
-    const term = match[2] ?? "";
+    const term = match[4] ?? "";
     const lower = term.toLowerCase();
     if (lower.startsWith("tag:") && lower.length > 4) query.tags.push(lower.slice(4).replace(/^#/, ""));
     else if (lower.startsWith("folder:") && term.length > 7)
@@ -273,7 +281,8 @@ export class SearchIndex {
   private sweepInBackground(): void {
     if (this.sweeping !== undefined || this.clock.now() - this.lastSweep < this.sweepMs) return;
     this.lastSweep = this.clock.now();
-    const sweep = forEachBounded([...this.docs.values()], 32, async (doc) => {
+    // Few stats at once: the sweep runs beside searches and should not slow them.
+    const sweep = forEachBounded([...this.docs.values()], 4, async (doc) => {
       await this.refreshIfChanged(doc).catch(() => undefined);
     });
     this.sweeping = sweep.finally(() => {
