@@ -101,6 +101,12 @@ export function registerCommands(plugin: Plugin, actions: BridgeActions): Comman
       icon: "refresh-ccw",
       callback: () => void actions.syncAllTracked(),
     }),
+    plugin.addCommand({
+      id: "mirror-workspace",
+      name: "Mirror a HackMD workspace",
+      icon: "folder-sync",
+      callback: () => void actions.mirrorWorkspace(),
+    }),
   ];
   for (const command of FILE_COMMANDS) {
     commands.push(

@@ -8,6 +8,7 @@ import { CallContext } from "../hackmd/call-context";
 import type { NoteDetail } from "../hackmd/types";
 import { syncAll, type SyncAllOptions, type SyncAllResult } from "../sync/sync-all";
 import type { Words } from "../core/wording";
+import type { Permission } from "../hackmd/types";
 import type { AppDeps } from "./deps";
 import {
   followRemoteMoves,
@@ -33,6 +34,10 @@ export async function syncWithMirrors(
     words?: Words;
     syncAll?: Omit<SyncAllOptions, "call" | "listNotes">;
     deleteRemote?: boolean;
+    /** Asks whether to delete a note whose mirrored file was deleted (the plugin's Sync all). */
+    confirmDeleteRemote?: (localPath: string, noteId: string) => Promise<boolean>;
+    /** Permissions of notes published from new files (default owner/owner). */
+    permissions?: { read: Permission; write: Permission };
     /** Reads the mirrors may make for new notes this round (automatic rounds); default no bound. */
     maxMirrorReads?: number;
     onMirrorProgress?: (target: string, progress: MirrorProgress) => void;
@@ -57,6 +62,8 @@ export async function syncWithMirrors(
         observed,
         dryRun,
         ...(options.deleteRemote === undefined ? {} : { deleteRemote: options.deleteRemote }),
+        ...(options.confirmDeleteRemote === undefined ? {} : { confirmDeleteRemote: options.confirmDeleteRemote }),
+        ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
         ...(readsLeft === undefined ? {} : { maxReads: readsLeft }),
         onProgress: (progress) => options.onMirrorProgress?.(target, progress),
       });

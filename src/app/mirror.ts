@@ -151,6 +151,8 @@ export interface MirrorRoundOptions {
   dryRun?: boolean;
   /** Delete the note on HackMD when its file was deleted in the vault (default: untrack only). */
   deleteRemote?: boolean;
+  /** Asks whether to delete a note whose file was deleted in the vault (the plugin asks; default no). */
+  confirmDeleteRemote?: (localPath: string, noteId: string) => Promise<boolean>;
   /** Permissions of notes published from new files (default: owner/owner, private). */
   permissions?: { read: Permission; write: Permission };
   onProgress?: (progress: MirrorProgress) => void;
@@ -645,7 +647,11 @@ async function deletedInVault(
   if (options.dryRun === true)
     return { action: options.deleteRemote === true ? "deleted_remote" : "untracked", ...base, message: "dry run" };
   try {
-    if (options.deleteRemote === true) {
+    const asked =
+      options.deleteRemote !== true && options.confirmDeleteRemote !== undefined
+        ? await options.confirmDeleteRemote(record.local_path, noteId)
+        : false;
+    if (options.deleteRemote === true || asked) {
       const unchanged =
         listed !== undefined &&
         listed.last_changed_at !== null &&
