@@ -3,7 +3,7 @@
  * (src/obsidian/mirror-actions.ts), which load only when the tab lists them.
  */
 import { mirrorTarget } from "../app/mirror-state";
-import type { MirrorSettings } from "../ui/settings-tab";
+import type { MirrorSettings } from "../ui/mirror-list";
 import type { MirrorActions } from "./mirror-actions";
 
 /** The settings tab's "Mirrors" section over the plugin's use-cases (loaded when the tab lists them). */

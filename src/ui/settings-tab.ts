@@ -6,6 +6,7 @@
  * where settings search indexes it). Nothing re-renders the whole tab: rows that depend on live
  * state (the endpoint status, the token) subscribe and update themselves, and return a cleanup.
  */
+import { renderMirrorList, type MirrorSettings } from "./mirror-list";
 import {
   normalizePath,
   Platform,
@@ -67,25 +68,6 @@ export interface SettingsTabServices {
   copy?: (text: string) => Promise<void>;
   /** The vault's mirrors (src/obsidian/mirror-actions.ts); absent: no "Mirrors" section. */
   mirrors?: MirrorSettings;
-}
-
-/** One mirror as the settings tab lists it. */
-export interface MirrorListing {
-  id: string;
-  /** `personal`, a team path, or either with `/<folder path>`. */
-  target: string;
-  local_dir: string;
-  notes: number;
-  exclude: string[];
-}
-
-/** What the "Mirrors" section can do. */
-export interface MirrorSettings {
-  list(): Promise<MirrorListing[]>;
-  /** Forgets a mirror; its files stay tracked. */
-  remove(id: string): Promise<void>;
-  /** Replaces a mirror's exclude patterns (one per line); throws on a bad pattern. */
-  setExclude(id: string, lines: string): Promise<void>;
 }
 
 /** One row of the tab: a name, a description, and what it adds to its `Setting`. */
@@ -594,41 +576,7 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
     return {
       name: "Mirrored folders",
       desc: 'Folders kept as a HackMD workspace or folder. Start one with the command "Mirror a HackMD workspace". Removing a mirror keeps its files and their links.',
-      render: (setting) => {
-        const list = setting.settingEl.createDiv({ cls: "hackmd-bridge-mirrors" });
-        let gone = false;
-        const fill = async (): Promise<void> => {
-          const listed = await mirrors.list().catch(() => []);
-          if (gone) return;
-          list.empty();
-          if (listed.length === 0) list.createEl("p", { text: "No mirrors yet." });
-          for (const mirror of listed) {
-            const row = new Setting(list)
-              .setName(`${mirror.target} → ${mirror.local_dir === "" ? "the vault" : mirror.local_dir}`)
-              .setDesc(`${mirror.notes} notes. Files matching these patterns are left alone (one per line, * ** ?).`);
-            row.addTextArea((area) =>
-              area
-                .setPlaceholder("drafts/\n*.private.md")
-                .setValue(mirror.exclude.join("\n"))
-                .onChange(async (value) => {
-                  await mirrors.setExclude(mirror.id, value).catch(() => undefined);
-                }),
-            );
-            row.addButton((button) => {
-              button.setButtonText("Remove").onClick(async () => {
-                await mirrors.remove(mirror.id);
-                await fill();
-              });
-              // The class setWarning and setDestructive both set (confirm-modal.ts says why not them).
-              button.buttonEl.addClass("mod-warning");
-            });
-          }
-        };
-        void fill();
-        return () => {
-          gone = true;
-        };
-      },
+      render: (setting) => renderMirrorList(setting, mirrors),
     };
   }
 
