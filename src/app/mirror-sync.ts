@@ -7,6 +7,7 @@
 import { CallContext } from "../hackmd/call-context";
 import type { NoteDetail } from "../hackmd/types";
 import { syncAll, type SyncAllOptions, type SyncAllResult } from "../sync/sync-all";
+import type { RoundMirrors } from "../sync/auto/runner";
 import type { Words } from "../core/wording";
 import type { Permission } from "../hackmd/types";
 import type { AppDeps } from "./deps";
@@ -100,4 +101,46 @@ export async function syncWithMirrors(
     }
   }
   return { sync, mirrors: results };
+}
+
+/** Reads of new notes an automatic round makes at most for its mirrors (the rest wait for later rounds). */
+export const AUTOMATIC_MIRROR_READS = 25;
+
+/**
+ * The mirrors' part of an automatic round (`AutoSyncDeps.roundMirrors`), or undefined when there
+ * is no mirror: within the request budget (every request goes through the budgeted client), at most
+ * `AUTOMATIC_MIRROR_READS` reads of new notes per round, files deleted in the vault only untracked
+ * (nobody is there to confirm a delete).
+ */
+export async function mirrorRoundHook(
+  deps: AppDeps,
+  options: { host: MirrorHost; permissions?: { read: Permission; write: Permission } },
+): Promise<RoundMirrors | undefined> {
+  const mirrors = await loadMirrors(deps.files.state);
+  if (mirrors.length === 0) return undefined;
+  const observed = new Map<string, NoteDetail>();
+  const call = new CallContext({ onNoteRead: (note) => observed.set(note.id, note) });
+  const lists = new RoundLists(deps, call);
+  return {
+    call,
+    listNotes: (teamPath) => lists.get(teamPath),
+    before: async () => {
+      let readsLeft = AUTOMATIC_MIRROR_READS;
+      for (const mirror of mirrors) {
+        const result = await mirrorRound(deps, mirror, {
+          host: options.host,
+          lists,
+          call,
+          observed,
+          maxReads: readsLeft,
+          ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
+        });
+        readsLeft = Math.max(0, readsLeft - result.items.filter((item) => item.action === "pulled").length);
+      }
+    },
+    after: async () => {
+      for (const mirror of mirrors)
+        await followRemoteMoves(deps, mirror, observed, { host: options.host, call, lists });
+    },
+  };
 }
