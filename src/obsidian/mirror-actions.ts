@@ -2,8 +2,8 @@
  * The plugin's side of mirrors (src/app/mirror.ts): the command "Mirror a HackMD workspace" (a
  * modal, then the first mirror with a progress notice), Sync all keeping every mirror whole, and
  * the list of mirrors the settings tab shows. A note gone from HackMD moves its file to Obsidian's
- * trash (`FileManager.trashFile`, as the user set it up); a file deleted in the vault deletes its
- * note only when the user says yes.
+ * trash (as the user's deletion setting says); a file deleted in the vault deletes its note only
+ * when the user says yes.
  */
 import { accountTeamPaths } from "../app/notes";
 import {
@@ -31,12 +31,16 @@ export interface MirrorUi {
   confirm(dialog: ConfirmDialog): Promise<boolean>;
 }
 
-/** Obsidian's trash for a mirror (the vault's `remove` goes through `FileManager.trashFile`). */
+/**
+ * Obsidian's trash for a mirror: `FileManager.trashFile` (through the vault files' `remove`), so the
+ * user's deletion setting decides (system trash, the vault's `.trash`, or — only if the user chose
+ * it — a permanent delete, as for any file Obsidian trashes).
+ */
 export function vaultTrash(deps: AppDeps): MirrorHost {
   return {
     async trash(path) {
       await deps.files.remove(path);
-      return "the trash";
+      return "Obsidian's trash";
     },
   };
 }
