@@ -403,9 +403,10 @@ export async function mirrorRound(
   const listed = (await options.lists.get(mirror.team_path)).notes;
   progress({ phase: "listing", done: 1, total: 1 });
   const byId = new Map(listed.map((note) => [note.id, note]));
-  const tracked = (await deps.sync.listTracked()).filter((entry) => entry.team_path === mirror.team_path);
+  const everyRecord = await deps.sync.listTracked();
+  const tracked = everyRecord.filter((entry) => entry.team_path === mirror.team_path);
   const trackedById = new Map(tracked.map((entry) => [entry.note_id, entry]));
-  const trackedPaths = new Set((await deps.sync.listTracked()).map((entry) => entry.local_path));
+  const trackedPaths = new Set(everyRecord.map((entry) => entry.local_path));
   const names = new NameCache();
   const read = async (noteId: string): Promise<NoteDetail> => {
     const note = await deps.client.getNote(options.call, { teamPath: mirror.team_path, noteId });
@@ -502,13 +503,15 @@ export async function mirrorRound(
   const elsewhere = fresh.filter((note) => trackedById.has(note.id));
   for (const note of elsewhere) {
     const record = trackedById.get(note.id);
-    if (record !== undefined && !mirror.outside[note.id])
-      items.push({
-        action: "already_tracked",
-        note_id: note.id,
-        local_path: record.local_path,
-        message: `Note ${note.id} is already tracked at ${record.local_path}; the mirror leaves it there.`,
-      });
+    if (record === undefined) continue;
+    items.push({
+      action: "already_tracked",
+      note_id: note.id,
+      local_path: record.local_path,
+      message: `Note ${note.id} is already tracked at ${record.local_path}; the mirror leaves it there.`,
+    });
+    // Said once: the note is left out of later rounds until it changes (as a note outside a bound folder).
+    if (!dryRun) mirror.outside[note.id] = note.last_changed_at;
   }
   let toFetch = fresh.filter((note) => !trackedById.has(note.id));
   const estimate: MirrorEstimate = {
