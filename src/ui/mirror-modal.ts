@@ -24,6 +24,10 @@ export interface MirrorChoice {
 
 const PERSONAL = "\u0000personal";
 
+/** The words with the brand "HackMD" in them, written as the brand is (docs/style.md). */
+const TITLE = "Mirror a HackMD workspace";
+const FOLDER_NAME = "HackMD folder";
+
 /** Asks for a mirror. */
 export class MirrorModal extends Modal {
   private choice: MirrorChoice;
@@ -48,7 +52,7 @@ export class MirrorModal extends Modal {
   }
 
   override onOpen(): void {
-    this.setTitle("Mirror a HackMD workspace");
+    this.setTitle(TITLE);
     this.contentEl.createEl("p", {
       text: "Every note becomes a tracked file in the vault folder; HackMD folders become subfolders. Sync all keeps the mirror whole.",
     });
@@ -70,7 +74,7 @@ export class MirrorModal extends Modal {
       });
     });
     new Setting(this.contentEl)
-      .setName("HackMD folder")
+      .setName(FOLDER_NAME)
       .setDesc("Leave empty to mirror the whole workspace, or give a folder path, for example a/b.")
       .addText((text) =>
         text.setPlaceholder("Whole workspace").onChange((value) => {
