@@ -74,6 +74,13 @@ export const WIRED_COMMANDS = {
   openMcpActivityLog: { id: "open-mcp-activity-log", name: "Open MCP activity log" },
 } as const satisfies Record<string, Pick<Command, "id" | "name" | "icon">>;
 
+/** "Mirror a HackMD workspace" (src/obsidian/mirror-actions.ts); "HackMD" is a brand, written as such. */
+export const MIRROR_COMMAND = {
+  id: "mirror-workspace",
+  name: "Mirror a HackMD workspace",
+  icon: "folder-sync",
+} as const satisfies Pick<Command, "id" | "name" | "icon">;
+
 /** The active file when it is Markdown. */
 function activeMarkdown(plugin: Plugin): TFile | null {
   const file = plugin.app.workspace.getActiveFile();
@@ -101,6 +108,7 @@ export function registerCommands(plugin: Plugin, actions: BridgeActions): Comman
       icon: "refresh-ccw",
       callback: () => void actions.syncAllTracked(),
     }),
+    plugin.addCommand({ ...MIRROR_COMMAND, callback: () => void actions.mirrorWorkspace() }),
   ];
   for (const command of FILE_COMMANDS) {
     commands.push(

@@ -7,6 +7,7 @@ import { desktopImageFetcher, loadDesktopPaths } from "./obsidian/desktop-loader
 import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
 import { wireNoteHistory } from "./obsidian/history-wiring";
 import { ObsidianUi } from "./obsidian/obsidian-ui";
+import { mirrorSettings } from "./obsidian/mirror-settings";
 import { PluginServices } from "./obsidian/plugin-services";
 import { registerQueuedPushesCommand } from "./obsidian/queued-pushes";
 import { RenameTracker } from "./obsidian/rename-tracking";
@@ -81,6 +82,7 @@ export default class HackmdBridgePlugin extends Plugin {
       secrets,
       autoSync: this.autoSync,
       saveSettings: (change) => this.saveSettings(change),
+      mirrors: mirrorSettings(actions),
     });
 
     // Records follow renames; a deleted file keeps its record, only cached facts about it go.

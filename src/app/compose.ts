@@ -18,6 +18,7 @@ import { SyncQueue } from "../sync/queue";
 import { SyncService } from "../sync/service";
 import { SyncStateStore } from "../sync/store";
 import type { AppDeps } from "./deps";
+import { SearchIndex } from "./search";
 
 /** The ports and settings of a core instance. */
 export interface AppOptions {
@@ -188,6 +189,12 @@ export function createAppDeps(options: AppOptions): AppDeps {
     queue,
     sync,
     safety,
+    search: new SearchIndex({
+      files: options.files,
+      sync,
+      clock: options.clock,
+      isDefaultApiUrl: () => options.config.api.isDefault,
+    }),
     clock: options.clock,
     sleep: options.sleep,
     logger: options.logger,

@@ -13,6 +13,7 @@ import type { SafetyVersions } from "../hackmd/safety-version";
 import type { NoteSummary, Team } from "../hackmd/types";
 import type { SyncQueue } from "../sync/queue";
 import type { SyncTools } from "../sync/types";
+import type { SearchIndex } from "./search";
 
 /** One core instance's services, shared by every door. */
 export interface AppDeps {
@@ -38,6 +39,8 @@ export interface AppDeps {
   sync: SyncTools;
   /** Named versions before deliberate overwrites (docs/versions-and-comments.md). */
   safety: SafetyVersions;
+  /** The full-text index of tracked notes' bodies (src/app/search.ts), built at the first search. */
+  search: SearchIndex;
   clock: Clock;
   sleep: Sleep;
   logger: Logger;

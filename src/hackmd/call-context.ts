@@ -4,6 +4,7 @@
  */
 import type { ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
+import type { NoteDetail } from "./types";
 
 /** Counters of one call; create one with `new CallContext()` at the start of each call. */
 export class CallContext {
@@ -13,10 +14,21 @@ export class CallContext {
   private readbackAttempts = 0;
   private readbackElapsedMs = 0;
   private readonly guard: ChangeGuard | undefined;
+  private readonly noteRead: ((note: NoteDetail) => void) | undefined;
 
-  /** `guard` sees every change the call is about to make (the tool policy, docs/tool-contract-extensions.md); none lets all through. */
-  constructor(options: { guard?: ChangeGuard } = {}) {
+  /**
+   * `guard` sees every change the call is about to make (the tool policy, docs/tool-contract-extensions.md); none lets all through.
+   * `onNoteRead` sees every note a `GET` of this call read (a mirror learns a note's folders from the
+   * reads a sync round makes anyway, src/app/mirror.ts); it must not throw.
+   */
+  constructor(options: { guard?: ChangeGuard; onNoteRead?: (note: NoteDetail) => void } = {}) {
     this.guard = options.guard;
+    this.noteRead = options.onNoteRead;
+  }
+
+  /** Called by the client with each note a `GET` of this call read. */
+  observeNote(note: NoteDetail): void {
+    this.noteRead?.(note);
   }
 
   /**

@@ -209,7 +209,9 @@ export class HackmdClient {
       mode: "read",
       ...deadline(args),
     });
-    return readNoteDetail(parseJsonReply(reply), this.readContext(reply, args.teamPath));
+    const note = await readNoteDetail(parseJsonReply(reply), this.readContext(reply, args.teamPath));
+    context.observeNote(note);
+    return note;
   }
 
   /**

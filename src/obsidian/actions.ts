@@ -20,6 +20,8 @@ import type { SyncAllResult } from "../sync/sync-all";
 import type { KeyedRecord } from "../sync/store";
 import type { PushOutput } from "../sync/types";
 import type { DiffViewOptions } from "../ui/merge-editor-dom";
+import type { MirrorChoice, MirrorDialog } from "../ui/mirror-modal";
+import type { MirrorActions } from "./mirror-actions";
 import { showError, showInfo, showProgress, type NoticeOperation } from "./notices";
 import type { PluginServices } from "./plugin-services";
 import { localSyncState, SYNC_STATE_LABELS } from "./sync-status";
@@ -84,6 +86,8 @@ export interface PluginUi {
   resolveConflict?: ((localPath: string) => Promise<void>) | undefined;
   /** Shows a read-only diff of a file, when the plugin has the merge editor. */
   showDiff?: ((localPath: string, diff: DiffViewOptions) => Promise<void>) | undefined;
+  /** Asks which workspace or folder to mirror into which vault folder (src/obsidian/mirror-actions.ts). */
+  chooseMirror?: ((dialog: MirrorDialog) => Promise<MirrorChoice | undefined>) | undefined;
 }
 
 /** What `BridgeActions` needs. */
@@ -116,11 +120,33 @@ export class BridgeActions {
   private readonly ui: PluginUi;
   /** Remote hashes of conflicts reported by push, per path, awaiting a confirmed merge. */
   private readonly conflicts = new Map<string, string>();
+  /** Mirrors: the command, Sync all's part and the settings list (mirror-actions.ts, loaded at first use). */
+  private mirrorActions: MirrorActions | undefined;
 
   /** Builds the use-cases over the services and the UI port. */
   constructor(options: BridgeActionsOptions) {
     this.services = options.services;
     this.ui = options.ui;
+  }
+
+  /** The mirror use-cases, loaded at first use (not with the plugin). */
+  async mirrors(): Promise<MirrorActions> {
+    if (this.mirrorActions === undefined) {
+      const { MirrorActions } = await import("./mirror-actions");
+      const ui = this.ui;
+      this.mirrorActions ??= new MirrorActions(this.services, {
+        confirm: (dialog) => ui.confirm(dialog),
+        get chooseMirror() {
+          return ui.chooseMirror;
+        },
+      });
+    }
+    return this.mirrorActions;
+  }
+
+  /** "Mirror a HackMD workspace" (mirror-actions.ts). */
+  async mirrorWorkspace(): Promise<unknown> {
+    return (await this.mirrors()).mirrorWorkspace();
   }
 
   /** Pulls a note by link or id (prompt), into its tracked file or a new file in the default folder. */
@@ -222,17 +248,23 @@ export class BridgeActions {
     try {
       const deps = await this.services.loadDeps();
       const { syncAll } = await import("../sync/sync-all");
-      const result = await syncAll(deps, {
+      const options = {
         autoMerge: this.services.settings.autoMerge,
         hashCache: this.services.hashCache,
-        call: this.services.newCall(),
-        onProgress: (p) => {
+        onProgress: (p: { phase: string; done: number; total: number }) => {
           const phase =
             p.phase === "listing" ? "Listing workspaces" : p.phase === "checking" ? "Checking notes" : "Syncing notes";
           progress.update(`${phase}: ${p.done} of ${p.total}…`);
         },
-      });
+      };
+      // With mirrors, one list per workspace serves both them and sync-all (src/app/mirror-sync.ts).
+      // The state folder's `mirrors/` is listed first: without a mirror nothing of them loads.
+      const hasMirrors = (await deps.files.state.list("mirrors")).some((entry) => entry.name.endsWith(".json"));
+      const mirrors = hasMirrors ? await this.mirrors() : undefined;
+      const mirrored = mirrors === undefined ? undefined : await mirrors.syncWithMirrors(deps, options);
+      const result = mirrored?.sync ?? (await syncAll(deps, { ...options, call: this.services.newCall() }));
       progress.hide();
+      if (mirrors !== undefined) for (const mirror of mirrored?.mirrors ?? []) showInfo(mirrors.summary(mirror));
       let removed = 0;
       for (const item of result.items) {
         this.services.status.forget(item.local_path);

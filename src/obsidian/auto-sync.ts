@@ -340,6 +340,22 @@ export class AutoSyncHost {
         budget,
         outbox,
         logger: services.logger,
+        // Mirrors load only when a round finds one (src/app/mirror-sync.ts).
+        roundMirrors: async () => {
+          const entries = await deps.files.state.list("mirrors");
+          if (!entries.some((entry) => entry.name.endsWith(".json"))) return undefined;
+          const [{ mirrorRoundHook }, { vaultTrash }] = await Promise.all([
+            import("../app/mirror-sync"),
+            import("./mirror-actions"),
+          ]);
+          return mirrorRoundHook(deps, {
+            host: vaultTrash(deps),
+            permissions: {
+              read: services.settings.defaultReadPermission,
+              write: services.settings.defaultWritePermission,
+            },
+          });
+        },
       },
       {
         debounceMs: this.tuning.debounceMs,

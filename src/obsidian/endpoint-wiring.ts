@@ -10,6 +10,7 @@ import { isBridgeError } from "../core/errors";
 import type { Settings } from "../settings/schema";
 import { registerActivityView } from "../ui/activity-view";
 import { HackmdBridgeSettingTab, type ConnectionTestResult } from "../ui/settings-tab";
+import type { MirrorSettings } from "../ui/mirror-list";
 import { ConfirmModal } from "../ui/confirm-modal";
 import { ActivityLog, type ActivityEntry } from "./activity-log";
 import { vaultActivityStore } from "./activity-store";
@@ -31,6 +32,8 @@ export interface EndpointWiringOptions {
   autoSync: Pick<AutoSyncHost, "usage" | "subscribe">;
   /** Merges, saves and applies a settings change. */
   saveSettings: (change: Partial<Settings>) => Promise<void>;
+  /** The mirrors' section of the settings tab. */
+  mirrors?: MirrorSettings;
 }
 
 /** Registers the settings tab, the activity view and the endpoint (stopped on unload). */
@@ -112,6 +115,7 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
       endpoint,
       testConnection,
       autoSync: options.autoSync,
+      ...(options.mirrors === undefined ? {} : { mirrors: options.mirrors }),
       activityLog,
       openActivityLog,
     }),

@@ -7,6 +7,7 @@ import { NotePickerModal } from "../ui/note-picker";
 import { confirm } from "../ui/confirm-modal";
 import { PromptModal } from "../ui/prompt-modal";
 import { PublishModal } from "../ui/publish-modal";
+import { MirrorModal, type MirrorChoice, type MirrorDialog } from "../ui/mirror-modal";
 import { QueuedPushesModal } from "../ui/queued-pushes-modal";
 import type { OutboxEntry } from "../sync/auto/outbox";
 import type { DiffViewOptions } from "../ui/merge-editor-dom";
@@ -54,6 +55,9 @@ export class ObsidianUi implements PluginUi {
   choosePublish(dialog: PublishDialog): Promise<PublishChoice | undefined> {
     return new PublishModal(this.app, dialog).ask();
   }
+
+  /** Shows the mirror dialog. */
+  chooseMirror = (dialog: MirrorDialog): Promise<MirrorChoice | undefined> => new MirrorModal(this.app, dialog).ask();
 
   /** Opens a vault file in the active leaf (or a new one when the active leaf is pinned). */
   async openFile(path: string): Promise<void> {

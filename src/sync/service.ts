@@ -228,7 +228,11 @@ export class SyncService implements SyncTools {
           },
         );
       const before = await this.files.stat(path);
-      const note = await this.client.getNote(request.call, { teamPath: target.teamPath, noteId: target.noteId });
+      const prefetched = request.prefetched;
+      const note =
+        prefetched !== undefined && prior === undefined && before.kind === "missing" && prefetched.id === target.noteId
+          ? prefetched
+          : await this.client.getNote(request.call, { teamPath: target.teamPath, noteId: target.noteId });
       const body = requireBody(note, target.noteId);
       const size = utf8Length(body);
       if (size > MAX_BODY_BYTES) {

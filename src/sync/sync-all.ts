@@ -285,6 +285,13 @@ export interface SyncAllOptions {
    * default false, so `hackmd-bridge sync` and the tools keep docs/tools.md §17's sequences.
    */
   trustListing?: boolean;
+  /**
+   * Where a workspace's note list comes from (default: one `GET /notes` of the client). A round
+   * that also keeps mirrors whole (src/app/mirror.ts) passes one list per workspace to both, so the
+   * round still costs one list per workspace; `sentAt` is when its request was sent (a push that
+   * trusts the list counts its age from then).
+   */
+  listNotes?: (teamPath: string | null) => Promise<{ notes: NoteSummary[]; sentAt: number }>;
 }
 
 /**
@@ -398,6 +405,8 @@ class SyncAllRun {
   private readonly holdBack: ((localPath: string) => boolean) | undefined;
   private readonly trustListing: boolean;
   private readonly clock: Clock;
+  private readonly listSource:
+    ((teamPath: string | null) => Promise<{ notes: NoteSummary[]; sentAt: number }>) | undefined;
 
   constructor(deps: SyncAllDeps, options: SyncAllOptions) {
     const concurrency = options.concurrency ?? DEFAULT_SYNC_ALL_CONCURRENCY;
@@ -427,6 +436,7 @@ class SyncAllRun {
     this.holdBack = options.holdBack;
     this.trustListing = options.trustListing ?? false;
     this.clock = deps.clock ?? systemClock;
+    this.listSource = options.listNotes;
   }
 
   /**
@@ -608,9 +618,12 @@ class SyncAllRun {
         // HackMD may build the answer at any moment after that, and a push that takes the list as
         // its read must not trust it longer than it is known to hold.
         let sentAt = this.clock.now();
-        const notes = await this.gate.step(() => {
+        const notes = await this.gate.step(async () => {
           sentAt = this.clock.now();
-          return this.client.listNotes(this.call, { teamPath });
+          if (this.listSource === undefined) return this.client.listNotes(this.call, { teamPath });
+          const shared = await this.listSource(teamPath);
+          sentAt = shared.sentAt;
+          return shared.notes;
         });
         listings.set(teamPath, { ok: true, byId: new Map(notes.map((note) => [note.id, note])), at: sentAt });
       } catch (error) {

@@ -2,7 +2,7 @@
 import type { OverwriteAction, OverwrittenVersion, SafetyVersion } from "../hackmd/safety-version";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
-import type { NoteSummary } from "../hackmd/types";
+import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import type { SnapshotOutcome } from "./snapshots";
 import type { KeyedRecord, SyncStateStore } from "./store";
 
@@ -25,6 +25,13 @@ export interface PullRequest {
    * converts, false syncs this note byte for byte from now on; default: the host's setting.
    */
   convert?: boolean;
+  /**
+   * The note as a GET of the caller read it just before (a mirror reads a new note to learn its
+   * folder, and so its path): used instead of the pull's own GET only when no record of the note
+   * exists and nothing stands at the destination, so nothing it decides on can be older than what
+   * it would overwrite; otherwise the pull reads the note as always.
+   */
+  prefetched?: NoteDetail | undefined;
 }
 
 /** The output of a pull (docs/tools.md §9.12). */

@@ -34,6 +34,7 @@ export const TOOL_WORDS: Readonly<Record<string, string>> = {
   hackmd_create_version: "Saved a version of a note",
   hackmd_list_comments: "Listed a note's comments",
   hackmd_resolve_comment: "Resolved or reopened a comment",
+  hackmd_search_notes: "Searched the tracked notes",
 };
 
 /** Looks up a readable name for a note (its tracked file), or undefined. */

@@ -6,6 +6,7 @@
  * where settings search indexes it). Nothing re-renders the whole tab: rows that depend on live
  * state (the endpoint status, the token) subscribe and update themselves, and return a cleanup.
  */
+import { renderMirrorList, type MirrorSettings } from "./mirror-list";
 import {
   normalizePath,
   Platform,
@@ -65,6 +66,8 @@ export interface SettingsTabServices {
   confirm?: (options: ConfirmOptions) => Promise<boolean>;
   /** Copies text to the clipboard; defaults to the system clipboard. */
   copy?: (text: string) => Promise<void>;
+  /** The vault's mirrors (src/obsidian/mirror-actions.ts); absent: no "Mirrors" section. */
+  mirrors?: MirrorSettings;
 }
 
 /** One row of the tab: a name, a description, and what it adds to its `Setting`. */
@@ -129,6 +132,7 @@ const TOOL_SETTING_NAMES: Readonly<Record<string, string>> = {
   hackmd_create_version: "Save a version of a note",
   hackmd_list_comments: "List a note's comments",
   hackmd_resolve_comment: "Resolve or reopen a comment",
+  hackmd_search_notes: "Search the tracked notes",
 };
 
 /** Labels of the tool policies. */
@@ -266,6 +270,9 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
         heading: "Automatic sync",
         rows: [this.autoSyncRow(), this.autoSyncStartupRow(), this.autoSyncResumeRow(), this.budgetRow()],
       },
+      ...(this.services.mirrors === undefined
+        ? []
+        : [{ heading: "Mirrors", rows: [this.mirrorsRow(this.services.mirrors)] }]),
       { heading: "Agents", rows: [this.protectAgentFilesRow(), ...this.endpointRows()] },
       {
         heading: "Agent permissions",
@@ -562,6 +569,15 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       "Only when less than a fifth of the quota HackMD reports is left.",
       "showQuotaInStatusBar",
     );
+  }
+
+  /** The mirrors: each with its folder, its exclude patterns (one per line) and a remove button. */
+  private mirrorsRow(mirrors: MirrorSettings): Row {
+    return {
+      name: "Mirrored folders",
+      desc: 'Folders kept as a HackMD workspace or folder. Start one with the command "Mirror a HackMD workspace". Removing a mirror keeps its files and their links.',
+      render: (setting) => renderMirrorList(setting, mirrors),
+    };
   }
 
   private untrackedRow(): Row {

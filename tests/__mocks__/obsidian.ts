@@ -978,6 +978,32 @@ export class ToggleComponent extends ValueComponent<boolean> {
   }
 }
 
+/** A text area; an `input` event runs the change callback (as TextComponent, on a `textarea`). */
+export class TextAreaComponent extends ValueComponent<string> {
+  inputEl: HTMLTextAreaElement;
+  private changed: (value: string) => unknown = () => undefined;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.inputEl = containerEl.createEl("textarea");
+    this.inputEl.addEventListener("input", () => void this.changed(this.getValue()));
+  }
+  getValue(): string {
+    return this.inputEl.value;
+  }
+  setValue(value: string): this {
+    this.inputEl.value = value;
+    return this;
+  }
+  setPlaceholder(placeholder: string): this {
+    this.inputEl.placeholder = placeholder;
+    return this;
+  }
+  onChange(callback: (value: string) => unknown): this {
+    this.changed = callback;
+    return this;
+  }
+}
+
 /** A text input; an `input` event runs the change callback. */
 export class TextComponent extends ValueComponent<string> {
   inputEl: HTMLInputElement;
@@ -1137,6 +1163,9 @@ export class Setting {
   }
   addText(cb: (component: TextComponent) => unknown): this {
     return this.add(new TextComponent(this.controlEl), cb);
+  }
+  addTextArea(cb: (component: TextAreaComponent) => unknown): this {
+    return this.add(new TextAreaComponent(this.controlEl), cb);
   }
   addDropdown(cb: (component: DropdownComponent) => unknown): this {
     return this.add(new DropdownComponent(this.controlEl), cb);

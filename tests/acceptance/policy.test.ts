@@ -98,7 +98,7 @@ describe.each(["stdio", "http"] as const)("dist/cli.js over %s", (transport) => 
       const title = `Policy ${transport} ${flags || "(no flags)"}`;
       const { client, close } = await connect(transport, flags);
       try {
-        expect((await client.listTools()).tools).toHaveLength(19);
+        expect((await client.listTools()).tools).toHaveLength(20);
         // Reading is never refused by these flags.
         expect((await call(client, "hackmd_get_me")).isError).toBe(false);
         const created = await create(client, title);

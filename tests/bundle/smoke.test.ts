@@ -272,7 +272,7 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
       }),
     );
     // The 14 tools of docs/tools.md and the 5 of docs/versions-and-comments.md.
-    expect((await client.listTools()).tools).toHaveLength(19);
+    expect((await client.listTools()).tools).toHaveLength(20);
     // The endpoint's start loaded the MCP side; the merge engine still waits for a merge.
     expect(evaluated()).toEqual(expect.arrayContaining(["mcp-sdk", "tool-registry", "zod"]));
     expect(evaluated()).not.toContain("merge-engine");

@@ -108,7 +108,7 @@ describe("usage errors", () => {
       [["sync", "--dry-rn"], "unknown option --dry-rn; did you mean --dry-run?"],
       [["pull", "x", "y.md", "--overwrit"], "did you mean --overwrite?"],
       [["status", "--jsn"], "did you mean --json?"],
-      [["pull", "x", "y.md", "--dry-run"], "--dry-run is not an option of pull (it goes with sync)"],
+      [["pull", "x", "y.md", "--dry-run"], "--dry-run is not an option of pull (it goes with sync, mirror)"],
       [["--hepl"], "did you mean --help?"],
       [["--root", "x", "status"], "options go after the command"],
     ];
@@ -207,7 +207,7 @@ describe("note ids that begin with - (base64url: one in 64)", () => {
     );
     // Options of other commands and typos keep their own messages.
     expect(() => parseCommandLine(pullCommand, ["x", "a.md", "--dry-run"], ALL_SPECS)).toThrow(
-      "--dry-run is not an option of pull (it goes with sync)",
+      "--dry-run is not an option of pull (it goes with sync, mirror)",
     );
     expect(() => parseCommandLine(pullCommand, ["x", "a.md", "--overwrit"], ALL_SPECS)).toThrow(
       "did you mean --overwrite?",

@@ -66,6 +66,7 @@ describe("command registration", () => {
       "pull-note",
       "pull-from-list",
       "sync-all",
+      "mirror-workspace",
       ...FILE_COMMAND_IDS,
       "next-conflict",
       "previous-conflict",

@@ -74,7 +74,7 @@ describe("McpEndpointController", () => {
     });
     await client.connect(transport);
     // The 14 tools of docs/tools.md and the 5 of docs/versions-and-comments.md.
-    expect((await client.listTools()).tools.length).toBe(19);
+    expect((await client.listTools()).tools.length).toBe(20);
     const me = await client.callTool({ name: "hackmd_get_me", arguments: {} });
     expect(me.isError).toBeFalsy();
     expect(events).toEqual([expect.objectContaining({ tool: "hackmd_get_me", ok: true })]);

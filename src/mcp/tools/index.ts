@@ -14,6 +14,7 @@ import { listVersionsTool } from "./list-versions";
 import { pullNoteTool } from "./pull-note";
 import { pushNoteTool } from "./push-note";
 import { resolveCommentTool } from "./resolve-comment";
+import { searchNotesTool } from "./search-notes";
 import type { BridgeTool } from "./tool";
 import { updateFolderTool } from "./update-folder";
 import { untrackNoteTool } from "./untrack-note";
@@ -41,4 +42,5 @@ export const TOOLS: readonly BridgeTool[] = [
   createVersionTool,
   listCommentsTool,
   resolveCommentTool,
+  searchNotesTool,
 ];

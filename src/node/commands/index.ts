@@ -7,10 +7,12 @@ import { diffCommand } from "./diff";
 import type { ExitCode } from "./exit-codes";
 import { historyCommand } from "./history";
 import { listCommand } from "./list";
+import { mirrorCommand } from "./mirror";
 import { reportError, type CommandIo } from "./output";
 import { publishCommand } from "./publish";
 import { pullCommand } from "./pull";
 import { pushCommand } from "./push";
+import { searchCommand } from "./search";
 import { statusCommand } from "./status";
 import { syncCommand } from "./sync";
 import { untrackCommand } from "./untrack";
@@ -28,6 +30,8 @@ export const HUMAN_COMMAND_LIST: readonly HumanCommand[] = [
   untrackCommand,
   historyCommand,
   commentsCommand,
+  mirrorCommand,
+  searchCommand,
 ];
 
 /** The human subcommands by name. */

@@ -25,6 +25,9 @@ import {
 import { snapshotCleanupSentence } from "../../sync/snapshots";
 import { CLI_WORDS, commandLine } from "./words";
 import { parseBudget, parseQuietTime, runWatch } from "./watch";
+import { loadMirrors, type MirrorResult } from "../../app/mirror";
+import { syncWithMirrors } from "../../app/mirror-sync";
+import { commandTrash } from "./mirror";
 
 /** The checked arguments of `sync`. */
 export interface SyncArgs {
@@ -33,6 +36,8 @@ export interface SyncArgs {
   /** Merge non-overlapping edits of both sides (default); `--no-merge` reports them as conflicts. */
   merge: boolean;
   json: boolean;
+  /** Mirrors: delete a note on HackMD when its file was deleted in the vault (default: untrack only). */
+  deleteRemote?: boolean;
 }
 
 /** Runs sync-all: exit 0 if everything ended in sync, 1 if conflicts/refusals/skips remain, 2 on errors. */
@@ -40,14 +45,55 @@ export async function runSync(args: SyncArgs, context: CommandContext): Promise<
   const { io } = context;
   const progress = createProgress({ io, json: args.json });
   let result: SyncAllResult;
+  let mirrors: MirrorResult[] = [];
   try {
-    result = await runSyncAll({ context, dryRun: args.dryRun, autoMerge: args.merge, progress });
+    // Mirrors (src/app/mirror.ts) share the round's one list per workspace with sync-all.
+    if ((await loadMirrors(context.core.deps.files.state)).length > 0) {
+      const round = await syncWithMirrors(context.core.deps, {
+        host: commandTrash(context.core.deps),
+        words: CLI_WORDS,
+        deleteRemote: args.deleteRemote === true,
+        syncAll: { dryRun: args.dryRun, autoMerge: args.merge, onProgress: syncProgress(progress) },
+        onMirrorProgress: (target, report) => {
+          if (report.total > 0 && report.phase === "fetching")
+            progress.update(`Mirror ${target}: fetching notes ${report.done}/${report.total}`);
+        },
+      });
+      result = round.sync;
+      mirrors = round.mirrors;
+    } else result = await runSyncAll({ context, dryRun: args.dryRun, autoMerge: args.merge, progress });
   } finally {
     progress.done();
   }
-  if (args.json) writeJson(io, publicResult(result));
-  else printReport({ result, io });
-  return exitCodeOfItems(result.items);
+  if (args.json) writeJson(io, mirrors.length === 0 ? publicResult(result) : { ...publicResult(result), mirrors });
+  else {
+    printReport({ result, io });
+    printMirrors(mirrors, io);
+  }
+  const code = exitCodeOfItems(result.items);
+  const mirrorTrouble = mirrors.some((mirror) => mirror.items.some((item) => item.action === "error"));
+  return code === EXIT.ok && mirrorTrouble ? EXIT.attention : code;
+}
+
+/** One line per mirror, then what it did beyond plain pulls. */
+function printMirrors(mirrors: readonly MirrorResult[], io: CommandIo): void {
+  for (const mirror of mirrors) {
+    const shown = mirror.items.filter((item) => item.action !== "pulled" || mirror.items.length < 20);
+    io.out(
+      `Mirror ${mirror.target} (${mirror.local_dir || "root folder"}): ${mirror.items.length === 0 ? "nothing new" : `${mirror.items.length} change${mirror.items.length === 1 ? "" : "s"}`}.\n`,
+    );
+    if (shown.length > 0)
+      io.out(
+        formatTable(shown.map((item) => [item.action, item.local_path || "-", item.message ?? item.note_id ?? ""])),
+      );
+  }
+}
+
+/** Sync-all's progress reports as the progress line. */
+function syncProgress(progress: Progress): (report: SyncAllProgress) => void {
+  return (report) => {
+    if (report.total > 0) progress.update(progressText(report));
+  };
 }
 
 /** The result as `--json` shows it: without the decision table's internal branch ids. */
@@ -236,6 +282,10 @@ export const syncCommand: HumanCommand = {
   options: {
     "dry-run": { type: "boolean", help: "show what would be done; nothing is written locally or on HackMD" },
     "no-merge": { type: "boolean", help: "report edits on both sides as conflicts instead of merging them" },
+    "delete-remote": {
+      type: "boolean",
+      help: "mirrors: delete the note on HackMD when you deleted its file (default: only untrack it)",
+    },
     watch: {
       type: "boolean",
       help: "keep syncing until Ctrl+C or SIGTERM, paced by the monthly request budget; one line per round",
@@ -277,6 +327,7 @@ export const syncCommand: HumanCommand = {
       dryRun: flag(values, "dry-run"),
       merge: !flag(values, "no-merge"),
       json: flag(values, "json"),
+      deleteRemote: flag(values, "delete-remote"),
     };
     return { json: args.json, run: (context) => runSync(args, context) };
   },

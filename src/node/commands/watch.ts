@@ -19,6 +19,8 @@ import type { CommandContext } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError } from "./output";
 import { CLI_WORDS, commandLine } from "./words";
+import { mirrorRoundHook } from "../../app/mirror-sync";
+import { commandTrash } from "./mirror";
 
 /** Reads `--budget`: a whole number of requests per month, or `unlimited`; default the free plan's 2,000. */
 export function parseBudget(value: string | undefined): MonthlyBudget {
@@ -140,6 +142,7 @@ export async function runWatch(
       logger,
       words: CLI_WORDS,
       isStopping: signal.isStopped,
+      roundMirrors: () => mirrorRoundHook(context.core.deps, { host: commandTrash(context.core.deps) }),
     },
     { autoMerge: args.merge, debounceMs: args.quietMs ?? DEFAULT_DEBOUNCE_MS },
   );

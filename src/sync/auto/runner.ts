@@ -16,6 +16,7 @@ import type { LocalFiles } from "../../core/local-files";
 import { silentLogger, type Clock, type Logger, type Sleep } from "../../core/ports";
 import { CallContext } from "../../hackmd/call-context";
 import type { HackmdClient } from "../../hackmd/client";
+import type { NoteSummary } from "../../hackmd/types";
 import type { OverwrittenVersion } from "../../hackmd/safety-version";
 import type { SentRequest } from "../../hackmd/request";
 import type { Words } from "../../core/wording";
@@ -76,6 +77,21 @@ export interface AutoSyncDeps {
    * budget any more, and none is sent; the host's `sleep` should return early then too.
    */
   isStopping?: () => boolean;
+  /**
+   * The mirrors a round keeps whole (src/app/mirror-sync.ts `mirrorRoundHook`), when the host has
+   * any: `before` runs the mirrors' part of the round, sync-all then lists through `listNotes` (one
+   * list per workspace for both) under `call`, and `after` follows the folder moves it read. Their
+   * requests go through the same client, so the budget counts and paces them.
+   */
+  roundMirrors?: () => Promise<RoundMirrors | undefined>;
+}
+
+/** A round's mirrors (see `AutoSyncDeps.roundMirrors`). */
+export interface RoundMirrors {
+  call: CallContext;
+  listNotes: (teamPath: string | null) => Promise<{ notes: NoteSummary[]; sentAt: number }>;
+  before(): Promise<void>;
+  after(): Promise<void>;
 }
 
 /** Options of the runner. */
@@ -361,6 +377,12 @@ export class AutoSyncRunner {
     budget.setInRound(true);
     this.inRound = true;
     try {
+      // The mirrors' part first, on the lists sync-all then uses; a failure there is logged and the round goes on.
+      const mirrors = await this.deps.roundMirrors?.().catch(() => undefined);
+      if (mirrors !== undefined)
+        await mirrors.before().catch((error: unknown) => {
+          this.logger.warn("auto_sync.mirrors_failed", { error_kind: isBridgeError(error) ? error.kind : "internal" });
+        });
       const result = await syncAll(
         {
           client: this.deps.client,
@@ -376,8 +398,13 @@ export class AutoSyncRunner {
           hashCache: this.cache,
           holdBack: (path) => this.stillEditing(path, this.deps.clock.now()),
           trustListing: true,
+          ...(mirrors === undefined ? {} : { call: mirrors.call, listNotes: mirrors.listNotes }),
         },
       );
+      if (mirrors !== undefined)
+        await mirrors.after().catch((error: unknown) => {
+          this.logger.warn("auto_sync.mirrors_failed", { error_kind: isBridgeError(error) ? error.kind : "internal" });
+        });
       counts = result.counts;
       items = result.items;
       // A changed file whose push the round could not send (offline, rate limited, HackMD down)
