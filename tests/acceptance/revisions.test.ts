@@ -2,7 +2,7 @@
  * Acceptance: both protocol revisions on every transport of the built checkout (./checkout.ts,
  * docs/adr/0006-mcp-v2-both-revisions.md). A 2026-07-28 client (the SDK's v2 client, pinned to
  * that revision) and a 2025-11-25 client (the v1 SDK's client, as released clients speak it) each
- * list the 19 tools and call every one of them, against the plugin's endpoint (main.js in the
+ * list every tool (the table in tests/helpers/tool-arguments.ts) and call every one of them, against the plugin's endpoint (main.js in the
  * fake Obsidian host), `serve` and `mcp`. Each pair runs on a fresh emulator, and the two
  * revisions must get the same outcomes, call for call.
  */
