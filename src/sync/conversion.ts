@@ -182,10 +182,20 @@ export class SyncConversion {
       return options.keepOff === true || options.previous?.enabled === false
         ? { text: remote, conversion: CONVERSION_OFF }
         : { text: remote };
-    let context = await this.current({ comments: options.previous });
+    // Answers as the baseline's conversion recorded them where it asked (so a wikilink HackMD kept
+    // as text because its note was not tracked then stays a plain wikilink, not an escaped one),
+    // today's for what is new.
+    const now = async (): Promise<ConversionContext> => {
+      const current = await this.current({ comments: options.previous });
+      if (options.previous === undefined || !options.previous.enabled) return current;
+      const recorded = preferRecorded(options.previous, current);
+      // Kept comments are only ever added to: a placeholder restores whenever its source is kept.
+      return { ...recorded, answers: { ...recorded.answers, comment: (id) => current.answers.comment(id) } };
+    };
+    let context = await now();
     let local = toLocal(remote, context);
     if (options.download !== undefined && (await this.downloadImages(local.imageUrls, context, options.download)) > 0) {
-      context = await this.current({ comments: options.previous });
+      context = await now();
       local = toLocal(remote, context);
     }
     const back = toRemote(local.text, context);

@@ -20,6 +20,7 @@ import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { writeBody } from "../hackmd/write-body";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
+import type { ConversionDependencies } from "../convert";
 import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
 import { ownedSnapshotStamp, removeSnapshotBeside, type SnapshotOutcome } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
@@ -35,6 +36,7 @@ import {
   type SyncStateStore,
 } from "./store";
 import type {
+  PublishForm,
   PullRequest,
   PullResult,
   PushOutput,
@@ -189,6 +191,92 @@ export class SyncService implements SyncTools {
       local_body_hash: localHash,
       remote_body_hash: remoteHash,
     };
+  }
+
+  /** Publish, first half (see SyncTools.publishForm). */
+  async publishForm(localPath: string): Promise<PublishForm> {
+    const resolved = await this.files.resolve(localPath, "write");
+    const path = resolved.path;
+    if (!isMarkdownPath(path))
+      throw new BridgeError("invalid_input", `${path} is not a .md file; publish a Markdown file.`);
+    const file = await this.readLocalFile(path, { confirmLargeFile: true });
+    // A new note: no answers recorded yet, so everything converts as the vault is now.
+    const form = await this.conversion.remoteForm(
+      this.conversion.enabledByDefault ? FRESH_CONVERSION : undefined,
+      file.text,
+      { listVault: true },
+    );
+    return {
+      path,
+      text: file.text,
+      content: form.text,
+      missingImages: form.missingImages,
+      ...(form.conversion === undefined ? {} : { conversion: form.conversion }),
+    };
+  }
+
+  /** Publish, second half (see SyncTools.adopt). */
+  async adopt(request: {
+    form: PublishForm;
+    teamPath: string | null;
+    noteId: string;
+    call: CallContext;
+  }): Promise<{ baseline: string }> {
+    const { form, teamPath, noteId, call } = request;
+    const key = recordKey(teamPath, noteId);
+    const path = form.path;
+    return this.serialised(
+      () => Promise.resolve([noteQueueKey(key), pathQueueKey(path)]),
+      async () => {
+        const refuse = (): BridgeError =>
+          new BridgeError(
+            "conflict",
+            `${path} was linked to another note while it was being published; it stays with that note.`,
+          );
+        if ((await this.store.findByPath(path)) !== undefined) throw refuse();
+        const expect = expectationOf(await this.store.readRecord(key));
+        let baseline = form.content;
+        let conversion = form.conversion;
+        if (form.missingImages.length > 0 && conversion !== undefined) {
+          const links = await this.conversion.uploadImages({
+            call,
+            client: this.client,
+            teamPath,
+            noteId,
+            paths: form.missingImages,
+          });
+          const linked = await this.conversion.remoteForm(conversion, form.text, { extraImages: links });
+          if (linked.text !== baseline) {
+            await this.writeNote(call, { teamPath, noteId }, linked.text);
+            baseline = linked.text;
+          }
+          conversion = linked.conversion ?? conversion;
+        }
+        // No timestamp: the next sync reads the note once, and records the settled one.
+        await this.store
+          .save({
+            teamPath,
+            noteId,
+            localPath: path,
+            baseline,
+            timestamp: "",
+            expect,
+            fileStillThere: async () => (await this.files.stat(path)).kind === "file",
+            ...(conversion === undefined ? {} : { conversion }),
+          })
+          .catch((error: unknown) => {
+            if (error instanceof SaveSkipped)
+              throw new BridgeError(
+                "conflict",
+                `${path} was moved, deleted or linked to another note while it was being published; nothing was tracked.`,
+                { cause: error },
+              );
+            if (error instanceof RecordChangedError) throw refuse();
+            throw error;
+          });
+        return { baseline };
+      },
+    );
   }
 
   /** Pull (docs/tools.md §14.1–14.2): destination checks, one GET, the refusal table, write, save. */
@@ -1229,6 +1317,9 @@ async function mergesCleanly(base: string, local: string, remote: string): Promi
     return false;
   }
 }
+
+/** The conversion of a file nothing was recorded for: every answer as the vault is now. */
+const FRESH_CONVERSION: ConversionDependencies = { enabled: true, linkFormat: "shortest", answers: [], comments: [] };
 
 /** A short description of a failure for messages. */
 function describe(error: unknown): string {
