@@ -147,6 +147,43 @@ export class SyncConversion {
   }
 
   /**
+   * `conversion` without the answers that said "no such note or image" where one exists now (a
+   * note tracked, an image uploaded since): converting under the result asks those again. The
+   * same object when nothing changed. Comment answers are kept.
+   */
+  async freshened(conversion: ConversionDependencies, local: string): Promise<ConversionDependencies> {
+    const vaultPaths = local.includes("[[") ? await this.vaultPaths() : undefined;
+    const now = (await this.current({ comments: conversion, vaultPaths })).answers;
+    const stale = (question: string): boolean => {
+      const colon = question.indexOf(":");
+      const kind = question.slice(0, colon);
+      const rest = question.slice(colon + 1);
+      switch (kind) {
+        case "target": {
+          const second = rest.indexOf(":");
+          return now.target(rest.slice(0, second) as "note" | "file", rest.slice(second + 1)) !== null;
+        }
+        case "note-url":
+          return now.noteUrl(rest) !== null;
+        case "note-id":
+          return now.noteId(rest) !== null;
+        case "image-url":
+          return now.imageUrl(rest) !== null;
+        case "note-by-url":
+          return now.noteByUrl(rest) !== null;
+        case "note-by-id":
+          return now.noteById(rest) !== null;
+        case "image-by-url":
+          return now.imageByUrl(rest) !== null;
+        default:
+          return false;
+      }
+    };
+    const answers = conversion.answers.filter(([question, answer]) => !(answer === null && stale(question)));
+    return answers.length === conversion.answers.length ? conversion : { ...conversion, answers };
+  }
+
+  /**
    * The embedded images a push must upload: those without a link, and those whose file no longer
    * has the content hash their link was uploaded with (edited since).
    */

@@ -37,6 +37,7 @@ import {
 } from "./store";
 import type {
   PublishForm,
+  RelinkOutcome,
   PullRequest,
   PullResult,
   PushOutput,
@@ -277,6 +278,58 @@ export class SyncService implements SyncTools {
         return { baseline };
       },
     );
+  }
+
+  /** Relink (see SyncTools.relink). */
+  async relink(request: { localPath: string; call: CallContext }): Promise<RelinkOutcome> {
+    const resolved = await this.files.resolve(request.localPath, "write");
+    const path = resolved.path;
+    const keysOf = async (): Promise<string[]> => {
+      const found = await this.store.findByPath(path);
+      if (!found) throw await this.notTracked(path);
+      return [noteQueueKey(found.key), pathQueueKey(path)];
+    };
+    return this.serialised(keysOf, async () => {
+      const loaded = await this.loadTracked(path);
+      const recorded = loaded.conversion;
+      if (recorded === undefined || !recorded.enabled) return "unchanged";
+      const file = await this.readLocalFile(path, { confirmLargeFile: true });
+      // Only a file nobody edited since its baseline is ever rewritten or re-sent.
+      if ((await this.conversion.compareForm(recorded, file.text)) !== loaded.baseline) return "skipped";
+      const fresh = await this.conversion.freshened(recorded, file.text);
+      if (fresh === recorded) return "unchanged";
+      const { record } = loaded;
+      const address = { teamPath: record.team_path, noteId: record.internal_id };
+      // The file's side first: a link a pull wrote as a URL (its note was not tracked then)
+      // becomes the wikilink it stands for; HackMD's text stays as it is.
+      const local = await this.conversion.localForm(loaded.baseline, { convert: true, previous: fresh });
+      if (local.text !== file.text && markerCount(local.text) <= markerCount(file.text)) {
+        await this.store.expectRecord(loaded.key, expectationOf(record));
+        await this.files.write(path, local.text, { expect: file.stamp });
+        await this.store.save({
+          teamPath: address.teamPath,
+          noteId: address.noteId,
+          localPath: path,
+          baseline: loaded.baseline,
+          timestamp: record.last_observed_remote_timestamp,
+          expect: expectationOf(record),
+          ...(local.conversion === undefined ? {} : { conversion: local.conversion }),
+        });
+        return "rewritten";
+      }
+      // HackMD's side: a wikilink sent as text (its note was not tracked then) becomes a link.
+      const form = await this.conversion.remoteForm(fresh, file.text, { listVault: true });
+      if (form.text === loaded.baseline || markerCount(form.text) > markerCount(loaded.baseline)) return "unchanged";
+      const note = await this.getNote(request.call, loaded);
+      // Someone edited the note meanwhile: the next sync merges; nothing is sent over it.
+      if (note.content !== loaded.baseline) return "skipped";
+      this.pending.assertClear(address, note.content);
+      await request.call.beforeChange(pushChange(address, note, path, form.text));
+      await this.store.expectRecord(loaded.key, expectationOf(record));
+      const last = await this.writeNote(request.call, address, form.text);
+      await this.saveAfter(path, { record, baseline: form.text, note: last, kind: "push", ...conversionOption(form) });
+      return "pushed";
+    });
   }
 
   /** Pull (docs/tools.md §14.1–14.2): destination checks, one GET, the refusal table, write, save. */
@@ -1316,6 +1369,11 @@ async function mergesCleanly(base: string, local: string, remote: string): Promi
   } catch {
     return false;
   }
+}
+
+/** How many escape markers (`<!---->`, docs/conversion-rules.md) a text holds. */
+function markerCount(text: string): number {
+  return text.split("<!---->").length - 1;
 }
 
 /** The conversion of a file nothing was recorded for: every answer as the vault is now. */

@@ -169,6 +169,9 @@ export interface PublishForm {
   missingImages: string[];
 }
 
+/** What a relink did. */
+export type RelinkOutcome = "unchanged" | "rewritten" | "pushed" | "skipped";
+
 /** What the tools need of the sync engine. */
 export interface SyncTools {
   /** The sync records on disk, ordered personal first, then teams by path, each by note id. */
@@ -202,6 +205,15 @@ export interface SyncTools {
   adopt(request: { form: PublishForm; teamPath: string | null; noteId: string; call: CallContext }): Promise<{
     baseline: string;
   }>;
+  /**
+   * Brings an unedited tracked file's links up to date with what is tracked now
+   * (docs/conversion-rules.md, "Relink"): answers recorded as "no such note or image" that
+   * resolve now are asked again. A link a pull wrote as a URL becomes a wikilink in the file
+   * (`rewritten`, HackMD untouched); a wikilink sent as text becomes a link on HackMD (`pushed`,
+   * one GET and a confirmed PATCH, the file untouched). A file edited since its baseline, or a note
+   * edited on HackMD, is left for the next sync (`skipped`). Optional: hosts may lack it.
+   */
+  relink?(request: { localPath: string; call: CallContext }): Promise<RelinkOutcome>;
   /** Untrack of docs/tools.md §9.14: forgets a record; local only. */
   untrack(request: UntrackRequest): Promise<UntrackOutput>;
   /**
