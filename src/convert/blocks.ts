@@ -30,8 +30,8 @@ import {
 
 /** A container's first content line that is its title: `**Title**`, the title trimmed and non-empty. */
 const TITLE_LINE = /^\*\*(\S(?:.*\S)?)\*\*$/;
-const CALLOUT_HEADER = /^((?:<!---->)*)\[!([A-Za-z]+)\](?: (.*))?$/;
-const CONTAINER_OPENER = /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+))?$/;
+const CALLOUT_HEADER = /^((?:<!---->)*)\[!([A-Za-z]+)\]([+-]?)(?: (.*))?$/;
+const CONTAINER_OPENER = /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+)([+-]?))?( >)?$/;
 const BLOCK_COMMENT = /^((?:<!---->)*)%%$/;
 const PLACEHOLDER_LINE = /^((?:<!---->)*)<!--obsidian-comment:([0-9a-f]{16})-->$/;
 
@@ -221,6 +221,10 @@ interface Shell {
   readonly type: ContainerType;
   /** The callout type as written (`warning`, `Caution`, …). */
   readonly spelling: string;
+  /** A folding callout's `+` (open) or `-` (folded), else "". */
+  readonly fold: string;
+  /** Whether the callout's blank lines are written `> ` (with the space) rather than `>`. */
+  readonly spaced: boolean;
   readonly title: string | undefined;
 }
 
@@ -234,7 +238,10 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   if (!match || !isContainerType(match[3] as string)) return undefined;
   const type = match[3] as ContainerType;
   const spelling = match[4];
-  if (spelling !== undefined && (spelling === type || containerTypeOf(spelling) !== type)) return undefined;
+  const fold = match[5] ?? "";
+  const spaced = match[6] !== undefined;
+  if (spelling !== undefined && ((spelling === type && fold === "") || containerTypeOf(spelling) !== type))
+    return undefined;
   const colons = (match[1] as string).length;
   const close = index.nextExact(":".repeat(colons), at);
   if (close === undefined) return undefined;
@@ -251,8 +258,11 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   if (last === undefined ? r0 !== (rc === "" ? "\n" : rc) : last.eol !== (rc === "" ? r0 : rc)) return undefined;
   const k = (match[2] as string).length / MARK.length;
   const next = close + 1;
+  // A spaced container needs a blank line for its `> ` to stand on; without one it would read as the plain one.
+  if (spaced && !body.some((line) => line.text === "")) return undefined;
   if (env.dir === "local" && k === 0) {
-    const shell: Shell = { k, type, spelling: spelling ?? type, title: titleMatch ? titleMatch[1] : undefined };
+    const title = titleMatch ? titleMatch[1] : undefined;
+    const shell: Shell = { k, type, spelling: spelling ?? type, fold, spaced, title };
     return { lines: toCallout(shell, opener, body, rc, env), next };
   }
   const shifted = env.dir === "remote" ? k + 1 : k - 1;
@@ -271,11 +281,12 @@ function toCallout(shell: Shell, opener: Line, body: readonly Line[], rc: string
   const content = convertLines(input, env, false, false);
   const title = shell.title === undefined ? "" : ` ${convertInlineText(shell.title, env, opener.no + 1)}`;
   const header: Line = {
-    text: `> [!${shell.spelling}]${title}`,
+    text: `> [!${shell.spelling}]${shell.fold}${title}`,
     eol: body.length > 0 ? opener.eol : rc,
     no: opener.no,
   };
-  return [header, ...content.map((line) => withText(line, line.text === "" ? ">" : `> ${line.text}`))];
+  const blank = shell.spaced ? "> " : ">";
+  return [header, ...content.map((line) => withText(line, line.text === "" ? blank : `> ${line.text}`))];
 }
 
 /** Callout (content converted) → container; `n` colons, one more than any colon run inside. */
@@ -285,7 +296,9 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
   for (const line of content) longest = Math.max(longest, colonRun(line.text));
   const colons = ":".repeat(Math.max(3, longest + 1));
   const separator = header.eol === "" ? "\n" : header.eol;
-  const info = shell.spelling === shell.type ? shell.type : `${shell.type} ${shell.spelling}`;
+  const info =
+    (shell.spelling === shell.type && shell.fold === "" ? shell.type : `${shell.type} ${shell.spelling}${shell.fold}`) +
+    (shell.spaced ? " >" : "");
   const out: Line[] = [{ text: colons + info, eol: separator, no: header.no }];
   if (shell.title !== undefined)
     out.push({ text: `**${convertInlineText(shell.title, env, header.no)}**`, eol: separator, no: header.no });
@@ -305,8 +318,16 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
  */
 function quote(lines: readonly Line[], from: number, to: number, env: Env, keepLines: boolean): Line[] {
   const run = lines.slice(from, to);
-  const canonical =
+  let canonical =
     !keepLines && run.every((line) => line.text === ">" || (line.text.startsWith("> ") && line.text.length > 2));
+  // A callout whose blank lines are all written `> ` converts too; the container says so (" >").
+  const spaced =
+    !canonical &&
+    !keepLines &&
+    run.some((line) => line.text === "> ") &&
+    run.every((line) => line.text.startsWith("> ")) &&
+    CALLOUT_HEADER.test((run[0] as Line).text.slice(2));
+  if (spaced) canonical = true;
   if (!canonical) {
     const prefixes = run.map((line) => (/^ {0,3}> ?/.exec(line.text) as RegExpExecArray)[0]);
     const content = convertLines(
@@ -318,15 +339,21 @@ function quote(lines: readonly Line[], from: number, to: number, env: Env, keepL
     return content.map((line, i) => withText(line, (prefixes[i] as string) + line.text));
   }
   let content = run.map((line) => withText(line, line.text === ">" ? "" : line.text.slice(2)));
-  const shell = calloutShell(content, lines[from - 1], lines[to]);
+  const found = calloutShell(content, lines[from - 1], lines[to]);
+  const shell = found === undefined ? undefined : { ...found, spaced };
+  if (spaced && shell === undefined) {
+    // Not a callout that converts: every line keeps its prefix, as any other quote.
+    return quote(lines, from, to, env, true);
+  }
   if (shell !== undefined) {
     if (env.dir === "remote" && shell.k === 0) return toContainer(shell, content[0] as Line, content.slice(1), env);
     const shifted = env.dir === "remote" ? shell.k - 1 : shell.k + 1;
     const head = content[0] as Line;
     content = [withText(head, MARK.repeat(shifted) + head.text.slice(shell.k * MARK.length)), ...content.slice(1)];
   }
+  const blank = spaced ? "> " : ">";
   return convertLines(content, env, false, false).map((line) =>
-    withText(line, line.text === "" ? ">" : `> ${line.text}`),
+    withText(line, line.text === "" ? blank : `> ${line.text}`),
   );
 }
 
@@ -336,12 +363,13 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
   if (!match) return undefined;
   const spelling = match[2] as string;
   const type = containerTypeOf(spelling);
-  const title = match[3];
+  const fold = match[3] as string;
+  const title = match[4];
   if (type === undefined || (title !== undefined && !isTrimmed(title))) return undefined;
   if (!neighboursAllow(before, after)) return undefined;
   // Without a title, a first line that looks like one would come back as the title.
   if (title === undefined && content.length > 1 && TITLE_LINE.test((content[1] as Line).text)) return undefined;
-  return { k: (match[1] as string).length / MARK.length, type, spelling, title };
+  return { k: (match[1] as string).length / MARK.length, type, spelling, fold, spaced: false, title };
 }
 
 /**
