@@ -27,6 +27,8 @@ interface Token {
   readonly dest: string;
   /** image size after ` =` (`300x`, `300x200`), when present. */
   readonly size: string | undefined;
+  /** link title (`[text](url "title")`), when present. */
+  readonly title?: string | undefined;
 }
 
 // Sources of sticky patterns: a RegExp with `y` carries `lastIndex`, so each use builds its own.
@@ -202,7 +204,7 @@ function roleOf(token: Token): "O" | "H" | undefined {
       if (hasScheme(token.dest)) return "H";
       return token.size === undefined ? "O" : undefined;
     case "link":
-      return hasScheme(token.dest) ? "H" : undefined;
+      return hasScheme(token.dest) || (token.title !== undefined && token.dest.startsWith("#")) ? "H" : undefined;
   }
 }
 
@@ -269,8 +271,58 @@ function decode(token: Token, table: boolean, env: Env): string | undefined {
   }
 }
 
-/** `[[Note]]` → `[Note](url)`; `[[Note#Heading]]` → `[Note > Heading](url#anchor)`; `[[Note|alias]]` → `[alias](url)`. */
+/** A wikilink's canonical H-form if it has one, else its titled form (see `encodeTitled`). */
 function encodeWikilink(token: Token, table: boolean, env: Env): string | undefined {
+  const canonical = encodeCanonical(token, table, env);
+  const back = canonical === undefined ? undefined : whole(canonical);
+  if (back !== undefined && decode(back, table, env) === token.text) return canonical;
+  return encodeTitled(token, table, env);
+}
+
+/**
+ * The wikilinks the canonical form cannot carry — a heading with an alias, an alias under another
+ * spelling or case (`[[Views|views]]`, `[[dir/Deep|d]]`), a block link, a link to a heading of
+ * the same note (`[[#Heading]]`) — become a link whose title is the wikilink as written:
+ * `[alias](url#anchor "Note#Heading|alias")`. HackMD shows the alias (or `Note > Heading`) as a
+ * working link and the title as its tooltip; the title gives the wikilink back exactly.
+ */
+function encodeTitled(token: Token, table: boolean, env: Env): string | undefined {
+  const inner = token.inner;
+  if (inner.includes('"')) return undefined;
+  const parts = splitAlias(inner, table);
+  if (parts === undefined) return undefined;
+  const hash = parts.target.indexOf("#");
+  const name = hash === -1 ? parts.target : parts.target.slice(0, hash);
+  const heading = hash === -1 ? undefined : parts.target.slice(hash + 1);
+  let url = "";
+  if (name !== "") {
+    if (!isPlainText(name)) return undefined;
+    const path = env.answers.target("note", name);
+    const found = path === null ? null : env.answers.noteUrl(path);
+    if (found === null || !isLinkUrl(found)) return undefined;
+    url = found;
+  } else if (heading === undefined) return undefined;
+  let dest = url;
+  let shown = name;
+  if (heading !== undefined) {
+    if (!isPlainText(heading) || heading.includes("#")) return undefined;
+    if (heading.startsWith("^")) {
+      // A block link: HackMD has no block anchors, so it goes to the note.
+      if (name === "") return undefined;
+    } else {
+      const anchor = headingAnchor(heading);
+      if (anchor === "") return undefined;
+      dest = `${url}#${anchor}`;
+      shown = name === "" ? heading : `${name} > ${heading}`;
+    }
+  }
+  const label = parts.alias ?? shown;
+  if (!isPlainText(label)) return undefined;
+  return `[${label}](${dest} "${inner}")`;
+}
+
+/** `[[Note]]` → `[Note](url)`; `[[Note#Heading]]` → `[Note > Heading](url#anchor)`; `[[Note|alias]]` → `[alias](url)`. */
+function encodeCanonical(token: Token, table: boolean, env: Env): string | undefined {
   const parts = splitAlias(token.inner, table);
   if (parts === undefined) return undefined;
   const hash = parts.target.indexOf("#");
@@ -293,6 +345,8 @@ function encodeWikilink(token: Token, table: boolean, env: Env): string | undefi
 
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
 function decodeLink(token: Token, table: boolean, env: Env): string | undefined {
+  // A titled link carries the wikilink that wrote it (see `encodeTitled`); the guard checks it.
+  if (token.title !== undefined) return `[[${token.title}]]`;
   const { base, fragment } = splitFragment(token.dest);
   const path = env.answers.noteByUrl(base);
   if (path === null) return undefined;
@@ -520,6 +574,7 @@ function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | unde
   if (q >= s.length || q === p + 2 || mask?.[q] === 1) return undefined;
   const dest = s.slice(p + 2, q);
   if (s.charCodeAt(q) === 41) return token(kind, s, at, q + 1, "", label, dest);
+  if (kind === "link") return titled(s, at, q, label, dest, mask);
   if (kind !== "image") return undefined;
   const sizePattern = new RegExp(IMAGE_SIZE, "y");
   sizePattern.lastIndex = q;
@@ -527,6 +582,32 @@ function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | unde
   if (!size) return undefined;
   const end = q + size[0].length;
   return maskedIn(mask, q, end) ? undefined : token(kind, s, at, end, "", label, dest, size[1]);
+}
+
+/** `[text](destination "title")` from the space after the destination; the title holds no `"` and nothing that stops a construct (but `\|`). */
+function titled(
+  s: string,
+  at: number,
+  q: number,
+  label: string,
+  dest: string,
+  mask: Uint8Array | undefined,
+): Token | undefined {
+  if (!s.startsWith(' "', q)) return undefined;
+  const from = q + 2;
+  for (let p = from; p < s.length; p++) {
+    const c = s.charCodeAt(p);
+    if (c === 34) {
+      if (s.charCodeAt(p + 1) !== 41 || p === from || maskedIn(mask, q, p + 2)) return undefined;
+      return { ...token("link", s, at, p + 2, "", label, dest), title: s.slice(from, p) };
+    }
+    if (c === 92 && s.charCodeAt(p + 1) === 124 && mask?.[p + 1] !== 1) {
+      p++;
+      continue;
+    }
+    if (stops(s, p, mask)) return undefined;
+  }
+  return undefined;
 }
 
 /** Characters no construct may contain unless they are its own syntax: brackets, backslash, backtick, line breaks, code, and every construct's start. */
