@@ -30,6 +30,9 @@ export async function vaultBench(vault: string, seeds: readonly number[], reps: 
     process.stdout.write(
       `seed ${order.seed}: ${order.identical} byte-identical, ${order.identicalButComments} identical but for comments, ${order.differing.length} differ${order.differing.length === 0 ? "" : ` (${order.differing.slice(0, 5).join(", ")}${order.differing.length > 5 ? ", …" : ""})`}\n`,
     );
+  const first = report.orders[0];
+  for (const [path, [a, b]] of [...(first?.firstDifference ?? [])].slice(0, 12))
+    process.stdout.write(`  ${path}\n    original: ${a.slice(0, 160)}\n    pulled:   ${b.slice(0, 160)}\n`);
   if (report.addedFiles.length > 0)
     process.stdout.write(
       `files a pull added: ${report.addedFiles.length} (${report.addedFiles.slice(0, 5).join(", ")})\n`,

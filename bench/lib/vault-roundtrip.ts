@@ -33,7 +33,14 @@ export interface VaultReport {
   published: number;
   failures: Array<{ path: string; reason: string }>;
   /** Per seed: files byte-identical to the original, identical with comments excepted, and the rest. */
-  orders: Array<{ seed: number; identical: number; identicalButComments: number; differing: string[] }>;
+  orders: Array<{
+    seed: number;
+    identical: number;
+    identicalButComments: number;
+    differing: string[];
+    /** The first differing line of each differing file: original, then pulled. */
+    firstDifference: Map<string, [string, string]>;
+  }>;
   /** Notes whose HackMD text holds any Obsidian-only syntax. */
   withSyntax: number;
   /** Construct → notes holding it. */
@@ -194,14 +201,20 @@ export async function roundTripVault(
       let identical = 0;
       let identicalButComments = 0;
       const differing: string[] = [];
+      const firstDifference = new Map<string, [string, string]>();
       for (const path of ids.keys()) {
         const [a, b] = await Promise.all([readFile(join(vaultA, path), "utf8"), readFile(join(vaultB, path), "utf8")]);
         if (a === b) identical += 1;
         else if (a === restoreComments(b, comments)) identicalButComments += 1;
-        else differing.push(path);
+        else {
+          differing.push(path);
+          const [linesA, linesB] = [a.split("\n"), restoreComments(b, comments).split("\n")];
+          const at = linesA.findIndex((line, i) => line !== linesB[i]);
+          firstDifference.set(path, [linesA[at] ?? "(end)", linesB[at] ?? "(end)"]);
+        }
       }
       for (const path of await listFiles(vaultB)) if (!all.includes(path)) added.add(path);
-      orders.push({ seed, identical, identicalButComments, differing });
+      orders.push({ seed, identical, identicalButComments, differing, firstDifference });
       log(
         `seed ${seed}: ${identical} byte-identical, ${identicalButComments} identical but for comments, ${differing.length} differ`,
       );

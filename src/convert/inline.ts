@@ -339,7 +339,13 @@ function encodeCanonical(token: Token, table: boolean, env: Env): string | undef
     const anchor = headingAnchor(heading);
     return anchor === "" ? undefined : `[${name} > ${heading}](${url}#${anchor})`;
   }
-  if (parts.alias !== undefined) return isPlainText(parts.alias) ? `[${parts.alias}](${url})` : undefined;
+  // An alias link's text holds no spelling: with `shortest` paths only a bare name (no folder) is
+  // written this way, so a path the author wrote is carried by the titled form and never
+  // respelled to a shorter name (`absolute` always spells the whole path).
+  if (parts.alias !== undefined)
+    return isPlainText(parts.alias) && (env.linkFormat === "absolute" || !name.includes("/"))
+      ? `[${parts.alias}](${url})`
+      : undefined;
   return `[${name}](${url})`;
 }
 

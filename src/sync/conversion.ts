@@ -147,39 +147,39 @@ export class SyncConversion {
   }
 
   /**
-   * `conversion` without the answers that said "no such note or image" where one exists now (a
-   * note tracked, an image uploaded since): converting under the result asks those again. The
+   * `conversion` without the answers that differ now (a note tracked or untracked since, a name
+   * that became ambiguous, an image uploaded): converting under the result asks those again. The
    * same object when nothing changed. Comment answers are kept.
    */
   async freshened(conversion: ConversionDependencies, local: string): Promise<ConversionDependencies> {
     const vaultPaths = local.includes("[[") ? await this.vaultPaths() : undefined;
     const now = (await this.current({ comments: conversion, vaultPaths })).answers;
-    const stale = (question: string): boolean => {
+    const stale = (question: string, answer: string | null): boolean => {
       const colon = question.indexOf(":");
       const kind = question.slice(0, colon);
       const rest = question.slice(colon + 1);
       switch (kind) {
         case "target": {
           const second = rest.indexOf(":");
-          return now.target(rest.slice(0, second) as "note" | "file", rest.slice(second + 1)) !== null;
+          return now.target(rest.slice(0, second) as "note" | "file", rest.slice(second + 1)) !== answer;
         }
         case "note-url":
-          return now.noteUrl(rest) !== null;
+          return now.noteUrl(rest) !== answer;
         case "note-id":
-          return now.noteId(rest) !== null;
+          return now.noteId(rest) !== answer;
         case "image-url":
-          return now.imageUrl(rest) !== null;
+          return now.imageUrl(rest) !== answer;
         case "note-by-url":
-          return now.noteByUrl(rest) !== null;
+          return now.noteByUrl(rest) !== answer;
         case "note-by-id":
-          return now.noteById(rest) !== null;
+          return now.noteById(rest) !== answer;
         case "image-by-url":
-          return now.imageByUrl(rest) !== null;
+          return now.imageByUrl(rest) !== answer;
         default:
           return false;
       }
     };
-    const answers = conversion.answers.filter(([question, answer]) => !(answer === null && stale(question)));
+    const answers = conversion.answers.filter(([question, answer]) => !stale(question, answer));
     return answers.length === conversion.answers.length ? conversion : { ...conversion, answers };
   }
 
@@ -302,14 +302,20 @@ export class SyncConversion {
     if (unknown.length === 0) return 0;
     const workspace = target.teamPath === null ? "personal" : `team:${target.teamPath}`;
     let added = 0;
+    let inVault: Promise<Map<string, string>> | undefined;
     for (const url of unknown) {
       try {
         const bytes = await downloads.fetch(url);
         const type = bytes === undefined ? undefined : sniffImageType(bytes.subarray(0, 12));
         if (bytes === undefined || type === undefined) continue;
-        const folder = await downloads.folder(target.notePath);
-        const path = await this.freeImagePath(folder, uploadNameFromUrl(url, type), bytes);
-        await this.rememberImage({ workspace, path, hash: `sha256:${await sha256Hex(bytes)}`, url });
+        const hash = `sha256:${await sha256Hex(bytes)}`;
+        // An image whose bytes are already in the vault is linked to that file, not saved again.
+        inVault ??= this.vaultImagesByHash();
+        const same = (await inVault).get(hash);
+        const path =
+          same ??
+          (await this.freeImagePath(await downloads.folder(target.notePath), uploadNameFromUrl(url, type), bytes));
+        await this.rememberImage({ workspace, path, hash, url });
         added += 1;
       } catch (error) {
         this.logger.warn("sync_image_download_failed", {
@@ -318,6 +324,23 @@ export class SyncConversion {
       }
     }
     return added;
+  }
+
+  /**
+   * The vault's image files (by extension, up to the listing bound) by content hash; the first
+   * path in code-unit order for bytes two files share. Read only when a pull meets an image the
+   * vault has no link for.
+   */
+  private async vaultImagesByHash(): Promise<Map<string, string>> {
+    const byHash = new Map<string, string>();
+    const paths = ((await this.vaultPaths()) ?? []).filter((path) => /\.(?:png|jpe?g|gif|webp)$/i.test(path)).sort();
+    for (const path of paths) {
+      const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 }).catch(() => undefined);
+      if (read === undefined || read.truncated) continue;
+      const hash = `sha256:${await sha256Hex(read.bytes)}`;
+      if (!byHash.has(hash)) byHash.set(hash, path);
+    }
+    return byHash;
   }
 
   /** Writes the image at the first free name in `folder` (`name`, `name 1`, …), or reuses a file with the same bytes. */
