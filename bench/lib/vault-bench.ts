@@ -32,7 +32,7 @@ export async function vaultBench(vault: string, seeds: readonly number[], reps: 
     );
   const first = report.orders[0];
   for (const [path, [a, b]] of [...(first?.firstDifference ?? [])].slice(0, 12))
-    process.stdout.write(`  ${path}\n    original: ${a.slice(0, 160)}\n    pulled:   ${b.slice(0, 160)}\n`);
+    process.stdout.write(`  ${path}\n    original: ${a.slice(0, 400)}\n    pulled:   ${b.slice(0, 400)}\n`);
   if (report.addedFiles.length > 0)
     process.stdout.write(
       `files a pull added: ${report.addedFiles.length} (${report.addedFiles.slice(0, 5).join(", ")})\n`,

@@ -2,9 +2,8 @@
  * A real vault's round trip through HackMD (the emulator on loopback), shared by
  * `npm run bench -- convert --vault <dir>` and tests/acceptance/vault-corpus.test.ts:
  *
- * 1. copy the vault to vault A and publish every note there (src/app/publish.ts), then sync the
- *    notes whose HackMD text links notes published after them (links convert once the target is
- *    tracked);
+ * 1. copy the vault to vault A and publish every note there (src/app/publish.ts); a note's
+ *    links to notes published after it convert when those are (the engine relinks);
  * 2. for each seed: a fresh vault B with the vault's other files (images, …) but no notes, pull
  *    every note into it in a random order (seeded), and compare each file with the original —
  *    byte for byte, and with comments excepted (they stay in vault A by design);
@@ -157,13 +156,6 @@ export async function roundTripVault(
       }
     }
     log(`published ${ids.size}/${notes.length}`);
-    // Links to notes published later convert now that those are tracked (the file is unedited).
-    let relinked = 0;
-    for (const path of ids.keys()) {
-      const result = await deps.sync.relink?.({ localPath: path, call: new CallContext() });
-      if (result === "pushed") relinked += 1;
-    }
-    log(`relinked ${relinked}`);
     const remote = new Map<string, string>();
     const byId = new Map(emu.inspect().notes.map((note) => [note.id, note.content]));
     for (const [path, id] of ids) remote.set(path, byId.get(id) ?? "");
@@ -196,8 +188,6 @@ export async function roundTripVault(
           call: new CallContext(),
         });
       }
-      // Notes pulled before the notes they link: their links turn back into wikilinks now.
-      for (const path of ids.keys()) await coreB.deps.sync.relink?.({ localPath: path, call: new CallContext() });
       let identical = 0;
       let identicalButComments = 0;
       const differing: string[] = [];

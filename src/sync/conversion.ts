@@ -97,6 +97,11 @@ export class SyncConversion {
     private readonly logger: Logger,
   ) {}
 
+  /** The URL a link to a tracked note carries. */
+  noteUrl(teamPath: string | null, noteId: string): string {
+    return this.settings.noteUrl(teamPath, noteId);
+  }
+
   /** Whether a pull that does not say converts. */
   get enabledByDefault(): boolean {
     return this.settings.enabled();

@@ -223,6 +223,18 @@ export class SyncService implements SyncTools {
     noteId: string;
     call: CallContext;
   }): Promise<{ baseline: string }> {
+    const adopted = await this.adoptOnce(request);
+    // Publishing from the author's vault: its links to the new note go live on HackMD too.
+    await this.relinkOthers(request.form.path, request.teamPath, request.noteId, request.call, false);
+    return adopted;
+  }
+
+  private async adoptOnce(request: {
+    form: PublishForm;
+    teamPath: string | null;
+    noteId: string;
+    call: CallContext;
+  }): Promise<{ baseline: string }> {
     const { form, teamPath, noteId, call } = request;
     const key = recordKey(teamPath, noteId);
     const path = form.path;
@@ -281,7 +293,7 @@ export class SyncService implements SyncTools {
   }
 
   /** Relink (see SyncTools.relink). */
-  async relink(request: { localPath: string; call: CallContext }): Promise<RelinkOutcome> {
+  async relink(request: { localPath: string; call: CallContext; fileOnly?: boolean }): Promise<RelinkOutcome> {
     const resolved = await this.files.resolve(request.localPath, "write");
     const path = resolved.path;
     const keysOf = async (): Promise<string[]> => {
@@ -317,6 +329,7 @@ export class SyncService implements SyncTools {
         });
         return "rewritten";
       }
+      if (request.fileOnly === true) return "unchanged";
       // HackMD's side: a wikilink sent as text (its note was not tracked then) becomes a link.
       const form = await this.conversion.remoteForm(fresh, file.text, { listVault: true });
       if (form.text === loaded.baseline || markerCount(form.text) > markerCount(loaded.baseline)) return "unchanged";
@@ -334,6 +347,59 @@ export class SyncService implements SyncTools {
 
   /** Pull (docs/tools.md §14.1–14.2): destination checks, one GET, the refusal table, write, save. */
   async pull(request: PullRequest): Promise<PullResult> {
+    const result = await this.pullOnce(request);
+    if (result.kind === "pulled" && result.newlyTracked === true) {
+      // A pull changes files only: the vault may not hold every note yet, so what it would send could differ from the author's.
+      await this.relinkOthers(
+        result.output.local_path,
+        result.output.team_path,
+        result.output.note_id,
+        request.call,
+        true,
+      );
+      delete result.newlyTracked;
+    }
+    return result;
+  }
+
+  /**
+   * After a note became tracked at `path`: relinks the unedited files (itself among them) whose saved
+   * conversion asked about it (docs/conversion-rules.md, "Relink"), so the order in which notes
+   * are pulled or published does not change any file. One read of each record's conversion; a
+   * relink that fails is logged and left for the next sync.
+   */
+  private async relinkOthers(
+    path: string,
+    teamPath: string | null,
+    noteId: string,
+    call: CallContext,
+    fileOnly: boolean,
+  ): Promise<void> {
+    const name = path
+      .slice(path.lastIndexOf("/") + 1)
+      .replace(/\.md$/i, "")
+      .toLowerCase();
+    const url = this.conversion.noteUrl(teamPath, noteId);
+    // The file just written too: its links to itself were written before it was tracked.
+    for (const found of await this.store.list()) {
+      const conversion = await this.store.conversionOf(found).catch(() => undefined);
+      if (conversion === undefined || !conversion.enabled) continue;
+      const asked = conversion.answers.some(([question]) => {
+        const lower = question.toLowerCase();
+        return (
+          lower.includes(name) || question.includes(noteId) || question.includes(url) || question.endsWith(`:${path}`)
+        );
+      });
+      if (!asked) continue;
+      try {
+        await this.relink({ localPath: found.record.local_path, call, fileOnly });
+      } catch (error) {
+        this.logger.warn("sync_relink_failed", { reason: describe(error) });
+      }
+    }
+  }
+
+  private async pullOnce(request: PullRequest): Promise<PullResult & { newlyTracked?: boolean }> {
     const resolved = await this.files.resolve(request.localPath, "write");
     const path = resolved.path;
     if (!isMarkdownPath(path))
@@ -514,6 +580,7 @@ export class SyncService implements SyncTools {
         typeof prior === "object" && prior.local_path === path ? await this.cleanSnapshot(key, path) : undefined;
       return {
         kind: "pulled",
+        ...(typeof prior === "object" && prior.local_path === path ? {} : { newlyTracked: true }),
         output: {
           team_path: target.teamPath,
           note_id: target.noteId,

@@ -211,9 +211,11 @@ export interface SyncTools {
    * resolve now are asked again. A link a pull wrote as a URL becomes a wikilink in the file
    * (`rewritten`, HackMD untouched); a wikilink sent as text becomes a link on HackMD (`pushed`,
    * one GET and a confirmed PATCH, the file untouched). A file edited since its baseline, or a note
-   * edited on HackMD, is left for the next sync (`skipped`). Optional: hosts may lack it.
+   * edited on HackMD, is left for the next sync (`skipped`). `fileOnly`: never HackMD's side (what
+   * a pull triggers: a vault being filled by pulls may not hold every note yet). A pull relinks
+   * after it tracks a note, a publish (both sides) after it tracks one. Optional: hosts may lack it.
    */
-  relink?(request: { localPath: string; call: CallContext }): Promise<RelinkOutcome>;
+  relink?(request: { localPath: string; call: CallContext; fileOnly?: boolean }): Promise<RelinkOutcome>;
   /** Untrack of docs/tools.md §9.14: forgets a record; local only. */
   untrack(request: UntrackRequest): Promise<UntrackOutput>;
   /**
