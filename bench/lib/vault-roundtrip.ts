@@ -230,7 +230,9 @@ export async function roundTripVault(
 function restoreComments(text: string, comments: ReadonlyMap<string, string>): string {
   return text.replace(/<!--obsidian-comment:([0-9a-f]{16})-->/g, (whole, id: string) => {
     const source = comments.get(id);
-    return source === undefined ? whole : `%%${source}%%`;
+    if (source === undefined) return whole;
+    // A block comment's source is its `%%` lines and all (docs/conversion-rules.md, Comments).
+    return source.includes("\n") ? source : `%%${source}%%`;
   });
 }
 
