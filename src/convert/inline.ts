@@ -126,9 +126,10 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
       i = run.count > 0 ? start : i + 1;
       continue;
     }
+    const afterBang = i > 0 && i !== lastEnd && s.charCodeAt(i - 1) === 33;
     const replacement = frozen(s, i, lastEnd, token, unclosed)
       ? undefined
-      : handle(token, run.count, where(start), env);
+      : handle(token, run.count, { ...where(start), afterBang }, env);
     if (replacement !== undefined) {
       out.push(s.slice(copied, i), replacement);
       copied = token.end;
@@ -159,10 +160,20 @@ function frozen(s: string, at: number, lastEnd: number, token: Token, unclosed: 
 }
 
 /** The converted text of a construct preceded by `k` markers, or undefined to leave it as written. */
-function handle(token: Token, k: number, at: { table: boolean; no: number }, env: Env): string | undefined {
+function handle(
+  token: Token,
+  k: number,
+  at: { table: boolean; no: number; afterBang: boolean },
+  env: Env,
+): string | undefined {
   const role = roleOf(token);
   if (role === undefined) return undefined;
   const { table } = at;
+  // An embed whose HackMD form is a link would read as an image right after a literal `!`.
+  const encodeChecked = (t: Token, tb: boolean, e: Env): string | undefined => {
+    const remote = encodeCheckedAnywhere(t, tb, e);
+    return remote !== undefined && at.afterBang && t.kind === "embed" && remote.startsWith("[") ? undefined : remote;
+  };
   if (env.dir === "remote") {
     if (role === "O") {
       if (k > 0) return encodeChecked(token, table, env) === undefined ? undefined : MARK.repeat(k - 1) + token.text;
@@ -208,8 +219,8 @@ function roleOf(token: Token): "O" | "H" | undefined {
   }
 }
 
-/** An O-form's H-form, if it converts back to exactly the O-form. */
-function encodeChecked(token: Token, table: boolean, env: Env): string | undefined {
+/** An O-form's H-form, if it converts back to exactly the O-form (wherever it stands; see `handle`). */
+function encodeCheckedAnywhere(token: Token, table: boolean, env: Env): string | undefined {
   const remote = encode(token, table, env);
   if (remote === undefined) return undefined;
   // A comment's placeholder converts back once its source is kept, which toRemote's result arranges.
@@ -276,6 +287,10 @@ function encodeWikilink(token: Token, table: boolean, env: Env): string | undefi
   const canonical = encodeCanonical(token, table, env);
   const back = canonical === undefined ? undefined : whole(canonical);
   if (back !== undefined && decode(back, table, env) === token.text) return canonical;
+  const target = splitAlias(token.inner, table)?.target ?? "";
+  const base = target.includes("#") ? target.slice(0, target.indexOf("#")) : target;
+  // A link to a file that is not a note: HackMD has nothing to point at.
+  if (/\.[A-Za-z0-9]+$/.test(base) && !base.endsWith(".md") && isPlainText(base)) return encodeFile(token, base, "");
   return encodeTitled(token, table, env);
 }
 
@@ -286,7 +301,7 @@ function encodeWikilink(token: Token, table: boolean, env: Env): string | undefi
  * `[alias](url#anchor "Note#Heading|alias")`. HackMD shows the alias (or `Note > Heading`) as a
  * working link and the title as its tooltip; the title gives the wikilink back exactly.
  */
-function encodeTitled(token: Token, table: boolean, env: Env): string | undefined {
+function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" = ""): string | undefined {
   const inner = token.inner;
   if (inner.includes('"')) return undefined;
   const parts = splitAlias(inner, table);
@@ -318,7 +333,7 @@ function encodeTitled(token: Token, table: boolean, env: Env): string | undefine
   }
   const label = parts.alias ?? shown;
   if (!isPlainText(label)) return undefined;
-  return `[${label}](${dest} "${inner}")`;
+  return `[${label}](${dest} "${prefix}${inner}")`;
 }
 
 /** `[[Note]]` → `[Note](url)`; `[[Note#Heading]]` → `[Note > Heading](url#anchor)`; `[[Note|alias]]` → `[alias](url)`. */
@@ -352,7 +367,8 @@ function encodeCanonical(token: Token, table: boolean, env: Env): string | undef
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
 function decodeLink(token: Token, table: boolean, env: Env): string | undefined {
   // A titled link carries the wikilink that wrote it (see `encodeTitled`); the guard checks it.
-  if (token.title !== undefined) return `[[${token.title}]]`;
+  if (token.title !== undefined)
+    return token.title.startsWith("!") ? `![[${token.title.slice(1)}]]` : `[[${token.title}]]`;
   const { base, fragment } = splitFragment(token.dest);
   const path = env.answers.noteByUrl(base);
   if (path === null) return undefined;
@@ -369,25 +385,51 @@ function decodeLink(token: Token, table: boolean, env: Env): string | undefined 
   return `[[${spell(env, "note", path)}${table ? "\\|" : "|"}${label}]]`;
 }
 
-/** `![[pic.png]]` → `![pic.png](url)`, `![[pic.png|300]]` → `![pic.png](url =300x)`; `![[Note]]` → `{%hackmd id %}`. */
+/**
+ * `![[pic.png]]` → `![pic.png](url)`, `![[pic.png#frag|300]]` → `![pic.png#frag](url =300x)`;
+ * `![[Note]]` → `{%hackmd id %}`; `![[Note#Heading]]` and `![[Note#^block]]` → a titled link to
+ * the section; an embed of a file HackMD cannot show (SVG, video, audio, PDF, …) → a titled link
+ * named after the file (see `encodeTitled`).
+ */
 function encodeEmbed(token: Token, table: boolean, env: Env): string | undefined {
   const parts = splitAlias(token.inner, table);
   if (parts === undefined || !isPlainText(parts.target)) return undefined;
-  const notePath =
-    parts.target.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(parts.target)
-      ? env.answers.target("note", parts.target)
-      : null;
+  const hash = parts.target.indexOf("#");
+  const base = hash === -1 ? parts.target : parts.target.slice(0, hash);
+  if (base === "") return undefined;
+  const noteLike = base.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(base);
+  const notePath = noteLike ? env.answers.target("note", base) : null;
   if (notePath !== null) {
+    if (hash !== -1) return encodeTitled(token, table, env, "!");
     if (parts.alias !== undefined) return undefined;
     const id = env.answers.noteId(notePath);
     return id === null || !/^[A-Za-z0-9_@/.~-]+$/.test(id) ? undefined : `{%hackmd ${id} %}`;
   }
+  if (!UPLOADABLE.test(base)) return noteLike ? undefined : encodeFile(token, base, "!");
   if (parts.alias !== undefined && !LOCAL_SIZE.test(parts.alias)) return undefined;
-  const path = env.answers.target("file", parts.target);
+  const path = env.answers.target("file", base);
   const url = path === null ? null : env.answers.imageUrl(path);
   if (url === null || !isLinkUrl(url)) return undefined;
   return `![${parts.target}](${url}${remoteSize(parts.alias)})`;
 }
+
+/** Image types HackMD's upload takes (src/core/image.ts sniffs the same four). */
+const UPLOADABLE = /\.(?:png|jpe?g|gif|webp)$/i;
+
+/**
+ * A link or embed of a vault file HackMD cannot show or hold (SVG, video, audio, PDF, a Bases
+ * view, …) → `[name](#obsidian-file "!inner")`: the file's name as a visible link text that goes
+ * nowhere, the wikilink as its title, so it comes back exactly. Whether the file exists is not
+ * asked, so every vault converts it alike.
+ */
+function encodeFile(token: Token, base: string, prefix: "" | "!"): string | undefined {
+  if (token.inner.includes('"')) return undefined;
+  const name = base.slice(base.lastIndexOf("/") + 1);
+  if (!isPlainText(name)) return undefined;
+  return `[${name}](${FILE_DEST} "${prefix}${token.inner}")`;
+}
+
+const FILE_DEST = "#obsidian-file";
 
 /** `![alt](attachments/pic%20x.png)` → `![alt](url)`, carrying the path as written in the URL fragment when toLocal would not spell it so. */
 function encodeImage(token: Token, table: boolean, env: Env): string | undefined {
@@ -425,7 +467,9 @@ function decodeImage(token: Token, table: boolean, env: Env): string | undefined
     size = separator + (match[2] === "" ? (match[1] as string) : token.size);
   }
   if (fragment === undefined && token.label !== "") {
-    const named = env.answers.target("file", token.label);
+    // The alt text names the image, with the embed's fragment if it had one (`pic.png#outline`).
+    const hashAt = token.label.indexOf("#");
+    const named = env.answers.target("file", hashAt === -1 ? token.label : token.label.slice(0, hashAt));
     if (named !== null && env.answers.imageUrl(named) === base) return `![[${token.label}${size}]]`;
   }
   let destination: string;
@@ -448,7 +492,7 @@ function noteImage(token: Token, table: boolean, env: Env): void {
   if (token.kind === "embed") {
     const parts = splitAlias(token.inner, table);
     if (parts === undefined || (parts.alias !== undefined && !LOCAL_SIZE.test(parts.alias))) return;
-    linkpath = parts.target;
+    linkpath = parts.target.includes("#") ? parts.target.slice(0, parts.target.indexOf("#")) : parts.target;
     if (linkpath.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(linkpath)) return;
   } else {
     linkpath = decodePath(token.dest);
