@@ -14,7 +14,8 @@ import { commentSource, spell, warn, type Env } from "./env";
 import { type Line, withText } from "./lines";
 import { decodePath, encodePath, hasScheme, headingAnchor, isDelimiterRow, isPlainText, MARK, markers } from "./syntax";
 
-type TokenKind = "wikilink" | "embed" | "image" | "link" | "hackmd" | "comment" | "placeholder";
+type TokenKind =
+  "wikilink" | "embed" | "image" | "link" | "hackmd" | "comment" | "placeholder" | "blockid" | "blockmark";
 
 interface Token {
   readonly kind: TokenKind;
@@ -35,6 +36,9 @@ interface Token {
 const PLACEHOLDER = String.raw`<!--obsidian-comment:([0-9a-f]{16})-->`;
 const HACKMD_EMBED = String.raw`\{%hackmd ([A-Za-z0-9_@/.~-]+) %\}`;
 const IMAGE_SIZE = String.raw` =(\d*x\d*)\)`;
+/** A block id at the end of a line (`text ^my-id`), and the HTML comment it becomes on HackMD. */
+const BLOCK_ID = String.raw`\^([A-Za-z0-9-]+)(?=\n|$)`;
+const BLOCK_MARK = String.raw`<!--\^([A-Za-z0-9-]+)-->(?=\n|$)`;
 const LOCAL_SIZE = /^\d+(?:x\d+)?$/;
 
 /** The placeholder a comment with this id leaves on HackMD. */
@@ -45,7 +49,7 @@ export function placeholder(id: string): string {
 /** Converts the lines of one paragraph (consecutive prose lines; code spans may cross lines). */
 export function convertParagraph(lines: readonly Line[], env: Env): Line[] {
   const text = lines.map((line) => line.text).join("\n");
-  if (!/[[{%<]/.test(text)) return [...lines];
+  if (!/[[{%<^]/.test(text)) return [...lines];
   const starts: number[] = [];
   let offset = 0;
   for (const line of lines) {
@@ -100,8 +104,8 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
       i++;
       continue;
     }
-    // `<` (a marker or placeholder), `[`, `!`, `{` and `%` are the only characters a construct starts with.
-    if (code !== 60 && code !== 91 && code !== 33 && code !== 123 && code !== 37) {
+    // `<` (a marker, placeholder or block mark), `[`, `!`, `{`, `%` and `^` are the only characters a construct starts with.
+    if (code !== 60 && code !== 91 && code !== 33 && code !== 123 && code !== 37 && code !== 94) {
       i++;
       continue;
     }
@@ -113,7 +117,10 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
     }
     const run = unmaskedMarkers(s, i, mask);
     const start = run.end;
-    const token = escaped ? undefined : parseToken(s, start, mask);
+    let token = escaped ? undefined : parseToken(s, start, mask);
+    // A block id (or its mark) counts only after a space or tab, before any markers.
+    if ((token?.kind === "blockid" || token?.kind === "blockmark") && !(i > 0 && /[ \t]/.test(s.charAt(i - 1))))
+      token = undefined;
     if (token === undefined) {
       if (!escaped && s.startsWith("%%", start) && mask?.[start] !== 1) {
         unclosed = true;
@@ -208,8 +215,11 @@ function roleOf(token: Token): "O" | "H" | undefined {
     case "embed":
     case "comment":
       return "O";
+    case "blockid":
+      return "O";
     case "hackmd":
     case "placeholder":
+    case "blockmark":
       return "H";
     case "image":
       if (hasScheme(token.dest)) return "H";
@@ -258,6 +268,8 @@ function encode(token: Token, table: boolean, env: Env): string | undefined {
       const known = commentSource(env, id);
       return known === null || known === token.inner ? placeholder(id) : undefined;
     }
+    case "blockid":
+      return `<!--^${token.inner}-->`;
     default:
       return undefined;
   }
@@ -273,6 +285,8 @@ function decode(token: Token, table: boolean, env: Env): string | undefined {
       const path = env.answers.noteById(token.inner);
       return path === null ? undefined : `![[${spell(env, "note", path)}]]`;
     }
+    case "blockmark":
+      return `^${token.inner}`;
     case "placeholder": {
       const source = commentSource(env, token.inner);
       return source === null || /[\n\r]/.test(source) || source.includes("%%") ? undefined : `%%${source}%%`;
@@ -539,7 +553,9 @@ function parseToken(s: string, at: number, mask: Uint8Array | undefined): Token 
   if (code === 91)
     return s.charCodeAt(at + 1) === 91 ? bracketed(s, at, 2, "wikilink", mask) : linkish(s, at, "link", mask);
   if (code === 123) return sticky(s, at, HACKMD_EMBED, "hackmd", mask);
-  if (code === 60) return sticky(s, at, PLACEHOLDER, "placeholder", mask);
+  if (code === 60)
+    return sticky(s, at, PLACEHOLDER, "placeholder", mask) ?? sticky(s, at, BLOCK_MARK, "blockmark", mask);
+  if (code === 94) return sticky(s, at, BLOCK_ID, "blockid", mask);
   if (code === 37 && s.charCodeAt(at + 1) === 37) {
     const close = s.indexOf("%%", at + 2);
     if (close === -1) return undefined;
