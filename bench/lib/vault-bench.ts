@@ -1,11 +1,12 @@
 /**
  * `npm run bench -- convert --vault <dir>`: a real vault's round trip (vault-roundtrip.ts) as a
  * report, then publish, pull and push of a ~1 MB note made of the vault's own notes, against the
- * emulator on loopback. Nothing here asserts a timing.
+ * emulator on loopback. Nothing here asserts a timing. With HB_VAULT_DUMP=<dir> it also writes
+ * what HackMD holds for each note there, to look at what is left.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { publishFile } from "../../src/app/publish";
 import { startEmulator } from "../../src/emulator";
@@ -52,6 +53,12 @@ export async function vaultBench(vault: string, seeds: readonly number[], reps: 
       [1],
     )}\n`,
   );
+  const dump = process.env.HB_VAULT_DUMP;
+  if (dump !== undefined)
+    for (const [path, text] of report.remote) {
+      await mkdir(dirname(join(dump, path)), { recursive: true });
+      await writeFile(join(dump, path), text);
+    }
   await bigNote(vault, reps);
 }
 

@@ -118,8 +118,8 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
     const run = unmaskedMarkers(s, i, mask);
     const start = run.end;
     let token = escaped ? undefined : parseToken(s, start, mask);
-    // A block id (or its mark) counts only after a space or tab, before any markers.
-    if ((token?.kind === "blockid" || token?.kind === "blockmark") && !(i > 0 && /[ \t]/.test(s.charAt(i - 1))))
+    // A block id (or its mark) counts only at a line's start or after a space or tab, before any markers.
+    if ((token?.kind === "blockid" || token?.kind === "blockmark") && i > 0 && !/[ \t\n]/.test(s.charAt(i - 1)))
       token = undefined;
     if (token === undefined) {
       if (!escaped && s.startsWith("%%", start) && mask?.[start] !== 1) {
