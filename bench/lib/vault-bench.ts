@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { publishFile } from "../../src/app/publish";
+import { buildConversionContext, toLocal, toRemote } from "../../src/convert";
 import { startEmulator } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
 import { ms, summarize, table } from "./report";
@@ -78,6 +79,22 @@ async function bigNote(vault: string, reps: number): Promise<void> {
       size += Buffer.byteLength(text);
     }
     const big = parts.join("\n");
+    // The conversion alone, both ways, with the vault's files as context (no tracked notes).
+    const context = buildConversionContext({ vaultPaths: await listFiles(root), commentSalt: "bench" });
+    const remoteText = toRemote(big, context).text;
+    const toRemoteMs: number[] = [];
+    const toLocalMs: number[] = [];
+    for (let rep = 0; rep <= reps; rep++) {
+      let t = performance.now();
+      toRemote(big, context);
+      const r = performance.now() - t;
+      t = performance.now();
+      toLocal(remoteText, context);
+      const l = performance.now() - t;
+      if (rep === 0) continue;
+      toRemoteMs.push(r);
+      toLocalMs.push(l);
+    }
     const core = await openCore(emu, root);
     const deps = core.deps;
     const publish: number[] = [];
@@ -129,7 +146,17 @@ async function bigNote(vault: string, reps: number): Promise<void> {
       `\n~1 MB note of the vault's own notes (${(Buffer.byteLength(big) / 1e6).toFixed(2)} MB), ${reps} repetitions after a warm-up:\n`,
     );
     process.stdout.write(
-      `${table(["operation", "p50 ms", "min ms", "max ms"], [row("publish", publish), row("pull", pull), row("push (one line added)", push)], [1, 2, 3])}\n`,
+      `${table(
+        ["operation", "p50 ms", "min ms", "max ms"],
+        [
+          row("toRemote alone", toRemoteMs),
+          row("toLocal alone", toLocalMs),
+          row("publish", publish),
+          row("pull", pull),
+          row("push (one line added)", push),
+        ],
+        [1, 2, 3],
+      )}\n`,
     );
   } finally {
     await emu.close();
