@@ -29,7 +29,7 @@ import {
 } from "./syntax";
 
 /** A container's first content line that is its title: `**Title**`, the title trimmed and non-empty. */
-const TITLE_LINE = /^\*\*(\S(?:.*\S)?)\*\*$/;
+const TITLE_LINE = /^\*\*(\S(?:.*\S)?)\*\*([ \t]*)$/;
 const CALLOUT_HEADER = /^((?:<!---->)*)\[!([A-Za-z]+)\]([+-]?)(?: (.*))?$/;
 const CONTAINER_OPENER = /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+)([+-]?))?( >)?$/;
 const BLOCK_COMMENT = /^((?:<!---->)*)%%$/;
@@ -226,6 +226,8 @@ interface Shell {
   /** Whether the callout's blank lines are written `> ` (with the space) rather than `>`. */
   readonly spaced: boolean;
   readonly title: string | undefined;
+  /** Spaces or tabs after the title, as written (kept after the closing `**`). */
+  readonly trail: string;
 }
 
 /**
@@ -262,7 +264,8 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   if (spaced && !body.some((line) => line.text === "")) return undefined;
   if (env.dir === "local" && k === 0) {
     const title = titleMatch ? titleMatch[1] : undefined;
-    const shell: Shell = { k, type, spelling: spelling ?? type, fold, spaced, title };
+    const trail = titleMatch ? (titleMatch[2] ?? "") : "";
+    const shell: Shell = { k, type, spelling: spelling ?? type, fold, spaced, title, trail };
     return { lines: toCallout(shell, opener, body, rc, env), next };
   }
   const shifted = env.dir === "remote" ? k + 1 : k - 1;
@@ -279,7 +282,7 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
 function toCallout(shell: Shell, opener: Line, body: readonly Line[], rc: string, env: Env): Line[] {
   const input = body.map((line, i) => (i === body.length - 1 && rc === "" ? { ...line, eol: "" } : line));
   const content = convertLines(input, env, false, false);
-  const title = shell.title === undefined ? "" : ` ${convertInlineText(shell.title, env, opener.no + 1)}`;
+  const title = shell.title === undefined ? "" : ` ${convertInlineText(shell.title, env, opener.no + 1)}${shell.trail}`;
   const header: Line = {
     text: `> [!${shell.spelling}]${shell.fold}${title}`,
     eol: body.length > 0 ? opener.eol : rc,
@@ -301,7 +304,11 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
     (shell.spaced ? " >" : "");
   const out: Line[] = [{ text: colons + info, eol: separator, no: header.no }];
   if (shell.title !== undefined)
-    out.push({ text: `**${convertInlineText(shell.title, env, header.no)}**`, eol: separator, no: header.no });
+    out.push({
+      text: `**${convertInlineText(shell.title, env, header.no)}**${shell.trail}`,
+      eol: separator,
+      no: header.no,
+    });
   content.forEach((line, i) =>
     out.push(i === content.length - 1 && line.eol === "" ? { ...line, eol: separator } : line),
   );
@@ -364,12 +371,15 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
   const spelling = match[2] as string;
   const type = containerTypeOf(spelling);
   const fold = match[3] as string;
-  const title = match[4];
+  // A title keeps trailing spaces or tabs as written (they ride after the closing `**`).
+  const written = match[4];
+  const title = written?.replace(/[ \t]+$/, "");
+  const trail = written === undefined || title === undefined ? "" : written.slice(title.length);
   if (type === undefined || (title !== undefined && !isTrimmed(title))) return undefined;
   if (!neighboursAllow(before, after)) return undefined;
   // Without a title, a first line that looks like one would come back as the title.
   if (title === undefined && content.length > 1 && TITLE_LINE.test((content[1] as Line).text)) return undefined;
-  return { k: (match[1] as string).length / MARK.length, type, spelling, fold, spaced: false, title };
+  return { k: (match[1] as string).length / MARK.length, type, spelling, fold, spaced: false, title, trail };
 }
 
 /**
