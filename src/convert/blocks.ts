@@ -31,7 +31,7 @@ import {
 /** A container's first content line that is its title: `**Title**`, the title trimmed and non-empty. */
 const TITLE_LINE = /^\*\*(\S(?:.*\S)?)\*\*([ \t]*)$/;
 const CALLOUT_HEADER = /^((?:<!---->)*)\[!([A-Za-z]+)\]([+-]?)(?: (.*))?$/;
-const CONTAINER_OPENER = /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+)([+-]?))?( >)?$/;
+const CONTAINER_OPENER = /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+)([+-]?))?( >)?([ \t]*)$/;
 const BLOCK_COMMENT = /^((?:<!---->)*)%%$/;
 const PLACEHOLDER_LINE = /^((?:<!---->)*)<!--obsidian-comment:([0-9a-f]{16})-->$/;
 
@@ -228,6 +228,8 @@ interface Shell {
   readonly title: string | undefined;
   /** Spaces or tabs after the title, as written (kept after the closing `**`). */
   readonly trail: string;
+  /** A callout without a title whose header ends in spaces (`> [!note] `): kept at the opener's end. */
+  readonly headTrail: string;
 }
 
 /**
@@ -242,6 +244,7 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   const spelling = match[4];
   const fold = match[5] ?? "";
   const spaced = match[6] !== undefined;
+  const headTrail = match[7] ?? "";
   if (spelling !== undefined && ((spelling === type && fold === "") || containerTypeOf(spelling) !== type))
     return undefined;
   const colons = (match[1] as string).length;
@@ -262,10 +265,12 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   const next = close + 1;
   // A spaced container needs a blank line for its `> ` to stand on; without one it would read as the plain one.
   if (spaced && !body.some((line) => line.text === "")) return undefined;
+  // Trailing spaces on the opener stand for a titleless header's; with a title they could not come back.
+  if (headTrail !== "" && titleMatch) return undefined;
   if (env.dir === "local" && k === 0) {
     const title = titleMatch ? titleMatch[1] : undefined;
     const trail = titleMatch ? (titleMatch[2] ?? "") : "";
-    const shell: Shell = { k, type, spelling: spelling ?? type, fold, spaced, title, trail };
+    const shell: Shell = { k, type, spelling: spelling ?? type, fold, spaced, title, trail, headTrail };
     return { lines: toCallout(shell, opener, body, rc, env), next };
   }
   const shifted = env.dir === "remote" ? k + 1 : k - 1;
@@ -284,7 +289,7 @@ function toCallout(shell: Shell, opener: Line, body: readonly Line[], rc: string
   const content = convertLines(input, env, false, false);
   const title = shell.title === undefined ? "" : ` ${convertInlineText(shell.title, env, opener.no + 1)}${shell.trail}`;
   const header: Line = {
-    text: `> [!${shell.spelling}]${shell.fold}${title}`,
+    text: `> [!${shell.spelling}]${shell.fold}${title}${shell.headTrail}`,
     eol: body.length > 0 ? opener.eol : rc,
     no: opener.no,
   };
@@ -301,7 +306,8 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
   const separator = header.eol === "" ? "\n" : header.eol;
   const info =
     (shell.spelling === shell.type && shell.fold === "" ? shell.type : `${shell.type} ${shell.spelling}${shell.fold}`) +
-    (shell.spaced ? " >" : "");
+    (shell.spaced ? " >" : "") +
+    shell.headTrail;
   const out: Line[] = [{ text: colons + info, eol: separator, no: header.no }];
   if (shell.title !== undefined)
     out.push({
@@ -373,13 +379,24 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
   const fold = match[3] as string;
   // A title keeps trailing spaces or tabs as written (they ride after the closing `**`).
   const written = match[4];
-  const title = written?.replace(/[ \t]+$/, "");
+  // Only spaces after the type (`> [!note] `): no title; the spaces ride at the opener's end.
+  const headTrail = written !== undefined && /^[ \t]*$/.test(written) ? ` ${written}` : "";
+  const title = headTrail !== "" ? undefined : written?.replace(/[ \t]+$/, "");
   const trail = written === undefined || title === undefined ? "" : written.slice(title.length);
   if (type === undefined || (title !== undefined && !isTrimmed(title))) return undefined;
   if (!neighboursAllow(before, after)) return undefined;
   // Without a title, a first line that looks like one would come back as the title.
   if (title === undefined && content.length > 1 && TITLE_LINE.test((content[1] as Line).text)) return undefined;
-  return { k: (match[1] as string).length / MARK.length, type, spelling, fold, spaced: false, title, trail };
+  return {
+    k: (match[1] as string).length / MARK.length,
+    type,
+    spelling,
+    fold,
+    spaced: false,
+    title,
+    trail,
+    headTrail,
+  };
 }
 
 /**
@@ -389,8 +406,20 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
  */
 function neighboursAllow(before: Line | undefined, after: Line | undefined): boolean {
   if (before !== undefined && (isQuoteLine(before.text) || isColonLine(before.text))) return false;
-  return after === undefined || isBlank(after.text) || isHeading(after.text) || fenceOpener(after.text) !== undefined;
+  return (
+    after === undefined ||
+    isBlank(after.text) ||
+    isHeading(after.text) ||
+    fenceOpener(after.text) !== undefined ||
+    BLOCK_ID_LINE.test(after.text)
+  );
 }
+
+/**
+ * A line that is only a block id (Obsidian's id of the block above) or its HackMD form, with any
+ * markers: every form of its escape chain, so the same line allows a callout on both sides.
+ */
+const BLOCK_ID_LINE = /^(?:<!---->)*(?:\^[A-Za-z0-9-]+|<!--\^[A-Za-z0-9-]+-->)$/;
 
 /** Look-ups over one sequence of lines, built on first use so texts without blocks pay nothing. */
 class LineIndex {
