@@ -380,8 +380,13 @@ export class SyncService implements SyncTools {
       .replace(/\.md$/i, "")
       .toLowerCase();
     const url = this.conversion.noteUrl(teamPath, noteId);
+    // The operation that called this succeeded: nothing here may turn it into a failure.
+    const records = await this.store.list().catch((error: unknown) => {
+      this.logger.warn("sync_relink_failed", { reason: describe(error) });
+      return [];
+    });
     // The file just written too: its links to itself were written before it was tracked.
-    for (const found of await this.store.list()) {
+    for (const found of records) {
       const conversion = await this.store.conversionOf(found).catch(() => undefined);
       if (conversion === undefined || !conversion.enabled) continue;
       const asked = conversion.answers.some(([question]) => {
