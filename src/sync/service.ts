@@ -316,6 +316,13 @@ export class SyncService implements SyncTools {
       // becomes the wikilink it stands for; HackMD's text stays as it is.
       const local = await this.conversion.localForm(loaded.baseline, { convert: true, previous: fresh });
       if (local.text !== file.text && markerCount(local.text) <= markerCount(file.text)) {
+        // The host may ask about this change as about any pull's (an agent's pull relinks other files).
+        await request.call.beforeChange({
+          action: "pull_note",
+          note: address,
+          localPath: path,
+          body: { where: "file", before: file.text, after: local.text },
+        });
         await this.store.expectRecord(loaded.key, expectationOf(record));
         await this.files.write(path, local.text, { expect: file.stamp });
         await this.store.save({
