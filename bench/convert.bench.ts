@@ -17,16 +17,22 @@ import { spawnSync } from "node:child_process";
 import { buildConversionContext, toLocal, toRemote, type ConversionInput, type TrackedNote } from "../src/convert";
 import { largeMarkdownNote, seededRandom } from "./lib/large-note";
 import { loadNow, machineInfo, ms, summarize, table } from "./lib/report";
+import { vaultBench } from "./lib/vault-bench";
 
-const USAGE = `usage: npm run bench -- convert [--reps N] [--bytes N]
-  --reps N   timed repetitions per measurement, after one untimed warm-up (default 7)
-  --bytes N  size of the main generated notes in bytes (default 1000000)`;
+const USAGE = `usage: npm run bench -- convert [--reps N] [--bytes N] [--vault DIR [--seeds A,B,C]]
+  --reps N     timed repetitions per measurement, after one untimed warm-up (default 7)
+  --bytes N    size of the main generated notes in bytes (default 1000000)
+  --vault DIR  instead: a real vault's round trip (bench/lib/vault-roundtrip.ts) and publish,
+               pull and push of a ~1 MB note made of its own notes
+  --seeds L    the seeds of the random pull orders (default 1,2,3)`;
 
-function options(): { reps: number; bytes: number } {
+function options(): { reps: number; bytes: number; vault: string | undefined; seeds: number[] } {
   const { values } = parseArgs({
     options: {
       reps: { type: "string", default: "7" },
       bytes: { type: "string", default: "1000000" },
+      vault: { type: "string" },
+      seeds: { type: "string", default: "1,2,3" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -42,7 +48,12 @@ function options(): { reps: number; bytes: number } {
     }
     return value;
   };
-  return { reps: count("reps", values.reps, 1), bytes: count("bytes", values.bytes, 1000) };
+  return {
+    reps: count("reps", values.reps, 1),
+    bytes: count("bytes", values.bytes, 1000),
+    vault: values.vault,
+    seeds: values.seeds.split(",").map((seed) => count("seeds", seed, 0)),
+  };
 }
 
 const NOTE_COUNT = 1000;
@@ -165,7 +176,11 @@ function bundleSize(): { minified: number; gzip: number } {
 }
 
 async function main(): Promise<void> {
-  const { reps, bytes } = options();
+  const { reps, bytes, vault, seeds } = options();
+  if (vault !== undefined) {
+    await vaultBench(vault, seeds, reps);
+    return;
+  }
   process.stdout.write(
     `${machineInfo()}\ncommand: ${["npm run bench -- convert", ...process.argv.slice(2)].join(" ")}\n`,
   );

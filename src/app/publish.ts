@@ -1,11 +1,14 @@
 /**
  * Publish a Markdown file as a new note (docs/tools.md §14.8, adoption): create the note, then wait
  * until HackMD shows the text that was sent, so the pull that tracks the file next adopts that
- * text and not a stale read. Two doors: the plugin's "Publish" (obsidian/actions.ts) and
- * `hackmd-bridge publish` (node/commands/publish.ts); each then tracks the file through the sync
- * engine's pull and says, in its own words, what to do when that fails.
+ * text. Two doors: the plugin's "Publish" (obsidian/actions.ts) and `hackmd-bridge publish`
+ * (node/commands/publish.ts) both call `publishFile`, which sends the file's remote form and
+ * tracks exactly that as the baseline (the sync engine's `adopt`).
  */
+import { BridgeError, isBridgeError } from "../core/errors";
 import { utf8Length } from "../core/hash";
+import { baseName } from "../core/paths";
+import { bodyTitle } from "../core/text";
 import type { CallContext } from "../hackmd/call-context";
 import { pollUntil } from "../hackmd/readback";
 import type { CreatedNote, CreateNoteRequest } from "../hackmd/types";
@@ -39,4 +42,67 @@ export async function publishNote(
     subject: `note ${noteId}`,
   });
   return { created, noteId, shown: shown.confirmed };
+}
+
+/** Where and how a file is published. */
+export interface PublishFileRequest {
+  path: string;
+  teamPath: string | null;
+  /** The note's title; default: the file's first heading, else its name. */
+  title?: string | undefined;
+  readPermission: CreateNoteRequest["readPermission"];
+  writePermission: CreateNoteRequest["writePermission"];
+  parentFolderId?: string | undefined;
+}
+
+/** A published and tracked file. */
+export interface PublishedFile extends Published {
+  path: string;
+  title: string;
+}
+
+/**
+ * Publishes an untracked file and tracks it (both doors): the note is created with the file's
+ * remote form (docs/conversion-rules.md: links converted, comments kept in the vault), then the
+ * sync engine records exactly what was sent as the baseline — nothing is pulled back over the
+ * file. When tracking fails, the note just created is deleted again, so no untracked copy is left
+ * on HackMD; if even that fails, the error names the note.
+ */
+export async function publishFile(
+  deps: AppDeps,
+  call: CallContext,
+  request: PublishFileRequest,
+): Promise<PublishedFile> {
+  const form = await deps.sync.publishForm(request.path);
+  const path = form.path;
+  const title = request.title ?? bodyTitle(form.text) ?? baseName(path).replace(/\.md$/i, "");
+  const body: CreateNoteRequest & { content: string } = {
+    title,
+    content: form.content,
+    readPermission: request.readPermission,
+    writePermission: request.writePermission,
+    ...(request.parentFolderId === undefined ? {} : { parentFolderId: request.parentFolderId }),
+  };
+  const published = await publishNote(deps, call, request.teamPath, body);
+  const { noteId } = published;
+  try {
+    await deps.sync.adopt({ form, teamPath: request.teamPath, noteId, call });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    try {
+      await deps.lists.aroundWrite(() => deps.client.deleteNote(call, { teamPath: request.teamPath, noteId }));
+    } catch (deleteError) {
+      throw new BridgeError(
+        isBridgeError(error) ? error.kind : "internal",
+        `Note ${noteId} was created, but ${path} could not be linked to it (${reason}), and deleting the note failed too (${deleteError instanceof Error ? deleteError.message : String(deleteError)}); delete note ${noteId} on HackMD, then publish again.`,
+        { cause: error },
+      );
+    }
+    throw new BridgeError(
+      isBridgeError(error) ? error.kind : "internal",
+      `${path} could not be linked to its new note (${reason}), so the note was deleted again and nothing is left on HackMD; fix that, then publish again.`,
+      { cause: error },
+    );
+  }
+  return { ...published, path, title };
 }

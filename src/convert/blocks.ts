@@ -29,9 +29,9 @@ import {
 } from "./syntax";
 
 /** A container's first content line that is its title: `**Title**`, the title trimmed and non-empty. */
-const TITLE_LINE = /^\*\*(\S(?:.*\S)?)\*\*$/;
-const CALLOUT_HEADER = /^((?:<!---->)*)\[!([A-Za-z]+)\](?: (.*))?$/;
-const CONTAINER_OPENER = /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+))?$/;
+const TITLE_LINE = /^\*\*(\S(?:.*\S)?)\*\*([ \t]*)$/;
+const CALLOUT_HEADER = /^((?:<!---->)*)\[!([A-Za-z]+)\]([+-]?)(?: (.*))?$/;
+const CONTAINER_OPENER = /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+)([+-]?))?( >)?([ \t]*)$/;
 const BLOCK_COMMENT = /^((?:<!---->)*)%%$/;
 const PLACEHOLDER_LINE = /^((?:<!---->)*)<!--obsidian-comment:([0-9a-f]{16})-->$/;
 
@@ -221,7 +221,15 @@ interface Shell {
   readonly type: ContainerType;
   /** The callout type as written (`warning`, `Caution`, …). */
   readonly spelling: string;
+  /** A folding callout's `+` (open) or `-` (folded), else "". */
+  readonly fold: string;
+  /** Whether the callout's blank lines are written `> ` (with the space) rather than `>`. */
+  readonly spaced: boolean;
   readonly title: string | undefined;
+  /** Spaces or tabs after the title, as written (kept after the closing `**`). */
+  readonly trail: string;
+  /** A callout without a title whose header ends in spaces (`> [!note] `): kept at the opener's end. */
+  readonly headTrail: string;
 }
 
 /**
@@ -234,7 +242,11 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   if (!match || !isContainerType(match[3] as string)) return undefined;
   const type = match[3] as ContainerType;
   const spelling = match[4];
-  if (spelling !== undefined && (spelling === type || containerTypeOf(spelling) !== type)) return undefined;
+  const fold = match[5] ?? "";
+  const spaced = match[6] !== undefined;
+  const headTrail = match[7] ?? "";
+  if (spelling !== undefined && ((spelling === type && fold === "") || containerTypeOf(spelling) !== type))
+    return undefined;
   const colons = (match[1] as string).length;
   const close = index.nextExact(":".repeat(colons), at);
   if (close === undefined) return undefined;
@@ -251,8 +263,14 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   if (last === undefined ? r0 !== (rc === "" ? "\n" : rc) : last.eol !== (rc === "" ? r0 : rc)) return undefined;
   const k = (match[2] as string).length / MARK.length;
   const next = close + 1;
+  // A spaced container needs a blank line for its `> ` to stand on; without one it would read as the plain one.
+  if (spaced && !body.some((line) => line.text === "")) return undefined;
+  // Trailing spaces on the opener stand for a titleless header's; with a title they could not come back.
+  if (headTrail !== "" && titleMatch) return undefined;
   if (env.dir === "local" && k === 0) {
-    const shell: Shell = { k, type, spelling: spelling ?? type, title: titleMatch ? titleMatch[1] : undefined };
+    const title = titleMatch ? titleMatch[1] : undefined;
+    const trail = titleMatch ? (titleMatch[2] ?? "") : "";
+    const shell: Shell = { k, type, spelling: spelling ?? type, fold, spaced, title, trail, headTrail };
     return { lines: toCallout(shell, opener, body, rc, env), next };
   }
   const shifted = env.dir === "remote" ? k + 1 : k - 1;
@@ -269,13 +287,14 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
 function toCallout(shell: Shell, opener: Line, body: readonly Line[], rc: string, env: Env): Line[] {
   const input = body.map((line, i) => (i === body.length - 1 && rc === "" ? { ...line, eol: "" } : line));
   const content = convertLines(input, env, false, false);
-  const title = shell.title === undefined ? "" : ` ${convertInlineText(shell.title, env, opener.no + 1)}`;
+  const title = shell.title === undefined ? "" : ` ${convertInlineText(shell.title, env, opener.no + 1)}${shell.trail}`;
   const header: Line = {
-    text: `> [!${shell.spelling}]${title}`,
+    text: `> [!${shell.spelling}]${shell.fold}${title}${shell.headTrail}`,
     eol: body.length > 0 ? opener.eol : rc,
     no: opener.no,
   };
-  return [header, ...content.map((line) => withText(line, line.text === "" ? ">" : `> ${line.text}`))];
+  const blank = shell.spaced ? "> " : ">";
+  return [header, ...content.map((line) => withText(line, line.text === "" ? blank : `> ${line.text}`))];
 }
 
 /** Callout (content converted) → container; `n` colons, one more than any colon run inside. */
@@ -285,10 +304,17 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
   for (const line of content) longest = Math.max(longest, colonRun(line.text));
   const colons = ":".repeat(Math.max(3, longest + 1));
   const separator = header.eol === "" ? "\n" : header.eol;
-  const info = shell.spelling === shell.type ? shell.type : `${shell.type} ${shell.spelling}`;
+  const info =
+    (shell.spelling === shell.type && shell.fold === "" ? shell.type : `${shell.type} ${shell.spelling}${shell.fold}`) +
+    (shell.spaced ? " >" : "") +
+    shell.headTrail;
   const out: Line[] = [{ text: colons + info, eol: separator, no: header.no }];
   if (shell.title !== undefined)
-    out.push({ text: `**${convertInlineText(shell.title, env, header.no)}**`, eol: separator, no: header.no });
+    out.push({
+      text: `**${convertInlineText(shell.title, env, header.no)}**${shell.trail}`,
+      eol: separator,
+      no: header.no,
+    });
   content.forEach((line, i) =>
     out.push(i === content.length - 1 && line.eol === "" ? { ...line, eol: separator } : line),
   );
@@ -305,8 +331,16 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
  */
 function quote(lines: readonly Line[], from: number, to: number, env: Env, keepLines: boolean): Line[] {
   const run = lines.slice(from, to);
-  const canonical =
+  let canonical =
     !keepLines && run.every((line) => line.text === ">" || (line.text.startsWith("> ") && line.text.length > 2));
+  // A callout whose blank lines are all written `> ` converts too; the container says so (" >").
+  const spaced =
+    !canonical &&
+    !keepLines &&
+    run.some((line) => line.text === "> ") &&
+    run.every((line) => line.text.startsWith("> ")) &&
+    CALLOUT_HEADER.test((run[0] as Line).text.slice(2));
+  if (spaced) canonical = true;
   if (!canonical) {
     const prefixes = run.map((line) => (/^ {0,3}> ?/.exec(line.text) as RegExpExecArray)[0]);
     const content = convertLines(
@@ -318,15 +352,21 @@ function quote(lines: readonly Line[], from: number, to: number, env: Env, keepL
     return content.map((line, i) => withText(line, (prefixes[i] as string) + line.text));
   }
   let content = run.map((line) => withText(line, line.text === ">" ? "" : line.text.slice(2)));
-  const shell = calloutShell(content, lines[from - 1], lines[to]);
+  const found = calloutShell(content, lines[from - 1], lines[to]);
+  const shell = found === undefined ? undefined : { ...found, spaced };
+  if (spaced && shell === undefined) {
+    // Not a callout that converts: every line keeps its prefix, as any other quote.
+    return quote(lines, from, to, env, true);
+  }
   if (shell !== undefined) {
     if (env.dir === "remote" && shell.k === 0) return toContainer(shell, content[0] as Line, content.slice(1), env);
     const shifted = env.dir === "remote" ? shell.k - 1 : shell.k + 1;
     const head = content[0] as Line;
     content = [withText(head, MARK.repeat(shifted) + head.text.slice(shell.k * MARK.length)), ...content.slice(1)];
   }
+  const blank = spaced ? "> " : ">";
   return convertLines(content, env, false, false).map((line) =>
-    withText(line, line.text === "" ? ">" : `> ${line.text}`),
+    withText(line, line.text === "" ? blank : `> ${line.text}`),
   );
 }
 
@@ -336,12 +376,27 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
   if (!match) return undefined;
   const spelling = match[2] as string;
   const type = containerTypeOf(spelling);
-  const title = match[3];
+  const fold = match[3] as string;
+  // A title keeps trailing spaces or tabs as written (they ride after the closing `**`).
+  const written = match[4];
+  // Only spaces after the type (`> [!note] `): no title; the spaces ride at the opener's end.
+  const headTrail = written !== undefined && /^[ \t]*$/.test(written) ? ` ${written}` : "";
+  const title = headTrail !== "" ? undefined : written?.replace(/[ \t]+$/, "");
+  const trail = written === undefined || title === undefined ? "" : written.slice(title.length);
   if (type === undefined || (title !== undefined && !isTrimmed(title))) return undefined;
   if (!neighboursAllow(before, after)) return undefined;
   // Without a title, a first line that looks like one would come back as the title.
   if (title === undefined && content.length > 1 && TITLE_LINE.test((content[1] as Line).text)) return undefined;
-  return { k: (match[1] as string).length / MARK.length, type, spelling, title };
+  return {
+    k: (match[1] as string).length / MARK.length,
+    type,
+    spelling,
+    fold,
+    spaced: false,
+    title,
+    trail,
+    headTrail,
+  };
 }
 
 /**
@@ -351,8 +406,20 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
  */
 function neighboursAllow(before: Line | undefined, after: Line | undefined): boolean {
   if (before !== undefined && (isQuoteLine(before.text) || isColonLine(before.text))) return false;
-  return after === undefined || isBlank(after.text) || isHeading(after.text) || fenceOpener(after.text) !== undefined;
+  return (
+    after === undefined ||
+    isBlank(after.text) ||
+    isHeading(after.text) ||
+    fenceOpener(after.text) !== undefined ||
+    BLOCK_ID_LINE.test(after.text)
+  );
 }
+
+/**
+ * A line that is only a block id (Obsidian's id of the block above) or its HackMD form, with any
+ * markers: every form of its escape chain, so the same line allows a callout on both sides.
+ */
+const BLOCK_ID_LINE = /^(?:<!---->)*(?:\^[A-Za-z0-9-]+|<!--\^[A-Za-z0-9-]+-->)$/;
 
 /** Look-ups over one sequence of lines, built on first use so texts without blocks pay nothing. */
 class LineIndex {

@@ -14,7 +14,8 @@ import { commentSource, spell, warn, type Env } from "./env";
 import { type Line, withText } from "./lines";
 import { decodePath, encodePath, hasScheme, headingAnchor, isDelimiterRow, isPlainText, MARK, markers } from "./syntax";
 
-type TokenKind = "wikilink" | "embed" | "image" | "link" | "hackmd" | "comment" | "placeholder";
+type TokenKind =
+  "wikilink" | "embed" | "image" | "link" | "hackmd" | "comment" | "placeholder" | "blockid" | "blockmark";
 
 interface Token {
   readonly kind: TokenKind;
@@ -27,12 +28,17 @@ interface Token {
   readonly dest: string;
   /** image size after ` =` (`300x`, `300x200`), when present. */
   readonly size: string | undefined;
+  /** link title (`[text](url "title")`), when present. */
+  readonly title?: string | undefined;
 }
 
 // Sources of sticky patterns: a RegExp with `y` carries `lastIndex`, so each use builds its own.
 const PLACEHOLDER = String.raw`<!--obsidian-comment:([0-9a-f]{16})-->`;
 const HACKMD_EMBED = String.raw`\{%hackmd ([A-Za-z0-9_@/.~-]+) %\}`;
 const IMAGE_SIZE = String.raw` =(\d*x\d*)\)`;
+/** A block id at the end of a line (`text ^my-id`), and the HTML comment it becomes on HackMD. */
+const BLOCK_ID = String.raw`\^([A-Za-z0-9-]+)(?=\n|$)`;
+const BLOCK_MARK = String.raw`<!--\^([A-Za-z0-9-]+)-->(?=\n|$)`;
 const LOCAL_SIZE = /^\d+(?:x\d+)?$/;
 
 /** The placeholder a comment with this id leaves on HackMD. */
@@ -43,7 +49,7 @@ export function placeholder(id: string): string {
 /** Converts the lines of one paragraph (consecutive prose lines; code spans may cross lines). */
 export function convertParagraph(lines: readonly Line[], env: Env): Line[] {
   const text = lines.map((line) => line.text).join("\n");
-  if (!/[[{%<]/.test(text)) return [...lines];
+  if (!/[[{%<^]/.test(text)) return [...lines];
   const starts: number[] = [];
   let offset = 0;
   for (const line of lines) {
@@ -98,8 +104,8 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
       i++;
       continue;
     }
-    // `<` (a marker or placeholder), `[`, `!`, `{` and `%` are the only characters a construct starts with.
-    if (code !== 60 && code !== 91 && code !== 33 && code !== 123 && code !== 37) {
+    // `<` (a marker, placeholder or block mark), `[`, `!`, `{`, `%` and `^` are the only characters a construct starts with.
+    if (code !== 60 && code !== 91 && code !== 33 && code !== 123 && code !== 37 && code !== 94) {
       i++;
       continue;
     }
@@ -111,7 +117,10 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
     }
     const run = unmaskedMarkers(s, i, mask);
     const start = run.end;
-    const token = escaped ? undefined : parseToken(s, start, mask);
+    let token = escaped ? undefined : parseToken(s, start, mask);
+    // A block id (or its mark) counts only at a line's start or after a space or tab, before any markers.
+    if ((token?.kind === "blockid" || token?.kind === "blockmark") && i > 0 && !/[ \t\n]/.test(s.charAt(i - 1)))
+      token = undefined;
     if (token === undefined) {
       if (!escaped && s.startsWith("%%", start) && mask?.[start] !== 1) {
         unclosed = true;
@@ -124,9 +133,10 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
       i = run.count > 0 ? start : i + 1;
       continue;
     }
+    const afterBang = i > 0 && i !== lastEnd && s.charCodeAt(i - 1) === 33;
     const replacement = frozen(s, i, lastEnd, token, unclosed)
       ? undefined
-      : handle(token, run.count, where(start), env);
+      : handle(token, run.count, { ...where(start), afterBang }, env);
     if (replacement !== undefined) {
       out.push(s.slice(copied, i), replacement);
       copied = token.end;
@@ -157,10 +167,20 @@ function frozen(s: string, at: number, lastEnd: number, token: Token, unclosed: 
 }
 
 /** The converted text of a construct preceded by `k` markers, or undefined to leave it as written. */
-function handle(token: Token, k: number, at: { table: boolean; no: number }, env: Env): string | undefined {
+function handle(
+  token: Token,
+  k: number,
+  at: { table: boolean; no: number; afterBang: boolean },
+  env: Env,
+): string | undefined {
   const role = roleOf(token);
   if (role === undefined) return undefined;
   const { table } = at;
+  // An embed whose HackMD form is a link would read as an image right after a literal `!`.
+  const encodeChecked = (t: Token, tb: boolean, e: Env): string | undefined => {
+    const remote = encodeCheckedAnywhere(t, tb, e);
+    return remote !== undefined && at.afterBang && t.kind === "embed" && remote.startsWith("[") ? undefined : remote;
+  };
   if (env.dir === "remote") {
     if (role === "O") {
       if (k > 0) return encodeChecked(token, table, env) === undefined ? undefined : MARK.repeat(k - 1) + token.text;
@@ -195,19 +215,22 @@ function roleOf(token: Token): "O" | "H" | undefined {
     case "embed":
     case "comment":
       return "O";
+    case "blockid":
+      return "O";
     case "hackmd":
     case "placeholder":
+    case "blockmark":
       return "H";
     case "image":
       if (hasScheme(token.dest)) return "H";
       return token.size === undefined ? "O" : undefined;
     case "link":
-      return hasScheme(token.dest) ? "H" : undefined;
+      return hasScheme(token.dest) || (token.title !== undefined && token.dest.startsWith("#")) ? "H" : undefined;
   }
 }
 
-/** An O-form's H-form, if it converts back to exactly the O-form. */
-function encodeChecked(token: Token, table: boolean, env: Env): string | undefined {
+/** An O-form's H-form, if it converts back to exactly the O-form (wherever it stands; see `handle`). */
+function encodeCheckedAnywhere(token: Token, table: boolean, env: Env): string | undefined {
   const remote = encode(token, table, env);
   if (remote === undefined) return undefined;
   // A comment's placeholder converts back once its source is kept, which toRemote's result arranges.
@@ -245,6 +268,8 @@ function encode(token: Token, table: boolean, env: Env): string | undefined {
       const known = commentSource(env, id);
       return known === null || known === token.inner ? placeholder(id) : undefined;
     }
+    case "blockid":
+      return `<!--^${token.inner}-->`;
     default:
       return undefined;
   }
@@ -260,6 +285,8 @@ function decode(token: Token, table: boolean, env: Env): string | undefined {
       const path = env.answers.noteById(token.inner);
       return path === null ? undefined : `![[${spell(env, "note", path)}]]`;
     }
+    case "blockmark":
+      return `^${token.inner}`;
     case "placeholder": {
       const source = commentSource(env, token.inner);
       return source === null || /[\n\r]/.test(source) || source.includes("%%") ? undefined : `%%${source}%%`;
@@ -269,8 +296,62 @@ function decode(token: Token, table: boolean, env: Env): string | undefined {
   }
 }
 
-/** `[[Note]]` → `[Note](url)`; `[[Note#Heading]]` → `[Note > Heading](url#anchor)`; `[[Note|alias]]` → `[alias](url)`. */
+/** A wikilink's canonical H-form if it has one, else its titled form (see `encodeTitled`). */
 function encodeWikilink(token: Token, table: boolean, env: Env): string | undefined {
+  const canonical = encodeCanonical(token, table, env);
+  const back = canonical === undefined ? undefined : whole(canonical);
+  if (back !== undefined && decode(back, table, env) === token.text) return canonical;
+  const target = splitAlias(token.inner, table)?.target ?? "";
+  const base = target.includes("#") ? target.slice(0, target.indexOf("#")) : target;
+  // A link to a file that is not a note: HackMD has nothing to point at.
+  if (/\.[A-Za-z0-9]+$/.test(base) && !base.endsWith(".md") && isPlainText(base)) return encodeFile(token, base, "");
+  return encodeTitled(token, table, env);
+}
+
+/**
+ * The wikilinks the canonical form cannot carry — a heading with an alias, an alias under another
+ * spelling or case (`[[Views|views]]`, `[[dir/Deep|d]]`), a block link, a link to a heading of
+ * the same note (`[[#Heading]]`) — become a link whose title is the wikilink as written:
+ * `[alias](url#anchor "Note#Heading|alias")`. HackMD shows the alias (or `Note > Heading`) as a
+ * working link and the title as its tooltip; the title gives the wikilink back exactly.
+ */
+function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" = ""): string | undefined {
+  const inner = token.inner;
+  if (inner.includes('"')) return undefined;
+  const parts = splitAlias(inner, table);
+  if (parts === undefined) return undefined;
+  const hash = parts.target.indexOf("#");
+  const name = hash === -1 ? parts.target : parts.target.slice(0, hash);
+  const heading = hash === -1 ? undefined : parts.target.slice(hash + 1);
+  let url = "";
+  if (name !== "") {
+    if (!isPlainText(name)) return undefined;
+    const path = env.answers.target("note", name);
+    const found = path === null ? null : env.answers.noteUrl(path);
+    if (found === null || !isLinkUrl(found)) return undefined;
+    url = found;
+  } else if (heading === undefined) return undefined;
+  let dest = url;
+  let shown = name;
+  if (heading !== undefined) {
+    if (!isPlainText(heading) || heading.includes("#")) return undefined;
+    if (heading.startsWith("^")) {
+      // A block link: HackMD has no block anchors, so it goes to the note.
+      if (name === "") return undefined;
+    } else {
+      const anchor = headingAnchor(heading);
+      if (anchor === "") return undefined;
+      dest = `${url}#${anchor}`;
+      shown = name === "" ? heading : `${name} > ${heading}`;
+    }
+  }
+  const label = parts.alias ?? shown;
+  if (!isPlainText(label)) return undefined;
+  return `[${label}](${dest} "${prefix}${inner}")`;
+}
+
+/** `[[Note]]` → `[Note](url)`; `[[Note#Heading]]` → `[Note > Heading](url#anchor)`; `[[Note|alias]]` → `[alias](url)`. */
+function encodeCanonical(token: Token, table: boolean, env: Env): string | undefined {
   const parts = splitAlias(token.inner, table);
   if (parts === undefined) return undefined;
   const hash = parts.target.indexOf("#");
@@ -287,12 +368,21 @@ function encodeWikilink(token: Token, table: boolean, env: Env): string | undefi
     const anchor = headingAnchor(heading);
     return anchor === "" ? undefined : `[${name} > ${heading}](${url}#${anchor})`;
   }
-  if (parts.alias !== undefined) return isPlainText(parts.alias) ? `[${parts.alias}](${url})` : undefined;
+  // An alias link's text holds no spelling: with `shortest` paths only a bare name (no folder) is
+  // written this way, so a path the author wrote is carried by the titled form and never
+  // respelled to a shorter name (`absolute` always spells the whole path).
+  if (parts.alias !== undefined)
+    return isPlainText(parts.alias) && (env.linkFormat === "absolute" || !name.includes("/"))
+      ? `[${parts.alias}](${url})`
+      : undefined;
   return `[${name}](${url})`;
 }
 
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
 function decodeLink(token: Token, table: boolean, env: Env): string | undefined {
+  // A titled link carries the wikilink that wrote it (see `encodeTitled`); the guard checks it.
+  if (token.title !== undefined)
+    return token.title.startsWith("!") ? `![[${token.title.slice(1)}]]` : `[[${token.title}]]`;
   const { base, fragment } = splitFragment(token.dest);
   const path = env.answers.noteByUrl(base);
   if (path === null) return undefined;
@@ -309,25 +399,51 @@ function decodeLink(token: Token, table: boolean, env: Env): string | undefined 
   return `[[${spell(env, "note", path)}${table ? "\\|" : "|"}${label}]]`;
 }
 
-/** `![[pic.png]]` → `![pic.png](url)`, `![[pic.png|300]]` → `![pic.png](url =300x)`; `![[Note]]` → `{%hackmd id %}`. */
+/**
+ * `![[pic.png]]` → `![pic.png](url)`, `![[pic.png#frag|300]]` → `![pic.png#frag](url =300x)`;
+ * `![[Note]]` → `{%hackmd id %}`; `![[Note#Heading]]` and `![[Note#^block]]` → a titled link to
+ * the section; an embed of a file HackMD cannot show (SVG, video, audio, PDF, …) → a titled link
+ * named after the file (see `encodeTitled`).
+ */
 function encodeEmbed(token: Token, table: boolean, env: Env): string | undefined {
   const parts = splitAlias(token.inner, table);
   if (parts === undefined || !isPlainText(parts.target)) return undefined;
-  const notePath =
-    parts.target.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(parts.target)
-      ? env.answers.target("note", parts.target)
-      : null;
+  const hash = parts.target.indexOf("#");
+  const base = hash === -1 ? parts.target : parts.target.slice(0, hash);
+  if (base === "") return undefined;
+  const noteLike = base.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(base);
+  const notePath = noteLike ? env.answers.target("note", base) : null;
   if (notePath !== null) {
+    if (hash !== -1) return encodeTitled(token, table, env, "!");
     if (parts.alias !== undefined) return undefined;
     const id = env.answers.noteId(notePath);
     return id === null || !/^[A-Za-z0-9_@/.~-]+$/.test(id) ? undefined : `{%hackmd ${id} %}`;
   }
+  if (!UPLOADABLE.test(base)) return noteLike ? undefined : encodeFile(token, base, "!");
   if (parts.alias !== undefined && !LOCAL_SIZE.test(parts.alias)) return undefined;
-  const path = env.answers.target("file", parts.target);
+  const path = env.answers.target("file", base);
   const url = path === null ? null : env.answers.imageUrl(path);
   if (url === null || !isLinkUrl(url)) return undefined;
   return `![${parts.target}](${url}${remoteSize(parts.alias)})`;
 }
+
+/** Image types HackMD's upload takes (src/core/image.ts sniffs the same four). */
+const UPLOADABLE = /\.(?:png|jpe?g|gif|webp)$/i;
+
+/**
+ * A link or embed of a vault file HackMD cannot show or hold (SVG, video, audio, PDF, a Bases
+ * view, …) → `[name](#obsidian-file "!inner")`: the file's name as a visible link text that goes
+ * nowhere, the wikilink as its title, so it comes back exactly. Whether the file exists is not
+ * asked, so every vault converts it alike.
+ */
+function encodeFile(token: Token, base: string, prefix: "" | "!"): string | undefined {
+  if (token.inner.includes('"')) return undefined;
+  const name = base.slice(base.lastIndexOf("/") + 1);
+  if (!isPlainText(name)) return undefined;
+  return `[${name}](${FILE_DEST} "${prefix}${token.inner}")`;
+}
+
+const FILE_DEST = "#obsidian-file";
 
 /** `![alt](attachments/pic%20x.png)` → `![alt](url)`, carrying the path as written in the URL fragment when toLocal would not spell it so. */
 function encodeImage(token: Token, table: boolean, env: Env): string | undefined {
@@ -365,7 +481,9 @@ function decodeImage(token: Token, table: boolean, env: Env): string | undefined
     size = separator + (match[2] === "" ? (match[1] as string) : token.size);
   }
   if (fragment === undefined && token.label !== "") {
-    const named = env.answers.target("file", token.label);
+    // The alt text names the image, with the embed's fragment if it had one (`pic.png#outline`).
+    const hashAt = token.label.indexOf("#");
+    const named = env.answers.target("file", hashAt === -1 ? token.label : token.label.slice(0, hashAt));
     if (named !== null && env.answers.imageUrl(named) === base) return `![[${token.label}${size}]]`;
   }
   let destination: string;
@@ -388,7 +506,7 @@ function noteImage(token: Token, table: boolean, env: Env): void {
   if (token.kind === "embed") {
     const parts = splitAlias(token.inner, table);
     if (parts === undefined || (parts.alias !== undefined && !LOCAL_SIZE.test(parts.alias))) return;
-    linkpath = parts.target;
+    linkpath = parts.target.includes("#") ? parts.target.slice(0, parts.target.indexOf("#")) : parts.target;
     if (linkpath.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(linkpath)) return;
   } else {
     linkpath = decodePath(token.dest);
@@ -435,7 +553,9 @@ function parseToken(s: string, at: number, mask: Uint8Array | undefined): Token 
   if (code === 91)
     return s.charCodeAt(at + 1) === 91 ? bracketed(s, at, 2, "wikilink", mask) : linkish(s, at, "link", mask);
   if (code === 123) return sticky(s, at, HACKMD_EMBED, "hackmd", mask);
-  if (code === 60) return sticky(s, at, PLACEHOLDER, "placeholder", mask);
+  if (code === 60)
+    return sticky(s, at, PLACEHOLDER, "placeholder", mask) ?? sticky(s, at, BLOCK_MARK, "blockmark", mask);
+  if (code === 94) return sticky(s, at, BLOCK_ID, "blockid", mask);
   if (code === 37 && s.charCodeAt(at + 1) === 37) {
     const close = s.indexOf("%%", at + 2);
     if (close === -1) return undefined;
@@ -520,6 +640,7 @@ function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | unde
   if (q >= s.length || q === p + 2 || mask?.[q] === 1) return undefined;
   const dest = s.slice(p + 2, q);
   if (s.charCodeAt(q) === 41) return token(kind, s, at, q + 1, "", label, dest);
+  if (kind === "link") return titled(s, at, q, label, dest, mask);
   if (kind !== "image") return undefined;
   const sizePattern = new RegExp(IMAGE_SIZE, "y");
   sizePattern.lastIndex = q;
@@ -527,6 +648,32 @@ function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | unde
   if (!size) return undefined;
   const end = q + size[0].length;
   return maskedIn(mask, q, end) ? undefined : token(kind, s, at, end, "", label, dest, size[1]);
+}
+
+/** `[text](destination "title")` from the space after the destination; the title holds no `"` and nothing that stops a construct (but `\|`). */
+function titled(
+  s: string,
+  at: number,
+  q: number,
+  label: string,
+  dest: string,
+  mask: Uint8Array | undefined,
+): Token | undefined {
+  if (!s.startsWith(' "', q)) return undefined;
+  const from = q + 2;
+  for (let p = from; p < s.length; p++) {
+    const c = s.charCodeAt(p);
+    if (c === 34) {
+      if (s.charCodeAt(p + 1) !== 41 || p === from || maskedIn(mask, q, p + 2)) return undefined;
+      return { ...token("link", s, at, p + 2, "", label, dest), title: s.slice(from, p) };
+    }
+    if (c === 92 && s.charCodeAt(p + 1) === 124 && mask?.[p + 1] !== 1) {
+      p++;
+      continue;
+    }
+    if (stops(s, p, mask)) return undefined;
+  }
+  return undefined;
 }
 
 /** Characters no construct may contain unless they are its own syntax: brackets, backslash, backtick, line breaks, code, and every construct's start. */

@@ -25,25 +25,46 @@ export function markers(text: string, at: number): { count: number; end: number 
 export type ContainerType = "info" | "success" | "warning" | "danger";
 
 /**
- * Obsidian callout types that are one of HackMD's container types, by lowercase name: the four
- * names themselves and Obsidian's documented aliases of them. Other types (tip, note, bug, …) stay
- * blockquotes.
+ * Obsidian's callout types (Obsidian Help, "Callouts") onto HackMD's four containers, by lowercase
+ * name: each container's own name and aliases, and the other types by colour — note, abstract,
+ * summary, tldr, todo, example, quote and cite are blue (info); tip, hint and important are
+ * teal (success); question, help and faq are yellow (warning); failure, fail, missing and bug are
+ * red (danger). Any other name (a custom type) is shown as Obsidian shows unknown types, like a
+ * note: info. The name as written rides as the container's second word, so it comes back.
  */
 const CALLOUT_TYPES: ReadonlyMap<string, ContainerType> = new Map([
   ["info", "info"],
+  ["note", "info"],
+  ["abstract", "info"],
+  ["summary", "info"],
+  ["tldr", "info"],
+  ["todo", "info"],
+  ["example", "info"],
+  ["quote", "info"],
+  ["cite", "info"],
   ["success", "success"],
   ["check", "success"],
   ["done", "success"],
+  ["tip", "success"],
+  ["hint", "success"],
+  ["important", "success"],
   ["warning", "warning"],
   ["caution", "warning"],
   ["attention", "warning"],
+  ["question", "warning"],
+  ["help", "warning"],
+  ["faq", "warning"],
   ["danger", "danger"],
   ["error", "danger"],
+  ["failure", "danger"],
+  ["fail", "danger"],
+  ["missing", "danger"],
+  ["bug", "danger"],
 ]);
 
-/** The container type a callout type (any case) becomes, if any. */
+/** The container type a callout type (any case) becomes: every type has one (see CALLOUT_TYPES). */
 export function containerTypeOf(calloutType: string): ContainerType | undefined {
-  return CALLOUT_TYPES.get(calloutType.toLowerCase());
+  return CALLOUT_TYPES.get(calloutType.toLowerCase()) ?? "info";
 }
 
 /** Whether a string is one of HackMD's four container types. */

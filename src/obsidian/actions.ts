@@ -8,13 +8,13 @@ import { normalizePath } from "obsidian";
 import { BridgeError, isBridgeError } from "../core/errors";
 import { baseName } from "../core/paths";
 import { bodyHash } from "../core/hash";
-import { bodyTitle, normalizeLineEndings } from "../core/text";
+import { normalizeLineEndings } from "../core/text";
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
 import { overwrittenSentence } from "../hackmd/safety-version";
-import type { CreateNoteRequest, Permission } from "../hackmd/types";
+import type { Permission } from "../hackmd/types";
 import { accountTeamPaths, listWorkspace, resolveRef } from "../app/notes";
-import { publishNote } from "../app/publish";
+import { publishFile } from "../app/publish";
 import { snapshotCleanupSentence, type SnapshotOutcome } from "../sync/snapshots";
 import type { SyncAllResult } from "../sync/sync-all";
 import type { KeyedRecord } from "../sync/store";
@@ -308,26 +308,15 @@ export class BridgeActions {
           (await deps.client.listFolders(call, { teamPath })).map((folder) => ({ id: folder.id, name: folder.name })),
       });
       if (!choice) return;
-      const content = await this.readText(path);
-      const title = bodyTitle(content) ?? baseName(path).replace(/\.md$/i, "");
-      const body: CreateNoteRequest = {
-        title,
-        content,
+      // The note gets the file's HackMD form and is tracked with exactly that as its baseline; a
+      // failed link-up deletes the note again (app/publish.ts).
+      const { created } = await publishFile(deps, call, {
+        path,
+        teamPath: choice.teamPath,
         readPermission: choice.readPermission,
         writePermission: choice.writePermission,
-      };
-      if (choice.parentFolderId !== undefined) body.parentFolderId = choice.parentFolderId;
-      // The plugin tracks the file even when HackMD did not show the text yet: the pull adopts what it reads.
-      const { created, noteId } = await publishNote(deps, call, choice.teamPath, { ...body, content });
-      try {
-        await this.runPull(call, { path, teamPath: choice.teamPath, noteId, overwriteLocal: true });
-      } catch (error) {
-        throw new BridgeError(
-          isBridgeError(error) ? error.kind : "internal",
-          `Note ${noteId} was created but ${path} could not be linked to it.`,
-          { cause: error },
-        );
-      }
+        parentFolderId: choice.parentFolderId,
+      });
       showInfo(
         `Published ${path} as a new HackMD note${created.placement_failed ? " (outside the chosen folder)" : ""}.`,
       );

@@ -97,6 +97,11 @@ export class SyncConversion {
     private readonly logger: Logger,
   ) {}
 
+  /** The URL a link to a tracked note carries. */
+  noteUrl(teamPath: string | null, noteId: string): string {
+    return this.settings.noteUrl(teamPath, noteId);
+  }
+
   /** Whether a pull that does not say converts. */
   get enabledByDefault(): boolean {
     return this.settings.enabled();
@@ -147,6 +152,43 @@ export class SyncConversion {
   }
 
   /**
+   * `conversion` without the answers that differ now (a note tracked or untracked since, a name
+   * that became ambiguous, an image uploaded): converting under the result asks those again. The
+   * same object when nothing changed. Comment answers are kept.
+   */
+  async freshened(conversion: ConversionDependencies, local: string): Promise<ConversionDependencies> {
+    const vaultPaths = local.includes("[[") ? await this.vaultPaths() : undefined;
+    const now = (await this.current({ comments: conversion, vaultPaths })).answers;
+    const stale = (question: string, answer: string | null): boolean => {
+      const colon = question.indexOf(":");
+      const kind = question.slice(0, colon);
+      const rest = question.slice(colon + 1);
+      switch (kind) {
+        case "target": {
+          const second = rest.indexOf(":");
+          return now.target(rest.slice(0, second) as "note" | "file", rest.slice(second + 1)) !== answer;
+        }
+        case "note-url":
+          return now.noteUrl(rest) !== answer;
+        case "note-id":
+          return now.noteId(rest) !== answer;
+        case "image-url":
+          return now.imageUrl(rest) !== answer;
+        case "note-by-url":
+          return now.noteByUrl(rest) !== answer;
+        case "note-by-id":
+          return now.noteById(rest) !== answer;
+        case "image-by-url":
+          return now.imageByUrl(rest) !== answer;
+        default:
+          return false;
+      }
+    };
+    const answers = conversion.answers.filter(([question, answer]) => !stale(question, answer));
+    return answers.length === conversion.answers.length ? conversion : { ...conversion, answers };
+  }
+
+  /**
    * The embedded images a push must upload: those without a link, and those whose file no longer
    * has the content hash their link was uploaded with (edited since).
    */
@@ -182,10 +224,20 @@ export class SyncConversion {
       return options.keepOff === true || options.previous?.enabled === false
         ? { text: remote, conversion: CONVERSION_OFF }
         : { text: remote };
-    let context = await this.current({ comments: options.previous });
+    // Answers as the baseline's conversion recorded them where it asked (so a wikilink HackMD kept
+    // as text because its note was not tracked then stays a plain wikilink, not an escaped one),
+    // today's for what is new.
+    const now = async (): Promise<ConversionContext> => {
+      const current = await this.current({ comments: options.previous });
+      if (options.previous === undefined || !options.previous.enabled) return current;
+      const recorded = preferRecorded(options.previous, current);
+      // Kept comments are only ever added to: a placeholder restores whenever its source is kept.
+      return { ...recorded, answers: { ...recorded.answers, comment: (id) => current.answers.comment(id) } };
+    };
+    let context = await now();
     let local = toLocal(remote, context);
     if (options.download !== undefined && (await this.downloadImages(local.imageUrls, context, options.download)) > 0) {
-      context = await this.current({ comments: options.previous });
+      context = await now();
       local = toLocal(remote, context);
     }
     const back = toRemote(local.text, context);
@@ -255,14 +307,20 @@ export class SyncConversion {
     if (unknown.length === 0) return 0;
     const workspace = target.teamPath === null ? "personal" : `team:${target.teamPath}`;
     let added = 0;
+    let inVault: Promise<Map<string, string>> | undefined;
     for (const url of unknown) {
       try {
         const bytes = await downloads.fetch(url);
         const type = bytes === undefined ? undefined : sniffImageType(bytes.subarray(0, 12));
         if (bytes === undefined || type === undefined) continue;
-        const folder = await downloads.folder(target.notePath);
-        const path = await this.freeImagePath(folder, uploadNameFromUrl(url, type), bytes);
-        await this.rememberImage({ workspace, path, hash: `sha256:${await sha256Hex(bytes)}`, url });
+        const hash = `sha256:${await sha256Hex(bytes)}`;
+        // An image whose bytes are already in the vault is linked to that file, not saved again.
+        inVault ??= this.vaultImagesByHash();
+        const same = (await inVault).get(hash);
+        const path =
+          same ??
+          (await this.freeImagePath(await downloads.folder(target.notePath), uploadNameFromUrl(url, type), bytes));
+        await this.rememberImage({ workspace, path, hash, url });
         added += 1;
       } catch (error) {
         this.logger.warn("sync_image_download_failed", {
@@ -271,6 +329,23 @@ export class SyncConversion {
       }
     }
     return added;
+  }
+
+  /**
+   * The vault's image files (by extension, up to the listing bound) by content hash; the first
+   * path in code-unit order for bytes two files share. Read only when a pull meets an image the
+   * vault has no link for.
+   */
+  private async vaultImagesByHash(): Promise<Map<string, string>> {
+    const byHash = new Map<string, string>();
+    const paths = ((await this.vaultPaths()) ?? []).filter((path) => /\.(?:png|jpe?g|gif|webp)$/i.test(path)).sort();
+    for (const path of paths) {
+      const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 }).catch(() => undefined);
+      if (read === undefined || read.truncated) continue;
+      const hash = `sha256:${await sha256Hex(read.bytes)}`;
+      if (!byHash.has(hash)) byHash.set(hash, path);
+    }
+    return byHash;
   }
 
   /** Writes the image at the first free name in `folder` (`name`, `name 1`, …), or reuses a file with the same bytes. */

@@ -20,6 +20,7 @@ import type { NoteDetail, NoteSummary } from "../hackmd/types";
 import { writeBody } from "../hackmd/write-body";
 import { decideCheck, decidePush } from "./decide";
 import { diffSummary, pullChanges } from "./diff";
+import type { ConversionDependencies } from "../convert";
 import { SyncConversion, type ConversionSettings, type RemoteForm } from "./conversion";
 import { ownedSnapshotStamp, removeSnapshotBeside, type SnapshotOutcome } from "./snapshots";
 import { noteQueueKey, pathQueueKey, SyncQueue } from "./queue";
@@ -35,6 +36,8 @@ import {
   type SyncStateStore,
 } from "./store";
 import type {
+  PublishForm,
+  RelinkOutcome,
   PullRequest,
   PullResult,
   PushOutput,
@@ -191,8 +194,224 @@ export class SyncService implements SyncTools {
     };
   }
 
+  /** Publish, first half (see SyncTools.publishForm). */
+  async publishForm(localPath: string): Promise<PublishForm> {
+    const resolved = await this.files.resolve(localPath, "write");
+    const path = resolved.path;
+    if (!isMarkdownPath(path))
+      throw new BridgeError("invalid_input", `${path} is not a .md file; publish a Markdown file.`);
+    const file = await this.readLocalFile(path, { confirmLargeFile: true });
+    // A new note: no answers recorded yet, so everything converts as the vault is now.
+    const form = await this.conversion.remoteForm(
+      this.conversion.enabledByDefault ? FRESH_CONVERSION : undefined,
+      file.text,
+      { listVault: true },
+    );
+    return {
+      path,
+      text: file.text,
+      content: form.text,
+      missingImages: form.missingImages,
+      ...(form.conversion === undefined ? {} : { conversion: form.conversion }),
+    };
+  }
+
+  /** Publish, second half (see SyncTools.adopt). */
+  async adopt(request: {
+    form: PublishForm;
+    teamPath: string | null;
+    noteId: string;
+    call: CallContext;
+  }): Promise<{ baseline: string }> {
+    const adopted = await this.adoptOnce(request);
+    // Publishing from the author's vault: its links to the new note go live on HackMD too.
+    await this.relinkOthers(request.form.path, request.teamPath, request.noteId, request.call, false);
+    return adopted;
+  }
+
+  private async adoptOnce(request: {
+    form: PublishForm;
+    teamPath: string | null;
+    noteId: string;
+    call: CallContext;
+  }): Promise<{ baseline: string }> {
+    const { form, teamPath, noteId, call } = request;
+    const key = recordKey(teamPath, noteId);
+    const path = form.path;
+    return this.serialised(
+      () => Promise.resolve([noteQueueKey(key), pathQueueKey(path)]),
+      async () => {
+        const refuse = (): BridgeError =>
+          new BridgeError(
+            "conflict",
+            `${path} was linked to another note while it was being published; it stays with that note.`,
+          );
+        if ((await this.store.findByPath(path)) !== undefined) throw refuse();
+        const expect = expectationOf(await this.store.readRecord(key));
+        let baseline = form.content;
+        let conversion = form.conversion;
+        if (form.missingImages.length > 0 && conversion !== undefined) {
+          const links = await this.conversion.uploadImages({
+            call,
+            client: this.client,
+            teamPath,
+            noteId,
+            paths: form.missingImages,
+          });
+          const linked = await this.conversion.remoteForm(conversion, form.text, { extraImages: links });
+          if (linked.text !== baseline) {
+            await this.writeNote(call, { teamPath, noteId }, linked.text);
+            baseline = linked.text;
+          }
+          conversion = linked.conversion ?? conversion;
+        }
+        // No timestamp: the next sync reads the note once, and records the settled one.
+        await this.store
+          .save({
+            teamPath,
+            noteId,
+            localPath: path,
+            baseline,
+            timestamp: "",
+            expect,
+            fileStillThere: async () => (await this.files.stat(path)).kind === "file",
+            ...(conversion === undefined ? {} : { conversion }),
+          })
+          .catch((error: unknown) => {
+            if (error instanceof SaveSkipped)
+              throw new BridgeError(
+                "conflict",
+                `${path} was moved, deleted or linked to another note while it was being published; nothing was tracked.`,
+                { cause: error },
+              );
+            if (error instanceof RecordChangedError) throw refuse();
+            throw error;
+          });
+        return { baseline };
+      },
+    );
+  }
+
+  /** Relink (see SyncTools.relink). */
+  async relink(request: { localPath: string; call: CallContext; fileOnly?: boolean }): Promise<RelinkOutcome> {
+    const resolved = await this.files.resolve(request.localPath, "write");
+    const path = resolved.path;
+    const keysOf = async (): Promise<string[]> => {
+      const found = await this.store.findByPath(path);
+      if (!found) throw await this.notTracked(path);
+      return [noteQueueKey(found.key), pathQueueKey(path)];
+    };
+    return this.serialised(keysOf, async () => {
+      const loaded = await this.loadTracked(path);
+      const recorded = loaded.conversion;
+      if (recorded === undefined || !recorded.enabled) return "unchanged";
+      const file = await this.readLocalFile(path, { confirmLargeFile: true });
+      // Only a file nobody edited since its baseline is ever rewritten or re-sent.
+      if ((await this.conversion.compareForm(recorded, file.text)) !== loaded.baseline) return "skipped";
+      const fresh = await this.conversion.freshened(recorded, file.text);
+      if (fresh === recorded) return "unchanged";
+      const { record } = loaded;
+      const address = { teamPath: record.team_path, noteId: record.internal_id };
+      // The file's side first: a link a pull wrote as a URL (its note was not tracked then)
+      // becomes the wikilink it stands for; HackMD's text stays as it is.
+      const local = await this.conversion.localForm(loaded.baseline, { convert: true, previous: fresh });
+      if (local.text !== file.text && markerCount(local.text) <= markerCount(file.text)) {
+        // The host may ask about this change as about any pull's (an agent's pull relinks other files).
+        await request.call.beforeChange({
+          action: "pull_note",
+          note: address,
+          localPath: path,
+          body: { where: "file", before: file.text, after: local.text },
+        });
+        await this.store.expectRecord(loaded.key, expectationOf(record));
+        await this.files.write(path, local.text, { expect: file.stamp });
+        await this.store.save({
+          teamPath: address.teamPath,
+          noteId: address.noteId,
+          localPath: path,
+          baseline: loaded.baseline,
+          timestamp: record.last_observed_remote_timestamp,
+          expect: expectationOf(record),
+          ...(local.conversion === undefined ? {} : { conversion: local.conversion }),
+        });
+        return "rewritten";
+      }
+      if (request.fileOnly === true) return "unchanged";
+      // HackMD's side: a wikilink sent as text (its note was not tracked then) becomes a link.
+      const form = await this.conversion.remoteForm(fresh, file.text, { listVault: true });
+      if (form.text === loaded.baseline || markerCount(form.text) > markerCount(loaded.baseline)) return "unchanged";
+      const note = await this.getNote(request.call, loaded);
+      // Someone edited the note meanwhile: the next sync merges; nothing is sent over it.
+      if (note.content !== loaded.baseline) return "skipped";
+      this.pending.assertClear(address, note.content);
+      await request.call.beforeChange(pushChange(address, note, path, form.text));
+      await this.store.expectRecord(loaded.key, expectationOf(record));
+      const last = await this.writeNote(request.call, address, form.text);
+      await this.saveAfter(path, { record, baseline: form.text, note: last, kind: "push", ...conversionOption(form) });
+      return "pushed";
+    });
+  }
+
   /** Pull (docs/tools.md §14.1–14.2): destination checks, one GET, the refusal table, write, save. */
   async pull(request: PullRequest): Promise<PullResult> {
+    const result = await this.pullOnce(request);
+    if (result.kind === "pulled" && result.newlyTracked === true) {
+      // A pull changes files only: the vault may not hold every note yet, so what it would send could differ from the author's.
+      await this.relinkOthers(
+        result.output.local_path,
+        result.output.team_path,
+        result.output.note_id,
+        request.call,
+        true,
+      );
+      delete result.newlyTracked;
+    }
+    return result;
+  }
+
+  /**
+   * After a note became tracked at `path`: relinks the unedited files (itself among them) whose saved
+   * conversion asked about it (docs/conversion-rules.md, "Relink"), so the order in which notes
+   * are pulled or published does not change any file. One read of each record's conversion; a
+   * relink that fails is logged and left for the next sync.
+   */
+  private async relinkOthers(
+    path: string,
+    teamPath: string | null,
+    noteId: string,
+    call: CallContext,
+    fileOnly: boolean,
+  ): Promise<void> {
+    const name = path
+      .slice(path.lastIndexOf("/") + 1)
+      .replace(/\.md$/i, "")
+      .toLowerCase();
+    const url = this.conversion.noteUrl(teamPath, noteId);
+    // The operation that called this succeeded: nothing here may turn it into a failure.
+    const records = await this.store.list().catch((error: unknown) => {
+      this.logger.warn("sync_relink_failed", { reason: describe(error) });
+      return [];
+    });
+    // The file just written too: its links to itself were written before it was tracked.
+    for (const found of records) {
+      const conversion = await this.store.conversionOf(found).catch(() => undefined);
+      if (conversion === undefined || !conversion.enabled) continue;
+      const asked = conversion.answers.some(([question]) => {
+        const lower = question.toLowerCase();
+        return (
+          lower.includes(name) || question.includes(noteId) || question.includes(url) || question.endsWith(`:${path}`)
+        );
+      });
+      if (!asked) continue;
+      try {
+        await this.relink({ localPath: found.record.local_path, call, fileOnly });
+      } catch (error) {
+        this.logger.warn("sync_relink_failed", { reason: describe(error) });
+      }
+    }
+  }
+
+  private async pullOnce(request: PullRequest): Promise<PullResult & { newlyTracked?: boolean }> {
     const resolved = await this.files.resolve(request.localPath, "write");
     const path = resolved.path;
     if (!isMarkdownPath(path))
@@ -377,6 +596,7 @@ export class SyncService implements SyncTools {
         typeof prior === "object" && prior.local_path === path ? await this.cleanSnapshot(key, path) : undefined;
       return {
         kind: "pulled",
+        ...(typeof prior === "object" && prior.local_path === path ? {} : { newlyTracked: true }),
         output: {
           team_path: target.teamPath,
           note_id: target.noteId,
@@ -1233,6 +1453,14 @@ async function mergesCleanly(base: string, local: string, remote: string): Promi
     return false;
   }
 }
+
+/** How many escape markers (`<!---->`, docs/conversion-rules.md) a text holds. */
+function markerCount(text: string): number {
+  return text.split("<!---->").length - 1;
+}
+
+/** The conversion of a file nothing was recorded for: every answer as the vault is now. */
+const FRESH_CONVERSION: ConversionDependencies = { enabled: true, linkFormat: "shortest", answers: [], comments: [] };
 
 /** A short description of a failure for messages. */
 function describe(error: unknown): string {

@@ -3,6 +3,7 @@ import type { OverwriteAction, OverwrittenVersion, SafetyVersion } from "../hack
 import type { CallContext } from "../hackmd/call-context";
 import type { Resolution } from "../hackmd/note-ref";
 import type { NoteDetail, NoteSummary } from "../hackmd/types";
+import type { ConversionDependencies } from "../convert";
 import type { SnapshotOutcome } from "./snapshots";
 import type { KeyedRecord, SyncStateStore } from "./store";
 
@@ -158,6 +159,26 @@ export interface SyncCheck {
   remote_body_hash: string;
 }
 
+/**
+ * An untracked file as a new note will hold it (docs/conversion-rules.md): the remote form under
+ * today's context, so what HackMD gets is what the record's baseline will be.
+ */
+export interface PublishForm {
+  /** Canonical ROOT-relative path of the file. */
+  path: string;
+  /** The file's text as read (line endings normalised). */
+  text: string;
+  /** What the new note is created with. */
+  content: string;
+  /** What the conversion consulted; undefined when the file is published byte for byte. */
+  conversion?: ConversionDependencies;
+  /** Embedded images that have no HackMD link yet: uploaded once the note exists. */
+  missingImages: string[];
+}
+
+/** What a relink did. */
+export type RelinkOutcome = "unchanged" | "rewritten" | "pushed" | "skipped";
+
 /** What the tools need of the sync engine. */
 export interface SyncTools {
   /** The sync records on disk, ordered personal first, then teams by path, each by note id. */
@@ -177,6 +198,31 @@ export interface SyncTools {
   remoteFormOf(found: KeyedRecord, localText: string): Promise<string>;
   /** A body in the syntax the tracked file is written in (docs/conversion-rules.md): what a conflict shows. */
   localFormOf(found: KeyedRecord, remoteText: string): Promise<string>;
+  /**
+   * Publish, first half: the untracked file at `localPath` in the form a new note gets
+   * (converted when the host converts; comments never leave the vault). Nothing is written.
+   */
+  publishForm(localPath: string): Promise<PublishForm>;
+  /**
+   * Publish, second half: tracks `form.path` as the note just created with `form.content`. Images
+   * the form still lacks go up first and the note is written once more with their links (one
+   * confirmed PATCH); the record's baseline is what HackMD was sent, so nothing is pulled back
+   * over the file. Refuses (`conflict`) when a record names the file by now.
+   */
+  adopt(request: { form: PublishForm; teamPath: string | null; noteId: string; call: CallContext }): Promise<{
+    baseline: string;
+  }>;
+  /**
+   * Brings an unedited tracked file's links up to date with what is tracked now
+   * (docs/conversion-rules.md, "Relink"): answers recorded as "no such note or image" that
+   * resolve now are asked again. A link a pull wrote as a URL becomes a wikilink in the file
+   * (`rewritten`, HackMD untouched); a wikilink sent as text becomes a link on HackMD (`pushed`,
+   * one GET and a confirmed PATCH, the file untouched). A file edited since its baseline, or a note
+   * edited on HackMD, is left for the next sync (`skipped`). `fileOnly`: never HackMD's side (what
+   * a pull triggers: a vault being filled by pulls may not hold every note yet). A pull relinks
+   * after it tracks a note, a publish (both sides) after it tracks one. Optional: hosts may lack it.
+   */
+  relink?(request: { localPath: string; call: CallContext; fileOnly?: boolean }): Promise<RelinkOutcome>;
   /** Untrack of docs/tools.md §9.14: forgets a record; local only. */
   untrack(request: UntrackRequest): Promise<UntrackOutput>;
   /**

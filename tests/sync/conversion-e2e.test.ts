@@ -140,6 +140,8 @@ describe("Obsidian content survives the trip to HackMD and back", () => {
     const { link } = ok(
       await bridge.call("hackmd_upload_note_image", { note_ref: MAIN, image_path: "incoming/photo.png" }),
     ) as { link: string };
+    // Not in the vault any more (see the next test for an image that is).
+    await rm(local("incoming/photo.png"));
     bridge.emu.collaboratorEdit(MAIN, { content: `${remote()}\n![a photo](${link})\n` });
     ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md", overwrite_local: true }));
     const text = await readFile(local("Main.md"), "utf8");
@@ -155,6 +157,20 @@ describe("Obsidian content survives the trip to HackMD and back", () => {
     expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("pushed");
     expect(uploads()).toBe(0);
     expect(remote()).toContain(`![a photo](${link})`);
+  });
+
+  it("an image HackMD shows whose bytes are already in the vault is linked to that file, not downloaded again", async () => {
+    await writeFile(local(".obsidian/app.json"), JSON.stringify({ attachmentFolderPath: "./assets" }));
+    await mkdir(local("incoming"), { recursive: true });
+    await writeFile(local("incoming/photo.png"), Uint8Array.from([...PNG, 42]));
+    const { link } = ok(
+      await bridge.call("hackmd_upload_note_image", { note_ref: MAIN, image_path: "incoming/photo.png" }),
+    ) as { link: string };
+    bridge.emu.collaboratorEdit(MAIN, { content: `${remote()}\n![a photo](${link})\n` });
+    ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md", overwrite_local: true }));
+    expect(await readFile(local("Main.md"), "utf8")).toContain("![a photo](photo.png)");
+    await expect(readFile(local(`assets/${new URL(link).pathname.split("/").pop() ?? ""}`))).rejects.toThrow();
+    expect(await check("Main.md")).toBe("in_sync");
   });
 
   it("a conflict's .remote.md snapshot is written in the file's syntax", async () => {

@@ -1,21 +1,19 @@
 /**
  * `hackmd-bridge publish <path>`: creates a HackMD note from an untracked Markdown file (private
- * unless asked otherwise), waits until HackMD shows it, then tracks the file by pulling the note
- * back over it (adoption, docs/tools.md §14.8) — the plugin's "Publish" does the same, sharing its
- * sync records.
+ * unless asked otherwise) with the file's HackMD form, waits until HackMD shows it, then tracks the
+ * file with what was sent as its baseline (app/publish.ts) — the plugin's "Publish" does the same,
+ * sharing its sync records.
  */
-import { BridgeError, isBridgeError } from "../../core/errors";
-import { baseName, isMarkdownPath } from "../../core/paths";
-import { bodyTitle, normalizeLineEndings } from "../../core/text";
+import { BridgeError } from "../../core/errors";
+import { isMarkdownPath } from "../../core/paths";
 import { CallContext } from "../../hackmd/call-context";
-import type { CreateNoteRequest, Permission } from "../../hackmd/types";
+import type { Permission } from "../../hackmd/types";
 import { checkPermissions } from "../../app/inputs";
-import { publishNote } from "../../app/publish";
-import { MAX_BODY_BYTES } from "../../sync/service";
+import { publishFile } from "../../app/publish";
 import { flag, teamOption, text, type CommandContext, type HumanCommand } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError, workspaceLabel, writeJson } from "./output";
-import { shellQuote, teamFlag } from "./words";
+import { shellQuote } from "./words";
 
 const PERMISSIONS: readonly Permission[] = ["owner", "signed_in", "guest"];
 
@@ -51,47 +49,16 @@ export async function runPublish(args: PublishArgs, context: CommandContext): Pr
       `${path} is already tracked (note ${tracked.note_id}, ${workspaceLabel(tracked.team_path)}); send its edits with \`hackmd-bridge push ${shellQuote(path)}\` instead.`,
     );
   }
-  const read = await deps.files.read(path, { maxBytes: MAX_BODY_BYTES });
-  if (read.truncated) throw new BridgeError("too_large", `${path} is larger than 50 MiB, the most a note can hold.`);
-  let content: string;
-  try {
-    content = normalizeLineEndings(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes));
-  } catch {
-    throw new BridgeError("invalid_input", `${path} is not UTF-8 text; save it as UTF-8 and publish again.`);
-  }
   const call = new CallContext();
-  const title = args.title ?? bodyTitle(content) ?? baseName(path).replace(/\.md$/i, "");
-  const body: CreateNoteRequest = {
-    title,
-    content,
+  // The note gets the file's HackMD form and is tracked with exactly that as its baseline; a
+  // failed link-up deletes the note again (app/publish.ts).
+  const { created, noteId, shown, title } = await publishFile(deps, call, {
+    path,
+    teamPath: args.teamPath,
+    title: args.title,
     readPermission: args.readPermission,
     writePermission: args.writePermission,
-  };
-  const { created, noteId, shown } = await publishNote(deps, call, args.teamPath, { ...body, content });
-  const relink = `\`hackmd-bridge pull ${shellQuote(noteId)} ${shellQuote(path)}${teamFlag(args.teamPath)} --overwrite\``;
-  if (!shown) {
-    throw new BridgeError(
-      "readback",
-      `HackMD created note ${noteId} but did not show its text yet, so ${path} is not tracked; once the note shows it, link the file with ${relink}.`,
-    );
-  }
-  try {
-    await deps.sync.pull({
-      localPath: path,
-      resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: args.teamPath, noteId }),
-      overwriteLocal: true,
-      discardLocalChanges: false,
-      createParentDirs: false,
-      confirmLargeFile: true,
-      call,
-    });
-  } catch (error) {
-    throw new BridgeError(
-      isBridgeError(error) ? error.kind : "internal",
-      `Note ${noteId} was created, but ${path} could not be linked to it (${error instanceof Error ? error.message : String(error)}); link it with ${relink}.`,
-      { cause: error },
-    );
-  }
+  });
   const output = {
     note_id: noteId,
     team_path: args.teamPath,
@@ -106,6 +73,7 @@ export async function runPublish(args: PublishArgs, context: CommandContext): Pr
     writeJson(io, output);
     return EXIT.ok;
   }
+  if (!shown) io.out(`HackMD did not show the note's text yet; the next sync reads it again.\n`);
   io.out(`Published ${path} as note ${noteId} ("${title}", ${workspaceLabel(args.teamPath)}) and tracked it.\n`);
   io.out(
     `Readable by ${WHO[args.readPermission]}, editable by ${WHO[args.writePermission]}.${output.note_url === undefined ? "" : ` ${output.note_url}`}\n`,

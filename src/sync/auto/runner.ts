@@ -500,6 +500,8 @@ export class AutoSyncRunner {
       push: (request) => claimed(() => sync.push(request)),
       remoteFormOf: (found, text) => sync.remoteFormOf(found, text),
       localFormOf: (found, text) => sync.localFormOf(found, text),
+      publishForm: (path) => sync.publishForm(path),
+      adopt: (request) => claimed(() => sync.adopt(request)),
       untrack: (request) => sync.untrack(request),
       followRename: (options) => sync.followRename(options),
       batch: (run) => sync.batch(run),
