@@ -24,7 +24,7 @@ import { BridgeError, isBridgeError, type ErrorKind } from "../core/errors";
 import { bodyHash } from "../core/hash";
 import type { LocalFiles } from "../core/local-files";
 import { isMarkdownPath, joinPath, parentPath } from "../core/paths";
-import { bodyTitle, normalizeLineEndings } from "../core/text";
+import { normalizeLineEndings } from "../core/text";
 import { CallContext } from "../hackmd/call-context";
 import type { Folder, NoteDetail, NoteSummary, Permission } from "../hackmd/types";
 import { MAX_BODY_BYTES } from "../sync/service";
@@ -34,7 +34,7 @@ import type { AppDeps } from "./deps";
 import { workspaceArg } from "./inputs";
 import { checkExcludePatterns, excludeMatcher, safeName, uniqueName } from "./mirror-names";
 import { loadMirror, mirrorId, saveMirror, type MirrorState } from "./mirror-state";
-import { publishNote } from "./publish";
+import { publishFile as publishTrackedFile } from "./publish";
 
 export { loadMirrors, removeMirror, saveMirror, mirrorTarget, type MirrorState } from "./mirror-state";
 
@@ -718,31 +718,16 @@ async function publishFile(
     parent = created.id;
   }
   const stem = (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-  const title = bodyTitle(text) ?? stem;
   const permissions = options.permissions ?? { read: "owner", write: "owner" };
-  const { noteId, shown } = await publishNote(deps, options.call, mirror.team_path, {
-    title,
-    content: text,
+  // The one publish of src/app/publish.ts: the note gets the file's HackMD form (comments stay
+  // in the vault), the file is tracked as sent and never rewritten, and a failed link-up deletes
+  // the note again.
+  const { noteId } = await publishTrackedFile(deps, options.call, {
+    path,
+    teamPath: mirror.team_path,
     readPermission: permissions.read,
     writePermission: permissions.write,
     ...(parent === null ? {} : { parentFolderId: parent }),
-  });
-  if (!shown)
-    return {
-      action: "error",
-      note_id: noteId,
-      local_path: path,
-      error_kind: "readback",
-      message: `HackMD created note ${noteId} from ${path} but did not show its text yet, so the file is not tracked; the next round links it.`,
-    };
-  await deps.sync.pull({
-    localPath: path,
-    resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: mirror.team_path, noteId }),
-    overwriteLocal: true,
-    discardLocalChanges: false,
-    createParentDirs: false,
-    confirmLargeFile: true,
-    call: options.call,
   });
   mirror.notes[noteId] = { folder: parent === mirror.folder_id ? null : parent, name: stem };
   return {

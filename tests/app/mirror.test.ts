@@ -58,7 +58,13 @@ let noteIds: string[];
 let folderIds: string[];
 
 beforeAll(async () => {
-  bridge = await startBridge({ emulator: { seed: "empty", clock }, clock, cacheTtlMs: 0 });
+  // Converting, as the command does in an Obsidian vault (src/node/runtime.ts).
+  bridge = await startBridge({
+    emulator: { seed: "empty", clock },
+    clock,
+    cacheTtlMs: 0,
+    convertByDefault: () => true,
+  });
   // Folders: Projects/{Alpha,Beta/Deep}, Journal; 200 notes spread over them and the top.
   const seeded = bridge.emu.seed({
     folders: [
@@ -157,7 +163,8 @@ test("changes on HackMD reach the vault at the next sync, and nothing is deleted
 });
 
 test("changes in the vault reach HackMD at the next sync; a deleted file only untracks its note", async () => {
-  await writeFile(join(bridge.root, "Mirror/Projects/Alpha/Written here.md"), "# Written here\n\nnew\n");
+  const written = "# Written here\n\nnew, see [[Note 2]]%%kept in the vault%%\n";
+  await writeFile(join(bridge.root, "Mirror/Projects/Alpha/Written here.md"), written);
   await writeFile(join(bridge.root, "Mirror/Note 20.md"), "# Note 20\n\nedited in the vault\n");
   await rename(join(bridge.root, "Mirror/Note 25.md"), join(bridge.root, "Mirror/Renamed 25.md"));
   await rm(join(bridge.root, "Mirror/Note 30.md"));
@@ -171,6 +178,11 @@ test("changes in the vault reach HackMD at the next sync; a deleted file only un
   const publishedNote = snapshot.notes.find((n) => n.title === "Written here");
   expect(publishedNote?.readPermission).toBe("owner");
   expect(publishedNote?.folderId).toBe(folderIds[1]);
+  // Published in HackMD's form through src/app/publish.ts: the comment stays in the vault, the
+  // wikilink is a link, and the file is tracked as written, not rewritten.
+  expect(publishedNote?.content).not.toContain("kept in the vault");
+  expect(publishedNote?.content).not.toContain("[[Note 2]]");
+  expect(await readFile(join(bridge.root, "Mirror/Projects/Alpha/Written here.md"), "utf8")).toBe(written);
   const tracked = await bridge.core.deps.sync.listTracked();
   expect(tracked.find((t) => t.note_id === noteIds[25])?.local_path).toBe("Mirror/Renamed 25.md");
   expect(tracked.find((t) => t.note_id === noteIds[30])).toBeUndefined();
