@@ -11,6 +11,7 @@ import type { HackmdClient } from "../hackmd/client";
 import type { PendingWrites } from "../hackmd/pending-writes";
 import type { SafetyVersions } from "../hackmd/safety-version";
 import type { NoteSummary, Team } from "../hackmd/types";
+import type { SyncJournal } from "../sync/journal";
 import type { SyncQueue } from "../sync/queue";
 import type { SyncTools } from "../sync/types";
 
@@ -38,6 +39,8 @@ export interface AppDeps {
   sync: SyncTools;
   /** Named versions before deliberate overwrites (docs/versions-and-comments.md). */
   safety: SafetyVersions;
+  /** The sync journal: one entry per write, whoever made it (src/sync/journal.ts). */
+  journal: SyncJournal;
   clock: Clock;
   sleep: Sleep;
   logger: Logger;

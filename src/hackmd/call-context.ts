@@ -5,6 +5,19 @@
 import type { ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
 
+/** Who makes a call's writes, as the sync journal names them (src/sync/journal.ts). */
+export interface CallActor {
+  kind: "user" | "agent" | "auto";
+  /** Which door: the plugin, the command, or an MCP tool call. */
+  door?: "obsidian" | "command" | "mcp";
+  /** The MCP client's name, for an agent. */
+  client?: string;
+  /** The agent's MCP session (one server per session), to group its writes as a change set. */
+  session?: string;
+  /** The MCP tool, for an agent. */
+  tool?: string;
+}
+
 /** Counters of one call; create one with `new CallContext()` at the start of each call. */
 export class CallContext {
   private attempts = 1;
@@ -13,10 +26,13 @@ export class CallContext {
   private readbackAttempts = 0;
   private readbackElapsedMs = 0;
   private readonly guard: ChangeGuard | undefined;
+  /** Who makes the call's writes (the sync journal's actor); undefined: the host's user. */
+  readonly actor: CallActor | undefined;
 
   /** `guard` sees every change the call is about to make (the tool policy, docs/tool-contract-extensions.md); none lets all through. */
-  constructor(options: { guard?: ChangeGuard } = {}) {
+  constructor(options: { guard?: ChangeGuard; actor?: CallActor } = {}) {
     this.guard = options.guard;
+    this.actor = options.actor;
   }
 
   /**

@@ -24,8 +24,11 @@ export interface McpHost<Deps, Call> {
   version: string;
   tools: ReadonlyArray<ToolDefinition<Deps, Call, never>>;
   deps: Deps;
-  /** A fresh per-call context (retry counters live here, never in module state) carrying the gate's guard. */
-  newCall(guard: ChangeGuard): Call;
+  /**
+   * A fresh per-call context (retry counters live here, never in module state) carrying the gate's
+   * guard and who calls: the client's name, the MCP session and the tool (the journal's actor).
+   */
+  newCall(guard: ChangeGuard, caller?: ToolCaller): Call;
   /** The call's `_meta.retry`, or undefined when nothing was retried or read back. */
   retryMeta(call: Call): RetryMeta | undefined;
   /** Secrets that must never leave in a result (the HackMD token). */
@@ -37,7 +40,33 @@ export interface McpHost<Deps, Call> {
   onCallCompleted?(event: ToolCallEvent, change?: ProposedChange): void;
   /** The per-tool policy and the user's approval (docs/tool-contract-extensions.md); absent: every tool allowed. */
   gate?: ToolGate;
+  /**
+   * Records a call that wrote (or may have written) in the sync journal, awaited before the result
+   * goes back so the agent's next read of the journal shows it; `meta` is the result's `_meta`.
+   */
+  onWrite?(write: ToolWrite): Promise<void>;
 }
+
+/** Who makes a tool call. */
+export interface ToolCaller {
+  client: string;
+  /** This MCP session's id (one server per session). */
+  session: string;
+  tool: string;
+}
+
+/** A tool call that changed something, or whose outcome is unknown. */
+export interface ToolWrite {
+  caller: ToolCaller;
+  ok: boolean;
+  errorKind?: string;
+  made: MadeChange;
+  /** The note the result or the change named (a created note's new id). */
+  noteId?: string;
+  meta?: Record<string, unknown>;
+}
+
+let sessions = 0;
 
 /** One completed tool call, as logged and shown in the activity log (never bodies or tokens). */
 export interface ToolCallEvent {
@@ -120,6 +149,8 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
   // "Allow this tool for this session": one MCP server serves one session.
   const sessionAllowed = new Set<string>();
+  sessions += 1;
+  const session = `s-${Date.now().toString(36)}-${sessions.toString(36)}`;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(RawCallToolRequestSchema, async (request): Promise<ToolResult> => {
@@ -132,7 +163,8 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
     const requestId = host.nextRequestId();
     const started = Date.now();
     const client = server.getClientVersion()?.name ?? "unknown client";
-    let call = host.newCall(() => Promise.resolve());
+    const caller: ToolCaller = { client, session, tool: entry.tool.name };
+    let call = host.newCall(() => Promise.resolve(), caller);
     let made: MadeChange | undefined;
     host.logger.info("tool_call_started", { request_id: requestId, tool: entry.tool.name });
     let result: ToolResult;
@@ -154,7 +186,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
             entry.tool.aliases,
             request.params.rawArguments,
           ) as never;
-          call = host.newCall(guard);
+          call = host.newCall(guard, caller);
           return entry.run(args, call);
         },
       });
@@ -183,11 +215,29 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
     if (noteId) event.note_id = noteId;
     addChange(event, made);
     host.logger.info("tool_call_completed", { ...event });
+    const written: MadeChange | undefined = made;
+    if (
+      host.onWrite !== undefined &&
+      written !== undefined &&
+      (!result.isError || UNKNOWN_OUTCOME.has(event.error_kind ?? ""))
+    ) {
+      await host.onWrite({
+        caller,
+        ok: !result.isError,
+        ...(event.error_kind === undefined ? {} : { errorKind: event.error_kind }),
+        made: written,
+        ...(event.note_id === undefined ? {} : { noteId: event.note_id }),
+        ...(result._meta === undefined ? {} : { meta: result._meta }),
+      });
+    }
     host.onCallCompleted?.(event, made?.change);
     return result;
   });
   return server;
 }
+
+/** Errors after which a write may have landed: journaled as unconfirmed. */
+const UNKNOWN_OUTCOME: ReadonlySet<string> = new Set(["readback", "partial_write"]);
 
 /** What the event says about the change a call made or was about to make (hashes only, never text). */
 function addChange(event: ToolCallEvent, made: MadeChange | undefined): void {

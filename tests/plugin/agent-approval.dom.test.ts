@@ -511,9 +511,17 @@ describe("asking about a change", () => {
         { log: h.log, deps: h.bridge.core.deps, newCall: () => new CallContext(), confirm: async () => true },
         target,
       );
+    const journal = h.bridge.core.deps.journal;
+    const agentText = h.body(READING);
+    const journaled = (await journal.read()).length;
     const done = await undo();
     expect(done).toEqual({ undone: true, message: "Restored the note's text from before the agent's change." });
     expect(h.body(READING)).toBe(before);
+    // Undo is a write too: exactly one journal entry, keeping the agent's text it replaced.
+    const undone = await journal.read();
+    expect(undone.length).toBe(journaled + 1);
+    expect(undone.at(-1)).toMatchObject({ kind: "undo", actor: { kind: "user", door: "obsidian" }, undoes: entry.id });
+    expect(await journal.keptText(undone.at(-1)?.replaced?.[0]?.hash ?? "")).toBe(agentText);
     expect(h.log.canUndo(h.log.list().at(-1)!)).toBe(false);
 
     // Again, but a collaborator edits after the agent: Undo would overwrite that edit, so it writes nothing.

@@ -376,6 +376,8 @@ export class AutoSyncRunner {
           hashCache: this.cache,
           holdBack: (path) => this.stillEditing(path, this.deps.clock.now()),
           trustListing: true,
+          // The journal names the round as the writer of every pull and push it makes.
+          call: new CallContext({ actor: { kind: "auto" } }),
         },
       );
       counts = result.counts;
@@ -508,7 +510,7 @@ export class AutoSyncRunner {
         strategy: this.autoMerge ? "merge" : "safe",
         confirm: false,
         confirmLargeFile: false,
-        call: new CallContext(),
+        call: new CallContext({ actor: { kind: "auto", ...(fromOutbox ? { tool: "outbox" } : {}) } }),
       });
       await this.deps.outbox.remove(tracked.team_path, tracked.note_id);
       this.cache.forget(localPath);
