@@ -20,6 +20,8 @@ export const READ_TOOL_NAMES = [
   "hackmd_list_versions",
   "hackmd_get_version",
   "hackmd_list_comments",
+  // The sync journal:
+  "hackmd_list_journal",
 ] as const;
 
 /** Tools that may change a note, a folder, an image, a file or a sync record, in the order of docs/tools.md §9.0. */

@@ -128,6 +128,7 @@ const TOOL_SETTING_NAMES: Readonly<Record<string, string>> = {
   hackmd_get_version: "Read a version of a note",
   hackmd_create_version: "Save a version of a note",
   hackmd_list_comments: "List a note's comments",
+  hackmd_list_journal: "Read the sync journal",
   hackmd_resolve_comment: "Resolve or reopen a comment",
 };
 

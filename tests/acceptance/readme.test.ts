@@ -447,6 +447,15 @@ describe("README.md, run as a user runs it", () => {
       expect(resolved.status).toBe(0);
       expect(resolved.stdout).toContain(`Resolved`);
       expect((await run(list ?? "")).stdout).not.toContain(commentId);
+      // The sync journal lists the pulls and pushes the lines above made (docs/sync-journal.md).
+      const logForms = forms(line(/^hackmd-bridge log \[plan\.md\]$/));
+      expect(logForms).toEqual(["hackmd-bridge log", "hackmd-bridge log plan.md"]);
+      for (const form of logForms) {
+        const log = await run(form);
+        expect({ form, status: log.status }).toEqual({ form, status: 0 });
+        expect(log.stdout).toContain("plan.md");
+        expect(log.stdout).toContain("you (command)");
+      }
     }, 60_000);
 
     it("publish idea.md, then untrack plan.md: the file and the note stay", async () => {

@@ -9,7 +9,7 @@ const READING = DEMO_NOTE_IDS.readingList;
 /** A folder id of the demo team. */
 export const DEMO_FOLDER_ID = "91722050-bf47-4334-9e5d-87125a724c29";
 
-/** Valid arguments per tool name (all 19). */
+/** Valid arguments per tool name (all 20). */
 export const VALID_ARGUMENTS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   hackmd_get_me: {},
   hackmd_list_notes: {},
@@ -30,4 +30,5 @@ export const VALID_ARGUMENTS: Readonly<Record<string, Readonly<Record<string, un
   hackmd_create_version: { note_ref: READING, name: "v" },
   hackmd_list_comments: { note_ref: READING },
   hackmd_resolve_comment: { note_ref: READING, comment_id: DEMO_COMMENT_IDS.checklist },
+  hackmd_list_journal: { limit: 10 },
 };

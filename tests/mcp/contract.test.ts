@@ -22,6 +22,7 @@ const SURFACE: Record<string, [string, boolean, boolean, boolean, boolean]> = {
   hackmd_create_version: ["Create HackMD Note Version", false, false, false, true],
   hackmd_list_comments: ["List HackMD Note Comments", true, false, true, true],
   hackmd_resolve_comment: ["Resolve HackMD Note Comment", false, false, true, true],
+  hackmd_list_journal: ["List HackMD Sync Journal", true, false, true, false],
 };
 
 type Schema = {

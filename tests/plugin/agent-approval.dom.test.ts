@@ -263,6 +263,8 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     hackmd_list_comments: { note_ref: WEEKLY },
     hackmd_create_version: { note_ref: WEEKLY, name: "Matrix version" },
     hackmd_resolve_comment: { note_ref: WEEKLY, comment_id: DEMO_COMMENT_IDS.checklist },
+    // The sync journal (docs/sync-journal.md).
+    hackmd_list_journal: {},
   };
 
   it("covers every tool the server lists, and the policy lists agree with the tools' readOnlyHint", () => {

@@ -143,6 +143,17 @@ describe("the sync journal records every write once", () => {
     const count = (await entries()).length;
     ok(await bridge.call("hackmd_get_note", { note_ref: NOTE }));
     expect((await entries()).length).toBe(count);
+
+    // The agent reads them back through the read-only tool (no request to HackMD), by session.
+    bridge.mark();
+    const listed = ok(await bridge.call("hackmd_list_journal", { limit: 1000 })).entries as JournalEntry[];
+    expect(bridge.requestsSinceMark()).toEqual([]);
+    expect(listed.map((entry) => entry.id)).toEqual((await entries()).map((entry) => entry.id));
+    const session = edited.actor.session ?? "";
+    expect(session).not.toBe("");
+    const mine = ok(await bridge.call("hackmd_list_journal", { session, actor: "agent" })).entries as JournalEntry[];
+    expect(mine.length).toBe(count);
+    expect(mine.every((entry) => entry.actor.client === "test")).toBe(true);
   });
 });
 

@@ -9,6 +9,7 @@ import { getNoteTool } from "./get-note";
 import { getVersionTool } from "./get-version";
 import { listCommentsTool } from "./list-comments";
 import { listFoldersTool } from "./list-folders";
+import { listJournalTool } from "./list-journal";
 import { listNotesTool } from "./list-notes";
 import { listVersionsTool } from "./list-versions";
 import { pullNoteTool } from "./pull-note";
@@ -41,4 +42,6 @@ export const TOOLS: readonly BridgeTool[] = [
   createVersionTool,
   listCommentsTool,
   resolveCommentTool,
+  // The sync journal (docs/sync-journal.md).
+  listJournalTool,
 ];

@@ -7,6 +7,7 @@ import { diffCommand } from "./diff";
 import type { ExitCode } from "./exit-codes";
 import { historyCommand } from "./history";
 import { listCommand } from "./list";
+import { logCommand } from "./log";
 import { reportError, type CommandIo } from "./output";
 import { publishCommand } from "./publish";
 import { pullCommand } from "./pull";
@@ -28,6 +29,7 @@ export const HUMAN_COMMAND_LIST: readonly HumanCommand[] = [
   untrackCommand,
   historyCommand,
   commentsCommand,
+  logCommand,
 ];
 
 /** The human subcommands by name. */
