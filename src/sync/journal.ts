@@ -92,6 +92,8 @@ export interface JournalEntry {
   branch?: string;
   local?: SideHashes;
   remote?: SideHashes;
+  /** The sync record's `baseline_body_hash` before and after (pulls and pushes). */
+  baseline?: SideHashes;
   replaced?: ReplacedText[];
   /** The entry this one undid. */
   undoes?: string;

@@ -392,6 +392,10 @@ export class SyncService implements SyncTools {
             after: await bodyHash(normalizeLineEndings(form.text)),
           },
           remote: { before: remoteHash, after: remoteHash },
+          baseline: {
+            ...(typeof prior === "object" ? { before: prior.baseline_body_hash } : {}),
+            after: remoteHash,
+          },
           ...(usable !== undefined && !same ? { keep: [{ side: "local" as const, text: usable }] } : {}),
         });
       // The file and the note now agree: a snapshot of an earlier conflict of this file has done its job.
@@ -545,6 +549,7 @@ export class SyncService implements SyncTools {
           ...journalBase(address, last.title, path, decision.branch, "pushed"),
           kind: request.strategy === "overwrite" ? "force_push" : "push",
           local: { before: localHash, after: localHash },
+          baseline: { before: record.baseline_body_hash, after: localHash },
           remote: { before: remoteHash, after: localHash },
           ...(version?.made === true
             ? {
@@ -640,6 +645,7 @@ export class SyncService implements SyncTools {
           kind: "merge",
           local: { before: fileBefore, after: await bodyHash(mergedForm.text) },
           remote: { before: remoteHash, after: mergedHash },
+          baseline: { before: record.baseline_body_hash, after: mergedHash },
           keep: [
             ...(mergedForm.text !== file.raw ? [{ side: "local" as const, text: file.text }] : []),
             { side: "remote" as const, text: note.content },
