@@ -25,6 +25,7 @@ import type { JournalDraft, JournalEntry } from "../sync/journal";
 import { noteQueueKey, pathQueueKey } from "../sync/queue";
 import { expectationOf, recordKey } from "../sync/store";
 import type { AppDeps } from "./deps";
+import { canUndoEntry, keptHash as kept } from "./journal";
 import { underNote } from "./notes";
 import { updateNote } from "./update-note";
 
@@ -36,26 +37,11 @@ export interface UndoResult {
   message: string;
 }
 
-/** Kinds of entries that can be undone. */
-const UNDOABLE = new Set(["update_note", "create_note", "push", "force_push", "merge", "pull"]);
-
-/** Whether an entry can be offered for undo (its kind, and the text from before is kept when needed). */
-export function canUndoEntry(entry: JournalEntry): boolean {
-  if (!UNDOABLE.has(entry.kind)) return false;
-  if (entry.kind === "create_note") return entry.note !== undefined;
-  if (entry.kind === "pull") return entry.file !== undefined;
-  return kept(entry, "remote") !== undefined && entry.note !== undefined;
-}
-
 /** The name a message uses for an entry's note or file. */
 function named(entry: JournalEntry): string {
   if (entry.file !== undefined) return entry.file;
   const title = entry.note?.title;
   return title !== undefined && title !== "" ? `"${title}"` : `note ${entry.note?.note_id ?? "?"}`;
-}
-
-function kept(entry: JournalEntry, side: "local" | "remote"): string | undefined {
-  return entry.replaced?.find((place) => place.side === side && place.where === "journal")?.hash;
 }
 
 /** Undoes one journal entry, or says why not. */

@@ -65,3 +65,19 @@ export function entryTime(at: number): string {
   const pad = (n: number): string => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
+
+/** Kinds of entries that can be undone. */
+const UNDOABLE = new Set(["update_note", "create_note", "push", "force_push", "merge", "pull"]);
+
+/** Whether an entry can be offered for undo (its kind, and the text from before is kept when needed). */
+export function canUndoEntry(entry: JournalEntry): boolean {
+  if (!UNDOABLE.has(entry.kind)) return false;
+  if (entry.kind === "create_note") return entry.note !== undefined;
+  if (entry.kind === "pull") return entry.file !== undefined;
+  return keptHash(entry, "remote") !== undefined && entry.note !== undefined;
+}
+
+/** The hash of an entry's replaced text kept in the journal, on one side. */
+export function keptHash(entry: JournalEntry, side: "local" | "remote"): string | undefined {
+  return entry.replaced?.find((place) => place.side === side && place.where === "journal")?.hash;
+}
