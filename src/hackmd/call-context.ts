@@ -2,7 +2,7 @@
  * The per-call context (docs/tools.md §4.3): one per tool call or plugin command, passed to every
  * request that call makes, so concurrent calls never mix their retry counters.
  */
-import type { ChangeGuard, ProposedChange } from "../core/approval";
+import type { ChangeEdit, ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
 
 /** Who makes a call's writes, as the sync journal names them (src/sync/journal.ts). */
@@ -39,7 +39,7 @@ export class CallContext {
    * Called just before the call changes something, with the change; resolves to go on, throws to
    * stop with nothing written. Call it inside the hold the write is decided under.
    */
-  beforeChange(change: ProposedChange): Promise<void> {
+  beforeChange(change: ProposedChange): Promise<void | ChangeEdit> {
     return this.guard === undefined ? Promise.resolve() : this.guard(change);
   }
 

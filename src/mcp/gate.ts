@@ -6,13 +6,14 @@
  * and on approval runs the handler again: it goes ahead only when it is about to make exactly the
  * change the user saw; when the note changed meanwhile, the user is asked again.
  */
-import type { ChangeGuard, ProposedChange } from "../core/approval";
+import { isEditableChange, type ChangeEdit, type ChangeGuard, type ProposedChange } from "../core/approval";
 import { BridgeError } from "../core/errors";
 import { bodyHash } from "../core/hash";
+import { normalizeLineEndings } from "../core/text";
 import { effectivePolicy, type PolicyMap } from "./policy";
 
-/** The user's answer to a question. */
-export type ApprovalDecision = "approve" | "deny" | "allow_session";
+/** The user's answer to a question; `{ edited }` approves the change with the user's own text. */
+export type ApprovalDecision = "approve" | "deny" | "allow_session" | { edited: string };
 
 /** One question put to the user. */
 export interface ApprovalRequest {
@@ -59,6 +60,8 @@ export interface MadeChange {
   /** `body_hash` of the text before and after, for a text change. */
   hashBefore?: string;
   hashAfter?: string;
+  /** The user edited the proposed text before approving; `hashAfter` is of their text. */
+  editedByUser?: boolean;
 }
 
 /** How many times one call asks when the note keeps changing under the question. */
@@ -110,11 +113,13 @@ export async function runGated<T>(options: {
     return options.run(recordingGuard(gate, options.onChange, undefined));
   }
   let approved: ProposedChange | undefined;
+  let edit: ChangeEdit | undefined;
   for (let question = 1; ; question += 1) {
     try {
       return await options.run(
         recordingGuard(gate, options.onChange, (change) => {
           if (approved === undefined || !sameChange(approved, change)) throw new NeedsApproval(change);
+          return edit;
         }),
       );
     } catch (error) {
@@ -125,19 +130,22 @@ export async function runGated<T>(options: {
           `The note kept changing while the user was asked to approve ${tool}; nothing was changed. Read it again and retry.`,
         );
       }
-      await decide(gate, approver, options, error.change);
+      edit = await decide(gate, approver, options, error.change);
       approved = error.change;
     }
   }
 }
 
-/** Asks about one change; returns on approval, throws `approval_denied` or `approval_timeout` otherwise. */
+/**
+ * Asks about one change; returns on approval (with the user's own text when they edited an
+ * editable change), throws `approval_denied` or `approval_timeout` otherwise.
+ */
 async function decide(
   gate: ToolGate,
   approver: Approver,
   options: { tool: string; client: string; sessionAllowed: Set<string> },
   change: ProposedChange,
-): Promise<void> {
+): Promise<ChangeEdit | undefined> {
   const { tool } = options;
   const decision = await ask(gate, approver, { client: options.client, tool, change });
   if (decision === "timeout") {
@@ -152,6 +160,12 @@ async function decide(
       `The user denied ${tool}; nothing was changed. Do not retry it unless the user asks you to.`,
     );
   if (decision === "allow_session") options.sessionAllowed.add(tool);
+  if (typeof decision === "object") {
+    if (!isEditableChange(change))
+      throw new BridgeError("approval_denied", `The user's edit of ${tool} cannot be applied; nothing was changed.`);
+    return decision.edited === change.body?.after ? undefined : { after: normalizeLineEndings(decision.edited) };
+  }
+  return undefined;
 }
 
 /** The plain top-level arguments, as text (each cut at 200 characters), for a question about a read. */
@@ -170,7 +184,7 @@ function argumentFields(raw: unknown): Record<string, string> {
 function recordingGuard(
   gate: ToolGate | undefined,
   onChange: (made: MadeChange) => void,
-  check: ((change: ProposedChange) => void) | undefined,
+  check: ((change: ProposedChange) => ChangeEdit | undefined) | undefined,
 ): ChangeGuard {
   return async (proposed) => {
     const change = await completed(proposed, {
@@ -183,7 +197,14 @@ function recordingGuard(
       made.hashAfter = await bodyHash(change.body.after);
     }
     onChange(made);
-    check?.(change);
+    const edit = check?.(change);
+    if (edit !== undefined && change.body !== undefined) {
+      // What is written is the user's text: the history and the journal record that.
+      made.change = { ...change, body: { ...change.body, after: edit.after } };
+      made.hashAfter = await bodyHash(edit.after);
+      made.editedByUser = true;
+    }
+    return edit;
   };
 }
 

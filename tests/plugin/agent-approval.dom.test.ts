@@ -7,6 +7,7 @@
  * The fake `obsidian` module's Modal answers as the user would: a test clicks its buttons.
  * A dom test, because the modal renders real DOM.
  */
+import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -35,7 +36,7 @@ interface ToolResult {
   isError?: boolean;
   content: Array<{ type: string; text: string }>;
   structuredContent?: Record<string, unknown>;
-  _meta?: { error_kind?: string };
+  _meta?: { error_kind?: string; edited_by_user?: unknown };
 }
 
 /** A timer the test fires by hand: the approval timeout never depends on real time. */
@@ -345,6 +346,30 @@ describe("asking about a change", () => {
   });
   afterEach(async () => {
     await h.close();
+  });
+
+  it("the user edits the proposed text before approving: their text reaches HackMD, and the result says so with its hash", async () => {
+    const pending = call(agent, "hackmd_update_note", {
+      note_ref: READING,
+      patch: patch(READING, "# Reading list", "# Reading list (agent)"),
+    });
+    const modal = await question();
+    const proposed = h.body(READING)?.replace("# Reading list", "# Reading list (agent)") ?? "";
+    [...modal.contentEl.querySelectorAll("button")].find((button) => button.textContent === "Edit text")?.click();
+    const editor = modal.contentEl.querySelector<HTMLTextAreaElement>(".hackmd-bridge-approval-editor");
+    expect(editor?.value).toBe(proposed);
+    const mine = proposed.replace("# Reading list (agent)", "# Reading list (the user's words)");
+    editor!.value = mine;
+    answer(modal, "Approve");
+    const result = await pending;
+    expect(result.isError).toBeFalsy();
+    expect(h.body(READING)).toBe(mine);
+    const hash = `sha256:${createHash("sha256").update(mine).digest("hex")}`;
+    expect(result._meta?.edited_by_user).toEqual({ body_hash: hash, bytes: Buffer.byteLength(mine) });
+    expect(result.content[0]?.text).toContain(hash);
+    // The journal records what was written: the user's text.
+    const entry = (await h.bridge.core.deps.journal.read()).at(-1);
+    expect(entry?.remote?.after).toBe(hash);
   });
 
   it("with the default settings an update waits for approval, shows the diff, and writes only once approved", async () => {
