@@ -21,6 +21,39 @@ export interface ApprovalRequest {
   client: string;
   tool: string;
   change: ProposedChange;
+  /** The bulk guard's question: the session's writes so far in the window, oldest first. */
+  bulk?: { minutes: number; writes: string[] };
+}
+
+/**
+ * The bulk guard of one MCP session: the writes the session made, so that more than `writes`
+ * writes within `minutes` pause it and ask the user once, showing the set so far. An answer to
+ * go on starts a new count; the next question comes after as many writes again.
+ */
+export class SessionWrites {
+  private made: Array<{ at: number; what: string }> = [];
+  private countFrom = 0;
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  /** Records a write about to be made. */
+  record(what: string): void {
+    this.made.push({ at: this.now(), what });
+    if (this.made.length > 1000) this.made = this.made.slice(-500);
+    this.countFrom = Math.min(this.countFrom, this.made.length);
+  }
+
+  /** The writes since the last answer within the window, when there are at least `limit.writes` of them. */
+  exceeded(limit: { writes: number; minutes: number }): string[] | undefined {
+    const since = this.now() - limit.minutes * 60_000;
+    const recent = this.made.slice(this.countFrom).filter((write) => write.at >= since);
+    return recent.length >= limit.writes ? recent.map((write) => write.what) : undefined;
+  }
+
+  /** The user let the session go on: count again from here. */
+  goOn(): void {
+    this.countFrom = this.made.length;
+  }
 }
 
 /**
@@ -51,6 +84,14 @@ export interface ToolGate {
   wait: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Whether calls record the text before a change even when nobody is asked (the activity history's undo). */
   recordsBefore: boolean;
+  /**
+   * Runs just before an allowed or approved change is written, inside the call's hold (the plugin
+   * names HackMD's text as a version before an agent's write, docs/sync-journal.md). A failure
+   * here is the host's to swallow; a throw stops the call with nothing written.
+   */
+  beforeWrite?: (write: { client: string; tool: string; change: ProposedChange }) => Promise<void>;
+  /** The bulk guard's limit (more than `writes` writes in `minutes` asks once); undefined: off. */
+  bulkLimit?: () => { writes: number; minutes: number } | undefined;
   words: GateWords;
 }
 
@@ -74,6 +115,17 @@ class NeedsApproval extends Error {
   }
 }
 
+/** Thrown through the handler when the session's writes reached the bulk limit; never leaves the gate. */
+class NeedsBulkApproval extends Error {
+  constructor(
+    readonly change: ProposedChange,
+    readonly writes: string[],
+    readonly minutes: number,
+  ) {
+    super("bulk approval needed");
+  }
+}
+
 /**
  * Each handler calls `beforeChange` at most once per run: the one point where it has decided what
  * it will write and has not written anything yet.
@@ -88,6 +140,8 @@ export async function runGated<T>(options: {
   readsOnly: boolean;
   client: string;
   sessionAllowed: Set<string>;
+  /** This session's writes, for the bulk guard (absent: no bulk guard). */
+  sessionWrites?: SessionWrites;
   /** The call's arguments as they arrived; shown when a tool that reads only is asked about. */
   rawArguments?: unknown;
   run: (guard: ChangeGuard) => Promise<T>;
@@ -96,6 +150,48 @@ export async function runGated<T>(options: {
 }): Promise<T> {
   const { gate, tool } = options;
   if (gate === undefined) return options.run(recordingGuard(undefined, options.onChange, undefined));
+  for (let pause = 0; ; pause += 1) {
+    try {
+      return await runGatedOnce(options, gate);
+    } catch (error) {
+      if (!(error instanceof NeedsBulkApproval) || pause > 0) throw error;
+      // The session made many writes quickly: ask once, showing them, before this one.
+      const approver = gate.approver;
+      if (approver === undefined) throw new BridgeError("tool_denied", gate.words.cannotAsk(tool));
+      const decision = await ask(gate, approver, {
+        client: options.client,
+        tool,
+        change: error.change,
+        bulk: { minutes: error.minutes, writes: error.writes },
+      });
+      if (decision === "timeout")
+        throw new BridgeError(
+          "approval_timeout",
+          `The user did not answer whether ${options.client} may go on after ${error.writes.length} changes in ${error.minutes} minutes; nothing was changed. Ask the user before going on.`,
+        );
+      if (decision === "deny")
+        throw new BridgeError(
+          "approval_denied",
+          `The user paused this session after ${error.writes.length} changes in ${error.minutes} minutes; nothing more was changed. Stop and ask the user how to go on.`,
+        );
+      options.sessionWrites?.goOn();
+    }
+  }
+}
+
+/** One pass through the gate (see `runGated`); a bulk pause comes out as NeedsBulkApproval. */
+async function runGatedOnce<T>(options: Parameters<typeof runGated<T>>[0], gate: ToolGate): Promise<T> {
+  const { tool } = options;
+  const sessionWrites = options.sessionWrites;
+  const beforeWrite = async (change: ProposedChange): Promise<void> => {
+    const limit = sessionWrites === undefined ? undefined : gate.bulkLimit?.();
+    if (sessionWrites !== undefined && limit !== undefined) {
+      const writes = sessionWrites.exceeded(limit);
+      if (writes !== undefined) throw new NeedsBulkApproval(change, writes, limit.minutes);
+      sessionWrites.record(describeWrite(tool, change));
+    }
+    await gate.beforeWrite?.({ client: options.client, tool, change });
+  };
   const readOnly = gate.readOnly();
   const policy = effectivePolicy({ policies: gate.policies(), readOnly, tool, readsOnly: options.readsOnly });
   if (policy === "deny")
@@ -104,7 +200,7 @@ export async function runGated<T>(options: {
       gate.words.denied(tool, readOnly && !options.readsOnly ? "read_only" : "policy"),
     );
   const asking = policy === "ask" && !options.sessionAllowed.has(tool);
-  if (!asking) return options.run(recordingGuard(gate, options.onChange, undefined));
+  if (!asking) return options.run(recordingGuard(gate, options.onChange, undefined, beforeWrite));
   const approver = gate.approver;
   if (approver === undefined) throw new BridgeError("tool_denied", gate.words.cannotAsk(tool));
   if (options.readsOnly) {
@@ -117,10 +213,15 @@ export async function runGated<T>(options: {
   for (let question = 1; ; question += 1) {
     try {
       return await options.run(
-        recordingGuard(gate, options.onChange, (change) => {
-          if (approved === undefined || !sameChange(approved, change)) throw new NeedsApproval(change);
-          return edit;
-        }),
+        recordingGuard(
+          gate,
+          options.onChange,
+          (change) => {
+            if (approved === undefined || !sameChange(approved, change)) throw new NeedsApproval(change);
+            return edit;
+          },
+          beforeWrite,
+        ),
       );
     } catch (error) {
       if (!(error instanceof NeedsApproval)) throw error;
@@ -168,6 +269,12 @@ async function decide(
   return undefined;
 }
 
+/** One line of the bulk guard's list: the tool and what it changed. */
+function describeWrite(tool: string, change: ProposedChange): string {
+  const what = change.localPath ?? change.note?.title ?? change.note?.noteId ?? change.folder?.name ?? "";
+  return what === "" ? tool : `${tool}: ${what}`;
+}
+
 /** The plain top-level arguments, as text (each cut at 200 characters), for a question about a read. */
 function argumentFields(raw: unknown): Record<string, string> {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return {};
@@ -185,6 +292,7 @@ function recordingGuard(
   gate: ToolGate | undefined,
   onChange: (made: MadeChange) => void,
   check: ((change: ProposedChange) => ChangeEdit | undefined) | undefined,
+  beforeWrite?: (change: ProposedChange) => Promise<void>,
 ): ChangeGuard {
   return async (proposed) => {
     const change = await completed(proposed, {
@@ -204,6 +312,7 @@ function recordingGuard(
       made.hashAfter = await bodyHash(edit.after);
       made.editedByUser = true;
     }
+    if (beforeWrite !== undefined && change.action !== "read") await beforeWrite(made.change);
     return edit;
   };
 }

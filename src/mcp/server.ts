@@ -14,7 +14,7 @@ import { decodeArguments, describeTool, type ToolDefinition } from "./define-too
 import { ElicitationSchemaValidator } from "./elicitation-validator";
 import { BridgeError } from "../core/errors";
 import { scrubSecrets } from "../core/secrets";
-import { runGated, type MadeChange, type ToolGate } from "./gate";
+import { runGated, SessionWrites, type MadeChange, type ToolGate } from "./gate";
 import { errorResult, successResult, type ToolResult } from "./result";
 
 /** What the MCP server needs from its host: the tools, their deps, and per-call bookkeeping. */
@@ -149,6 +149,8 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
   // "Allow this tool for this session": one MCP server serves one session.
   const sessionAllowed = new Set<string>();
+  // The bulk guard's count of this session's writes (docs/tool-contract-extensions.md).
+  const sessionWrites = new SessionWrites();
   sessions += 1;
   const session = `s-${Date.now().toString(36)}-${sessions.toString(36)}`;
 
@@ -176,6 +178,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>): McpProto
         readsOnly: entry.tool.annotations.readOnlyHint,
         client,
         sessionAllowed,
+        sessionWrites,
         rawArguments: request.params.rawArguments,
         onChange: (change) => {
           made = change;

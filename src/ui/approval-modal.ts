@@ -74,6 +74,13 @@ export function approvalViewModel(request: ApprovalRequest, noteName: string | u
   };
   const warning = warningOf(change);
   if (warning !== undefined) model.warning = warning;
+  if (request.bulk !== undefined) {
+    // The bulk guard: the session is paused; the set so far, then the change it would make next.
+    const { writes, minutes } = request.bulk;
+    model.title = `Let ${request.client} go on?`;
+    model.warning = `It made ${writes.length} changes in the last ${minutes} minutes. Nothing more is written until you answer; Approve lets it go on, Deny stops this change.`;
+    model.fields = [...writes.map((write, index) => ({ label: String(index + 1), value: write })), ...model.fields];
+  }
   const body = change.body;
   if (body !== undefined) {
     if (body.before !== undefined && body.before === body.after) model.unchangedText = true;

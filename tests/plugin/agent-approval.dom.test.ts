@@ -108,6 +108,8 @@ async function startHarness(policies: Partial<Record<string, ToolPolicy>> = {}):
   const harness = {
     settings: {
       ...DEFAULT_SETTINGS,
+      // The bulk guard is off here (the policy matrix makes a dozen writes in one session); its own test turns it on.
+      bulkGuardWrites: 0,
       agentToolPolicies: { ...DEFAULT_SETTINGS.agentToolPolicies, ...policies } as Record<string, ToolPolicy>,
     },
   } as Harness;
@@ -477,6 +479,45 @@ describe("asking about a change", () => {
     );
     expect(h.body(READING)).toBe("# One\n");
     expect(h.body(WEEKLY)).not.toBe("# Two\n");
+  });
+
+  it("the bulk guard: more than N writes of one session in M minutes pause it and ask once, listing them", async () => {
+    h.settings.agentToolPolicies.hackmd_update_note = "allow";
+    h.settings.bulkGuardWrites = 3;
+    h.settings.bulkGuardMinutes = 5;
+    for (const n of [1, 2, 3])
+      expect(
+        (await call(agent, "hackmd_update_note", { note_ref: READING, content: `# Write ${n}\n` })).isError,
+      ).toBeFalsy();
+    expect(questions()).toHaveLength(0);
+    const start = h.bridge.emu.requests().length;
+    const fourth = call(agent, "hackmd_update_note", { note_ref: READING, content: "# Write 4\n" });
+    const modal = await question(fourth);
+    // Paused: nothing is written while the question is open; it lists the set so far.
+    expect(writes(h, start)).toEqual([]);
+    expect(modal.titleEl.textContent).toBe("Let claude-code go on?");
+    const listed = [...modal.contentEl.querySelectorAll(".hackmd-bridge-approval-fields li")].map(
+      (li) => li.textContent,
+    );
+    expect(listed.slice(0, 3)).toEqual([
+      `1: hackmd_update_note: ${READING}`,
+      `2: hackmd_update_note: ${READING}`,
+      `3: hackmd_update_note: ${READING}`,
+    ]);
+    answer(modal, "Approve");
+    expect((await fourth).isError).toBeFalsy();
+    expect(h.body(READING)).toBe("# Write 4\n");
+    // Asked once: the next writes go on until the count is reached again.
+    for (const n of [5, 6])
+      expect(
+        (await call(agent, "hackmd_update_note", { note_ref: READING, content: `# Write ${n}\n` })).isError,
+      ).toBeFalsy();
+    expect(questions()).toHaveLength(0);
+    // Denied: the write that would have gone on is refused and nothing is written.
+    const seventh = call(agent, "hackmd_update_note", { note_ref: READING, content: "# Write 7\n" });
+    answer(await question(seventh), "Deny");
+    expect((await seventh)._meta?.error_kind).toBe("approval_denied");
+    expect(h.body(READING)).toBe("# Write 6\n");
   });
 
   it("allow this tool for this session: later calls of that tool in the session are not asked", async () => {
