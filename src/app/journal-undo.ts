@@ -148,6 +148,14 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
       await journalUndo(deps, entry, actor, {});
       return `Deleted ${named(entry)}${note.team_path === null ? " (it is in HackMD's trash)" : ""}.`;
     }
+    case "delete_note": {
+      if (note === undefined) throw new BridgeError("invalid_input", "No note.");
+      await underNote(deps, { teamPath: null, noteId: note.note_id }, () =>
+        deps.lists.aroundWrite(() => deps.client.restoreNote(call, { noteId: note.note_id })),
+      );
+      await journalUndo(deps, entry, actor, {});
+      return `Restored ${named(entry)} from HackMD's trash.`;
+    }
     case "push":
     case "force_push":
     case "merge": {

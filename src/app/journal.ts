@@ -67,12 +67,14 @@ export function entryTime(at: number): string {
 }
 
 /** Kinds of entries that can be undone. */
-const UNDOABLE = new Set(["update_note", "create_note", "push", "force_push", "merge", "pull"]);
+const UNDOABLE = new Set(["update_note", "create_note", "delete_note", "push", "force_push", "merge", "pull"]);
 
 /** Whether an entry can be offered for undo (its kind, and the text from before is kept when needed). */
 export function canUndoEntry(entry: JournalEntry): boolean {
   if (!UNDOABLE.has(entry.kind)) return false;
   if (entry.kind === "create_note") return entry.note !== undefined;
+  // A personal note's deletion moves it to HackMD's trash, from where it can be restored; a team's cannot.
+  if (entry.kind === "delete_note") return entry.branch === "delete_note" && entry.note?.team_path === null;
   if (entry.kind === "pull") return entry.file !== undefined;
   return keptHash(entry, "remote") !== undefined && entry.note !== undefined;
 }

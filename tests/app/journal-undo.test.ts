@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { undoSession } from "../../src/app/journal-undo";
+import { undoJournalEntry, undoSession } from "../../src/app/journal-undo";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
 import { ok, startBridge, type TestBridge } from "../helpers/bridge";
@@ -122,5 +122,17 @@ describe("undoing an agent session", () => {
     expect(body(C)).toBe(theirs);
     expect({ A: body(A), D: body(D) }).toEqual(before);
     expect(results.filter((result) => result.undone)).toHaveLength(8);
+  });
+
+  it("a personal note's deletion undoes by restoring it from HackMD's trash", async () => {
+    const text = body(A);
+    ok(await bridge.call("hackmd_delete_note", { note_ref: A }));
+    expect(exists(A)).toBe(false);
+    const deleted = (await bridge.core.deps.journal.read({ kind: "delete_note" })).at(-1);
+    if (deleted === undefined) throw new Error("no entry");
+    const result = await undoJournalEntry(bridge.core.deps, deleted);
+    expect(result.undone).toBe(true);
+    expect(exists(A)).toBe(true);
+    expect(body(A)).toBe(text);
   });
 });
