@@ -5,7 +5,7 @@
  * `hackmd-bridge publish` (node/commands/publish.ts); each then tracks the file through the sync
  * engine's pull and says, in its own words, what to do when that fails.
  */
-import { utf8Length } from "../core/hash";
+import { bodyHash, utf8Length } from "../core/hash";
 import type { CallContext } from "../hackmd/call-context";
 import { pollUntil } from "../hackmd/readback";
 import type { CreatedNote, CreateNoteRequest } from "../hackmd/types";
@@ -37,6 +37,15 @@ export async function publishNote(
     read: (deadlineAt) => deps.client.getNote(call, { teamPath, noteId, deadlineAt }),
     matches: (note) => note.content === body.content,
     subject: `note ${noteId}`,
+  });
+  // A new note is a write too: one journal entry (the pull that tracks the file adds its own).
+  await deps.journal.append({
+    ...(call.actor === undefined ? {} : { actor: call.actor }),
+    kind: "create_note",
+    branch: "publish",
+    outcome: shown.confirmed ? "done" : "unconfirmed (readback)",
+    note: { team_path: teamPath, note_id: noteId, title: created.note.title },
+    remote: { after: await bodyHash(body.content) },
   });
   return { created, noteId, shown: shown.confirmed };
 }

@@ -1,8 +1,8 @@
 /**
  * The sync journal's entries for agent tool calls (src/sync/journal.ts): every MCP tool that
  * changes something adds one entry with the agent's client name and session. Pulls and pushes
- * are journaled by the sync engine itself (with their decision-table branch), so they are left
- * out here: each write is journaled exactly once.
+ * are journaled by the sync engine itself (with their decision-table branch), and so is untrack, so
+ * they are left out here: each write is journaled exactly once.
  */
 import type { ChangeAction } from "../core/approval";
 import type { JournalDraft, JournalKind, ReplacedText, SyncJournal } from "../sync/journal";
@@ -21,7 +21,6 @@ const KINDS: Partial<Record<ChangeAction, JournalKind>> = {
   delete_folder: "folder",
   create_version: "version",
   resolve_comment: "comment",
-  untrack_note: "untrack",
 };
 
 /** The journal entry of one tool write, or undefined for writes the engine journals itself. */

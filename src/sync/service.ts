@@ -837,6 +837,15 @@ export class SyncService implements SyncTools {
           `Note ${request.noteId} in ${request.teamPath === null ? "the personal workspace" : `team ${request.teamPath}`} is not tracked; see ${this.words.step({ action: "list_tracked" })}.`,
         );
       }
+      if (this.journal !== undefined)
+        await this.journal.append({
+          actor: this.journal.actorOr(request.call?.actor),
+          kind: "untrack",
+          branch: "untrack",
+          outcome: "untracked",
+          note: { team_path: request.teamPath, note_id: request.noteId },
+          file: removed.localPath,
+        });
       return { team_path: request.teamPath, note_id: request.noteId, local_path: removed.localPath };
     });
   }

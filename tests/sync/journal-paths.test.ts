@@ -6,6 +6,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { publishNote } from "../../src/app/publish";
 import { CallContext } from "../../src/hackmd/call-context";
 import { DEMO_COMMENT_IDS, DEMO_NOTE_IDS } from "../../src/emulator";
 import type { JournalEntry } from "../../src/sync/journal";
@@ -108,6 +109,15 @@ describe("the sync journal records every write once", () => {
       }),
     );
     expect(entry.actor).toEqual({ kind: "user", door: "command" });
+    // Untrack and publish through the doors the command and the plugin use: one entry each.
+    const untracked = await one(() =>
+      bridge.core.deps.sync.untrack({ teamPath: null, noteId: NOTE, confirm: true, call: new CallContext() }),
+    );
+    expect(untracked).toMatchObject({ kind: "untrack", file: FILE, actor: { kind: "user" } });
+    const published = await one(() =>
+      publishNote(bridge.core.deps, new CallContext(), null, { title: "Published", content: "# Published\n" }),
+    );
+    expect(published).toMatchObject({ kind: "create_note", branch: "publish", actor: { kind: "user" } });
   });
 
   it("every other MCP write tool adds one entry with the agent's name; a read adds none", async () => {
@@ -140,6 +150,11 @@ describe("the sync journal records every write once", () => {
       ),
     );
     await one(async () => ok(await bridge.call("hackmd_delete_note", { note_ref: created.note?.note_id ?? "" })));
+    ok(await bridge.call("hackmd_pull_note", { note_ref: NOTE, local_path: FILE }));
+    const untracked = await one(async () =>
+      ok(await bridge.call("hackmd_untrack_note", { note_id: NOTE, confirm: true })),
+    );
+    expect(untracked).toMatchObject({ kind: "untrack", actor: { kind: "agent", tool: "hackmd_untrack_note" } });
     const count = (await entries()).length;
     ok(await bridge.call("hackmd_get_note", { note_ref: NOTE }));
     expect((await entries()).length).toBe(count);

@@ -48,6 +48,7 @@ export const listJournalTool = tool({
         branch: z.string().optional(),
         local: hashes.optional(),
         remote: hashes.optional(),
+        baseline: hashes.optional(),
         replaced: z
           .array(
             z.object({
