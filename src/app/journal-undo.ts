@@ -35,6 +35,17 @@ export interface UndoResult {
   undone: boolean;
   /** A sentence for the user: what was restored, or why nothing was (naming the note or file). */
   message: string;
+  /**
+   * Offered when someone edited a note after the write and the two edits do not overlap: the
+   * note's current text with only this write taken back, to apply with `applyMergedUndo`.
+   */
+  merge?: MergeOffer;
+}
+
+/** A merged undo: the text to write, over exactly the current text it was merged with. */
+export interface MergeOffer {
+  text: string;
+  currentHash: string;
 }
 
 /** The name a message uses for an entry's note or file. */
@@ -58,12 +69,18 @@ export async function undoJournalEntry(
     const message = await undoNow(deps, entry, actor);
     return { entry, undone: true, message };
   } catch (error) {
-    if (isBridgeError(error, "conflict"))
+    if (isBridgeError(error, "conflict")) {
+      const merge = await mergeOffer(deps, entry).catch(() => undefined);
       return {
         entry,
         undone: false,
-        message: `${capital(named(entry))} changed after this write, so it was not undone; nothing was written for it. Open it and compare before changing it.`,
+        message:
+          merge === undefined
+            ? `${capital(named(entry))} changed after this write, so it was not undone; nothing was written for it. Open it and compare before changing it.`
+            : `${capital(named(entry))} changed after this write; nothing was written for it. The later edits do not overlap this one, so Undo can take back only this write and keep them.`,
+        ...(merge === undefined ? {} : { merge }),
       };
+    }
     return {
       entry,
       undone: false,
@@ -100,6 +117,54 @@ export async function undoSession(
     results.push(result);
   }
   return results;
+}
+
+/**
+ * When a note edit's undo is refused because someone edited the note since: the current text with
+ * only this write taken back (a three-way merge of what the write left, the text before it and the
+ * text now), when the edits do not overlap. Needs the text the write left (`written`).
+ */
+async function mergeOffer(deps: AppDeps, entry: JournalEntry): Promise<MergeOffer | undefined> {
+  if (entry.kind !== "update_note" || entry.note === undefined || entry.written === undefined) return undefined;
+  const base = await deps.journal.keptText(entry.written.hash);
+  const before = kept(entry, "remote");
+  const restored = before === undefined ? undefined : await deps.journal.keptText(before);
+  if (base === undefined || restored === undefined) return undefined;
+  const current = await deps.client.getNote(new CallContext(), {
+    teamPath: entry.note.team_path,
+    noteId: entry.note.note_id,
+  });
+  if (current.content === undefined) return undefined;
+  const { threeWayMerge } = await import("../sync/merge");
+  const merged = threeWayMerge({ base, local: restored, remote: current.content });
+  return merged.clean ? { text: merged.merged, currentHash: await bodyHash(current.content) } : undefined;
+}
+
+/** Writes a merged undo the user accepted, only over exactly the text it was merged with. */
+export async function applyMergedUndo(
+  deps: AppDeps,
+  entry: JournalEntry,
+  merge: MergeOffer,
+  actor: CallActor = { kind: "user" },
+): Promise<UndoResult> {
+  const note = entry.note;
+  if (note === undefined) return { entry, undone: false, message: "This change cannot be undone." };
+  try {
+    await updateNote(
+      deps,
+      new CallContext({ actor }),
+      { teamPath: note.team_path, noteId: note.note_id },
+      { content: merge.text, expected_hash: merge.currentHash },
+    );
+  } catch (error) {
+    if (isBridgeError(error, "conflict"))
+      return { entry, undone: false, message: `${capital(named(entry))} changed again; nothing was written.` };
+    throw error;
+  }
+  await journalUndo(deps, entry, actor, {
+    remote: { before: merge.currentHash, after: await bodyHash(merge.text) },
+  });
+  return { entry, undone: true, message: `Took back this write to ${named(entry)} and kept the later edits.` };
 }
 
 async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Promise<string> {

@@ -64,6 +64,8 @@ export function toolWriteDraft(write: ToolWrite): JournalDraft | undefined {
     ...(before !== undefined && before !== "" && write.made.hashBefore !== write.made.hashAfter
       ? { keep: [{ side, text: before }] }
       : {}),
+    // What a note edit left on HackMD: an undo after someone else's edit can then offer a merge.
+    ...(kind === "update_note" && change.body?.where === "note" ? { keepWritten: change.body.after } : {}),
   };
   return draft;
 }

@@ -51,8 +51,22 @@ export function syncHistorySource(services: PluginServices, ui: ObsidianUi): Syn
       });
       if (!go) return;
       try {
-        const { undoJournalEntry } = await import("../app/journal-undo");
-        const result = await undoJournalEntry(await services.loadDeps(), entry, USER);
+        const { applyMergedUndo, undoJournalEntry } = await import("../app/journal-undo");
+        const deps = await services.loadDeps();
+        const result = await undoJournalEntry(deps, entry, USER);
+        const merge = result.merge;
+        // Someone edited elsewhere in the note since: offer to take back only this write.
+        if (
+          merge !== undefined &&
+          (await ui.confirm({
+            title: "Merge the undo?",
+            message: result.message,
+            confirmText: "Take back only this write",
+          }))
+        ) {
+          showInfo((await applyMergedUndo(deps, entry, merge, USER)).message);
+          return;
+        }
         showInfo(result.message);
       } catch (error) {
         showError(error);

@@ -95,6 +95,8 @@ export interface JournalEntry {
   /** The sync record's `baseline_body_hash` before and after (pulls and pushes). */
   baseline?: SideHashes;
   replaced?: ReplacedText[];
+  /** The text the write left on HackMD, kept in the journal (`journal/text/<hex>.md`). */
+  written?: { hash: string; path: string };
   /** The entry this one undid. */
   undoes?: string;
   /** A short status (`pushed`, `conflict`, `nothing_to_push`, …). */
@@ -107,6 +109,8 @@ export type JournalDraft = Omit<JournalEntry, "v" | "id" | "at" | "actor"> & {
   actor?: JournalActor;
   /** Replaced text to keep in the journal's own store (`where: "journal"` is added for it). */
   keep?: { side: "local" | "remote"; text: string }[];
+  /** The text the write left on HackMD, kept so a later undo can merge around others' edits. */
+  keepWritten?: string;
 };
 
 /** Filters of a read. */
@@ -220,7 +224,7 @@ export class SyncJournal {
   }
 
   private async appendNow(draft: JournalDraft): Promise<JournalEntry> {
-    const { keep, ...rest } = draft;
+    const { keep, keepWritten, ...rest } = draft;
     const replaced = [...(rest.replaced ?? [])];
     for (const kept of keep ?? []) {
       const hash = await bodyHash(kept.text);
@@ -228,6 +232,12 @@ export class SyncJournal {
         await this.files.write(textFile(hash), kept.text);
         replaced.push({ side: kept.side, hash, where: "journal", path: textFile(hash) });
       }
+    }
+    let written: JournalEntry["written"];
+    if (keepWritten !== undefined && encoder.encode(keepWritten).byteLength <= MAX_KEPT_TEXT_BYTES) {
+      const hash = await bodyHash(keepWritten);
+      await this.files.write(textFile(hash), keepWritten);
+      written = { hash, path: textFile(hash) };
     }
     const at = this.now();
     counter += 1;
@@ -238,6 +248,7 @@ export class SyncJournal {
       ...rest,
       actor: rest.actor ?? this.defaultActor,
       ...(replaced.length > 0 ? { replaced } : {}),
+      ...(written === undefined ? {} : { written }),
     };
     const line = `${JSON.stringify(entry)}\n`;
     await this.locks.hold("journal", async () => {
@@ -269,8 +280,10 @@ export class SyncJournal {
   private async dropOldest(segments: string[]): Promise<void> {
     for (const segment of segments) await this.files.remove(`${JOURNAL}/${segment}`);
     const named = new Set<string>();
-    for (const entry of await this.read())
+    for (const entry of await this.read()) {
       for (const replaced of entry.replaced ?? []) if (replaced.where === "journal") named.add(replaced.hash);
+      if (entry.written !== undefined) named.add(entry.written.hash);
+    }
     for (const file of await this.files.list(`${JOURNAL}/text`)) {
       const hash = `sha256:${file.name.replace(/\.md$/, "")}`;
       if (!named.has(hash)) await this.files.remove(`${JOURNAL}/text/${file.name}`);

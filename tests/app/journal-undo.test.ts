@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { undoJournalEntry, undoSession } from "../../src/app/journal-undo";
+import { applyMergedUndo, undoJournalEntry, undoSession } from "../../src/app/journal-undo";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
 import { ok, startBridge, type TestBridge } from "../helpers/bridge";
@@ -134,5 +134,23 @@ describe("undoing an agent session", () => {
     expect(result.undone).toBe(true);
     expect(exists(A)).toBe(true);
     expect(body(A)).toBe(text);
+  });
+
+  it("offers a merge when someone edited another part of the note after the agent, and applying it keeps their edit", async () => {
+    const original = "# C\n\nfirst line\n\nmiddle\n\nlast line\n";
+    bridge.emu.collaboratorEdit(C, { content: original }, { as: "ada" });
+    await update(C, original.replace("first line", "first line, by the agent"));
+    const agentWrite = (await bridge.core.deps.journal.read({ kind: "update_note" })).at(-1);
+    if (agentWrite === undefined) throw new Error("no entry");
+    const theirs = original.replace("first line", "first line, by the agent").replace("last line", "last line, by ada");
+    bridge.emu.collaboratorEdit(C, { content: theirs }, { as: "ada" });
+    const refused = await undoJournalEntry(bridge.core.deps, agentWrite);
+    expect(refused.undone).toBe(false);
+    expect(body(C)).toBe(theirs);
+    expect(refused.merge?.text).toBe(original.replace("last line", "last line, by ada"));
+    const merged = await applyMergedUndo(bridge.core.deps, agentWrite, refused.merge!);
+    expect(merged.undone).toBe(true);
+    expect(body(C)).toBe(original.replace("last line", "last line, by ada"));
+    expect((await bridge.core.deps.journal.read()).at(-1)).toMatchObject({ kind: "undo", undoes: agentWrite.id });
   });
 });

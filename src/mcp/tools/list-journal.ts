@@ -60,6 +60,7 @@ export const listJournalTool = tool({
             }),
           )
           .optional(),
+        written: z.object({ hash: z.string(), path: z.string() }).optional(),
         undoes: z.string().optional(),
         outcome: z.string().optional(),
       }),
