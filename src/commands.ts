@@ -72,6 +72,7 @@ export const WIRED_COMMANDS = {
   toggleMcpEndpoint: { id: "toggle-mcp-endpoint", name: "Start or stop the MCP endpoint" },
   copyMcpClientConfig: { id: "copy-mcp-client-config", name: "Copy MCP client configuration" },
   openMcpActivityLog: { id: "open-mcp-activity-log", name: "Open MCP activity log" },
+  openSyncHistory: { id: "open-sync-history", name: "Open sync history", icon: "history" },
 } as const satisfies Record<string, Pick<Command, "id" | "name" | "icon">>;
 
 /** "Mirror a HackMD workspace" (src/obsidian/mirror-actions.ts); "HackMD" is a brand, written as such. */

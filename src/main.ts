@@ -6,6 +6,7 @@ import { wireMergeEditor } from "./obsidian/conflict-wiring";
 import { desktopImageFetcher, loadDesktopPaths } from "./obsidian/desktop-loaders";
 import { wireSettingsAndEndpoint } from "./obsidian/endpoint-wiring";
 import { wireNoteHistory } from "./obsidian/history-wiring";
+import { wireSyncHistory } from "./obsidian/journal-wiring";
 import { ObsidianUi } from "./obsidian/obsidian-ui";
 import { mirrorSettings } from "./obsidian/mirror-settings";
 import { PluginServices } from "./obsidian/plugin-services";
@@ -63,6 +64,7 @@ export default class HackmdBridgePlugin extends Plugin {
     registerRibbon(this, actions);
     registerFileMenu(this, actions);
     wireNoteHistory({ plugin: this, services, ui });
+    wireSyncHistory({ plugin: this, services, ui });
 
     this.autoSync = new AutoSyncHost({ plugin: this, services, tuning: this.autoSyncTuning });
     registerQueuedPushesCommand(this, this.autoSync, ui);

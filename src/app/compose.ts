@@ -16,6 +16,7 @@ import { SafetyVersions } from "../hackmd/safety-version";
 import type { NoteSummary, Team } from "../hackmd/types";
 import { SyncQueue } from "../sync/queue";
 import { SyncService } from "../sync/service";
+import { SyncJournal } from "../sync/journal";
 import { SyncStateStore } from "../sync/store";
 import type { AppDeps } from "./deps";
 import { SearchIndex } from "./search";
@@ -50,6 +51,8 @@ export interface AppOptions {
   requireVersionHint?: string;
   /** The sync state store to use (the plugin shares its own, so one record index serves both). */
   store?: SyncStateStore;
+  /** Which host's user makes the writes no agent or automatic round makes (the journal's actor; default the command). */
+  door?: "obsidian" | "command";
 }
 
 /**
@@ -139,6 +142,14 @@ export function createAppDeps(options: AppOptions): AppDeps {
   });
   // One queue per core: the sync engine and every tool that writes a note body wait in it.
   const queue = new SyncQueue();
+  // One journal per state folder, shared by the plugin and the command (src/sync/journal.ts).
+  const journal = new SyncJournal({
+    files: options.files.state,
+    logger: options.logger,
+    stateFolder: options.files.root.stateFolder,
+    defaultActor: { kind: "user", door: options.door ?? "command" },
+    timing: { now: () => options.clock.now(), sleep: options.sleep },
+  });
   // Every host has LocalFiles, so every core carries the sync engine over its own client and cache.
   const sync = new SyncService({
     client,
@@ -159,6 +170,7 @@ export function createAppDeps(options: AppOptions): AppDeps {
     pending,
     queue,
     safety,
+    journal,
     ...(options.words === undefined ? {} : { words: options.words }),
     conversion: {
       enabled: options.convertByDefault ?? (() => false),
@@ -195,6 +207,7 @@ export function createAppDeps(options: AppOptions): AppDeps {
       clock: options.clock,
       isDefaultApiUrl: () => options.config.api.isDefault,
     }),
+    journal,
     clock: options.clock,
     sleep: options.sleep,
     logger: options.logger,

@@ -11,6 +11,7 @@ import type { HackmdClient } from "../hackmd/client";
 import type { PendingWrites } from "../hackmd/pending-writes";
 import type { SafetyVersions } from "../hackmd/safety-version";
 import type { NoteSummary, Team } from "../hackmd/types";
+import type { SyncJournal } from "../sync/journal";
 import type { SyncQueue } from "../sync/queue";
 import type { SyncTools } from "../sync/types";
 import type { SearchIndex } from "./search";
@@ -41,6 +42,8 @@ export interface AppDeps {
   safety: SafetyVersions;
   /** The full-text index of tracked notes' bodies (src/app/search.ts), built at the first search. */
   search: SearchIndex;
+  /** The sync journal: one entry per write, whoever made it (src/sync/journal.ts). */
+  journal: SyncJournal;
   clock: Clock;
   sleep: Sleep;
   logger: Logger;

@@ -119,7 +119,7 @@ export async function mirrorRoundHook(
   const mirrors = await loadMirrors(deps.files.state);
   if (mirrors.length === 0) return undefined;
   const observed = new Map<string, NoteDetail>();
-  const call = new CallContext({ onNoteRead: (note) => observed.set(note.id, note) });
+  const call = new CallContext({ actor: { kind: "auto" }, onNoteRead: (note) => observed.set(note.id, note) });
   const lists = new RoundLists(deps, call);
   return {
     call,

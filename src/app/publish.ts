@@ -6,7 +6,7 @@
  * tracks exactly that as the baseline (the sync engine's `adopt`).
  */
 import { BridgeError, isBridgeError } from "../core/errors";
-import { utf8Length } from "../core/hash";
+import { bodyHash, utf8Length } from "../core/hash";
 import { baseName } from "../core/paths";
 import { bodyTitle } from "../core/text";
 import type { CallContext } from "../hackmd/call-context";
@@ -40,6 +40,15 @@ export async function publishNote(
     read: (deadlineAt) => deps.client.getNote(call, { teamPath, noteId, deadlineAt }),
     matches: (note) => note.content === body.content,
     subject: `note ${noteId}`,
+  });
+  // A new note is a write too: one journal entry (the pull that tracks the file adds its own).
+  await deps.journal.append({
+    ...(call.actor === undefined ? {} : { actor: call.actor }),
+    kind: "create_note",
+    branch: "publish",
+    outcome: shown.confirmed ? "done" : "unconfirmed (readback)",
+    note: { team_path: teamPath, note_id: noteId, title: created.note.title },
+    remote: { after: await bodyHash(body.content) },
   });
   return { created, noteId, shown: shown.confirmed };
 }

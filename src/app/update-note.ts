@@ -37,7 +37,7 @@ export interface NoteUpdate {
 }
 
 /** How an edit ended. */
-export type UpdateOutcome =
+export type UpdateOutcome = (
   | { mode: "patched"; teamPath: string | null; noteId: string; patchPath: string; changed: boolean; bytes: number }
   | {
       mode: "updated";
@@ -47,7 +47,11 @@ export type UpdateOutcome =
       placementConfirmed: boolean | null;
       /** The version named before a blind replacement, when one was attempted. */
       safety: SafetyVersion | undefined;
-    };
+    }
+) & {
+  /** The user edited the proposed text before approving it: the body written and its hash. */
+  edited?: { bodyHash: string; bytes: number };
+};
 
 const CHANGING_FIELDS = [
   "title",
@@ -95,21 +99,29 @@ export function updateNote(
         patchPath: note.patch_path,
         pause: () => deps.sleep(0),
       });
+      let written = result.changed ? result.body : note.content;
+      let edited: UpdateOutcome["edited"];
       if (result.changed) {
         deps.pending.assertClear(address, note.content);
-        await call.beforeChange({
+        const edit = await call.beforeChange({
           action: "edit_note",
           note: { ...address, title: note.title },
           body: { where: "note", before: note.content, after: result.body },
         });
-        await sendAndConfirm(deps, call, address, result.body, {});
+        // The user's own text, when they edited the change before approving it.
+        if (edit !== undefined) {
+          written = edit.after;
+          edited = { bodyHash: await bodyHash(written), bytes: utf8Length(written) };
+        }
+        await sendAndConfirm(deps, call, address, written, {});
       }
       return {
         mode: "patched",
         ...address,
         patchPath: note.patch_path,
         changed: result.changed,
-        bytes: utf8Length(result.changed ? result.body : note.content),
+        bytes: utf8Length(written),
+        ...(edited === undefined ? {} : { edited }),
       };
     }
 
@@ -146,7 +158,7 @@ export function updateNote(
     // The text before is read only when the host needs it (a question, the activity history).
     const readCurrent = async (): Promise<NoteDetail & { content: string }> =>
       current ?? (current = await readBody(deps, call, address, undefined));
-    await call.beforeChange({
+    const edit = await call.beforeChange({
       action: "update_note",
       note: {
         ...address,
@@ -165,6 +177,12 @@ export function updateNote(
           }),
       fields: changedFields(update),
     });
+    // The user's own text, when they edited the replacement before approving it.
+    const edited =
+      edit !== undefined && replacement !== undefined
+        ? { bodyHash: await bodyHash(edit.after), bytes: utf8Length(edit.after) }
+        : undefined;
+    if (edited !== undefined && edit !== undefined) content = edit.after;
     // A body this call has not read is replaced blind: name HackMD's text first (one request),
     // once the host agreed to the change (nothing is written while it asks).
     if (replacement !== undefined && expected === undefined)
@@ -179,6 +197,7 @@ export function updateNote(
       note: last,
       placementConfirmed: placement === undefined ? null : showsPlacement(last, placement),
       safety: version,
+      ...(edited === undefined ? {} : { edited }),
     };
   });
 }

@@ -59,4 +59,18 @@ export interface ProposedChange {
  * Called by an operation just before it changes something, with the change it will make.
  * Resolves to go on; throws to stop (nothing written). The default lets every change through.
  */
-export type ChangeGuard = (change: ProposedChange) => Promise<void>;
+export type ChangeGuard = (change: ProposedChange) => Promise<void | ChangeEdit>;
+
+/**
+ * The user's own text in place of a proposed body (the approval modal's "Edit text"): the
+ * operation writes `after` instead of what it proposed. Only edits of a note's body honour it
+ * (app/update-note.ts); the gate offers editing for those alone.
+ */
+export interface ChangeEdit {
+  after: string;
+}
+
+/** Whether the user may edit a proposed change before approving it: a note body the call writes as given. */
+export function isEditableChange(change: ProposedChange): boolean {
+  return (change.action === "edit_note" || change.action === "update_note") && change.body?.where === "note";
+}

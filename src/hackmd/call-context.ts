@@ -2,9 +2,22 @@
  * The per-call context (docs/tools.md §4.3): one per tool call or plugin command, passed to every
  * request that call makes, so concurrent calls never mix their retry counters.
  */
-import type { ChangeGuard, ProposedChange } from "../core/approval";
+import type { ChangeEdit, ChangeGuard, ProposedChange } from "../core/approval";
 import type { RetryMeta } from "../core/errors";
 import type { NoteDetail } from "./types";
+
+/** Who makes a call's writes, as the sync journal names them (src/sync/journal.ts). */
+export interface CallActor {
+  kind: "user" | "agent" | "auto";
+  /** Which door: the plugin, the command, or an MCP tool call. */
+  door?: "obsidian" | "command" | "mcp";
+  /** The MCP client's name, for an agent. */
+  client?: string;
+  /** The agent's MCP session (one server per session), to group its writes as a change set. */
+  session?: string;
+  /** The MCP tool, for an agent. */
+  tool?: string;
+}
 
 /** Counters of one call; create one with `new CallContext()` at the start of each call. */
 export class CallContext {
@@ -16,14 +29,19 @@ export class CallContext {
   private readonly guard: ChangeGuard | undefined;
   private readonly noteRead: ((note: NoteDetail) => void) | undefined;
 
+  /** Who makes the call's writes (the sync journal's actor); undefined: the host's user. */
+  readonly actor: CallActor | undefined;
+
   /**
    * `guard` sees every change the call is about to make (the tool policy, docs/tool-contract-extensions.md); none lets all through.
    * `onNoteRead` sees every note a `GET` of this call read (a mirror learns a note's folders from the
    * reads a sync round makes anyway, src/app/mirror.ts); it must not throw.
+   * `actor` names who writes (docs/sync-journal.md).
    */
-  constructor(options: { guard?: ChangeGuard; onNoteRead?: (note: NoteDetail) => void } = {}) {
+  constructor(options: { guard?: ChangeGuard; onNoteRead?: (note: NoteDetail) => void; actor?: CallActor } = {}) {
     this.guard = options.guard;
     this.noteRead = options.onNoteRead;
+    this.actor = options.actor;
   }
 
   /** Called by the client with each note a `GET` of this call read. */
@@ -35,7 +53,7 @@ export class CallContext {
    * Called just before the call changes something, with the change; resolves to go on, throws to
    * stop with nothing written. Call it inside the hold the write is decided under.
    */
-  beforeChange(change: ProposedChange): Promise<void> {
+  beforeChange(change: ProposedChange): Promise<void | ChangeEdit> {
     return this.guard === undefined ? Promise.resolve() : this.guard(change);
   }
 

@@ -77,6 +77,27 @@ export class SafetyVersions {
    */
   async before(call: CallContext, noteId: string, action: OverwriteAction): Promise<SafetyVersion> {
     const name = `Before ${action} from ${this.options.host}, ${localMinute(this.options.clock.now())}`;
+    const outcome = await this.named(call, noteId, name);
+    if (!outcome.made && this.options.requireVersion()) {
+      throw new BridgeError(
+        "upstream",
+        `No version of note ${noteId} could be saved before the ${action} (${outcome.why}), and a version is required before overwriting; nothing was sent. Retry later, or ${this.options.requireHint}.`,
+      );
+    }
+    return outcome;
+  }
+
+  /**
+   * Names HackMD's current body of a note before an agent writes it, so collaborators see and can
+   * restore it on hackmd.io: "Before <client>: <tool>, <time>" (docs/sync-journal.md). One request;
+   * never throws for HackMD's answer (the write goes ahead and the outcome says why not).
+   */
+  beforeAgent(call: CallContext, noteId: string, client: string, tool: string): Promise<SafetyVersion> {
+    return this.named(call, noteId, `Before ${client}: ${tool}, ${localMinute(this.options.clock.now())}`);
+  }
+
+  /** Saves the note's current body as a version called `name` (or reuses an identical newest one). */
+  private async named(call: CallContext, noteId: string, name: string): Promise<SafetyVersion> {
     let outcome: SafetyVersion;
     try {
       const made = await this.options.client.createVersion(call, { noteId, name });
@@ -92,12 +113,6 @@ export class SafetyVersions {
       if (!isBridgeError(error)) throw error;
       if (error.kind === "not_found") this.available = false;
       outcome = { made: false, name, why: whyNot(error) };
-    }
-    if (!outcome.made && this.options.requireVersion()) {
-      throw new BridgeError(
-        "upstream",
-        `No version of note ${noteId} could be saved before the ${action} (${outcome.why}), and a version is required before overwriting; nothing was sent. Retry later, or ${this.options.requireHint}.`,
-      );
     }
     return outcome;
   }

@@ -3,6 +3,7 @@
  * (`createAppDeps`, app/compose.ts) and a factory for MCP hosts over them. Both hosts (the
  * standalone command and the plugin) call this.
  */
+import { journalToolWrite } from "./journal-writes";
 import { createAppDeps, type AppOptions } from "../app/compose";
 import { CallContext, retryMetaForResult } from "../hackmd/call-context";
 import type { ToolDeps } from "./tools/tool";
@@ -46,7 +47,22 @@ export function bridgeCoreOver(deps: ToolDeps): BridgeCore {
       version: host.version,
       tools: TOOLS,
       deps,
-      newCall: (guard) => new CallContext({ guard }),
+      newCall: (guard, caller) =>
+        new CallContext({
+          guard,
+          ...(caller === undefined
+            ? {}
+            : {
+                actor: {
+                  kind: "agent",
+                  door: "mcp",
+                  client: caller.client,
+                  session: caller.session,
+                  tool: caller.tool,
+                },
+              }),
+        }),
+      onWrite: (write) => journalToolWrite(deps.journal, write),
       retryMeta: (call) => retryMetaForResult(call),
       secrets: () =>
         host.secrets().filter((secret): secret is string => typeof secret === "string" && secret.trim() !== ""),

@@ -6,13 +6,14 @@
  * and on approval runs the handler again: it goes ahead only when it is about to make exactly the
  * change the user saw; when the note changed meanwhile, the user is asked again.
  */
-import type { ChangeGuard, ProposedChange } from "../core/approval";
+import { isEditableChange, type ChangeEdit, type ChangeGuard, type ProposedChange } from "../core/approval";
 import { BridgeError } from "../core/errors";
 import { bodyHash } from "../core/hash";
+import { normalizeLineEndings } from "../core/text";
 import { effectivePolicy, type PolicyMap } from "./policy";
 
-/** The user's answer to a question. */
-export type ApprovalDecision = "approve" | "deny" | "allow_session";
+/** The user's answer to a question; `{ edited }` approves the change with the user's own text. */
+export type ApprovalDecision = "approve" | "deny" | "allow_session" | { edited: string };
 
 /** One question put to the user. */
 export interface ApprovalRequest {
@@ -20,6 +21,39 @@ export interface ApprovalRequest {
   client: string;
   tool: string;
   change: ProposedChange;
+  /** The bulk guard's question: the session's writes so far in the window, oldest first. */
+  bulk?: { minutes: number; writes: string[] };
+}
+
+/**
+ * The bulk guard of one MCP session: the writes the session made, so that more than `writes`
+ * writes within `minutes` pause it and ask the user once, showing the set so far. An answer to
+ * go on starts a new count; the next question comes after as many writes again.
+ */
+export class SessionWrites {
+  private made: Array<{ at: number; what: string }> = [];
+  private countFrom = 0;
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  /** Records a write about to be made. */
+  record(what: string): void {
+    this.made.push({ at: this.now(), what });
+    if (this.made.length > 1000) this.made = this.made.slice(-500);
+    this.countFrom = Math.min(this.countFrom, this.made.length);
+  }
+
+  /** The writes since the last answer within the window, when there are at least `limit.writes` of them. */
+  exceeded(limit: { writes: number; minutes: number }): string[] | undefined {
+    const since = this.now() - limit.minutes * 60_000;
+    const recent = this.made.slice(this.countFrom).filter((write) => write.at >= since);
+    return recent.length >= limit.writes ? recent.map((write) => write.what) : undefined;
+  }
+
+  /** The user let the session go on: count again from here. */
+  goOn(): void {
+    this.countFrom = this.made.length;
+  }
 }
 
 /**
@@ -50,6 +84,14 @@ export interface ToolGate {
   wait: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Whether calls record the text before a change even when nobody is asked (the activity history's undo). */
   recordsBefore: boolean;
+  /**
+   * Runs just before an allowed or approved change is written, inside the call's hold (the plugin
+   * names HackMD's text as a version before an agent's write, docs/sync-journal.md). A failure
+   * here is the host's to swallow; a throw stops the call with nothing written.
+   */
+  beforeWrite?: (write: { client: string; tool: string; change: ProposedChange }) => Promise<void>;
+  /** The bulk guard's limit (more than `writes` writes in `minutes` asks once); undefined: off. */
+  bulkLimit?: () => { writes: number; minutes: number } | undefined;
   words: GateWords;
 }
 
@@ -59,6 +101,8 @@ export interface MadeChange {
   /** `body_hash` of the text before and after, for a text change. */
   hashBefore?: string;
   hashAfter?: string;
+  /** The user edited the proposed text before approving; `hashAfter` is of their text. */
+  editedByUser?: boolean;
 }
 
 /** How many times one call asks when the note keeps changing under the question. */
@@ -68,6 +112,17 @@ const MAX_QUESTIONS = 3;
 class NeedsApproval extends Error {
   constructor(readonly change: ProposedChange) {
     super("approval needed");
+  }
+}
+
+/** Thrown through the handler when the session's writes reached the bulk limit; never leaves the gate. */
+class NeedsBulkApproval extends Error {
+  constructor(
+    readonly change: ProposedChange,
+    readonly writes: string[],
+    readonly minutes: number,
+  ) {
+    super("bulk approval needed");
   }
 }
 
@@ -85,6 +140,8 @@ export async function runGated<T>(options: {
   readsOnly: boolean;
   client: string;
   sessionAllowed: Set<string>;
+  /** This session's writes, for the bulk guard (absent: no bulk guard). */
+  sessionWrites?: SessionWrites;
   /** The call's arguments as they arrived; shown when a tool that reads only is asked about. */
   rawArguments?: unknown;
   run: (guard: ChangeGuard) => Promise<T>;
@@ -93,6 +150,48 @@ export async function runGated<T>(options: {
 }): Promise<T> {
   const { gate, tool } = options;
   if (gate === undefined) return options.run(recordingGuard(undefined, options.onChange, undefined));
+  for (let pause = 0; ; pause += 1) {
+    try {
+      return await runGatedOnce(options, gate);
+    } catch (error) {
+      if (!(error instanceof NeedsBulkApproval) || pause > 0) throw error;
+      // The session made many writes quickly: ask once, showing them, before this one.
+      const approver = gate.approver;
+      if (approver === undefined) throw new BridgeError("tool_denied", gate.words.cannotAsk(tool));
+      const decision = await ask(gate, approver, {
+        client: options.client,
+        tool,
+        change: error.change,
+        bulk: { minutes: error.minutes, writes: error.writes },
+      });
+      if (decision === "timeout")
+        throw new BridgeError(
+          "approval_timeout",
+          `The user did not answer whether ${options.client} may go on after ${error.writes.length} changes in ${error.minutes} minutes; nothing was changed. Ask the user before going on.`,
+        );
+      if (decision === "deny")
+        throw new BridgeError(
+          "approval_denied",
+          `The user paused this session after ${error.writes.length} changes in ${error.minutes} minutes; nothing more was changed. Stop and ask the user how to go on.`,
+        );
+      options.sessionWrites?.goOn();
+    }
+  }
+}
+
+/** One pass through the gate (see `runGated`); a bulk pause comes out as NeedsBulkApproval. */
+async function runGatedOnce<T>(options: Parameters<typeof runGated<T>>[0], gate: ToolGate): Promise<T> {
+  const { tool } = options;
+  const sessionWrites = options.sessionWrites;
+  const beforeWrite = async (change: ProposedChange): Promise<void> => {
+    const limit = sessionWrites === undefined ? undefined : gate.bulkLimit?.();
+    if (sessionWrites !== undefined && limit !== undefined) {
+      const writes = sessionWrites.exceeded(limit);
+      if (writes !== undefined) throw new NeedsBulkApproval(change, writes, limit.minutes);
+      sessionWrites.record(describeWrite(tool, change));
+    }
+    await gate.beforeWrite?.({ client: options.client, tool, change });
+  };
   const readOnly = gate.readOnly();
   const policy = effectivePolicy({ policies: gate.policies(), readOnly, tool, readsOnly: options.readsOnly });
   if (policy === "deny")
@@ -101,7 +200,7 @@ export async function runGated<T>(options: {
       gate.words.denied(tool, readOnly && !options.readsOnly ? "read_only" : "policy"),
     );
   const asking = policy === "ask" && !options.sessionAllowed.has(tool);
-  if (!asking) return options.run(recordingGuard(gate, options.onChange, undefined));
+  if (!asking) return options.run(recordingGuard(gate, options.onChange, undefined, beforeWrite));
   const approver = gate.approver;
   if (approver === undefined) throw new BridgeError("tool_denied", gate.words.cannotAsk(tool));
   if (options.readsOnly) {
@@ -110,12 +209,19 @@ export async function runGated<T>(options: {
     return options.run(recordingGuard(gate, options.onChange, undefined));
   }
   let approved: ProposedChange | undefined;
+  let edit: ChangeEdit | undefined;
   for (let question = 1; ; question += 1) {
     try {
       return await options.run(
-        recordingGuard(gate, options.onChange, (change) => {
-          if (approved === undefined || !sameChange(approved, change)) throw new NeedsApproval(change);
-        }),
+        recordingGuard(
+          gate,
+          options.onChange,
+          (change) => {
+            if (approved === undefined || !sameChange(approved, change)) throw new NeedsApproval(change);
+            return edit;
+          },
+          beforeWrite,
+        ),
       );
     } catch (error) {
       if (!(error instanceof NeedsApproval)) throw error;
@@ -125,19 +231,22 @@ export async function runGated<T>(options: {
           `The note kept changing while the user was asked to approve ${tool}; nothing was changed. Read it again and retry.`,
         );
       }
-      await decide(gate, approver, options, error.change);
+      edit = await decide(gate, approver, options, error.change);
       approved = error.change;
     }
   }
 }
 
-/** Asks about one change; returns on approval, throws `approval_denied` or `approval_timeout` otherwise. */
+/**
+ * Asks about one change; returns on approval (with the user's own text when they edited an
+ * editable change), throws `approval_denied` or `approval_timeout` otherwise.
+ */
 async function decide(
   gate: ToolGate,
   approver: Approver,
   options: { tool: string; client: string; sessionAllowed: Set<string> },
   change: ProposedChange,
-): Promise<void> {
+): Promise<ChangeEdit | undefined> {
   const { tool } = options;
   const decision = await ask(gate, approver, { client: options.client, tool, change });
   if (decision === "timeout") {
@@ -152,6 +261,18 @@ async function decide(
       `The user denied ${tool}; nothing was changed. Do not retry it unless the user asks you to.`,
     );
   if (decision === "allow_session") options.sessionAllowed.add(tool);
+  if (typeof decision === "object") {
+    if (!isEditableChange(change))
+      throw new BridgeError("approval_denied", `The user's edit of ${tool} cannot be applied; nothing was changed.`);
+    return decision.edited === change.body?.after ? undefined : { after: normalizeLineEndings(decision.edited) };
+  }
+  return undefined;
+}
+
+/** One line of the bulk guard's list: the tool and what it changed. */
+function describeWrite(tool: string, change: ProposedChange): string {
+  const what = change.localPath ?? change.note?.title ?? change.note?.noteId ?? change.folder?.name ?? "";
+  return what === "" ? tool : `${tool}: ${what}`;
 }
 
 /** The plain top-level arguments, as text (each cut at 200 characters), for a question about a read. */
@@ -170,7 +291,8 @@ function argumentFields(raw: unknown): Record<string, string> {
 function recordingGuard(
   gate: ToolGate | undefined,
   onChange: (made: MadeChange) => void,
-  check: ((change: ProposedChange) => void) | undefined,
+  check: ((change: ProposedChange) => ChangeEdit | undefined) | undefined,
+  beforeWrite?: (change: ProposedChange) => Promise<void>,
 ): ChangeGuard {
   return async (proposed) => {
     const change = await completed(proposed, {
@@ -183,7 +305,15 @@ function recordingGuard(
       made.hashAfter = await bodyHash(change.body.after);
     }
     onChange(made);
-    check?.(change);
+    const edit = check?.(change);
+    if (edit !== undefined && change.body !== undefined) {
+      // What is written is the user's text: the history and the journal record that.
+      made.change = { ...change, body: { ...change.body, after: edit.after } };
+      made.hashAfter = await bodyHash(edit.after);
+      made.editedByUser = true;
+    }
+    if (beforeWrite !== undefined && change.action !== "read") await beforeWrite(made.change);
+    return edit;
   };
 }
 

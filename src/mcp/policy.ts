@@ -22,6 +22,8 @@ export const READ_TOOL_NAMES = [
   "hackmd_list_comments",
   // Search (local files only):
   "hackmd_search_notes",
+  // The sync journal:
+  "hackmd_list_journal",
 ] as const;
 
 /** Tools that may change a note, a folder, an image, a file or a sync record, in the order of docs/tools.md §9.0. */

@@ -13,7 +13,7 @@ import { decodeArguments, describeTool, type ToolDefinition } from "./define-too
 import { ElicitationSchemaValidator } from "./elicitation-validator";
 import { BridgeError } from "../core/errors";
 import { scrubSecrets } from "../core/secrets";
-import { runGated, type MadeChange, type ToolGate } from "./gate";
+import { runGated, SessionWrites, type MadeChange, type ToolGate } from "./gate";
 import { errorResult, successResult, type ToolResult } from "./result";
 
 /** What the MCP server needs from its host: the tools, their deps, and per-call bookkeeping. */
@@ -23,8 +23,11 @@ export interface McpHost<Deps, Call> {
   version: string;
   tools: ReadonlyArray<ToolDefinition<Deps, Call, never>>;
   deps: Deps;
-  /** A fresh per-call context (retry counters live here, never in module state) carrying the gate's guard. */
-  newCall(guard: ChangeGuard): Call;
+  /**
+   * A fresh per-call context (retry counters live here, never in module state) carrying the gate's
+   * guard and who calls: the client's name, the MCP session and the tool (the journal's actor).
+   */
+  newCall(guard: ChangeGuard, caller?: ToolCaller): Call;
   /** The call's `_meta.retry`, or undefined when nothing was retried or read back. */
   retryMeta(call: Call): RetryMeta | undefined;
   /** Secrets that must never leave in a result (the HackMD token). */
@@ -36,7 +39,33 @@ export interface McpHost<Deps, Call> {
   onCallCompleted?(event: ToolCallEvent, change?: ProposedChange): void;
   /** The per-tool policy and the user's approval (docs/tool-contract-extensions.md); absent: every tool allowed. */
   gate?: ToolGate;
+  /**
+   * Records a call that wrote (or may have written) in the sync journal, awaited before the result
+   * goes back so the agent's next read of the journal shows it; `meta` is the result's `_meta`.
+   */
+  onWrite?(write: ToolWrite): Promise<void>;
 }
+
+/** Who makes a tool call. */
+export interface ToolCaller {
+  client: string;
+  /** This MCP session's id (one server per session). */
+  session: string;
+  tool: string;
+}
+
+/** A tool call that changed something, or whose outcome is unknown. */
+export interface ToolWrite {
+  caller: ToolCaller;
+  ok: boolean;
+  errorKind?: string;
+  made: MadeChange;
+  /** The note the result or the change named (a created note's new id). */
+  noteId?: string;
+  meta?: Record<string, unknown>;
+}
+
+let sessions = 0;
 
 /** One completed tool call, as logged and shown in the activity log (never bodies or tokens). */
 export interface ToolCallEvent {
@@ -88,6 +117,14 @@ export interface ServerScope {
   allowed?(client: string): Set<string>;
   /** The client's name from its 2025-11-25 `initialize`, which the transport saw. */
   clientName?(): string | undefined;
+  /** The session a client's calls belong to in the journal and the bulk guard, kept per client name. */
+  session?(client: string): { id: string; writes: SessionWrites };
+}
+
+/** A name for one agent session in the journal (docs/sync-journal.md). */
+export function newSessionId(): string {
+  sessions += 1;
+  return `s-${Date.now().toString(36)}-${sessions.toString(36)}`;
 }
 
 /**
@@ -142,8 +179,13 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>, scope: Se
   const server = mcp.server;
   const listing = listingOf(host.tools);
   const handlers = new Map(host.tools.map((tool) => [tool.name, { tool, run: tool.create(host.deps) }]));
-  // "Allow this tool for this session": one server serves one 2025-11-25 session or one stdio connection.
+  // "Allow this tool for this session", the bulk guard's count of the session's writes
+  // (docs/tool-contract-extensions.md) and the session's name in the journal: one server serves
+  // one 2025-11-25 session or one stdio connection; a 2026-07-28 client has no session, and the
+  // scope keeps these per client name instead.
   const ownAllowed = new Set<string>();
+  const ownWrites = new SessionWrites();
+  const ownSession = newSessionId();
 
   // The listing is our own JSON Schema (docs/tools.md §3), typed more loosely than the SDK's.
   server.setRequestHandler("tools/list", () => ({ tools: listing as never }));
@@ -159,7 +201,10 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>, scope: Se
     const started = Date.now();
     const client = clientNameOf(ctx) ?? scope.clientName?.() ?? "unknown client";
     const sessionAllowed = scope.allowed?.(client) ?? ownAllowed;
-    let call = host.newCall(() => Promise.resolve());
+    const shared = scope.session?.(client);
+    const sessionWrites = shared?.writes ?? ownWrites;
+    const caller: ToolCaller = { client, session: shared?.id ?? ownSession, tool: entry.tool.name };
+    let call = host.newCall(() => Promise.resolve(), caller);
     let made: MadeChange | undefined;
     host.logger.info("tool_call_started", { request_id: requestId, tool: entry.tool.name });
     let result: ToolResult;
@@ -171,6 +216,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>, scope: Se
         readsOnly: entry.tool.annotations.readOnlyHint,
         client,
         sessionAllowed,
+        sessionWrites,
         rawArguments,
         onChange: (change) => {
           made = change;
@@ -181,7 +227,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>, scope: Se
             entry.tool.aliases,
             rawArguments,
           ) as never;
-          call = host.newCall(guard);
+          call = host.newCall(guard, caller);
           return entry.run(args, call);
         },
       });
@@ -210,6 +256,21 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>, scope: Se
     if (noteId) event.note_id = noteId;
     addChange(event, made);
     host.logger.info("tool_call_completed", { ...event });
+    const written: MadeChange | undefined = made;
+    if (
+      host.onWrite !== undefined &&
+      written !== undefined &&
+      (!result.isError || UNKNOWN_OUTCOME.has(event.error_kind ?? ""))
+    ) {
+      await host.onWrite({
+        caller,
+        ok: !result.isError,
+        ...(event.error_kind === undefined ? {} : { errorKind: event.error_kind }),
+        made: written,
+        ...(event.note_id === undefined ? {} : { noteId: event.note_id }),
+        ...(result._meta === undefined ? {} : { meta: result._meta }),
+      });
+    }
     host.onCallCompleted?.(event, made?.change);
     return result;
   });
@@ -222,6 +283,9 @@ function clientNameOf(ctx: ServerContext): string | undefined {
   const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
   return typeof info?.name === "string" && info.name !== "" ? info.name : undefined;
 }
+
+/** Errors after which a write may have landed: journaled as unconfirmed. */
+const UNKNOWN_OUTCOME: ReadonlySet<string> = new Set(["readback", "partial_write"]);
 
 /** What the event says about the change a call made or was about to make (hashes only, never text). */
 function addChange(event: ToolCallEvent, made: MadeChange | undefined): void {

@@ -7,7 +7,7 @@
  * nothing is written.
  */
 import { isBridgeError } from "../core/errors";
-import type { CallContext } from "../hackmd/call-context";
+import { CallContext } from "../hackmd/call-context";
 import type { AppDeps } from "../app/deps";
 import { workspaceArg } from "../app/inputs";
 import { resolveRef } from "../app/notes";
@@ -58,7 +58,27 @@ export async function undoAgentWrite(options: UndoOptions, entry: ActivityEntry)
     });
     // The id the agent's write named; a short id that no longer names one note is not guessed at.
     if (resolution.status !== "resolved") return { undone: false, message: "This call cannot be undone." };
-    await updateNote(options.deps, call, { teamPath: resolution.teamPath, noteId: resolution.noteId }, update);
+    // The text the undo replaces (the agent's), as the edit read it under the note's key.
+    let agentText: string | undefined;
+    const writing = new CallContext({
+      guard: (change) => {
+        agentText = change.body?.before;
+        return Promise.resolve();
+      },
+      actor: { kind: "user", door: "obsidian" },
+    });
+    await updateNote(options.deps, writing, { teamPath: resolution.teamPath, noteId: resolution.noteId }, update);
+    // Undo is a write too: one journal entry, keeping the agent's text it replaced.
+    await options.deps.journal.append({
+      actor: { kind: "user", door: "obsidian" },
+      kind: "undo",
+      branch: "update_note",
+      outcome: "undone",
+      note: { team_path: resolution.teamPath, note_id: resolution.noteId },
+      remote: { before: entry.hashAfter, ...(entry.hashBefore === undefined ? {} : { after: entry.hashBefore }) },
+      undoes: entry.id,
+      ...(agentText === undefined ? {} : { keep: [{ side: "remote" as const, text: agentText }] }),
+    });
   } catch (error) {
     if (isBridgeError(error, "conflict")) {
       return {

@@ -18,6 +18,8 @@ export interface PluginGateOptions {
   timers: Pick<TransportTimers, "setTimeout" | "clearTimeout">;
   /** How the user knows a note (its tracked file), or undefined. */
   noteName: (change: ProposedChange) => Promise<string | undefined>;
+  /** Runs before each allowed write (the named version before an agent's write, agent-versions.ts). */
+  beforeWrite?: ToolGate["beforeWrite"];
 }
 
 /** Refusals name the settings the user changes. */
@@ -58,6 +60,12 @@ export function pluginGate(options: PluginGateOptions): ToolGate & { closeQuesti
       }),
     // The activity history keeps the text before each note write, for Undo.
     recordsBefore: true,
+    ...(options.beforeWrite === undefined ? {} : { beforeWrite: options.beforeWrite }),
+    // The bulk guard (settings "Pause an agent after" … "writes within" … minutes).
+    bulkLimit: () => {
+      const { bulkGuardWrites, bulkGuardMinutes } = options.settings();
+      return bulkGuardWrites > 0 ? { writes: bulkGuardWrites, minutes: bulkGuardMinutes } : undefined;
+    },
     words: WORDS,
     // Closing a question answers it with deny, so the waiting call fails and writes nothing.
     closeQuestions: () => {

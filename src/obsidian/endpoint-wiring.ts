@@ -9,6 +9,7 @@ import { normalizePath, type Plugin } from "obsidian";
 import { isBridgeError } from "../core/errors";
 import type { Settings } from "../settings/schema";
 import { registerActivityView } from "../ui/activity-view";
+import { agentVersionBefore } from "./agent-versions";
 import { HackmdBridgeSettingTab, type ConnectionTestResult } from "../ui/settings-tab";
 import type { MirrorSettings } from "../ui/mirror-list";
 import { ConfirmModal } from "../ui/confirm-modal";
@@ -79,6 +80,10 @@ export function wireSettingsAndEndpoint(options: EndpointWiringOptions): { activ
     timers: window,
     noteName: async (change) =>
       change.localPath ?? (change.note === undefined ? undefined : await trackedName(change.note.noteId)),
+    beforeWrite: agentVersionBefore({
+      deps: () => services.loadDeps(),
+      enabled: () => services.settings.agentVersionsOnHackmd,
+    }),
   });
   const device = new DeviceSettings({ app: plugin.app });
   const endpoint = new McpEndpointController({

@@ -172,6 +172,7 @@ export class PluginServices {
         convertByDefault: () => this.readSettings().convertObsidianSyntax,
         downloadImages: () => this.readSettings().downloadImages,
         hostLabel: "Obsidian",
+        door: "obsidian",
         requireVersion: () => this.readSettings().requireVersionBeforeOverwrite,
         requireVersionHint: 'turn off "Require a version before overwriting" in the plugin settings',
         store: this.store,

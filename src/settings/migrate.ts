@@ -160,9 +160,30 @@ export function migrateSettings(raw: unknown, options: MigrateOptions = {}): Set
       booleanOf(fields.requireVersionBeforeOverwrite),
       DEFAULT_SETTINGS.requireVersionBeforeOverwrite,
     ),
+    // Added within version 1 (docs/sync-journal.md): absent means on.
+    agentVersionsOnHackmd: pick(
+      "agentVersionsOnHackmd",
+      booleanOf(fields.agentVersionsOnHackmd),
+      DEFAULT_SETTINGS.agentVersionsOnHackmd,
+    ),
+    bulkGuardWrites: pick(
+      "bulkGuardWrites",
+      countOf(fields.bulkGuardWrites, 0, 1000),
+      DEFAULT_SETTINGS.bulkGuardWrites,
+    ),
+    bulkGuardMinutes: pick(
+      "bulkGuardMinutes",
+      countOf(fields.bulkGuardMinutes, 1, 1440),
+      DEFAULT_SETTINGS.bulkGuardMinutes,
+    ),
   };
   if (repaired.length > 0) logger.warn("settings_repaired", { fields: repaired });
   return settings;
+}
+
+/** A whole number from `min` to `max`, or undefined. */
+function countOf(value: unknown, min: number, max: number): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
 }
 
 /** The API token a version-0 `data.json` kept in plain text, so the plugin can move it to secret storage. */

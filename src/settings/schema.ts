@@ -109,6 +109,12 @@ export interface Settings {
   approvalTimeoutSeconds: number;
   /** Refuse an overwrite of HackMD's text (keep mine, restore) when it could not be saved as a version first; off: go ahead and say so. */
   requireVersionBeforeOverwrite: boolean;
+  /** Name HackMD's text as a version before each agent write of a note, while the quota allows (docs/sync-journal.md). */
+  agentVersionsOnHackmd: boolean;
+  /** The bulk guard: more than this many writes by one agent session (0: off)… */
+  bulkGuardWrites: number;
+  /** …within this many minutes pause it and ask once. */
+  bulkGuardMinutes: number;
 }
 
 /** The defaults of every field. */
@@ -137,6 +143,9 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   // Well under the 60 s most MCP clients wait for a tool call.
   approvalTimeoutSeconds: 45,
   requireVersionBeforeOverwrite: false,
+  agentVersionsOnHackmd: true,
+  bulkGuardWrites: 10,
+  bulkGuardMinutes: 5,
 });
 
 /**

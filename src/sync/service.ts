@@ -53,6 +53,7 @@ import type {
 } from "./types";
 
 import { LARGE_BODY_BYTES, MAX_BODY_BYTES } from "./limits";
+import type { JournalDraft, SyncJournal } from "./journal";
 
 export { LARGE_BODY_BYTES, MAX_BODY_BYTES };
 
@@ -78,6 +79,8 @@ export interface SyncServiceOptions {
   conversion?: ConversionSettings;
   /** Named versions before deliberate overwrites and the race check after pushes (absent: neither). */
   safety?: SafetyVersions;
+  /** The sync journal: one entry per pull and per push that wrote (src/sync/journal.ts); absent: none. */
+  journal?: SyncJournal;
 }
 
 /** No conversion: pulls write the body as it is. */
@@ -129,6 +132,7 @@ export class SyncService implements SyncTools {
   private readonly words: Words;
   private readonly conversion: SyncConversion;
   private readonly safety: SafetyVersions | undefined;
+  private readonly journal: SyncJournal | undefined;
 
   /** Builds the service from one named-parameter object. */
   constructor(options: SyncServiceOptions) {
@@ -143,6 +147,7 @@ export class SyncService implements SyncTools {
     this.lists = options.lists;
     this.words = options.words ?? TOOL_WORDS;
     this.safety = options.safety;
+    this.journal = options.journal;
     this.conversion = new SyncConversion(
       options.store,
       options.files,
@@ -591,6 +596,31 @@ export class SyncService implements SyncTools {
         );
       }
       const drift = titleDrift(note.title, body);
+      const remoteHash = await bodyHash(body);
+      // A pull that found the file and its record already as HackMD has them replaced nothing.
+      const replacedNothing =
+        written === undefined &&
+        typeof prior === "object" &&
+        prior.local_path === path &&
+        prior.baseline_body_hash === remoteHash;
+      if (!replacedNothing)
+        await this.record(request.call, {
+          kind: "pull",
+          branch: "pull",
+          outcome: written === undefined ? "unchanged" : "pulled",
+          note: { team_path: target.teamPath, note_id: target.noteId, title: note.title },
+          file: path,
+          local: {
+            ...(usable === undefined ? {} : { before: await bodyHash(usable) }),
+            after: await bodyHash(normalizeLineEndings(form.text)),
+          },
+          remote: { before: remoteHash, after: remoteHash },
+          baseline: {
+            ...(typeof prior === "object" ? { before: prior.baseline_body_hash } : {}),
+            after: remoteHash,
+          },
+          ...(usable !== undefined && !same ? { keep: [{ side: "local" as const, text: usable }] } : {}),
+        });
       // The file and the note now agree: a snapshot of an earlier conflict of this file has done its job.
       const snapshot =
         typeof prior === "object" && prior.local_path === path ? await this.cleanSnapshot(key, path) : undefined;
@@ -603,7 +633,7 @@ export class SyncService implements SyncTools {
           title: note.title,
           local_path: path,
           bytes: size,
-          body_hash: await bodyHash(body),
+          body_hash: remoteHash,
           ...(changes === undefined ? {} : { changes }),
           ...(drift === undefined ? {} : { title_drift: drift }),
           // The record moved here: the file it named is kept as it is, but no longer tracked.
@@ -709,6 +739,12 @@ export class SyncService implements SyncTools {
         return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
       case "advance_baseline":
         await this.saveAfter(path, { record, baseline: local, note, kind: "advance", ...conversion });
+        await this.record(request.call, {
+          ...journalBase(address, note.title, path, decision.branch, decision.status),
+          kind: "advance_baseline",
+          local: { before: localHash, after: localHash },
+          remote: { before: remoteHash, after: remoteHash },
+        });
         return { kind: "pushed", output: { ...base, body_hash: localHash, ...drift(note.title, local) } };
       case "patch": {
         // An earlier unconfirmed write may still land on top of the body just read: wait for it.
@@ -733,6 +769,21 @@ export class SyncService implements SyncTools {
             ? version.created_at_ms
             : note.last_changed_at;
         const overwritten = await this.safety?.overwrittenSince(request.call, address.noteId, since, { probe });
+        await this.record(request.call, {
+          ...journalBase(address, last.title, path, decision.branch, "pushed"),
+          kind: request.strategy === "overwrite" ? "force_push" : "push",
+          local: { before: localHash, after: localHash },
+          baseline: { before: record.baseline_body_hash, after: localHash },
+          remote: { before: remoteHash, after: localHash },
+          ...(version?.made === true
+            ? {
+                replaced: [
+                  { side: "remote" as const, hash: remoteHash, where: "version" as const, version_id: version.id },
+                ],
+              }
+            : {}),
+          keep: [{ side: "remote", text: note.content }],
+        });
         return {
           kind: "pushed",
           output: { ...base, body_hash: localHash, ...drift(last.title, local) },
@@ -743,11 +794,17 @@ export class SyncService implements SyncTools {
         // The merge engine loads on first use (not with the plugin).
         const { threeWayMerge } = await import("./merge");
         const merge = threeWayMerge({ base: loaded.baseline, local, remote: note.content });
-        if (!merge.clean)
-          return {
-            kind: "pushed",
-            output: await this.conflictOutput({ ...base, status: "conflict" }, loaded, local, note.content, remoteHash),
-          };
+        if (!merge.clean) {
+          const output = await this.conflictOutput(
+            { ...base, status: "conflict" },
+            loaded,
+            local,
+            note.content,
+            remoteHash,
+          );
+          await this.recordConflict(request.call, output, note.title, path, "G7", localHash, remoteHash);
+          return { kind: "pushed", output };
+        }
         const merged = merge.merged;
         // The merged body in the file's form (docs/conversion-rules.md), and the conversion that goes with it.
         const mergedForm = await this.conversion.localForm(merged, {
@@ -781,8 +838,16 @@ export class SyncService implements SyncTools {
           }
         }
         const mergedHash = await bodyHash(merged);
+        const fileBefore = await bodyHash(file.text);
         if (merged === note.content) {
           await this.saveAfter(path, { record, baseline: merged, note, kind: "advance", ...mergedConversion });
+          await this.record(request.call, {
+            ...journalBase(address, note.title, path, decision.branch, "nothing_to_push"),
+            kind: "merge",
+            local: { before: fileBefore, after: await bodyHash(mergedForm.text) },
+            remote: { before: remoteHash, after: remoteHash },
+            keep: [{ side: "local", text: file.text }],
+          });
           return {
             kind: "pushed",
             output: {
@@ -799,6 +864,17 @@ export class SyncService implements SyncTools {
         const last = await this.writeNote(request.call, address, merged);
         await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push", ...mergedConversion });
         const overwritten = await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at);
+        await this.record(request.call, {
+          ...journalBase(address, last.title, path, decision.branch, "pushed"),
+          kind: "merge",
+          local: { before: fileBefore, after: await bodyHash(mergedForm.text) },
+          remote: { before: remoteHash, after: mergedHash },
+          baseline: { before: record.baseline_body_hash, after: mergedHash },
+          keep: [
+            ...(mergedForm.text !== file.raw ? [{ side: "local" as const, text: file.text }] : []),
+            { side: "remote" as const, text: note.content },
+          ],
+        });
         return {
           kind: "pushed",
           output: { ...base, body_hash: mergedHash, merged: true, ...drift(last.title, merged) },
@@ -809,9 +885,41 @@ export class SyncService implements SyncTools {
         const output = await this.conflictOutput(base, loaded, local, note.content, remoteHash);
         // Both sides changed (S7): say when strategy merge would merge them without help.
         const mergeable = decision.branch === "S7" && (await mergesCleanly(loaded.baseline, local, note.content));
+        await this.recordConflict(request.call, output, note.title, path, decision.branch, localHash, remoteHash);
         return { kind: "pushed", output, ...(mergeable ? { mergeable: true as const } : {}) };
       }
     }
+  }
+
+  /** Appends a journal entry for a write this call made (never fails the operation). */
+  private async record(call: CallContext, draft: Omit<JournalDraft, "actor">): Promise<void> {
+    if (this.journal === undefined) return;
+    await this.journal.append({ ...draft, actor: this.journal.actorOr(call.actor) });
+  }
+
+  /** A push that ended in a conflict wrote the remote text to `.remote.md` (or could not). */
+  private async recordConflict(
+    call: CallContext,
+    output: PushOutput,
+    title: string,
+    path: string,
+    branch: string,
+    localHash: string,
+    remoteHash: string,
+  ): Promise<void> {
+    await this.record(call, {
+      ...journalBase({ teamPath: output.team_path, noteId: output.note_id }, title, path, branch, "conflict"),
+      kind: "conflict",
+      local: { before: localHash, after: localHash },
+      remote: { before: remoteHash, after: remoteHash },
+      ...(output.snapshot_path === undefined
+        ? {}
+        : {
+            replaced: [
+              { side: "remote" as const, hash: remoteHash, where: "remote_md" as const, path: output.snapshot_path },
+            ],
+          }),
+    });
   }
 
   /**
@@ -953,6 +1061,15 @@ export class SyncService implements SyncTools {
           `Note ${request.noteId} in ${request.teamPath === null ? "the personal workspace" : `team ${request.teamPath}`} is not tracked; see ${this.words.step({ action: "list_tracked" })}.`,
         );
       }
+      if (this.journal !== undefined)
+        await this.journal.append({
+          actor: this.journal.actorOr(request.call?.actor),
+          kind: "untrack",
+          branch: "untrack",
+          outcome: "untracked",
+          note: { team_path: request.teamPath, note_id: request.noteId },
+          file: removed.localPath,
+        });
       return { team_path: request.teamPath, note_id: request.noteId, local_path: removed.localPath };
     });
   }
@@ -1390,6 +1507,17 @@ function timestampOf(note: NoteDetail): string {
 }
 
 /** Push branches that replace text HackMD holds beyond the baseline, or on purpose (docs/tools.md §14.4). */
+/** The fields of a push's journal entry every branch shares. */
+function journalBase(
+  address: { teamPath: string | null; noteId: string },
+  title: string,
+  file: string,
+  branch: string,
+  outcome: string,
+): Pick<JournalDraft, "note" | "file" | "branch" | "outcome"> {
+  return { note: { team_path: address.teamPath, note_id: address.noteId, title }, file, branch, outcome };
+}
+
 const OVERWRITE_BRANCHES: ReadonlySet<string> = new Set(["O3", "S6", "G6"]);
 
 /** The safety report of a push that wrote, when there is anything to report. */

@@ -129,6 +129,8 @@ export interface UntrackRequest {
   teamPath: string | null;
   noteId: string;
   confirm: boolean;
+  /** The call, for the journal's actor (absent: the host's user). */
+  call?: CallContext;
 }
 
 /** The output of an untrack. */

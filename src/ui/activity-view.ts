@@ -33,6 +33,7 @@ export const TOOL_WORDS: Readonly<Record<string, string>> = {
   hackmd_get_version: "Read a version of a note",
   hackmd_create_version: "Saved a version of a note",
   hackmd_list_comments: "Listed a note's comments",
+  hackmd_list_journal: "Read the sync journal",
   hackmd_resolve_comment: "Resolved or reopened a comment",
   hackmd_search_notes: "Searched the tracked notes",
 };

@@ -6,7 +6,7 @@
  */
 import { structuredPatch } from "diff";
 import { Modal, Setting, type App } from "obsidian";
-import type { ProposedChange } from "../core/approval";
+import { isEditableChange, type ProposedChange } from "../core/approval";
 import type { ApprovalDecision, ApprovalRequest } from "../mcp/gate";
 
 /** One line of the diff, marked as kept, removed or added. */
@@ -28,6 +28,8 @@ export interface ApprovalViewModel {
   diff: DiffLine[];
   /** Says when the text does not change at all. */
   unchangedText?: boolean;
+  /** The proposed text, when the user may edit it before approving (a note body the call writes as given). */
+  editable?: string;
 }
 
 /** Lines of context around each change in the diff. */
@@ -72,10 +74,18 @@ export function approvalViewModel(request: ApprovalRequest, noteName: string | u
   };
   const warning = warningOf(change);
   if (warning !== undefined) model.warning = warning;
+  if (request.bulk !== undefined) {
+    // The bulk guard: the session is paused; the set so far, then the change it would make next.
+    const { writes, minutes } = request.bulk;
+    model.title = `Let ${request.client} go on?`;
+    model.warning = `It made ${writes.length} changes in the last ${minutes} minutes. Nothing more is written until you answer; Approve lets it go on, Deny stops this change.`;
+    model.fields = [...writes.map((write, index) => ({ label: String(index + 1), value: write })), ...model.fields];
+  }
   const body = change.body;
   if (body !== undefined) {
     if (body.before !== undefined && body.before === body.after) model.unchangedText = true;
     else model.diff = diffLines(body.before ?? "", body.after);
+    if (isEditableChange(change)) model.editable = body.after;
   }
   return model;
 }
@@ -151,6 +161,24 @@ export class ApprovalModal extends Modal {
       const pre = contentEl.createEl("pre", { cls: "hackmd-bridge-approval-diff" });
       for (const line of this.model.diff) pre.createDiv({ cls: `hackmd-bridge-diff-${line.kind}`, text: line.text });
     }
+    // "Edit text": the user changes the proposed text; Approve then writes theirs (docs/sync-journal.md).
+    let editor: HTMLTextAreaElement | undefined;
+    const editable = this.model.editable;
+    if (editable !== undefined) {
+      const edit = contentEl.createDiv({ cls: "hackmd-bridge-approval-edit" });
+      new Setting(edit).setName("Change the text before approving").addButton((button) =>
+        button
+          .setButtonText("Edit text")
+          .setClass("hackmd-bridge-approval-edit-button")
+          .onClick(() => {
+            if (editor !== undefined) return;
+            editor = edit.createEl("textarea", { cls: "hackmd-bridge-approval-editor" });
+            editor.value = editable;
+            editor.rows = 12;
+            editor.focus();
+          }),
+      );
+    }
     new Setting(contentEl)
       .addButton((button) => button.setButtonText("Deny").onClick(() => this.answer("deny")))
       .addButton((button) =>
@@ -160,7 +188,9 @@ export class ApprovalModal extends Modal {
         button
           .setButtonText("Approve")
           .setCta()
-          .onClick(() => this.answer("approve")),
+          .onClick(() =>
+            this.answer(editor !== undefined && editor.value !== editable ? { edited: editor.value } : "approve"),
+          ),
       );
   }
 

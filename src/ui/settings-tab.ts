@@ -131,6 +131,7 @@ const TOOL_SETTING_NAMES: Readonly<Record<string, string>> = {
   hackmd_get_version: "Read a version of a note",
   hackmd_create_version: "Save a version of a note",
   hackmd_list_comments: "List a note's comments",
+  hackmd_list_journal: "Read the sync journal",
   hackmd_resolve_comment: "Resolve or reopen a comment",
   hackmd_search_notes: "Search the tracked notes",
 };
@@ -279,6 +280,8 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
         rows: [
           this.readOnlyRow(),
           this.approvalTimeoutRow(),
+          this.agentVersionsRow(),
+          this.bulkGuardRow(),
           ...ALL_TOOL_NAMES.map((tool) => this.toolPolicyRow(tool)),
         ],
       },
@@ -636,6 +639,41 @@ export class HackmdBridgeSettingTab extends PluginSettingTab {
       "Agents can only read: every tool that changes a note, a folder, an image, a file or a sync record is refused, whatever its choice below.",
       "agentsReadOnly",
     );
+  }
+
+  private agentVersionsRow(): Row {
+    return this.toggleRow(
+      "Name a version before agent writes",
+      "Before an agent changes a note's text, save HackMD's text as a version named after the agent, so collaborators can see and restore it on HackMD. Skipped while HackMD's request quota runs low.",
+      "agentVersionsOnHackmd",
+    );
+  }
+
+  private bulkGuardRow(): Row {
+    return {
+      name: "Pause an agent after many changes",
+      desc: "When one agent session makes more than this many changes within the minutes chosen, it is paused and you are asked once, with the list of its changes so far.",
+      render: (setting) =>
+        void setting
+          .addDropdown((dropdown) => {
+            const current = this.services.getSettings().bulkGuardWrites;
+            const choices = [0, 5, 10, 20, 50].includes(current) ? [0, 5, 10, 20, 50] : [0, 5, 10, 20, 50, current];
+            for (const writes of choices.sort((a, b) => a - b))
+              dropdown.addOption(String(writes), writes === 0 ? "Never" : `${writes} changes`);
+            dropdown.setValue(String(current)).onChange(async (value) => {
+              await this.services.saveSettings({ bulkGuardWrites: Number(value) });
+            });
+          })
+          .addDropdown((dropdown) => {
+            const current = this.services.getSettings().bulkGuardMinutes;
+            const choices = [1, 5, 15, 60].includes(current) ? [1, 5, 15, 60] : [1, 5, 15, 60, current];
+            for (const minutes of choices.sort((a, b) => a - b))
+              dropdown.addOption(String(minutes), minutes === 1 ? "in 1 minute" : `in ${minutes} minutes`);
+            dropdown.setValue(String(current)).onChange(async (value) => {
+              await this.services.saveSettings({ bulkGuardMinutes: Number(value) });
+            });
+          }),
+    };
   }
 
   private approvalTimeoutRow(): Row {

@@ -5,6 +5,7 @@
  * Streamable HTTP. A refused tool answers an error naming the flag and changes nothing on HackMD
  * (the command's own emulator, `dist/cli.js emulator --port 0`).
  */
+import { TOOLS } from "../../src/mcp/tools";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,7 +99,7 @@ describe.each(["stdio", "http"] as const)("dist/cli.js over %s", (transport) => 
       const title = `Policy ${transport} ${flags || "(no flags)"}`;
       const { client, close } = await connect(transport, flags);
       try {
-        expect((await client.listTools()).tools).toHaveLength(20);
+        expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
         // Reading is never refused by these flags.
         expect((await call(client, "hackmd_get_me")).isError).toBe(false);
         const created = await create(client, title);

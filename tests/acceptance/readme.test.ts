@@ -32,9 +32,10 @@ import { npmEnv, userCopy } from "./checkout";
 import { readmeEntries, type ReadmeEntry } from "./readme";
 import { call, header, httpClient, sh, start, startEmulator, stdioClient, words, type Ran, type Running } from "./run";
 import { loadPlugin } from "./plugin-host";
+import { TOOLS } from "../../src/mcp/tools";
 
 /** Every tool: the 14 that match hackmd-mcp and the five for versions and comments. */
-const TOOL_COUNT = 20;
+const TOOL_COUNT = TOOLS.length;
 
 /**
  * README lines the suite does not run, each with the reason. Only lines CI runs itself (.ci/run:
@@ -72,7 +73,7 @@ const DRIVEN: readonly RegExp[] = [
   /^HACKMD_API_TOKEN=… hackmd-bridge (mcp|serve) /,
   /^hackmd-bridge doctor /,
   /^cd ~\/notes$/,
-  /^hackmd-bridge (list|pull|status|diff|push|sync|publish|untrack|history|comments)( |$)/,
+  /^hackmd-bridge (list|pull|status|diff|push|sync|publish|untrack|history|comments|log)( |$)/,
   /^npm start( -- --reset)?$/,
   /^npx hackmd-bridge (list|pull) (.* )?--root sandbox-vault/,
   /^claude mcp add /,
@@ -447,6 +448,16 @@ describe("README.md, run as a user runs it", () => {
       expect(resolved.status).toBe(0);
       expect(resolved.stdout).toContain(`Resolved`);
       expect((await run(list ?? "")).stdout).not.toContain(commentId);
+      // The sync journal lists the pulls and pushes the lines above made (docs/sync-journal.md).
+      const logForms = forms(line(/^hackmd-bridge log \[plan\.md\]$/));
+      executed.add(line(/^hackmd-bridge log$/));
+      expect(logForms).toEqual(["hackmd-bridge log", "hackmd-bridge log plan.md"]);
+      for (const form of logForms) {
+        const log = await run(form);
+        expect({ form, status: log.status }).toEqual({ form, status: 0 });
+        expect(log.stdout).toContain("plan.md");
+        expect(log.stdout).toContain("you (command)");
+      }
     }, 60_000);
 
     it("publish idea.md, then untrack plan.md: the file and the note stay", async () => {

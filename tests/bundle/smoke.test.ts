@@ -7,6 +7,7 @@
  * port is free after unload. Then the mobile path: with `Platform.isDesktopApp` false and every
  * Node built-in throwing on require, the bundle still loads and the sync commands still work.
  */
+import { TOOLS } from "../../src/mcp/tools";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -273,7 +274,7 @@ describe("bundle smoke test (main.js on the fake obsidian module)", () => {
       }),
     );
     // The 14 tools of docs/tools.md and the 5 of docs/versions-and-comments.md.
-    expect((await client.listTools()).tools).toHaveLength(20);
+    expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
     // The endpoint's start loaded the MCP side; the merge engine still waits for a merge.
     expect(evaluated()).toEqual(expect.arrayContaining(["mcp-sdk", "tool-registry", "zod"]));
     expect(evaluated()).not.toContain("merge-engine");

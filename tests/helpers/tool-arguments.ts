@@ -31,4 +31,5 @@ export const VALID_ARGUMENTS: Readonly<Record<string, Readonly<Record<string, un
   hackmd_list_comments: { note_ref: READING },
   hackmd_resolve_comment: { note_ref: READING, comment_id: DEMO_COMMENT_IDS.checklist },
   hackmd_search_notes: { query: "reading" },
+  hackmd_list_journal: { limit: 10 },
 };

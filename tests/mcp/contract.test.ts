@@ -23,6 +23,7 @@ const SURFACE: Record<string, [string, boolean, boolean, boolean, boolean]> = {
   hackmd_list_comments: ["List HackMD Note Comments", true, false, true, true],
   hackmd_resolve_comment: ["Resolve HackMD Note Comment", false, false, true, true],
   hackmd_search_notes: ["Search HackMD Notes", true, false, true, false],
+  hackmd_list_journal: ["List HackMD Sync Journal", true, false, true, false],
 };
 
 type Schema = {

@@ -7,6 +7,7 @@
  * The fake `obsidian` module's Modal answers as the user would: a test clicks its buttons.
  * A dom test, because the modal renders real DOM.
  */
+import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -36,7 +37,7 @@ interface ToolResult {
   isError?: boolean;
   content: Array<{ type: string; text: string }>;
   structuredContent?: Record<string, unknown>;
-  _meta?: { error_kind?: string };
+  _meta?: { error_kind?: string; edited_by_user?: unknown };
 }
 
 /** A timer the test fires by hand: the approval timeout never depends on real time. */
@@ -109,6 +110,8 @@ async function startHarness(policies: Partial<Record<string, ToolPolicy>> = {}):
   const harness = {
     settings: {
       ...DEFAULT_SETTINGS,
+      // The bulk guard is off here (the policy matrix makes a dozen writes in one session); its own test turns it on.
+      bulkGuardWrites: 0,
       agentToolPolicies: { ...DEFAULT_SETTINGS.agentToolPolicies, ...policies } as Record<string, ToolPolicy>,
     },
   } as Harness;
@@ -279,6 +282,8 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     hackmd_list_comments: { note_ref: WEEKLY },
     hackmd_create_version: { note_ref: WEEKLY, name: "Matrix version" },
     hackmd_resolve_comment: { note_ref: WEEKLY, comment_id: DEMO_COMMENT_IDS.checklist },
+    // The sync journal (docs/sync-journal.md).
+    hackmd_list_journal: {},
   };
 
   it("covers every tool the server lists, and the policy lists agree with the tools' readOnlyHint", () => {
@@ -359,6 +364,30 @@ describe("asking about a change", () => {
   });
   afterEach(async () => {
     await h.close();
+  });
+
+  it("the user edits the proposed text before approving: their text reaches HackMD, and the result says so with its hash", async () => {
+    const pending = call(agent, "hackmd_update_note", {
+      note_ref: READING,
+      patch: patch(READING, "# Reading list", "# Reading list (agent)"),
+    });
+    const modal = await question();
+    const proposed = h.body(READING)?.replace("# Reading list", "# Reading list (agent)") ?? "";
+    [...modal.contentEl.querySelectorAll("button")].find((button) => button.textContent === "Edit text")?.click();
+    const editor = modal.contentEl.querySelector<HTMLTextAreaElement>(".hackmd-bridge-approval-editor");
+    expect(editor?.value).toBe(proposed);
+    const mine = proposed.replace("# Reading list (agent)", "# Reading list (the user's words)");
+    editor!.value = mine;
+    answer(modal, "Approve");
+    const result = await pending;
+    expect(result.isError).toBeFalsy();
+    expect(h.body(READING)).toBe(mine);
+    const hash = `sha256:${createHash("sha256").update(mine).digest("hex")}`;
+    expect(result._meta?.edited_by_user).toEqual({ body_hash: hash, bytes: Buffer.byteLength(mine) });
+    expect(result.content[0]?.text).toContain(hash);
+    // The journal records what was written: the user's text.
+    const entry = (await h.bridge.core.deps.journal.read()).at(-1);
+    expect(entry?.remote?.after).toBe(hash);
   });
 
   it("with the default settings an update waits for approval, shows the diff, and writes only once approved", async () => {
@@ -468,6 +497,45 @@ describe("asking about a change", () => {
     expect(h.body(WEEKLY)).not.toBe("# Two\n");
   });
 
+  it("the bulk guard: more than N writes of one session in M minutes pause it and ask once, listing them", async () => {
+    h.settings.agentToolPolicies.hackmd_update_note = "allow";
+    h.settings.bulkGuardWrites = 3;
+    h.settings.bulkGuardMinutes = 5;
+    for (const n of [1, 2, 3])
+      expect(
+        (await call(agent, "hackmd_update_note", { note_ref: READING, content: `# Write ${n}\n` })).isError,
+      ).toBeFalsy();
+    expect(questions()).toHaveLength(0);
+    const start = h.bridge.emu.requests().length;
+    const fourth = call(agent, "hackmd_update_note", { note_ref: READING, content: "# Write 4\n" });
+    const modal = await question(fourth);
+    // Paused: nothing is written while the question is open; it lists the set so far.
+    expect(writes(h, start)).toEqual([]);
+    expect(modal.titleEl.textContent).toBe("Let claude-code go on?");
+    const listed = [...modal.contentEl.querySelectorAll(".hackmd-bridge-approval-fields li")].map(
+      (li) => li.textContent,
+    );
+    expect(listed.slice(0, 3)).toEqual([
+      `1: hackmd_update_note: ${READING}`,
+      `2: hackmd_update_note: ${READING}`,
+      `3: hackmd_update_note: ${READING}`,
+    ]);
+    answer(modal, "Approve");
+    expect((await fourth).isError).toBeFalsy();
+    expect(h.body(READING)).toBe("# Write 4\n");
+    // Asked once: the next writes go on until the count is reached again.
+    for (const n of [5, 6])
+      expect(
+        (await call(agent, "hackmd_update_note", { note_ref: READING, content: `# Write ${n}\n` })).isError,
+      ).toBeFalsy();
+    expect(questions()).toHaveLength(0);
+    // Denied: the write that would have gone on is refused and nothing is written.
+    const seventh = call(agent, "hackmd_update_note", { note_ref: READING, content: "# Write 7\n" });
+    answer(await question(seventh), "Deny");
+    expect((await seventh)._meta?.error_kind).toBe("approval_denied");
+    expect(h.body(READING)).toBe("# Write 6\n");
+  });
+
   it("allow this tool for this session: later calls of that tool in the session are not asked", async () => {
     const first = call(agent, "hackmd_update_note", { note_ref: READING, content: "# First\n" });
     answer(await question(), "Allow this tool for this session");
@@ -527,9 +595,17 @@ describe("asking about a change", () => {
         { log: h.log, deps: h.bridge.core.deps, newCall: () => new CallContext(), confirm: async () => true },
         target,
       );
+    const journal = h.bridge.core.deps.journal;
+    const agentText = h.body(READING);
+    const journaled = (await journal.read()).length;
     const done = await undo();
     expect(done).toEqual({ undone: true, message: "Restored the note's text from before the agent's change." });
     expect(h.body(READING)).toBe(before);
+    // Undo is a write too: exactly one journal entry, keeping the agent's text it replaced.
+    const undone = await journal.read();
+    expect(undone.length).toBe(journaled + 1);
+    expect(undone.at(-1)).toMatchObject({ kind: "undo", actor: { kind: "user", door: "obsidian" }, undoes: entry.id });
+    expect(await journal.keptText(undone.at(-1)?.replaced?.[0]?.hash ?? "")).toBe(agentText);
     expect(h.log.canUndo(h.log.list().at(-1)!)).toBe(false);
 
     // Again, but a collaborator edits after the agent: Undo would overwrite that edit, so it writes nothing.

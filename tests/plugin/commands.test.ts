@@ -72,6 +72,7 @@ describe("command registration", () => {
       "previous-conflict",
       "open-note-history",
       "open-comments",
+      "open-sync-history",
       "show-queued-pushes",
       "toggle-mcp-endpoint",
       "copy-mcp-client-config",

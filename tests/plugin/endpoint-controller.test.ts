@@ -3,6 +3,7 @@
  * port from device settings, full tool set over a real SDK client, activity events, port in use,
  * stop frees the port and closes sessions, and mobile refuses without loading the listener.
  */
+import { TOOLS } from "../../src/mcp/tools";
 import { request } from "node:http";
 import { createServer, type Server } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -74,7 +75,7 @@ describe("McpEndpointController", () => {
     });
     await client.connect(transport);
     // The 14 tools of docs/tools.md and the 5 of docs/versions-and-comments.md.
-    expect((await client.listTools()).tools.length).toBe(20);
+    expect((await client.listTools()).tools.length).toBe(TOOLS.length);
     const me = await client.callTool({ name: "hackmd_get_me", arguments: {} });
     expect(me.isError).toBeFalsy();
     expect(events).toEqual([expect.objectContaining({ tool: "hackmd_get_me", ok: true })]);

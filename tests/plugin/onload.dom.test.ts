@@ -35,6 +35,7 @@ it("onload registers every command, view type, the settings tab, ribbon and stat
       "toggle-mcp-endpoint",
       "copy-mcp-client-config",
       "open-mcp-activity-log",
+      "open-sync-history",
     ]),
   );
   expect(new Set(ids).size).toBe(ids.length);
@@ -43,6 +44,7 @@ it("onload registers every command, view type, the settings tab, ribbon and stat
     "hackmd-bridge-comments",
     "hackmd-bridge-history",
     "hackmd-bridge-merge",
+    "hackmd-bridge-sync-history",
   ]);
   expect(fake.settingTabs).toHaveLength(1);
   expect(fake.ribbonIcons).toHaveLength(1);

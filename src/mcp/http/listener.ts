@@ -20,7 +20,8 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import type { McpProtocolServer, ServerScope } from "../server";
+import { newSessionId, type McpProtocolServer, type ServerScope } from "../server";
+import { SessionWrites } from "../gate";
 import type { Logger } from "../../core/ports";
 import { bearerMatches, isAllowedHost, isAllowedOrigin } from "./guards";
 import { answerWithTransport, toFetchRequest, withoutToken, writeFetchResponse } from "./node-bridge";
@@ -104,21 +105,22 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
   const sockets = new Set<Socket>();
   let port = options.port;
 
-  // 2026-07-28: no session, so "allow this tool for this session" lasts while the endpoint runs,
-  // per client name (the name every request carries in its envelope), for a bounded set of names.
-  const modernAllowed = new Map<string, Set<string>>();
-  const allowedFor = (client: string): Set<string> => {
-    let set = modernAllowed.get(client);
-    if (set !== undefined) modernAllowed.delete(client);
-    else set = new Set<string>();
-    modernAllowed.set(client, set);
-    if (modernAllowed.size > MAX_MODERN_CLIENTS) modernAllowed.delete(modernAllowed.keys().next().value as string);
-    return set;
+  // 2026-07-28: no session, so "allow this tool for this session", the bulk guard's count and the
+  // journal's session name last while the endpoint runs, per client name (the name every request
+  // carries in its envelope), for a bounded set of names.
+  const modernClients = new Map<string, { allowed: Set<string>; id: string; writes: SessionWrites }>();
+  const clientScope = (client: string): { allowed: Set<string>; id: string; writes: SessionWrites } => {
+    let scope = modernClients.get(client);
+    if (scope !== undefined) modernClients.delete(client);
+    else scope = { allowed: new Set<string>(), id: newSessionId(), writes: new SessionWrites() };
+    modernClients.set(client, scope);
+    if (modernClients.size > MAX_MODERN_CLIENTS) modernClients.delete(modernClients.keys().next().value as string);
+    return scope;
   };
   // The SDK's 2026-07-28 entry, strict: 2025-era traffic never reaches it (it goes to the
   // sessions below). It checks the envelope and the MCP-Protocol-Version, Mcp-Method and
   // Mcp-Name headers against the body and answers a mismatch with that revision's codes.
-  const modern = createMcpHandler(() => options.createServer({ allowed: allowedFor }), {
+  const modern = createMcpHandler(() => options.createServer({ allowed: (client) => clientScope(client).allowed, session: clientScope }), {
     legacy: "reject",
     maxRequestBodySize: maxBodyBytes,
     maxSubscriptions: maxSessions,

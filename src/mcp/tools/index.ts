@@ -9,6 +9,7 @@ import { getNoteTool } from "./get-note";
 import { getVersionTool } from "./get-version";
 import { listCommentsTool } from "./list-comments";
 import { listFoldersTool } from "./list-folders";
+import { listJournalTool } from "./list-journal";
 import { listNotesTool } from "./list-notes";
 import { listVersionsTool } from "./list-versions";
 import { pullNoteTool } from "./pull-note";
@@ -43,4 +44,6 @@ export const TOOLS: readonly BridgeTool[] = [
   listCommentsTool,
   resolveCommentTool,
   searchNotesTool,
+  // The sync journal (docs/sync-journal.md).
+  listJournalTool,
 ];

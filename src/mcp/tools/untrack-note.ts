@@ -27,7 +27,7 @@ export const untrackNoteTool = tool({
       );
     idArg("note id", args.note_id);
     if (args.confirm) await call.beforeChange({ action: "untrack_note", note: { teamPath, noteId: args.note_id } });
-    const out = await deps.sync.untrack({ teamPath, noteId: args.note_id, confirm: args.confirm });
+    const out = await deps.sync.untrack({ teamPath, noteId: args.note_id, confirm: args.confirm, call });
     return {
       summary: `Stopped tracking note ${out.note_id} (${out.local_path || "no file recorded"} is kept).`,
       output: out,

@@ -72,10 +72,18 @@ export const updateNoteTool = tool({
     });
     if (resolution.status !== "resolved") return unresolved(resolution);
     const outcome = await updateNote(deps, call, { teamPath: resolution.teamPath, noteId: resolution.noteId }, args);
+    // The user changed the proposed text before approving: say exactly what was written.
+    const edited = outcome.edited;
+    const editedSentence =
+      edited === undefined
+        ? ""
+        : ` The user edited your proposed text before approving it; the note now holds their text (body_hash ${edited.bodyHash}, ${edited.bytes} bytes), not yours: read it with hackmd_get_note before editing again.`;
+    const editedMeta =
+      edited === undefined ? {} : { edited_by_user: { body_hash: edited.bodyHash, bytes: edited.bytes } };
     if (outcome.mode === "patched") {
       return {
         summary: outcome.changed
-          ? `Edited note ${outcome.noteId}.`
+          ? `Edited note ${outcome.noteId}.${editedSentence}`
           : `Note ${outcome.noteId} is unchanged (the patch changes nothing).`,
         output: {
           mode: "patched",
@@ -85,17 +93,18 @@ export const updateNoteTool = tool({
           changed: outcome.changed,
           bytes: outcome.bytes,
         },
+        ...(edited === undefined ? {} : { meta: editedMeta }),
       };
     }
     const report = safetyReport(outcome.safety);
     return {
-      summary: `Updated note ${resolution.noteId}.${report.sentence}`,
+      summary: `Updated note ${resolution.noteId}.${report.sentence}${editedSentence}`,
       output: {
         mode: "updated",
         note: withoutContent(outcome.note),
         folder_placement_confirmed: outcome.placementConfirmed,
       },
-      ...(report.meta ? { meta: report.meta } : {}),
+      ...(report.meta || edited !== undefined ? { meta: { ...report.meta, ...editedMeta } } : {}),
     };
   },
 });

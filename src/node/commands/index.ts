@@ -8,6 +8,7 @@ import type { ExitCode } from "./exit-codes";
 import { historyCommand } from "./history";
 import { listCommand } from "./list";
 import { mirrorCommand } from "./mirror";
+import { logCommand } from "./log";
 import { reportError, type CommandIo } from "./output";
 import { publishCommand } from "./publish";
 import { pullCommand } from "./pull";
@@ -32,6 +33,7 @@ export const HUMAN_COMMAND_LIST: readonly HumanCommand[] = [
   commentsCommand,
   mirrorCommand,
   searchCommand,
+  logCommand,
 ];
 
 /** The human subcommands by name. */

@@ -398,7 +398,11 @@ export class AutoSyncRunner {
           hashCache: this.cache,
           holdBack: (path) => this.stillEditing(path, this.deps.clock.now()),
           trustListing: true,
-          ...(mirrors === undefined ? {} : { call: mirrors.call, listNotes: mirrors.listNotes }),
+          // The journal names the round as the writer of every pull and push it makes; a round with
+          // mirrors shares their call (src/app/mirror-sync.ts), which names the round too.
+          ...(mirrors === undefined
+            ? { call: new CallContext({ actor: { kind: "auto" } }) }
+            : { call: mirrors.call, listNotes: mirrors.listNotes }),
         },
       );
       if (mirrors !== undefined)
@@ -537,7 +541,7 @@ export class AutoSyncRunner {
         strategy: this.autoMerge ? "merge" : "safe",
         confirm: false,
         confirmLargeFile: false,
-        call: new CallContext(),
+        call: new CallContext({ actor: { kind: "auto", ...(fromOutbox ? { tool: "outbox" } : {}) } }),
       });
       await this.deps.outbox.remove(tracked.team_path, tracked.note_id);
       this.cache.forget(localPath);

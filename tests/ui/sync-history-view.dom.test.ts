@@ -1,0 +1,82 @@
+/**
+ * The "Sync history" view over a real journal (writes made through the agent tools and the
+ * command's door against the emulator): entries read as sentences with who wrote and where the
+ * replaced text lives, filters by note, actor and kind, an agent session grouped with "Undo
+ * session", and Restore — both doing exactly what src/app/journal-undo.ts does.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { App, WorkspaceLeaf } from "../__mocks__/obsidian";
+import { undoJournalEntry, undoSession } from "../../src/app/journal-undo";
+import { DEMO_NOTE_IDS } from "../../src/emulator";
+import type { JournalEntry } from "../../src/sync/journal";
+import { SyncHistoryView, type SyncHistorySource } from "../../src/ui/sync-history-view";
+import { ok, startBridge, type TestBridge } from "../helpers/bridge";
+
+const A = DEMO_NOTE_IDS.readingList;
+const C = DEMO_NOTE_IDS.weeklySync;
+
+describe("sync history view", () => {
+  let bridge: TestBridge;
+  afterEach(async () => {
+    await bridge.close();
+  });
+
+  it("groups an agent session, filters, and undoes the session and one write from its buttons", async () => {
+    bridge = await startBridge({ cacheTtlMs: 0 });
+    const { journal } = bridge.core.deps;
+    const body = (id: string) => bridge.emu.inspect().notes.find((note) => note.id === id)?.content;
+    const beforeC = body(C);
+    ok(await bridge.call("hackmd_pull_note", { note_ref: A, local_path: "a.md" }));
+    const hash = ok(await bridge.call("hackmd_get_note", { note_ref: C })).body_hash;
+    ok(
+      await bridge.call("hackmd_update_note", {
+        note_ref: C,
+        content: "# Changed by the agent\n",
+        expected_hash: hash,
+      }),
+    );
+    const undone: string[] = [];
+    const source: SyncHistorySource = {
+      read: () => journal.read(),
+      subscribe: (listener) => journal.subscribe(listener),
+      openOtherSide: () => Promise.resolve(),
+      restore: async (entry: JournalEntry) => {
+        undone.push((await undoJournalEntry(bridge.core.deps, entry)).message);
+      },
+      undoSession: async (session) => {
+        for (const result of await undoSession(bridge.core.deps, session)) undone.push(result.message);
+      },
+    };
+    const view = new SyncHistoryView(new WorkspaceLeaf(new App()) as never, source);
+    await view.refresh();
+    const text = (selector: string) =>
+      [...view.contentEl.querySelectorAll(selector)].map((element) => element.textContent ?? "");
+    expect(text(".hackmd-bridge-sync-history-session")).toEqual(["test: 2 writes in one sessionUndo session"]);
+    expect(text(".hackmd-bridge-activity-tool")).toEqual(["Changed a note", "Pulled into the vault"]);
+    expect(text(".hackmd-bridge-activity-client")).toEqual(["test (agent)", "test (agent)"]);
+    expect(text(".hackmd-bridge-sync-history-replaced")[0]).toBe("Replaced: HackMD text kept in the journal");
+    expect(view.contentEl.textContent).not.toContain(bridge.emu.token);
+
+    view.setFilter({ kind: "pull" });
+    expect(text(".hackmd-bridge-activity-tool")).toEqual(["Pulled into the vault"]);
+    view.setFilter({ kind: "", actor: "user" });
+    expect(view.contentEl.textContent).toContain("No writes match these filters.");
+    view.setFilter({ actor: "", note: "a.md" });
+    expect(text(".hackmd-bridge-activity-note")).toEqual(["a.md"]);
+    view.setFilter({ note: "" });
+
+    // Restore the note edit alone, then undo what is left of the session.
+    const restore = view.contentEl.querySelector<HTMLButtonElement>(".hackmd-bridge-sync-history-restore");
+    restore?.click();
+    // The button starts the restore; wait for its outcome (no fixed time).
+    for (let i = 0; i < 200 && undone.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(body(C)).toBe(beforeC);
+    await view.refresh();
+    expect(text(".hackmd-bridge-activity-undone")).toHaveLength(1);
+    view.contentEl.querySelector<HTMLButtonElement>(".hackmd-bridge-sync-history-undo-session")?.click();
+    for (let i = 0; i < 200 && undone.length < 3; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(existsSync(join(bridge.root, "a.md"))).toBe(false);
+    expect(undone.some((message) => message.includes("already undone"))).toBe(true);
+  });
+});
