@@ -282,6 +282,8 @@ describe("the policy matrix: every tool × allow, ask, deny", () => {
     hackmd_list_comments: { note_ref: WEEKLY },
     hackmd_create_version: { note_ref: WEEKLY, name: "Matrix version" },
     hackmd_resolve_comment: { note_ref: WEEKLY, comment_id: DEMO_COMMENT_IDS.checklist },
+    // Search over the tracked and mirrored notes' files (src/app/search.ts).
+    hackmd_search_notes: { query: "matrix" },
     // The sync journal (docs/sync-journal.md).
     hackmd_list_journal: {},
   };
