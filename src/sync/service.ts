@@ -8,7 +8,7 @@ import type { OverwrittenVersion, SafetyVersion, SafetyVersions } from "../hackm
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash, isBodyHash, sha256Hex, utf8Length } from "../core/hash";
 import { sameStamp, type FileStamp, type LocalFiles } from "../core/local-files";
-import { isMarkdownPath, parentPath, remoteSnapshotPath } from "../core/paths";
+import { baseName, isMarkdownPath, parentPath, remoteSnapshotPath } from "../core/paths";
 import type { Clock, Logger, Sleep } from "../core/ports";
 import { TOOL_WORDS, type Words } from "../core/wording";
 import { normalizeLineEndings, titleDrift } from "../core/text";
@@ -339,6 +339,15 @@ export class SyncService implements SyncTools {
           expect: expectationOf(record),
           ...(local.conversion === undefined ? {} : { conversion: local.conversion }),
         });
+        // A relink rewrote the file: one journal entry, keeping the file's text before it.
+        const baselineHash = await bodyHash(loaded.baseline);
+        await this.record(request.call, {
+          ...journalBase(address, baseName(path).replace(/\.md$/i, ""), path, "relink", "rewritten"),
+          kind: "pull",
+          local: { before: await bodyHash(file.text), after: await bodyHash(local.text) },
+          baseline: { before: baselineHash, after: baselineHash },
+          keep: [{ side: "local", text: file.text }],
+        });
         return "rewritten";
       }
       if (request.fileOnly === true) return "unchanged";
@@ -353,6 +362,15 @@ export class SyncService implements SyncTools {
       await this.store.expectRecord(loaded.key, expectationOf(record));
       const last = await this.writeNote(request.call, address, form.text);
       await this.saveAfter(path, { record, baseline: form.text, note: last, kind: "push", ...conversionOption(form) });
+      // A relink sent the links to HackMD: one journal entry, keeping HackMD's text before it.
+      const [before, after] = [await bodyHash(note.content), await bodyHash(form.text)];
+      await this.record(request.call, {
+        ...journalBase(address, last.title, path, "relink", "pushed"),
+        kind: "push",
+        remote: { before, after },
+        baseline: { before, after },
+        keep: [{ side: "remote", text: note.content }],
+      });
       return "pushed";
     });
   }
@@ -1506,7 +1524,6 @@ function timestampOf(note: NoteDetail): string {
   return note.last_changed_at === null ? "" : String(note.last_changed_at);
 }
 
-/** Push branches that replace text HackMD holds beyond the baseline, or on purpose (docs/tools.md §14.4). */
 /** The fields of a push's journal entry every branch shares. */
 function journalBase(
   address: { teamPath: string | null; noteId: string },
@@ -1518,6 +1535,7 @@ function journalBase(
   return { note: { team_path: address.teamPath, note_id: address.noteId, title }, file, branch, outcome };
 }
 
+/** Push branches that replace text HackMD holds beyond the baseline, or on purpose (docs/tools.md §14.4). */
 const OVERWRITE_BRANCHES: ReadonlySet<string> = new Set(["O3", "S6", "G6"]);
 
 /** The safety report of a push that wrote, when there is anything to report. */

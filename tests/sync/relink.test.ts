@@ -49,5 +49,14 @@ describe("relink after a note becomes tracked", () => {
     expect(await check("Main.md")).toBe("in_sync");
     expect(await readFile(local("Second.md"), "utf8")).toBe(edited);
     expect(await check("Second.md")).toBe("local_changed");
+    // The rewrite is a write: one journal entry (src/sync/journal.ts), and the journal keeps the
+    // file's text from before it.
+    await bridge.core.deps.journal.flushed();
+    const relinks = (await bridge.core.deps.journal.read()).filter((entry) => entry.branch === "relink");
+    expect(relinks.map((entry) => [entry.kind, entry.file, entry.outcome])).toEqual([["pull", "Main.md", "rewritten"]]);
+    const kept = relinks[0]?.replaced?.find((place) => place.side === "local" && place.where === "journal");
+    expect(await bridge.core.deps.journal.keptText(kept?.hash ?? "")).toBe(
+      `# Note ${MAIN}\n\nSee [Other note](${origin}/${OTHER}).\n`,
+    );
   });
 });
