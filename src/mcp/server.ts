@@ -199,7 +199,7 @@ export function createMcpServer<Deps, Call>(host: McpHost<Deps, Call>, scope: Se
     const rawArguments = params.arguments;
     const requestId = host.nextRequestId();
     const started = Date.now();
-    const client = clientNameOf(ctx) ?? scope.clientName?.() ?? server.getClientVersion()?.name ?? "unknown client";
+    const client = clientNameOf(ctx) ?? scope.clientName?.() ?? "unknown client";
     const sessionAllowed = scope.allowed?.(client) ?? ownAllowed;
     const shared = scope.session?.(client);
     const sessionWrites = shared?.writes ?? ownWrites;

@@ -89,7 +89,11 @@ export async function startBridge(
     ...(options.convertByDefault === undefined ? {} : { convertByDefault: options.convertByDefault }),
     ...(options.requireVersion === undefined ? {} : { requireVersion: options.requireVersion }),
   });
-  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [token] }));
+  // In memory, the client's name is not read from its initialize (the transports of
+  // src/node/serve.ts and src/mcp/http/listener.ts do that): the scope gives the name it sends.
+  const server = createMcpServer(core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [token] }), {
+    clientName: () => "test",
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1" });

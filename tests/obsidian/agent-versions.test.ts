@@ -37,6 +37,7 @@ describe("a named version before each agent write", () => {
     };
     const server = createMcpServer(
       bridge.core.mcpHost({ name: "hackmd-bridge", version: "test", secrets: () => [bridge.emu.token], gate }),
+      { clientName: () => "claude-code" }, // the name the client below sends (in memory, nobody reads it)
     );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
