@@ -120,14 +120,17 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
   // The SDK's 2026-07-28 entry, strict: 2025-era traffic never reaches it (it goes to the
   // sessions below). It checks the envelope and the MCP-Protocol-Version, Mcp-Method and
   // Mcp-Name headers against the body and answers a mismatch with that revision's codes.
-  const modern = createMcpHandler(() => options.createServer({ allowed: (client) => clientScope(client).allowed, session: clientScope }), {
-    legacy: "reject",
-    maxRequestBodySize: maxBodyBytes,
-    maxSubscriptions: maxSessions,
-    // The SDK's message may quote what the client sent (a header, a name): never the token.
-    onerror: (error) =>
-      options.logger.debug("mcp_modern_rejected", { error: error.message.split(options.token).join("<token>") }),
-  });
+  const modern = createMcpHandler(
+    () => options.createServer({ allowed: (client) => clientScope(client).allowed, session: clientScope }),
+    {
+      legacy: "reject",
+      maxRequestBodySize: maxBodyBytes,
+      maxSubscriptions: maxSessions,
+      // The SDK's message may quote what the client sent (a header, a name): never the token.
+      onerror: (error) =>
+        options.logger.debug("mcp_modern_rejected", { error: error.message.split(options.token).join("<token>") }),
+    },
+  );
 
   // The one way out of `sessions`. Session ids are never logged (with the token they open the session).
   const closeSession = async (id: string, reason: CloseReason): Promise<void> => {
