@@ -349,7 +349,7 @@ export class AutoSyncHost {
             import("./mirror-actions"),
           ]);
           return mirrorRoundHook(deps, {
-            host: vaultTrash(deps),
+            host: vaultTrash(services.app),
             permissions: {
               read: services.settings.defaultReadPermission,
               write: services.settings.defaultWritePermission,

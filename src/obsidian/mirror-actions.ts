@@ -5,6 +5,8 @@
  * trash (as the user's deletion setting says); a file deleted in the vault deletes its note only
  * when the user says yes.
  */
+import { normalizePath, type App } from "obsidian";
+import { BridgeError } from "../core/errors";
 import { accountTeamPaths } from "../app/notes";
 import {
   loadMirrors,
@@ -32,15 +34,20 @@ export interface MirrorUi {
 }
 
 /**
- * Obsidian's trash for a mirror: `FileManager.trashFile` (through the vault files' `remove`), so the
- * user's deletion setting decides (system trash, the vault's `.trash`, or — only if the user chose
- * it — a permanent delete, as for any file Obsidian trashes).
+ * The trash for a mirror's files whose notes are gone from HackMD: Obsidian's local trash, the
+ * vault's `.trash` folder (`DataAdapter.trashLocal`), whatever the user's deletion setting says.
+ * Not `FileManager.trashFile`: with "permanently delete" chosen it would destroy the only copy of
+ * text HackMD no longer holds (docs/style.md rule 6: nothing discarded unasked). The vault's
+ * `.trash` is where Obsidian's own "Move to Obsidian trash" puts files, and it is not indexed.
  */
-export function vaultTrash(deps: AppDeps): MirrorHost {
+export function vaultTrash(app: App): MirrorHost {
   return {
     async trash(path) {
-      await deps.files.remove(path);
-      return "Obsidian's trash";
+      const normalized = normalizePath(path);
+      if (!(await app.vault.adapter.exists(normalized)))
+        throw new BridgeError("local_io", `${path} is gone; nothing was moved to the trash.`);
+      await app.vault.adapter.trashLocal(normalized);
+      return "the vault's .trash folder";
     },
   };
 }
@@ -97,7 +104,7 @@ export class MirrorActions {
         const result = await startMirror(deps, {
           target: { teamPath: choice.teamPath, folderPath: choice.folderPath },
           localDir: choice.localDir,
-          host: vaultTrash(deps),
+          host: vaultTrash(this.services.app),
           lists: new RoundLists(deps, call),
           call,
           permissions: { read: settings.defaultReadPermission, write: settings.defaultWritePermission },
@@ -127,7 +134,7 @@ export class MirrorActions {
   ): Promise<MirroredSyncResult> {
     const settings = this.services.settings;
     return syncWithMirrors(deps, {
-      host: vaultTrash(deps),
+      host: vaultTrash(this.services.app),
       syncAll,
       confirmDeleteRemote: (path, noteId) =>
         this.ui.confirm({

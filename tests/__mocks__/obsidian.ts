@@ -428,6 +428,21 @@ export class InMemoryAdapter {
     this.touchParent(normalizedPath, this.tick());
     this.onChange(normalizedPath);
   }
+  /**
+   * Moves a file into the vault's `.trash` folder (Obsidian's "Move to Obsidian trash"), keeping
+   * its name, numbered when the name is taken. Whether the real adapter numbers the same way is
+   * not modelled; only that nothing is deleted.
+   */
+  async trashLocal(normalizedPath: string): Promise<void> {
+    if (this.entries.get(normalizedPath)?.type !== "file")
+      throw new Error(`ENOENT: no such file, trash '${normalizedPath}'`);
+    if (!this.entries.has(".trash")) await this.mkdir(".trash");
+    const base = normalizedPath.slice(normalizedPath.lastIndexOf("/") + 1);
+    const stem = base.replace(/\.md$/i, "");
+    let name = base;
+    for (let n = 2; this.entries.has(`.trash/${name}`); n += 1) name = `${stem} ${n}.md`;
+    await this.rename(normalizedPath, `.trash/${name}`);
+  }
   /** Renames a file or folder; refuses an existing destination, as Obsidian's adapters do. */
   async rename(normalizedPath: string, normalizedNewPath: string): Promise<void> {
     if (!this.entries.has(normalizedPath))

@@ -1,6 +1,6 @@
 /**
- * Mirrors in the plugin, through the real plugin, the fake obsidian module (its `trashFile`
- * deletes: the fake has no trash setting) and the emulator: the command "Mirror a HackMD
+ * Mirrors in the plugin, through the real plugin, the fake obsidian module (its adapter's
+ * `trashLocal` moves a file into `.trash`, as Obsidian's does) and the emulator: the command "Mirror a HackMD
  * workspace", Sync all keeping the mirror whole (asking before a note is deleted), and the
  * settings' list of mirrors.
  */
@@ -63,6 +63,8 @@ test("the command mirrors the workspace, Sync all keeps it whole and asks before
   expect(state.notes.find((n) => n.id === alpha)?.trashedAt).toBeNull();
   expect(state.notes.find((n) => n.title === "Delta")).toMatchObject({ readPermission: "owner", trashedAt: null });
   expect(await h.app.vault.adapter.exists("Mirror/Gamma.md")).toBe(false);
+  // Kept in the vault's .trash whatever the deletion setting: HackMD no longer holds the text.
+  expect(await h.read(".trash/Gamma.md")).toBe("# Gamma\n");
   expect(summary).toBe("Mirror of personal in Mirror: 1 published, 1 moved to the trash, 1 untracked.");
   const tracked = await (await h.plugin.services.loadDeps()).sync.listTracked();
   expect(tracked.map((t) => t.note_id).sort()).toEqual([beta, state.notes.find((n) => n.title === "Delta")?.id].sort());
