@@ -638,6 +638,8 @@ export class SyncService implements SyncTools {
             after: remoteHash,
           },
           ...(usable !== undefined && !same ? { keep: [{ side: "local" as const, text: usable }] } : {}),
+          // For a pull, the text it left in the file (the Sync history view shows the change as a diff).
+          ...(written === undefined ? {} : { keepWritten: normalizeLineEndings(form.text) }),
         });
       // The file and the note now agree: a snapshot of an earlier conflict of this file has done its job.
       const snapshot =
@@ -801,6 +803,8 @@ export class SyncService implements SyncTools {
               }
             : {}),
           keep: [{ side: "remote", text: note.content }],
+          // What HackMD now holds, so the Sync history view can show the change as a diff.
+          keepWritten: local,
         });
         return {
           kind: "pushed",
@@ -892,6 +896,7 @@ export class SyncService implements SyncTools {
             ...(mergedForm.text !== file.raw ? [{ side: "local" as const, text: file.text }] : []),
             { side: "remote" as const, text: note.content },
           ],
+          keepWritten: merged,
         });
         return {
           kind: "pushed",

@@ -3,12 +3,16 @@
  * entries are added, filtered by note, by actor and by kind. An agent session's writes are grouped
  * as a change set under one header with "Undo session"; each entry says who wrote what, the
  * decision-table branch and where the replaced text lives, with "Open other side" and "Restore".
+ * Each write of an agent session shows its change as a line diff of the texts the journal kept,
+ * or says plainly that the journal does not hold them.
  * Dumb UI over `SyncHistorySource` (docs/style.md); the plugin wires the source
  * (src/obsidian/journal-wiring.ts), in the manner of the activity view (src/ui/activity-view.ts).
  */
 import { ButtonComponent, DropdownComponent, ItemView, type WorkspaceLeaf } from "obsidian";
-import { actorWords, canUndoEntry, entryTime, replacedWords } from "../app/journal";
+import { actorWords, canUndoEntry, entryTime, replacedWords, type EntryTexts } from "../app/journal";
 import type { JournalEntry, JournalKind } from "../sync/journal";
+import { reduceDiffInput } from "../sync/diff";
+import { diffLines } from "./approval-modal";
 
 /** The view type id of the sync history. */
 export const SYNC_HISTORY_VIEW_TYPE = "hackmd-bridge-sync-history";
@@ -43,14 +47,21 @@ export interface SyncHistorySource {
   restore?: (entry: JournalEntry) => Promise<void>;
   /** Undoes an agent session's writes, newest first (asks first, tells the user how it ended). */
   undoSession?: (session: string, entries: readonly JournalEntry[]) => Promise<void>;
+  /** The texts before and after a write, as the journal kept them (src/app/journal.ts entryTexts). */
+  texts?: (entry: JournalEntry) => Promise<EntryTexts>;
 }
 
 const ALL = "";
+/** Diffs are read for at most this many agent writes, the newest. */
+export const MAX_DIFFS = 50;
+/** A diff shows at most this many lines, then says how many more there are. */
+export const MAX_DIFF_LINES = 80;
 
 /** An ItemView listing the sync journal. */
 export class SyncHistoryView extends ItemView {
   private filter = { note: ALL, actor: ALL, kind: ALL };
   private entries: JournalEntry[] = [];
+  private texts = new Map<string, EntryTexts>();
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -79,6 +90,11 @@ export class SyncHistoryView extends ItemView {
   /** Reads the journal again and redraws. */
   async refresh(): Promise<void> {
     this.entries = await this.source.read();
+    const texts = this.source.texts;
+    const agentWrites = this.entries.filter((entry) => entry.actor.session !== undefined && entry.kind !== "undo");
+    const read = new Map<string, EntryTexts>();
+    if (texts !== undefined) for (const entry of agentWrites.slice(-MAX_DIFFS)) read.set(entry.id, await texts(entry));
+    this.texts = read;
     this.render();
   }
 
@@ -179,6 +195,7 @@ export class SyncHistoryView extends ItemView {
     if (facts.length > 0) item.createDiv({ cls: "hackmd-bridge-activity-detail", text: facts.join(" · ") });
     const replaced = replacedWords(entry);
     if (replaced !== "") item.createDiv({ cls: "hackmd-bridge-sync-history-replaced", text: `Replaced: ${replaced}` });
+    if (inSession) renderDiff(item, this.texts.get(entry.id));
     const buttons = item.createDiv({ cls: "hackmd-bridge-sync-history-buttons" });
     const open = this.source.openOtherSide;
     if (open !== undefined && entry.note !== undefined)
@@ -196,6 +213,30 @@ export class SyncHistoryView extends ItemView {
         .onClick(() => void restore(entry));
     }
   }
+}
+
+/** The change an agent write made, as a line diff, or why none can be shown. */
+function renderDiff(item: HTMLElement, texts: EntryTexts | undefined): void {
+  if (texts === undefined) return;
+  if (texts.side === undefined) {
+    item.createDiv({ cls: ["hackmd-bridge-muted", "hackmd-bridge-sync-history-no-diff"], text: texts.missing });
+    return;
+  }
+  if (texts.before === texts.after) {
+    item.createDiv({
+      cls: ["hackmd-bridge-muted", "hackmd-bridge-sync-history-no-diff"],
+      text: "The text did not change.",
+    });
+    return;
+  }
+  item.createDiv({ cls: "hackmd-bridge-sync-history-diff-label", text: `Changes to the ${texts.side} text` });
+  // Long texts are diffed by their first and last 8 KiB (src/sync/diff.ts), so a view stays quick.
+  const lines = diffLines(reduceDiffInput(texts.before), reduceDiffInput(texts.after));
+  const pre = item.createEl("pre", { cls: ["hackmd-bridge-approval-diff", "hackmd-bridge-sync-history-diff"] });
+  for (const line of lines.slice(0, MAX_DIFF_LINES))
+    pre.createDiv({ cls: `hackmd-bridge-diff-${line.kind}`, text: line.text });
+  if (lines.length > MAX_DIFF_LINES)
+    pre.createDiv({ cls: "hackmd-bridge-diff-hunk", text: `… ${lines.length - MAX_DIFF_LINES} more lines` });
 }
 
 /** The file an entry wrote, or its note's title or id. */
