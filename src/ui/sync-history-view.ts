@@ -193,6 +193,11 @@ export class SyncHistoryView extends ItemView {
     if (local?.after !== undefined && local.before !== local.after)
       facts.push(`File ${local.before === undefined ? "new" : short(local.before)} → ${short(local.after)}`);
     if (facts.length > 0) item.createDiv({ cls: "hackmd-bridge-activity-detail", text: facts.join(" · ") });
+    if (entry.outcome?.startsWith("unconfirmed") === true)
+      item.createDiv({
+        cls: "hackmd-bridge-sync-history-unconfirmed",
+        text: "Not confirmed: HackMD was sent this write but never showed it. Check the note before writing again.",
+      });
     const replaced = replacedWords(entry);
     if (replaced !== "") item.createDiv({ cls: "hackmd-bridge-sync-history-replaced", text: `Replaced: ${replaced}` });
     if (inSession) renderDiff(item, this.texts.get(entry.id));

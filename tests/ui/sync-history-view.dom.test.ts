@@ -13,7 +13,7 @@ import { undoJournalEntry, undoSession } from "../../src/app/journal-undo";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { textFile, type JournalEntry } from "../../src/sync/journal";
 import { SyncHistoryView, type SyncHistorySource } from "../../src/ui/sync-history-view";
-import { ok, startBridge, type TestBridge } from "../helpers/bridge";
+import { errorKind, ok, startBridge, type TestBridge } from "../helpers/bridge";
 
 const A = DEMO_NOTE_IDS.readingList;
 const C = DEMO_NOTE_IDS.weeklySync;
@@ -133,4 +133,24 @@ describe("sync history view", () => {
       none: "The journal no longer holds the HackMD text from after this write, so no diff can be shown.",
     });
   });
+
+  it("says plainly that a push whose read-back never showed it is not confirmed", async () => {
+    bridge = await startBridge({ cacheTtlMs: 0 });
+    const { journal } = bridge.core.deps;
+    ok(await bridge.call("hackmd_pull_note", { note_ref: A, local_path: "a.md" }));
+    await writeFile(join(bridge.root, "a.md"), "# Reading list\n\nSent while HackMD hid its writes\n");
+    bridge.emu.setQuirks({ visibilityDelayMs: 600_000 });
+    expect(errorKind(await bridge.call("hackmd_push_note", { local_path: "a.md" }))).toBe("readback");
+    const view = new SyncHistoryView(new WorkspaceLeaf(new App()) as never, {
+      read: () => journal.read(),
+      subscribe: (listener) => journal.subscribe(listener),
+    });
+    await view.refresh();
+    const items = [...view.contentEl.querySelectorAll(".hackmd-bridge-sync-history-entry")];
+    expect(items[0]?.querySelector(".hackmd-bridge-activity-tool")?.textContent).toBe("Pushed to HackMD");
+    expect(items[0]?.querySelector(".hackmd-bridge-sync-history-unconfirmed")?.textContent).toBe(
+      "Not confirmed: HackMD was sent this write but never showed it. Check the note before writing again.",
+    );
+    expect(items[1]?.querySelector(".hackmd-bridge-sync-history-unconfirmed")).toBeNull();
+  }, 20_000);
 });
