@@ -102,6 +102,8 @@ export async function entryTexts(
   const words = side === "local" ? "file" : "HackMD";
   if (!["update_note", "push", "force_push", "merge", "pull"].includes(entry.kind))
     return { missing: "The journal keeps no text for this kind of write." };
+  if (entry.kind === "pull" && entry.local?.before !== undefined && entry.local.before === entry.local.after)
+    return { missing: "This pull left the file's text as it was." };
   const beforeHash = keptHash(entry, side);
   const before =
     beforeHash !== undefined
@@ -112,7 +114,7 @@ export async function entryTexts(
   const after = entry.written === undefined ? undefined : await journal.keptText(entry.written.hash);
   if (before === undefined || after === undefined)
     return {
-      missing: `The journal no longer holds the ${words} text from ${before === undefined ? "before" : "after"} this write, so no diff can be shown.`,
+      missing: `The journal does not hold the ${words} text from ${before === undefined ? "before" : "after"} this write (not kept, or dropped with older entries), so no diff can be shown.`,
     };
   return { side: words, before, after };
 }

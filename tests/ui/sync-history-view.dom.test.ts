@@ -130,7 +130,7 @@ describe("sync history view", () => {
     expect(diffs()[0]).toMatchObject({
       label: undefined,
       added: [],
-      none: "The journal no longer holds the HackMD text from after this write, so no diff can be shown.",
+      none: "The journal does not hold the HackMD text from after this write (not kept, or dropped with older entries), so no diff can be shown.",
     });
   });
 
