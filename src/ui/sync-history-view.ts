@@ -12,7 +12,7 @@ import { ButtonComponent, DropdownComponent, ItemView, type WorkspaceLeaf } from
 import { actorWords, canUndoEntry, entryTime, replacedWords, type EntryTexts } from "../app/journal";
 import type { JournalEntry, JournalKind } from "../sync/journal";
 import { reduceDiffInput } from "../sync/diff";
-import { diffLines } from "./approval-modal";
+import { diffLines, type DiffLine } from "./approval-modal";
 
 /** The view type id of the sync history. */
 export const SYNC_HISTORY_VIEW_TYPE = "hackmd-bridge-sync-history";
@@ -53,7 +53,7 @@ export interface SyncHistorySource {
 
 const ALL = "";
 /** Diffs are read for at most this many agent writes, the newest. */
-export const MAX_DIFFS = 50;
+export const MAX_DIFFS = 20;
 /** A diff shows at most this many lines, then says how many more there are. */
 export const MAX_DIFF_LINES = 80;
 
@@ -61,7 +61,8 @@ export const MAX_DIFF_LINES = 80;
 export class SyncHistoryView extends ItemView {
   private filter = { note: ALL, actor: ALL, kind: ALL };
   private entries: JournalEntry[] = [];
-  private texts = new Map<string, EntryTexts>();
+  /** Each agent write's diff (or the sentence shown instead), computed once per read. */
+  private diffs = new Map<string, DiffShown>();
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -92,9 +93,11 @@ export class SyncHistoryView extends ItemView {
     this.entries = await this.source.read();
     const texts = this.source.texts;
     const agentWrites = this.entries.filter((entry) => entry.actor.session !== undefined && entry.kind !== "undo");
-    const read = new Map<string, EntryTexts>();
-    if (texts !== undefined) for (const entry of agentWrites.slice(-MAX_DIFFS)) read.set(entry.id, await texts(entry));
-    this.texts = read;
+    const diffs = new Map<string, DiffShown>();
+    // One diff at a time between reads of kept texts, so a long one does not hold the window up with the rest.
+    if (texts !== undefined)
+      for (const entry of agentWrites.slice(-MAX_DIFFS)) diffs.set(entry.id, diffOf(await texts(entry)));
+    this.diffs = diffs;
     this.render();
   }
 
@@ -200,7 +203,7 @@ export class SyncHistoryView extends ItemView {
       });
     const replaced = replacedWords(entry);
     if (replaced !== "") item.createDiv({ cls: "hackmd-bridge-sync-history-replaced", text: `Replaced: ${replaced}` });
-    if (inSession) renderDiff(item, this.texts.get(entry.id));
+    if (inSession) renderDiff(item, this.diffs.get(entry.id));
     const buttons = item.createDiv({ cls: "hackmd-bridge-sync-history-buttons" });
     const open = this.source.openOtherSide;
     if (open !== undefined && entry.note !== undefined)
@@ -220,28 +223,29 @@ export class SyncHistoryView extends ItemView {
   }
 }
 
-/** The change an agent write made, as a line diff, or why none can be shown. */
-function renderDiff(item: HTMLElement, texts: EntryTexts | undefined): void {
-  if (texts === undefined) return;
-  if (texts.side === undefined) {
-    item.createDiv({ cls: ["hackmd-bridge-muted", "hackmd-bridge-sync-history-no-diff"], text: texts.missing });
-    return;
-  }
-  if (texts.before === texts.after) {
-    item.createDiv({
-      cls: ["hackmd-bridge-muted", "hackmd-bridge-sync-history-no-diff"],
-      text: "The text did not change.",
-    });
-    return;
-  }
-  item.createDiv({ cls: "hackmd-bridge-sync-history-diff-label", text: `Changes to the ${texts.side} text` });
+/** What the view shows for one write's change: a sentence, or the diff's lines. */
+type DiffShown = { sentence: string } | { side: string; lines: DiffLine[] };
+
+/** A write's change as a line diff, or why none can be shown. */
+function diffOf(texts: EntryTexts): DiffShown {
+  if (texts.side === undefined) return { sentence: texts.missing };
+  if (texts.before === texts.after) return { sentence: "The text did not change." };
   // Long texts are diffed by their first and last 8 KiB (src/sync/diff.ts), so a view stays quick.
-  const lines = diffLines(reduceDiffInput(texts.before), reduceDiffInput(texts.after));
+  return { side: texts.side, lines: diffLines(reduceDiffInput(texts.before), reduceDiffInput(texts.after)) };
+}
+
+function renderDiff(item: HTMLElement, shown: DiffShown | undefined): void {
+  if (shown === undefined) return;
+  if ("sentence" in shown) {
+    item.createDiv({ cls: ["hackmd-bridge-muted", "hackmd-bridge-sync-history-no-diff"], text: shown.sentence });
+    return;
+  }
+  item.createDiv({ cls: "hackmd-bridge-sync-history-diff-label", text: `Changes to the ${shown.side} text` });
   const pre = item.createEl("pre", { cls: ["hackmd-bridge-approval-diff", "hackmd-bridge-sync-history-diff"] });
-  for (const line of lines.slice(0, MAX_DIFF_LINES))
+  for (const line of shown.lines.slice(0, MAX_DIFF_LINES))
     pre.createDiv({ cls: `hackmd-bridge-diff-${line.kind}`, text: line.text });
-  if (lines.length > MAX_DIFF_LINES)
-    pre.createDiv({ cls: "hackmd-bridge-diff-hunk", text: `… ${lines.length - MAX_DIFF_LINES} more lines` });
+  if (shown.lines.length > MAX_DIFF_LINES)
+    pre.createDiv({ cls: "hackmd-bridge-diff-hunk", text: `… ${shown.lines.length - MAX_DIFF_LINES} more lines` });
 }
 
 /** The file an entry wrote, or its note's title or id. */
