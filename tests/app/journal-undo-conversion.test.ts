@@ -94,4 +94,21 @@ describe("undo of pulls and pushes of a note synced with conversion", () => {
     expect(await file()).toBe(mine);
     expect(await status()).toBe("local_changed");
   });
+
+  it("undoes an agent's merge: HackMD and the file each get their text back in their own form", async () => {
+    const remoteBefore = ":::info\nfirst text\n:::\n\nA line by ada.\n";
+    bridge.emu.collaboratorEdit(N, { content: remoteBefore }, { as: "ada" });
+    const mine = "> [!warning]\n> mine\n\n> [!info]\n> first text\n";
+    await writeFile(join(root, "n.md"), mine);
+    const pushed = ok(await bridge.call("hackmd_push_note", { local_path: "n.md", strategy: "merge" }));
+    expect(pushed.merged).toBe(true);
+    expect(body()).toBe(":::warning\nmine\n:::\n\n:::info\nfirst text\n:::\n\nA line by ada.\n");
+    expect(await file()).toContain("> [!warning]");
+
+    const result = await undoJournalEntry(bridge.core.deps, await last("merge"));
+    expect(result).toMatchObject({ undone: true });
+    expect(body()).toBe(remoteBefore);
+    expect(await file()).toBe(mine);
+    expect(await status()).toBe("local_changed");
+  });
 });
