@@ -7,6 +7,7 @@
  * (history|approval).
  */
 import "../../node_modules/jest-environment-obsidian/dist/runtime/extensions.js";
+import { entryTexts } from "../../src/app/journal";
 import type { JournalEntry } from "../../src/sync/journal";
 import { ApprovalModal, approvalViewModel } from "../../src/ui/approval-modal";
 import { SyncHistoryView } from "../../src/ui/sync-history-view";
@@ -88,6 +89,7 @@ const entries: JournalEntry[] = [
     note: { team_path: null, note_id: "cs101", title: "CS101 sorting" },
     local: { after: h(0xe1) },
     remote: { before: h(0xe1), after: h(0xe1) },
+    written: { hash: h(0xe1), path: "journal/text/e1.md" },
     outcome: "pulled",
   },
   {
@@ -100,6 +102,7 @@ const entries: JournalEntry[] = [
     note: { team_path: null, note_id: "weekly", title: "Weekly sync" },
     remote: { before: h(0xb2), after: h(0xe2) },
     replaced: [{ side: "remote", hash: h(0xb2), where: "journal", path: "journal/text/b2.md" }],
+    written: { hash: h(0xe2), path: "journal/text/e2.md" },
     outcome: "done",
   },
   {
@@ -128,9 +131,21 @@ const entries: JournalEntry[] = [
       { side: "remote", hash: h(0xd2), where: "version", version_id: "0b5e7c1a" },
       { side: "remote", hash: h(0xd2), where: "journal", path: "journal/text/d2.md" },
     ],
+    written: { hash: h(0xd1), path: "journal/text/d1.md" },
     outcome: "pushed",
   },
 ];
+
+/** The texts the journal kept (journal/text/), by hash; the agent's force push's "before" is gone. */
+const weekly =
+  "# Weekly sync\n\n## Decisions\n- Ship the offline cache behind a flag.\n- Review the sync spec on Thursday.\n";
+const kept = new Map<string, string>([
+  [h(0xe1), "# CS101 sorting\n\n- Insertion sort\n- Merge sort\n"],
+  [h(0xb2), weekly],
+  [h(0xe2), weekly.replace("on Thursday.", "on Wednesday, with the field team.")],
+  [h(0xd1), "# Reading list\n\n- Designing Data-Intensive Applications\n"],
+]);
+const journal = { keptText: (hash: string) => Promise.resolve(kept.get(hash)) };
 
 const view = params.get("view") ?? "history";
 if (view === "history") {
@@ -142,6 +157,7 @@ if (view === "history") {
     openOtherSide: () => Promise.resolve(),
     restore: () => Promise.resolve(),
     undoSession: () => Promise.resolve(),
+    texts: (entry) => entryTexts(journal, entry),
   });
   void history.refresh().then(() => document.body.setAttr("data-ready", "true"));
 } else {

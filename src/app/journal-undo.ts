@@ -14,8 +14,10 @@
  *   text from before when the merge rewrote it;
  * - a pull: the file gets its text from before back (a file the pull created is removed and the
  *   note untracked), and the baseline becomes that text.
- * Notes synced with conversion (docs/conversion-rules.md) are refused for pulls and pushes: the
- * baseline is in HackMD's form and the file in Obsidian's, which this first version does not map.
+ * Notes synced with conversion (docs/conversion-rules.md) undo too: the journal keeps HackMD's text
+ * in HackMD's form and the file's text in the file's form, each side is checked against what the
+ * write left in its own form, and the new baseline is the restored text in HackMD's form, saved
+ * with the record's conversion, so the file still compares through it.
  */
 import { BridgeError, isBridgeError } from "../core/errors";
 import { bodyHash } from "../core/hash";
@@ -225,7 +227,6 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
     case "force_push":
     case "merge": {
       if (note === undefined || entry.file === undefined) throw new BridgeError("invalid_input", "No note.");
-      await refuseConverted(deps, note.team_path, note.note_id);
       const text = await keptText(deps, entry, "remote");
       const localBefore = kept(entry, "local");
       const fileText = localBefore === undefined ? undefined : await deps.journal.keptText(localBefore);
@@ -239,7 +240,7 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
           ...(entry.remote?.after === undefined ? {} : { expected_hash: entry.remote.after }),
         },
       );
-      await setBaseline(deps, note.team_path, note.note_id, entry.file, text, entry.baseline?.after);
+      await setBaseline(deps, note.team_path, note.note_id, entry.file, { remoteText: text }, entry.baseline?.after);
       await journalUndo(deps, entry, actor, {
         remote: { before: entry.remote?.after, after: await bodyHash(text) },
         baseline: { before: entry.baseline?.after, after: await bodyHash(text) },
@@ -249,7 +250,6 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
     }
     case "pull": {
       if (note === undefined || entry.file === undefined) throw new BridgeError("invalid_input", "No note.");
-      await refuseConverted(deps, note.team_path, note.note_id);
       const localBefore = kept(entry, "local");
       const fileText = localBefore === undefined ? undefined : await deps.journal.keptText(localBefore);
       if (entry.local?.before === undefined) {
@@ -266,10 +266,17 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
         return `${capital(entry.file)} already held the pulled text; nothing to restore.`;
       }
       await restoreFile(deps, entry, entry.file, fileText);
-      await setBaseline(deps, note.team_path, note.note_id, entry.file, fileText, entry.baseline?.after);
+      const baseline = await setBaseline(
+        deps,
+        note.team_path,
+        note.note_id,
+        entry.file,
+        { fileText },
+        entry.baseline?.after,
+      );
       await journalUndo(deps, entry, actor, {
         local: { before: entry.local.after, after: entry.local.before },
-        baseline: { before: entry.baseline?.after, after: await bodyHash(fileText) },
+        baseline: { before: entry.baseline?.after, after: baseline ?? (await bodyHash(fileText)) },
       });
       return `Restored ${entry.file} to its text from before the pull.`;
     }
@@ -284,13 +291,6 @@ async function keptText(deps: AppDeps, entry: JournalEntry, side: "local" | "rem
   if (text === undefined)
     throw new BridgeError("invalid_input", "the text from before is no longer kept in the journal");
   return text;
-}
-
-async function refuseConverted(deps: AppDeps, teamPath: string | null, noteId: string): Promise<void> {
-  const store = deps.sync.store;
-  const found = await store?.findByNote(teamPath, noteId);
-  if (found !== undefined && store !== undefined && (await store.conversionOf(found)) !== undefined)
-    throw new BridgeError("invalid_input", "it is synced with conversion, which Undo does not handle yet");
 }
 
 /** Writes the file's earlier text back, only when the file is exactly as the write left it. */
@@ -315,31 +315,41 @@ async function removeFile(deps: AppDeps, entry: JournalEntry, path: string): Pro
   });
 }
 
-/** Points the note's sync record at `text` as its baseline, when the record is still as the write left it. */
+/**
+ * Points the note's sync record at a new baseline, when the record is still as the write left it;
+ * returns the new baseline's hash (undefined: the record was left). The baseline is HackMD's form:
+ * `remoteText` as it is, or `fileText` (the file's form) mapped through the record's conversion.
+ * A record synced with conversion keeps its conversion, saved again for the new baseline.
+ */
 async function setBaseline(
   deps: AppDeps,
   teamPath: string | null,
   noteId: string,
   path: string,
-  text: string,
+  text: { remoteText: string } | { fileText: string },
   leftHash: string | undefined,
-): Promise<void> {
+): Promise<string | undefined> {
   const store = deps.sync.store;
-  if (store === undefined) return;
+  if (store === undefined) return undefined;
   const key = recordKey(teamPath, noteId);
-  await deps.queue.run([noteQueueKey(key), pathQueueKey(path)], async () => {
+  return deps.queue.run([noteQueueKey(key), pathQueueKey(path)], async () => {
     const record = await store.readRecord(key);
-    if (typeof record !== "object" || record.local_path !== path) return;
-    if (leftHash !== undefined && record.baseline_body_hash !== leftHash) return;
+    if (typeof record !== "object" || record.local_path !== path) return undefined;
+    if (leftHash !== undefined && record.baseline_body_hash !== leftHash) return undefined;
+    const found = { key, record };
+    const conversion = await store.conversionOf(found);
+    const baseline = "remoteText" in text ? text.remoteText : await deps.sync.remoteFormOf(found, text.fileText);
     await store.save({
       teamPath,
       noteId,
       localPath: path,
-      baseline: text,
+      baseline,
       // No trusted timestamp: the next sync reads the note instead of trusting its list entry.
       timestamp: "",
       expect: expectationOf(record),
+      ...(conversion === undefined ? {} : { conversion }),
     });
+    return bodyHash(baseline);
   });
 }
 
@@ -374,6 +384,8 @@ async function journalUndo(
   });
 }
 
+/** Capitalised for the start of a sentence; a file path stays as it is spelled (`n.md` is not `N.md`). */
 function capital(text: string): string {
+  if (/\.md$/i.test(text)) return text;
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

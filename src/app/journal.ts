@@ -83,3 +83,38 @@ export function canUndoEntry(entry: JournalEntry): boolean {
 export function keptHash(entry: JournalEntry, side: "local" | "remote"): string | undefined {
   return entry.replaced?.find((place) => place.side === side && place.where === "journal")?.hash;
 }
+
+/** An entry's change as two texts the journal kept, or a sentence saying why there is none. */
+export type EntryTexts =
+  { side: "file" | "HackMD"; before: string; after: string } | { side?: undefined; missing: string };
+
+/**
+ * The texts before and after a write, from the journal's own store: a note edit, push or merge
+ * shows HackMD's side (the replaced text and the text written), a pull the file's. Entries written
+ * before the journal kept both texts, and texts dropped with old segments or above 2 MiB, have
+ * none; the sentence says so.
+ */
+export async function entryTexts(
+  journal: { keptText(hash: string): Promise<string | undefined> },
+  entry: JournalEntry,
+): Promise<EntryTexts> {
+  const side = entry.kind === "pull" ? "local" : "remote";
+  const words = side === "local" ? "file" : "HackMD";
+  if (!["update_note", "push", "force_push", "merge", "pull"].includes(entry.kind))
+    return { missing: "The journal keeps no text for this kind of write." };
+  if (entry.kind === "pull" && entry.local?.before !== undefined && entry.local.before === entry.local.after)
+    return { missing: "This pull left the file's text as it was." };
+  const beforeHash = keptHash(entry, side);
+  const before =
+    beforeHash !== undefined
+      ? await journal.keptText(beforeHash)
+      : entry.kind === "pull" && entry.local?.before === undefined
+        ? ""
+        : undefined;
+  const after = entry.written === undefined ? undefined : await journal.keptText(entry.written.hash);
+  if (before === undefined || after === undefined)
+    return {
+      missing: `The journal does not hold the ${words} text from ${before === undefined ? "before" : "after"} this write (not kept, or dropped with older entries), so no diff can be shown.`,
+    };
+  return { side: words, before, after };
+}

@@ -62,6 +62,11 @@ export class PendingWrites {
     return pending !== undefined && pending.sent !== current && this.clock.now() - pending.at < this.horizonMs;
   }
 
+  /** Whether `sent` is the note's remembered unconfirmed write (its outcome is unknown). */
+  holds(address: NoteAddress, sent: string): boolean {
+    return this.entries.get(keyOf(address))?.sent === sent;
+  }
+
   /**
    * Runs a body write in its two steps. The send's own failure is remembered only when it is
    * `readback` (any other failure means HackMD did not apply it); once the send was accepted,

@@ -1,11 +1,12 @@
 /**
  * Wires the "Sync history" view (docs/sync-journal.md) into the plugin: the view over the sync
  * journal of the plugin's core, "Open other side" (the conflict's `.remote.md`, or the note on
- * HackMD), Restore of one write and Undo of an agent session (src/app/journal-undo.ts), each asked
+ * HackMD), each agent write's diff from the texts the journal kept, Restore of one write and Undo of an agent session (src/app/journal-undo.ts), each asked
  * first and told in a notice. Only registration happens during onload; the journal is read when
  * the view opens.
  */
 import type { Plugin } from "obsidian";
+import { entryTexts } from "../app/journal";
 import { WIRED_COMMANDS } from "../commands";
 import type { JournalEntry } from "../sync/journal";
 import { SYNC_HISTORY_VIEW_TYPE, SyncHistoryView, type SyncHistorySource } from "../ui/sync-history-view";
@@ -29,6 +30,7 @@ export function syncHistorySource(services: PluginServices, ui: ObsidianUi): Syn
   };
   return {
     read: async () => (await services.loadDeps()).journal.read({ limit: 500 }),
+    texts: async (entry: JournalEntry) => entryTexts((await services.loadDeps()).journal, entry),
     subscribe: (listener) => {
       listeners.add(listener);
       void forward().catch(() => undefined);

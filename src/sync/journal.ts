@@ -95,7 +95,10 @@ export interface JournalEntry {
   /** The sync record's `baseline_body_hash` before and after (pulls and pushes). */
   baseline?: SideHashes;
   replaced?: ReplacedText[];
-  /** The text the write left on HackMD, kept in the journal (`journal/text/<hex>.md`). */
+  /**
+   * The text the write left, kept in the journal (`journal/text/<hex>.md`): on HackMD for a note
+   * edit, a push or a merge; in the file for a pull.
+   */
   written?: { hash: string; path: string };
   /** The entry this one undid. */
   undoes?: string;

@@ -638,6 +638,8 @@ export class SyncService implements SyncTools {
             after: remoteHash,
           },
           ...(usable !== undefined && !same ? { keep: [{ side: "local" as const, text: usable }] } : {}),
+          // For a pull, the text it left in the file (the Sync history view shows the change as a diff).
+          ...(written === undefined ? {} : { keepWritten: normalizeLineEndings(form.text) }),
         });
       // The file and the note now agree: a snapshot of an earlier conflict of this file has done its job.
       const snapshot =
@@ -778,7 +780,14 @@ export class SyncService implements SyncTools {
           listed !== undefined &&
           request.listed !== undefined &&
           this.clock.now() - request.listed.at > LISTED_CHECK_AFTER_MS;
-        const last = await this.writeNote(request.call, address, local);
+        const last = await this.writeUnlessUnknown(request.call, address, local, {
+          ...journalBase(address, note.title, path, decision.branch, "unconfirmed"),
+          kind: request.strategy === "overwrite" ? "force_push" : "push",
+          local: { before: localHash, after: localHash },
+          baseline: { before: record.baseline_body_hash, after: record.baseline_body_hash },
+          remote: { before: remoteHash, after: localHash },
+          keep: [{ side: "remote", text: note.content }],
+        });
         await this.saveAfter(path, { record, baseline: local, note: last, kind: "push", ...conversion });
         // A collaborator's edit between our read (or, after a force push, the version named
         // before it) and our write was replaced: the version list shows it; report it.
@@ -801,6 +810,8 @@ export class SyncService implements SyncTools {
               }
             : {}),
           keep: [{ side: "remote", text: note.content }],
+          // What HackMD now holds, so the Sync history view can show the change as a diff.
+          keepWritten: local,
         });
         return {
           kind: "pushed",
@@ -879,7 +890,17 @@ export class SyncService implements SyncTools {
         }
         this.pending.assertClear(address, note.content);
         await this.store.expectRecord(loaded.key, expectationOf(record));
-        const last = await this.writeNote(request.call, address, merged);
+        const last = await this.writeUnlessUnknown(request.call, address, merged, {
+          ...journalBase(address, note.title, path, decision.branch, "unconfirmed"),
+          kind: "merge",
+          local: { before: fileBefore, after: await bodyHash(mergedForm.text) },
+          remote: { before: remoteHash, after: mergedHash },
+          baseline: { before: record.baseline_body_hash, after: record.baseline_body_hash },
+          keep: [
+            ...(mergedForm.text !== file.raw ? [{ side: "local" as const, text: file.text }] : []),
+            { side: "remote" as const, text: note.content },
+          ],
+        });
         await this.saveAfter(path, { record, baseline: merged, note: last, kind: "push", ...mergedConversion });
         const overwritten = await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at);
         await this.record(request.call, {
@@ -892,6 +913,7 @@ export class SyncService implements SyncTools {
             ...(mergedForm.text !== file.raw ? [{ side: "local" as const, text: file.text }] : []),
             { side: "remote" as const, text: note.content },
           ],
+          keepWritten: merged,
         });
         return {
           kind: "pushed",
@@ -906,6 +928,29 @@ export class SyncService implements SyncTools {
         await this.recordConflict(request.call, output, note.title, path, decision.branch, localHash, remoteHash);
         return { kind: "pushed", output, ...(mergeable ? { mergeable: true as const } : {}) };
       }
+    }
+  }
+
+  /**
+   * A push's or merge's body write; when its outcome is unknown (HackMD accepted it, or may have,
+   * but no read-back showed it, so `PendingWrites` remembers it) the journal gets `unconfirmed`,
+   * the entry `draft` with outcome `unconfirmed (<error kind>)` and the text it sent as `written`,
+   * and the error goes on. The baseline was not advanced: the entry says so.
+   */
+  private async writeUnlessUnknown(
+    call: CallContext,
+    address: { teamPath: string | null; noteId: string },
+    content: string,
+    draft: Omit<JournalDraft, "actor">,
+  ): Promise<NoteDetail> {
+    try {
+      return await this.writeNote(call, address, content);
+    } catch (error) {
+      if (this.pending.holds(address, content)) {
+        const kind = error instanceof BridgeError ? error.kind : "unknown";
+        await this.record(call, { ...draft, outcome: `unconfirmed (${kind})`, keepWritten: content });
+      }
+      throw error;
     }
   }
 

@@ -3,12 +3,16 @@
  * entries are added, filtered by note, by actor and by kind. An agent session's writes are grouped
  * as a change set under one header with "Undo session"; each entry says who wrote what, the
  * decision-table branch and where the replaced text lives, with "Open other side" and "Restore".
+ * Each write of an agent session shows its change as a line diff of the texts the journal kept,
+ * or says plainly that the journal does not hold them.
  * Dumb UI over `SyncHistorySource` (docs/style.md); the plugin wires the source
  * (src/obsidian/journal-wiring.ts), in the manner of the activity view (src/ui/activity-view.ts).
  */
 import { ButtonComponent, DropdownComponent, ItemView, type WorkspaceLeaf } from "obsidian";
-import { actorWords, canUndoEntry, entryTime, replacedWords } from "../app/journal";
+import { actorWords, canUndoEntry, entryTime, replacedWords, type EntryTexts } from "../app/journal";
 import type { JournalEntry, JournalKind } from "../sync/journal";
+import { reduceDiffInput } from "../sync/diff";
+import { diffLines, type DiffLine } from "./approval-modal";
 
 /** The view type id of the sync history. */
 export const SYNC_HISTORY_VIEW_TYPE = "hackmd-bridge-sync-history";
@@ -43,14 +47,22 @@ export interface SyncHistorySource {
   restore?: (entry: JournalEntry) => Promise<void>;
   /** Undoes an agent session's writes, newest first (asks first, tells the user how it ended). */
   undoSession?: (session: string, entries: readonly JournalEntry[]) => Promise<void>;
+  /** The texts before and after a write, as the journal kept them (src/app/journal.ts entryTexts). */
+  texts?: (entry: JournalEntry) => Promise<EntryTexts>;
 }
 
 const ALL = "";
+/** Diffs are read for at most this many agent writes, the newest. */
+export const MAX_DIFFS = 20;
+/** A diff shows at most this many lines, then says how many more there are. */
+export const MAX_DIFF_LINES = 80;
 
 /** An ItemView listing the sync journal. */
 export class SyncHistoryView extends ItemView {
   private filter = { note: ALL, actor: ALL, kind: ALL };
   private entries: JournalEntry[] = [];
+  /** Each agent write's diff (or the sentence shown instead), computed once per read. */
+  private diffs = new Map<string, DiffShown>();
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -79,6 +91,13 @@ export class SyncHistoryView extends ItemView {
   /** Reads the journal again and redraws. */
   async refresh(): Promise<void> {
     this.entries = await this.source.read();
+    const texts = this.source.texts;
+    const agentWrites = this.entries.filter((entry) => entry.actor.session !== undefined && entry.kind !== "undo");
+    const diffs = new Map<string, DiffShown>();
+    // One diff at a time between reads of kept texts, so a long one does not hold the window up with the rest.
+    if (texts !== undefined)
+      for (const entry of agentWrites.slice(-MAX_DIFFS)) diffs.set(entry.id, diffOf(await texts(entry)));
+    this.diffs = diffs;
     this.render();
   }
 
@@ -177,8 +196,14 @@ export class SyncHistoryView extends ItemView {
     if (local?.after !== undefined && local.before !== local.after)
       facts.push(`File ${local.before === undefined ? "new" : short(local.before)} → ${short(local.after)}`);
     if (facts.length > 0) item.createDiv({ cls: "hackmd-bridge-activity-detail", text: facts.join(" · ") });
+    if (entry.outcome?.startsWith("unconfirmed") === true)
+      item.createDiv({
+        cls: "hackmd-bridge-sync-history-unconfirmed",
+        text: "Not confirmed: HackMD was sent this write but never showed it. Check the note before writing again.",
+      });
     const replaced = replacedWords(entry);
     if (replaced !== "") item.createDiv({ cls: "hackmd-bridge-sync-history-replaced", text: `Replaced: ${replaced}` });
+    if (inSession) renderDiff(item, this.diffs.get(entry.id));
     const buttons = item.createDiv({ cls: "hackmd-bridge-sync-history-buttons" });
     const open = this.source.openOtherSide;
     if (open !== undefined && entry.note !== undefined)
@@ -196,6 +221,31 @@ export class SyncHistoryView extends ItemView {
         .onClick(() => void restore(entry));
     }
   }
+}
+
+/** What the view shows for one write's change: a sentence, or the diff's lines. */
+type DiffShown = { sentence: string } | { side: string; lines: DiffLine[] };
+
+/** A write's change as a line diff, or why none can be shown. */
+function diffOf(texts: EntryTexts): DiffShown {
+  if (texts.side === undefined) return { sentence: texts.missing };
+  if (texts.before === texts.after) return { sentence: "The text did not change." };
+  // Long texts are diffed by their first and last 8 KiB (src/sync/diff.ts), so a view stays quick.
+  return { side: texts.side, lines: diffLines(reduceDiffInput(texts.before), reduceDiffInput(texts.after)) };
+}
+
+function renderDiff(item: HTMLElement, shown: DiffShown | undefined): void {
+  if (shown === undefined) return;
+  if ("sentence" in shown) {
+    item.createDiv({ cls: ["hackmd-bridge-muted", "hackmd-bridge-sync-history-no-diff"], text: shown.sentence });
+    return;
+  }
+  item.createDiv({ cls: "hackmd-bridge-sync-history-diff-label", text: `Changes to the ${shown.side} text` });
+  const pre = item.createEl("pre", { cls: ["hackmd-bridge-approval-diff", "hackmd-bridge-sync-history-diff"] });
+  for (const line of shown.lines.slice(0, MAX_DIFF_LINES))
+    pre.createDiv({ cls: `hackmd-bridge-diff-${line.kind}`, text: line.text });
+  if (shown.lines.length > MAX_DIFF_LINES)
+    pre.createDiv({ cls: "hackmd-bridge-diff-hunk", text: `… ${shown.lines.length - MAX_DIFF_LINES} more lines` });
 }
 
 /** The file an entry wrote, or its note's title or id. */
