@@ -96,6 +96,25 @@ describe("toRemote / toLocal", () => {
     expect(toLocal("[d](https://hackmd.io/deep)", absolute).text).toBe("[[dir/Deep|d]]");
   });
 
+  it("resolves a name two notes share to the one beside the linking note (Obsidian's rule), and only there", () => {
+    const notes = new Map([
+      ["Publish/Security.md", { url: "https://hackmd.io/pub", id: "pub" }],
+      ["Sync/Security.md", { url: "https://hackmd.io/sync", id: "sync" }],
+    ]);
+    const inPublish = buildConversionContext({ notes, folder: "Publish" });
+    const remote = toRemote("See [[Security]] and [[Security|privacy]].", inPublish);
+    expect(remote.text).toBe("See [Security](https://hackmd.io/pub) and [privacy](https://hackmd.io/pub).");
+    expect(toLocal(remote.text, inPublish).text).toBe("See [[Security]] and [[Security|privacy]].");
+    // From a third folder, or with no folder given, the name stays ambiguous and is left as written.
+    for (const elsewhere of [buildConversionContext({ notes, folder: "Other" }), buildConversionContext({ notes })])
+      expect(toRemote("See [[Security]].", elsewhere).text).toBe("See [[Security]].");
+    // A link HackMD holds to the other one, whose text names this one, stays a link (and round-trips).
+    const other = "[Security](https://hackmd.io/sync) and [Sync/Security](https://hackmd.io/sync)";
+    const local = toLocal(other, inPublish).text;
+    expect(local).toBe("[Security](https://hackmd.io/sync) and [[Sync/Security]]");
+    expect(toRemote(local, inPublish).text).toBe(other);
+  });
+
   it("returns the text unchanged when conversion is switched off", () => {
     const off = buildConversionContext({ ...INPUT, enabled: false });
     expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);
