@@ -12,7 +12,17 @@
 
 import { commentSource, spell, warn, type Env } from "./env";
 import { type Line, withText } from "./lines";
-import { decodePath, encodePath, hasScheme, headingAnchor, isDelimiterRow, isPlainText, MARK, markers } from "./syntax";
+import {
+  decodePath,
+  encodePath,
+  hasScheme,
+  headingAnchor,
+  isDelimiterRow,
+  isPlainText,
+  isTrimmed,
+  MARK,
+  markers,
+} from "./syntax";
 
 type TokenKind =
   "wikilink" | "embed" | "image" | "link" | "hackmd" | "comment" | "placeholder" | "blockid" | "blockmark";
@@ -334,15 +344,19 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
   let dest = url;
   let shown = name;
   if (heading !== undefined) {
-    if (!isPlainText(heading) || heading.includes("#")) return undefined;
+    if (!isPlainText(heading)) return undefined;
+    // `Note#A#B` is heading B under heading A (Obsidian's nested heading link): HackMD's anchor is B's.
+    const sections = heading.split("#");
+    if (sections.length > 1 && sections.some((section) => !isTrimmed(section) || section.startsWith("^")))
+      return undefined;
     if (heading.startsWith("^")) {
       // A block link: HackMD has no block anchors, so it goes to the note.
       if (name === "") return undefined;
     } else {
-      const anchor = headingAnchor(heading);
+      const anchor = headingAnchor(sections[sections.length - 1] as string);
       if (anchor === "") return undefined;
       dest = `${url}#${anchor}`;
-      shown = name === "" ? heading : `${name} > ${heading}`;
+      shown = name === "" ? sections.join(" > ") : `${name} > ${sections.join(" > ")}`;
     }
   }
   const label = parts.alias ?? shown;

@@ -115,6 +115,21 @@ describe("toRemote / toLocal", () => {
     expect(toRemote(local, inPublish).text).toBe(other);
   });
 
+  it("links a nested heading `Note#A#B` to B's anchor, and brings it back as written", () => {
+    for (const [local, remote] of [
+      ["[[Other note#A#B]]", '[Other note > A > B](https://hackmd.io/abc#B "Other note#A#B")'],
+      ["[[Other note#A#B c|x]]", '[x](https://hackmd.io/abc#B-c "Other note#A#B c|x")'],
+      ["![[Other note#A#B]]", '[Other note > A > B](https://hackmd.io/abc#B "!Other note#A#B")'],
+      ["[[#A#B]]", '[A > B](#B "#A#B")'],
+    ]) {
+      expect(toRemote(local as string, context()).text).toBe(remote);
+      expect(toLocal(remote as string, context()).text).toBe(local);
+    }
+    // An empty or padded section (the `[[## text]]` search syntax) is left as written.
+    for (const text of ["[[Other note##B]]", "[[## team]]", "[[Other note#A# B]]", "[[Other note#A#^b]]"])
+      expect(toRemote(text, context()).text).toBe(text);
+  });
+
   it("returns the text unchanged when conversion is switched off", () => {
     const off = buildConversionContext({ ...INPUT, enabled: false });
     expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);
