@@ -470,7 +470,7 @@ function encodeImage(token: Token, table: boolean, env: Env): string | undefined
     alt = alt.slice(0, cut);
   }
   if (table && /(?<!\\)\|/.test(alt)) return undefined;
-  const linkpath = decodePath(token.dest);
+  const linkpath = imageLinkpath(token.dest);
   const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
   const url = path === null ? null : env.answers.imageUrl(path);
   if (url === null || !isLinkUrl(url)) return undefined;
@@ -502,7 +502,7 @@ function decodeImage(token: Token, table: boolean, env: Env): string | undefined
   }
   let destination: string;
   if (fragment !== undefined) {
-    const linkpath = decodePath(fragment);
+    const linkpath = imageLinkpath(fragment);
     const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
     if (path === null || env.answers.imageUrl(path) !== base) return undefined;
     destination = fragment;
@@ -523,10 +523,20 @@ function noteImage(token: Token, table: boolean, env: Env): void {
     linkpath = parts.target.includes("#") ? parts.target.slice(0, parts.target.indexOf("#")) : parts.target;
     if (linkpath.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(linkpath)) return;
   } else {
-    linkpath = decodePath(token.dest);
+    linkpath = imageLinkpath(token.dest);
   }
   const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
   if (path !== null && /\.(?:png|jpe?g|gif|webp)$/i.test(path)) env.images.add(path);
+}
+
+/**
+ * The vault path a Markdown image's destination names: percent-decoded, without the `#fragment`
+ * Obsidian reads as a display hint (`pic.png#interface`); the destination as written still rides
+ * in the HackMD URL's fragment, so it comes back exactly.
+ */
+function imageLinkpath(destination: string): string | undefined {
+  const hash = destination.indexOf("#");
+  return hash === 0 ? undefined : decodePath(hash === -1 ? destination : destination.slice(0, hash));
 }
 
 function remoteSize(size: string | undefined): string {

@@ -130,6 +130,14 @@ describe("toRemote / toLocal", () => {
       expect(toRemote(text, context()).text).toBe(text);
   });
 
+  it("uploads a Markdown image whose path has a `#fragment` (Obsidian's display hint) and brings the path back as written", () => {
+    const local = "![A table](diagram.png#interface)";
+    const remote = toRemote(local, context());
+    expect(remote.text).toBe("![A table](https://hackmd.io/_uploads/d.png#diagram.png#interface)");
+    expect(remote.images).toEqual(["diagram.png"]);
+    expect(toLocal(remote.text, context()).text).toBe(local);
+  });
+
   it("returns the text unchanged when conversion is switched off", () => {
     const off = buildConversionContext({ ...INPUT, enabled: false });
     expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);
