@@ -138,6 +138,15 @@ describe("toRemote / toLocal", () => {
     expect(toLocal(remote.text, context()).text).toBe(local);
   });
 
+  it("converts a callout whose last line is blank whatever line follows it (no lazy continuation can join it)", () => {
+    const local = "> [!warning] Encoding\n> Ensure it.\n> \n This is important.\n";
+    const remote = toRemote(local, context()).text;
+    expect(remote).toBe(":::warning >\n**Encoding**\nEnsure it.\n\n:::\n This is important.\n");
+    expect(toLocal(remote, context()).text).toBe(local);
+    // Without the blank line the next line would continue the callout's paragraph: left as written.
+    expect(toRemote("> [!warning] E\n> x\ntext\n", context()).text).toBe("> [!warning] E\n> x\ntext\n");
+  });
+
   it("returns the text unchanged when conversion is switched off", () => {
     const off = buildConversionContext({ ...INPUT, enabled: false });
     expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);

@@ -232,6 +232,7 @@ const INLINE = [
 
 /** Whole lines that open or close blocks, or look as if they did. */
 const BLOCK_LINES = [
+  " This is important.",
   "```",
   "~~~",
   "```js",
