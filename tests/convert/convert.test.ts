@@ -147,6 +147,16 @@ describe("toRemote / toLocal", () => {
     expect(toRemote("> [!warning] E\n> x\ntext\n", context()).text).toBe("> [!warning] E\n> x\ntext\n");
   });
 
+  it("links a name written with spaces at its end, as Obsidian does, and keeps the spaces", () => {
+    const local = "See [[Other note ]] and [[Other note |x]].";
+    const remote = toRemote(local, context()).text;
+    expect(remote).toBe(
+      'See [Other note](https://hackmd.io/abc "Other note ") and [x](https://hackmd.io/abc "Other note |x").',
+    );
+    expect(toLocal(remote, context()).text).toBe(local);
+    expect(toRemote("See [[ Other note]].", context()).text).toBe("See [[ Other note]].");
+  });
+
   it("returns the text unchanged when conversion is switched off", () => {
     const off = buildConversionContext({ ...INPUT, enabled: false });
     expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);

@@ -62,6 +62,8 @@ const INLINE = [
   "[[Other note#Heading One]]",
   "[[Other note#H|x]]",
   "[[Other note#A#B]]",
+  "[[Other note ]]",
+  "[[Other note  #H]]",
   "[[Other note#A#B|x]]",
   "[[Other note##B]]",
   "[[#A#B]]",
