@@ -334,15 +334,17 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
   const name = hash === -1 ? parts.target : parts.target.slice(0, hash);
   const heading = hash === -1 ? undefined : parts.target.slice(hash + 1);
   let url = "";
+  // Obsidian ignores spaces at the end of a link's name (`[[Quick switcher ]]`); the title keeps them.
+  const bare = name.trimEnd();
   if (name !== "") {
-    if (!isPlainText(name)) return undefined;
-    const path = env.answers.target("note", name);
+    if (!isPlainText(bare)) return undefined;
+    const path = env.answers.target("note", bare);
     const found = path === null ? null : env.answers.noteUrl(path);
     if (found === null || !isLinkUrl(found)) return undefined;
     url = found;
   } else if (heading === undefined) return undefined;
   let dest = url;
-  let shown = name;
+  let shown = bare;
   if (heading !== undefined) {
     if (!isPlainText(heading)) return undefined;
     // `Note#A#B` is heading B under heading A (Obsidian's nested heading link): HackMD's anchor is B's.
@@ -356,7 +358,7 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
       const anchor = headingAnchor(sections[sections.length - 1] as string);
       if (anchor === "") return undefined;
       dest = `${url}#${anchor}`;
-      shown = name === "" ? sections.join(" > ") : `${name} > ${sections.join(" > ")}`;
+      shown = name === "" ? sections.join(" > ") : `${bare} > ${sections.join(" > ")}`;
     }
   }
   const label = parts.alias ?? shown;
