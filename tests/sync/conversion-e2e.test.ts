@@ -126,7 +126,9 @@ describe("Obsidian content survives the trip to HackMD and back", () => {
     await writeFile(local("Sync/Guide.md"), written);
     expect(ok(await bridge.call("hackmd_push_note", { local_path: "Sync/Guide.md" })).status).toBe("pushed");
     const origin = new URL(bridge.emu.url).origin;
-    expect(remote(GUIDE)).toContain(`Read [Security](${origin}/${OTHER}) first.`);
+    expect(bridge.emu.inspect().notes.find((note) => note.id === GUIDE)?.content).toContain(
+      `Read [Security](${origin}/${OTHER}) first.`,
+    );
     expect(await check("Sync/Guide.md")).toBe("in_sync");
     ok(await bridge.call("hackmd_pull_note", { note_ref: GUIDE, local_path: "Sync/Guide.md", overwrite_local: true }));
     expect(await readFile(local("Sync/Guide.md"), "utf8")).toBe(written);
