@@ -1,7 +1,8 @@
 /**
  * Which Obsidian-only constructs a HackMD text still holds (docs/conversion-rules.md, "Left
- * unconverted"): what HackMD would show as literal text or a broken image. Code (fenced, indented
- * after a blank line, and spans) and front matter are skipped, as the conversion skips them.
+ * unconverted"): what HackMD would show as literal text or a broken image. Code (fenced, also
+ * inside quotes and list items, indented after a blank line, and spans) and front matter are
+ * skipped, as the conversion skips them.
  * A heuristic for reports, not a parser: it errs towards counting.
  */
 
@@ -54,7 +55,9 @@ function withoutCode(text: string): string {
       if (i > 0 && (line === "---" || line === "...")) frontMatter = false;
       continue;
     }
-    const opener = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    // Fences count inside blockquotes and callouts (`> ```md`) and list items (indented) too: a
+    // callout example in a code block is code on HackMD as well.
+    const opener = /^\s*(`{3,}|~{3,})/.exec(line.replace(/^(?:\s*>)+/, ""));
     if (fence !== undefined) {
       out.push("");
       if (opener && (opener[1] as string)[0] === fence[0] && (opener[1] as string).length >= fence.length)

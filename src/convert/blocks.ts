@@ -252,7 +252,8 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   if (close === undefined) return undefined;
   // The closer must be the first line markdown-it-container could take as one, and no shorter marker would do.
   if (colons !== Math.max(3, index.maxColonRun(at + 1, close) + 1)) return undefined;
-  if (!neighboursAllow(lines[at - 1], lines[close + 1])) return undefined;
+  if (!neighboursAllow(lines[at - 1], lines[close + 1], close > at + 1 && (lines[close - 1] as Line).text === ""))
+    return undefined;
   const content = lines.slice(at + 1, close);
   const titleMatch = content.length > 0 ? TITLE_LINE.exec((content[0] as Line).text) : null;
   const r0 = opener.eol;
@@ -384,7 +385,8 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
   const title = headTrail !== "" ? undefined : written?.replace(/[ \t]+$/, "");
   const trail = written === undefined || title === undefined ? "" : written.slice(title.length);
   if (type === undefined || (title !== undefined && !isTrimmed(title))) return undefined;
-  if (!neighboursAllow(before, after)) return undefined;
+  if (!neighboursAllow(before, after, content.length > 1 && (content[content.length - 1] as Line).text === ""))
+    return undefined;
   // Without a title, a first line that looks like one would come back as the title.
   if (title === undefined && content.length > 1 && TITLE_LINE.test((content[1] as Line).text)) return undefined;
   return {
@@ -402,12 +404,14 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
 /**
  * Lines around a callout or container that keep it one block both ways: before it, no quote line
  * (it would join the quote) and no colon line; after it, the end, a blank line, a heading or a fence
- * (nothing a callout's last paragraph could take as a lazy continuation).
+ * (nothing a callout's last paragraph could take as a lazy continuation). When the callout's last
+ * line is blank (`>`), it has no last paragraph: any line but a quote or colon line may follow.
  */
-function neighboursAllow(before: Line | undefined, after: Line | undefined): boolean {
+function neighboursAllow(before: Line | undefined, after: Line | undefined, lastBlank = false): boolean {
   if (before !== undefined && (isQuoteLine(before.text) || isColonLine(before.text))) return false;
   return (
     after === undefined ||
+    (lastBlank && !isQuoteLine(after.text) && !isColonLine(after.text)) ||
     isBlank(after.text) ||
     isHeading(after.text) ||
     fenceOpener(after.text) !== undefined ||

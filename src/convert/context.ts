@@ -35,6 +35,12 @@ export interface ConversionInput {
   readonly commentSalt?: string;
   /** How toLocal spells vault paths it writes. Default `shortest`, Obsidian's default. */
   readonly linkFormat?: LinkFormat;
+  /**
+   * The folder of the note being converted (`Folder/Sub`, `""` for the vault's top folder). A bare
+   * name that several files share then resolves to the one in this folder, as Obsidian's link
+   * resolution prefers; without it such a name resolves to nothing.
+   */
+  readonly folder?: string;
 }
 
 /** What a rule may ask; `null` is "no such thing". */
@@ -89,6 +95,7 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
   const notes = input.notes ?? new Map<string, TrackedNote>();
   const images = input.images ?? new Map<string, string>();
   const paths = new Set<string>(input.vaultPaths ?? []);
+  const folder = input.folder;
   for (const path of notes.keys()) paths.add(path);
   for (const path of images.keys()) paths.add(path);
 
@@ -122,7 +129,11 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
       if (!isLinkpath(file)) return null;
       if (file.includes("/")) return paths.has(file) ? file : null;
       const index = kind === "note" ? noteNames : fileNames;
-      return index.get((kind === "note" ? file.slice(0, -3) : file).toLowerCase()) ?? null;
+      const found = index.get((kind === "note" ? file.slice(0, -3) : file).toLowerCase());
+      if (found !== null || folder === undefined) return found ?? null;
+      // A name several files share: Obsidian takes the one beside the linking note.
+      const beside = folder === "" ? file : `${folder}/${file}`;
+      return paths.has(beside) ? beside : null;
     },
     noteUrl: (path) => notes.get(path)?.url ?? null,
     noteId: (path) => notes.get(path)?.id ?? null,

@@ -12,7 +12,17 @@
 
 import { commentSource, spell, warn, type Env } from "./env";
 import { type Line, withText } from "./lines";
-import { decodePath, encodePath, hasScheme, headingAnchor, isDelimiterRow, isPlainText, MARK, markers } from "./syntax";
+import {
+  decodePath,
+  encodePath,
+  hasScheme,
+  headingAnchor,
+  isDelimiterRow,
+  isPlainText,
+  isTrimmed,
+  MARK,
+  markers,
+} from "./syntax";
 
 type TokenKind =
   "wikilink" | "embed" | "image" | "link" | "hackmd" | "comment" | "placeholder" | "blockid" | "blockmark";
@@ -324,25 +334,31 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
   const name = hash === -1 ? parts.target : parts.target.slice(0, hash);
   const heading = hash === -1 ? undefined : parts.target.slice(hash + 1);
   let url = "";
+  // Obsidian ignores spaces at the end of a link's name (`[[Quick switcher ]]`); the title keeps them.
+  const bare = name.trimEnd();
   if (name !== "") {
-    if (!isPlainText(name)) return undefined;
-    const path = env.answers.target("note", name);
+    if (!isPlainText(bare)) return undefined;
+    const path = env.answers.target("note", bare);
     const found = path === null ? null : env.answers.noteUrl(path);
     if (found === null || !isLinkUrl(found)) return undefined;
     url = found;
   } else if (heading === undefined) return undefined;
   let dest = url;
-  let shown = name;
+  let shown = bare;
   if (heading !== undefined) {
-    if (!isPlainText(heading) || heading.includes("#")) return undefined;
+    if (!isPlainText(heading)) return undefined;
+    // `Note#A#B` is heading B under heading A (Obsidian's nested heading link): HackMD's anchor is B's.
+    const sections = heading.split("#");
+    if (sections.length > 1 && sections.some((section) => !isTrimmed(section) || section.startsWith("^")))
+      return undefined;
     if (heading.startsWith("^")) {
       // A block link: HackMD has no block anchors, so it goes to the note.
       if (name === "") return undefined;
     } else {
-      const anchor = headingAnchor(heading);
+      const anchor = headingAnchor(sections[sections.length - 1] as string);
       if (anchor === "") return undefined;
       dest = `${url}#${anchor}`;
-      shown = name === "" ? heading : `${name} > ${heading}`;
+      shown = name === "" ? sections.join(" > ") : `${bare} > ${sections.join(" > ")}`;
     }
   }
   const label = parts.alias ?? shown;
@@ -456,7 +472,7 @@ function encodeImage(token: Token, table: boolean, env: Env): string | undefined
     alt = alt.slice(0, cut);
   }
   if (table && /(?<!\\)\|/.test(alt)) return undefined;
-  const linkpath = decodePath(token.dest);
+  const linkpath = imageLinkpath(token.dest);
   const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
   const url = path === null ? null : env.answers.imageUrl(path);
   if (url === null || !isLinkUrl(url)) return undefined;
@@ -488,7 +504,7 @@ function decodeImage(token: Token, table: boolean, env: Env): string | undefined
   }
   let destination: string;
   if (fragment !== undefined) {
-    const linkpath = decodePath(fragment);
+    const linkpath = imageLinkpath(fragment);
     const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
     if (path === null || env.answers.imageUrl(path) !== base) return undefined;
     destination = fragment;
@@ -509,10 +525,20 @@ function noteImage(token: Token, table: boolean, env: Env): void {
     linkpath = parts.target.includes("#") ? parts.target.slice(0, parts.target.indexOf("#")) : parts.target;
     if (linkpath.endsWith(".md") || !/\.[A-Za-z0-9]+$/.test(linkpath)) return;
   } else {
-    linkpath = decodePath(token.dest);
+    linkpath = imageLinkpath(token.dest);
   }
   const path = linkpath === undefined ? null : env.answers.target("file", linkpath);
   if (path !== null && /\.(?:png|jpe?g|gif|webp)$/i.test(path)) env.images.add(path);
+}
+
+/**
+ * The vault path a Markdown image's destination names: percent-decoded, without the `#fragment`
+ * Obsidian reads as a display hint (`pic.png#interface`); the destination as written still rides
+ * in the HackMD URL's fragment, so it comes back exactly.
+ */
+function imageLinkpath(destination: string): string | undefined {
+  const hash = destination.indexOf("#");
+  return hash === 0 ? undefined : decodePath(hash === -1 ? destination : destination.slice(0, hash));
 }
 
 function remoteSize(size: string | undefined): string {

@@ -127,7 +127,7 @@ export class SyncConversion {
   async remoteForm(
     conversion: ConversionDependencies | undefined,
     local: string,
-    options: { extraImages?: ReadonlyMap<string, string>; listVault?: boolean } = {},
+    options: { extraImages?: ReadonlyMap<string, string>; listVault?: boolean; notePath?: string } = {},
   ): Promise<RemoteForm> {
     if (conversion === undefined) return { text: local, missingImages: [], images: [] };
     if (!conversion.enabled) return { text: local, conversion, missingImages: [], images: [] };
@@ -145,7 +145,10 @@ export class SyncConversion {
               ([question]) => !(question.startsWith("image-url:") && fresh.has(question.slice("image-url:".length))),
             ),
           };
-    const context = preferRecorded(kept, await this.current({ comments: conversion, extraImages: fresh, vaultPaths }));
+    const context = preferRecorded(
+      kept,
+      await this.current({ comments: conversion, extraImages: fresh, vaultPaths, notePath: options.notePath }),
+    );
     const result = toRemote(local, context);
     const missingImages = result.images.filter((path) => context.answers.imageUrl(path) === null);
     return { text: result.text, conversion: result.dependencies, missingImages, images: [...result.images] };
@@ -156,9 +159,13 @@ export class SyncConversion {
    * that became ambiguous, an image uploaded): converting under the result asks those again. The
    * same object when nothing changed. Comment answers are kept.
    */
-  async freshened(conversion: ConversionDependencies, local: string): Promise<ConversionDependencies> {
+  async freshened(
+    conversion: ConversionDependencies,
+    local: string,
+    notePath?: string,
+  ): Promise<ConversionDependencies> {
     const vaultPaths = local.includes("[[") ? await this.vaultPaths() : undefined;
-    const now = (await this.current({ comments: conversion, vaultPaths })).answers;
+    const now = (await this.current({ comments: conversion, vaultPaths, notePath })).answers;
     const stale = (question: string, answer: string | null): boolean => {
       const colon = question.indexOf(":");
       const kind = question.slice(0, colon);
@@ -217,6 +224,8 @@ export class SyncConversion {
       previous?: ConversionDependencies | undefined;
       keepOff?: boolean;
       download?: { notePath: string; teamPath: string | null };
+      /** The note's vault path: a name several notes share resolves to the one beside it. */
+      notePath?: string;
     },
   ): Promise<{ text: string; conversion?: ConversionDependencies; unknownImages?: boolean }> {
     // A note switched off stays off: its record keeps saying so.
@@ -228,7 +237,10 @@ export class SyncConversion {
     // as text because its note was not tracked then stays a plain wikilink, not an escaped one),
     // today's for what is new.
     const now = async (): Promise<ConversionContext> => {
-      const current = await this.current({ comments: options.previous });
+      const current = await this.current({
+        comments: options.previous,
+        notePath: options.notePath ?? options.download?.notePath,
+      });
       if (options.previous === undefined || !options.previous.enabled) return current;
       const recorded = preferRecorded(options.previous, current);
       // Kept comments are only ever added to: a placeholder restores whenever its source is kept.
@@ -377,6 +389,7 @@ export class SyncConversion {
     comments?: ConversionDependencies | undefined;
     extraImages?: ReadonlyMap<string, string> | undefined;
     vaultPaths?: string[] | undefined;
+    notePath?: string | undefined;
   }): Promise<ConversionContext> {
     const notes = new Map<string, TrackedNote>();
     for (const { record } of await this.store.list())
@@ -393,6 +406,9 @@ export class SyncConversion {
       comments: new Map(options.comments?.comments ?? []),
       commentSalt: await this.commentSalt(),
       ...(options.vaultPaths === undefined ? {} : { vaultPaths: options.vaultPaths }),
+      ...(options.notePath === undefined
+        ? {}
+        : { folder: options.notePath.slice(0, Math.max(0, options.notePath.lastIndexOf("/"))) }),
     });
   }
 

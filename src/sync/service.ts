@@ -210,7 +210,7 @@ export class SyncService implements SyncTools {
     const form = await this.conversion.remoteForm(
       this.conversion.enabledByDefault ? FRESH_CONVERSION : undefined,
       file.text,
-      { listVault: true },
+      { listVault: true, notePath: path },
     );
     return {
       path,
@@ -313,13 +313,17 @@ export class SyncService implements SyncTools {
       const file = await this.readLocalFile(path, { confirmLargeFile: true });
       // Only a file nobody edited since its baseline is ever rewritten or re-sent.
       if ((await this.conversion.compareForm(recorded, file.text)) !== loaded.baseline) return "skipped";
-      const fresh = await this.conversion.freshened(recorded, file.text);
+      const fresh = await this.conversion.freshened(recorded, file.text, path);
       if (fresh === recorded) return "unchanged";
       const { record } = loaded;
       const address = { teamPath: record.team_path, noteId: record.internal_id };
       // The file's side first: a link a pull wrote as a URL (its note was not tracked then)
       // becomes the wikilink it stands for; HackMD's text stays as it is.
-      const local = await this.conversion.localForm(loaded.baseline, { convert: true, previous: fresh });
+      const local = await this.conversion.localForm(loaded.baseline, {
+        convert: true,
+        previous: fresh,
+        notePath: path,
+      });
       if (local.text !== file.text && markerCount(local.text) <= markerCount(file.text)) {
         // The host may ask about this change as about any pull's (an agent's pull relinks other files).
         await request.call.beforeChange({
@@ -352,7 +356,7 @@ export class SyncService implements SyncTools {
       }
       if (request.fileOnly === true) return "unchanged";
       // HackMD's side: a wikilink sent as text (its note was not tracked then) becomes a link.
-      const form = await this.conversion.remoteForm(fresh, file.text, { listVault: true });
+      const form = await this.conversion.remoteForm(fresh, file.text, { listVault: true, notePath: path });
       if (form.text === loaded.baseline || markerCount(form.text) > markerCount(loaded.baseline)) return "unchanged";
       const note = await this.getNote(request.call, loaded);
       // Someone edited the note meanwhile: the next sync merges; nothing is sent over it.
@@ -494,6 +498,7 @@ export class SyncService implements SyncTools {
         convert: request.convert ?? previous?.enabled ?? this.conversion.enabledByDefault,
         previous,
         keepOff: request.convert === false,
+        notePath: path,
       };
       let form = await this.conversion.localForm(body, formOptions);
       const text = form.text;
@@ -695,7 +700,7 @@ export class SyncService implements SyncTools {
     // Read only now, holding the keys: a pull that ran meanwhile has already written this file.
     const loaded = await this.loadTracked(path);
     const file = await this.readLocalFile(path, { confirmLargeFile: request.confirmLargeFile });
-    let form = await this.conversion.remoteForm(loaded.conversion, file.text, { listVault: true });
+    let form = await this.conversion.remoteForm(loaded.conversion, file.text, { listVault: true, notePath: path });
     const { record } = loaded;
     const address = { teamPath: record.team_path, noteId: record.internal_id };
     if (request.crossCheck) {
@@ -739,7 +744,11 @@ export class SyncService implements SyncTools {
         noteId: address.noteId,
         paths: uploads,
       });
-      form = await this.conversion.remoteForm(loaded.conversion, file.text, { extraImages: links, listVault: true });
+      form = await this.conversion.remoteForm(loaded.conversion, file.text, {
+        extraImages: links,
+        listVault: true,
+        notePath: path,
+      });
       local = form.text;
       localHash = await bodyHash(local);
     }
@@ -839,6 +848,7 @@ export class SyncService implements SyncTools {
         const mergedForm = await this.conversion.localForm(merged, {
           convert: form.conversion?.enabled === true,
           previous: form.conversion,
+          notePath: path,
         });
         const mergedConversion = mergedForm.conversion ? { conversion: mergedForm.conversion } : {};
         // Ask once, about what changes: the note's body, or (when HackMD already holds the merge) only the file.

@@ -49,7 +49,10 @@ describe("real vaults: publish all, pull all in random orders, byte for byte", (
     expect(everything).not.toContain("A block comment.");
     // Left as written (docs/conversion-rules.md, "Left unconverted"): a relative Markdown image
     // (`../images/photo.png`), a note that does not exist and a name two notes share
-    // (`[[Nowhere]]`, `[[Security and privacy]]`), a same-note block link (`[[#^local-block]]`).
+    // (`[[Nowhere]]`, `[[Security and privacy]]` from a folder that has neither), a same-note block
+    // link (`[[#^local-block]]`). `Obsidian Sync/Set up Obsidian Sync.md` has the help vault's
+    // second-round cases, all converted: the shared name beside its note, nested heading links, a
+    // name ending in a space, an image path with a `#fragment`, a callout ending in a blank line.
     expect(Object.fromEntries(report.constructs)).toEqual({
       "markdown image: relative path": 1,
       "wikilink: plain": 1,
@@ -60,5 +63,9 @@ describe("real vaults: publish all, pull all in random orders, byte for byte", (
     expect(everything).toContain(":::info info+");
     expect(everything).toContain("<!--^local-block-->");
     expect(everything).toContain('"!lucide-cog.svg#icon")');
+    const setUp = report.remote.get("Obsidian Sync/Set up Obsidian Sync.md") ?? "";
+    expect(report.leftIn.get("Obsidian Sync/Set up Obsidian Sync.md")).toBeUndefined();
+    expect(setUp).toContain("[see the examples](");
+    expect(setUp).toContain(":::warning >");
   }, 120_000);
 });

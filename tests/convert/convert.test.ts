@@ -96,6 +96,67 @@ describe("toRemote / toLocal", () => {
     expect(toLocal("[d](https://hackmd.io/deep)", absolute).text).toBe("[[dir/Deep|d]]");
   });
 
+  it("resolves a name two notes share to the one beside the linking note (Obsidian's rule), and only there", () => {
+    const notes = new Map([
+      ["Publish/Security.md", { url: "https://hackmd.io/pub", id: "pub" }],
+      ["Sync/Security.md", { url: "https://hackmd.io/sync", id: "sync" }],
+    ]);
+    const inPublish = buildConversionContext({ notes, folder: "Publish" });
+    const remote = toRemote("See [[Security]] and [[Security|privacy]].", inPublish);
+    expect(remote.text).toBe("See [Security](https://hackmd.io/pub) and [privacy](https://hackmd.io/pub).");
+    expect(toLocal(remote.text, inPublish).text).toBe("See [[Security]] and [[Security|privacy]].");
+    // From a third folder, or with no folder given, the name stays ambiguous and is left as written.
+    for (const elsewhere of [buildConversionContext({ notes, folder: "Other" }), buildConversionContext({ notes })])
+      expect(toRemote("See [[Security]].", elsewhere).text).toBe("See [[Security]].");
+    // A link HackMD holds to the other one, whose text names this one, stays a link (and round-trips).
+    const other = "[Security](https://hackmd.io/sync) and [Sync/Security](https://hackmd.io/sync)";
+    const local = toLocal(other, inPublish).text;
+    expect(local).toBe("[Security](https://hackmd.io/sync) and [[Sync/Security]]");
+    expect(toRemote(local, inPublish).text).toBe(other);
+  });
+
+  it("links a nested heading `Note#A#B` to B's anchor, and brings it back as written", () => {
+    for (const [local, remote] of [
+      ["[[Other note#A#B]]", '[Other note > A > B](https://hackmd.io/abc#B "Other note#A#B")'],
+      ["[[Other note#A#B c|x]]", '[x](https://hackmd.io/abc#B-c "Other note#A#B c|x")'],
+      ["![[Other note#A#B]]", '[Other note > A > B](https://hackmd.io/abc#B "!Other note#A#B")'],
+      ["[[#A#B]]", '[A > B](#B "#A#B")'],
+    ]) {
+      expect(toRemote(local as string, context()).text).toBe(remote);
+      expect(toLocal(remote as string, context()).text).toBe(local);
+    }
+    // An empty or padded section (the `[[## text]]` search syntax) is left as written.
+    for (const text of ["[[Other note##B]]", "[[## team]]", "[[Other note#A# B]]", "[[Other note#A#^b]]"])
+      expect(toRemote(text, context()).text).toBe(text);
+  });
+
+  it("uploads a Markdown image whose path has a `#fragment` (Obsidian's display hint) and brings the path back as written", () => {
+    const local = "![A table](diagram.png#interface)";
+    const remote = toRemote(local, context());
+    expect(remote.text).toBe("![A table](https://hackmd.io/_uploads/d.png#diagram.png#interface)");
+    expect(remote.images).toEqual(["diagram.png"]);
+    expect(toLocal(remote.text, context()).text).toBe(local);
+  });
+
+  it("converts a callout whose last line is blank whatever line follows it (no lazy continuation can join it)", () => {
+    const local = "> [!warning] Encoding\n> Ensure it.\n> \n This is important.\n";
+    const remote = toRemote(local, context()).text;
+    expect(remote).toBe(":::warning >\n**Encoding**\nEnsure it.\n\n:::\n This is important.\n");
+    expect(toLocal(remote, context()).text).toBe(local);
+    // Without the blank line the next line would continue the callout's paragraph: left as written.
+    expect(toRemote("> [!warning] E\n> x\ntext\n", context()).text).toBe("> [!warning] E\n> x\ntext\n");
+  });
+
+  it("links a name written with spaces at its end, as Obsidian does, and keeps the spaces", () => {
+    const local = "See [[Other note ]] and [[Other note |x]].";
+    const remote = toRemote(local, context()).text;
+    expect(remote).toBe(
+      'See [Other note](https://hackmd.io/abc "Other note ") and [x](https://hackmd.io/abc "Other note |x").',
+    );
+    expect(toLocal(remote, context()).text).toBe(local);
+    expect(toRemote("See [[ Other note]].", context()).text).toBe("See [[ Other note]].");
+  });
+
   it("returns the text unchanged when conversion is switched off", () => {
     const off = buildConversionContext({ ...INPUT, enabled: false });
     expect(toRemote(ISSUE_NOTE, off).text).toBe(ISSUE_NOTE);

@@ -61,6 +61,13 @@ const INLINE = [
   "[[Other note|Other note]]",
   "[[Other note#Heading One]]",
   "[[Other note#H|x]]",
+  "[[Other note#A#B]]",
+  "[[Other note ]]",
+  "[[Other note  #H]]",
+  "[[Other note#A#B|x]]",
+  "[[Other note##B]]",
+  "[[#A#B]]",
+  "![[Other note#A#B]]",
   "[[dir/Deep]]",
   "[[Deep]]",
   "[[Deep|d]]",
@@ -96,6 +103,9 @@ const INLINE = [
   "![alt](attachments/pic%20x.png)",
   "![](pic%20x.png)",
   "![diagram.png](diagram.png)",
+  "![x](diagram.png#interface)",
+  "![x](pic%20x.png#a#b)",
+  "![x](#diagram.png)",
   "![x|300](diagram.png)",
   "![x\\|300](diagram.png)",
   "![x](new.png)",
@@ -224,6 +234,7 @@ const INLINE = [
 
 /** Whole lines that open or close blocks, or look as if they did. */
 const BLOCK_LINES = [
+  " This is important.",
   "```",
   "~~~",
   "```js",

@@ -112,6 +112,28 @@ describe("Obsidian content survives the trip to HackMD and back", () => {
     expect(remote().match(/\/_uploads\/[^)]+/)?.[0]).not.toBe(before);
   });
 
+  it("a name two tracked notes share links to the one beside the file, as Obsidian resolves it; back byte for byte", async () => {
+    const GUIDE = DEMO_NOTE_IDS.weeklySync;
+    const SPEC = DEMO_NOTE_IDS.spec;
+    await mkdir(local("Sync"));
+    await mkdir(local("Publish"));
+    ok(
+      await bridge.call("hackmd_pull_note", { note_ref: OTHER, local_path: "Sync/Security.md", overwrite_local: true }),
+    );
+    ok(await bridge.call("hackmd_pull_note", { note_ref: SPEC, local_path: "Publish/Security.md" }));
+    ok(await bridge.call("hackmd_pull_note", { note_ref: GUIDE, local_path: "Sync/Guide.md" }));
+    const written = `${await readFile(local("Sync/Guide.md"), "utf8")}\nRead [[Security]] first.\n`;
+    await writeFile(local("Sync/Guide.md"), written);
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Sync/Guide.md" })).status).toBe("pushed");
+    const origin = new URL(bridge.emu.url).origin;
+    expect(bridge.emu.inspect().notes.find((note) => note.id === GUIDE)?.content).toContain(
+      `Read [Security](${origin}/${OTHER}) first.`,
+    );
+    expect(await check("Sync/Guide.md")).toBe("in_sync");
+    ok(await bridge.call("hackmd_pull_note", { note_ref: GUIDE, local_path: "Sync/Guide.md", overwrite_local: true }));
+    expect(await readFile(local("Sync/Guide.md"), "utf8")).toBe(written);
+  });
+
   it("a file nobody edited stays in sync when the note it links to is untracked, and Sync all agrees", async () => {
     await writeFile(local("Main.md"), `${await readFile(local("Main.md"), "utf8")}${OBSIDIAN_PART}`);
     ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" }));
