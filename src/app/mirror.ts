@@ -9,7 +9,8 @@
  *   with that read (`PullRequest.prefetched`, no second GET); a mirrored note no longer listed is
  *   confirmed gone by one GET and its file goes to the trash (`MirrorHost.trash`), never deleted;
  *   a mirrored file deleted in the vault is untracked (its note is deleted only with
- *   `deleteRemote`, and only when the list shows nobody changed it since the last sync); a file
+ *   `deleteRemote`, and only when the list, and a fresh read right before the delete, show nobody
+ *   changed it since the last sync); a file
  *   renamed in the vault keeps its link; a new Markdown file is published as a private note in the
  *   matching HackMD folder (missing folders are created) and tracked; a file moved to another
  *   folder in the vault keeps its link, but its note stays where it is on HackMD (the API cannot
@@ -659,18 +660,32 @@ async function deletedInVault(
         listed !== undefined &&
         listed.last_changed_at !== null &&
         String(listed.last_changed_at) === record.last_observed_remote_timestamp;
+      // The list is from the round's start and a confirmation can take minutes: read the note
+      // again right before deleting, and delete only what the last sync saw.
+      const still = unchanged ? await stillAsSynced(deps, mirror, record, options.call) : "changed";
       await deps.sync.untrack({ teamPath: mirror.team_path, noteId, confirm: true });
-      if (!unchanged)
+      if (still === "gone")
+        return {
+          action: "untracked",
+          ...base,
+          message: `${record.local_path} was deleted in the vault, and note ${noteId} is already gone from HackMD; it is no longer tracked.`,
+        };
+      if (still !== "same")
         return {
           action: "untracked",
           ...base,
           message: `${record.local_path} was deleted in the vault, but note ${noteId} changed on HackMD since the last sync, so it was not deleted; it is no longer tracked.`,
         };
       await deps.lists.aroundWrite(() => deps.client.deleteNote(options.call, { teamPath: mirror.team_path, noteId }));
+      // docs/hackmd-api.md: a personal note goes to HackMD's trash; a team note cannot be restored.
+      const where =
+        mirror.team_path === null
+          ? "moved to HackMD's trash"
+          : `deleted from team ${mirror.team_path} (HackMD cannot restore team notes)`;
       return {
         action: "deleted_remote",
         ...base,
-        message: `${record.local_path} was deleted in the vault, so note ${noteId} was moved to HackMD's trash as asked.`,
+        message: `${record.local_path} was deleted in the vault, so note ${noteId} was ${where} as asked.`,
       };
     }
     await deps.sync.untrack({ teamPath: mirror.team_path, noteId, confirm: true });
@@ -682,6 +697,30 @@ async function deletedInVault(
   } catch (error) {
     return { action: "error", ...base, ...failure(error) };
   }
+}
+
+/**
+ * One fresh read of a note about to be deleted: "same" when its body and timestamp are still those
+ * of the last sync, "gone" when HackMD no longer has it, else "changed" (someone edited it).
+ */
+async function stillAsSynced(
+  deps: AppDeps,
+  mirror: MirrorState,
+  record: TrackedEntry,
+  call: CallContext,
+): Promise<"same" | "changed" | "gone"> {
+  let note: NoteDetail;
+  try {
+    note = await deps.client.getNote(call, { teamPath: mirror.team_path, noteId: record.note_id });
+  } catch (error) {
+    if (isBridgeError(error, "not_found")) return "gone";
+    throw error;
+  }
+  const sameTime =
+    note.last_changed_at !== null && String(note.last_changed_at) === record.last_observed_remote_timestamp;
+  const hash = note.body_hash ?? (note.content === undefined ? undefined : await bodyHash(note.content));
+  const sameBody = hash === record.baseline_hash;
+  return sameTime && sameBody ? "same" : "changed";
 }
 
 /** Publishes a new file of the mirror as a private note in the matching HackMD folder, then tracks it. */

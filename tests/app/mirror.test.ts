@@ -11,6 +11,8 @@ import { runMirror } from "../../src/node/commands/mirror";
 import { runSync } from "../../src/node/commands/sync";
 import { runSearch } from "../../src/node/commands/search";
 import type { CommandContext } from "../../src/node/commands/command";
+import { parseMirrorTarget, RoundLists, startMirror } from "../../src/app/mirror";
+import { CallContext } from "../../src/hackmd/call-context";
 
 let bridge: TestBridge;
 /** Real time plus an offset the tests move on: HackMD's timestamps settle after 30 s (SETTLE_MS). */
@@ -220,6 +222,32 @@ test("a deleted file deletes its note only with --delete-remote, and a move in t
   expect((await bridge.core.deps.sync.listTracked()).find((t) => t.note_id === noteIds[40])?.local_path).toBe(
     "Mirror/Journal/Note 40.md",
   );
+});
+
+test("a note edited on HackMD while the delete is being confirmed is not deleted, only untracked", async () => {
+  await rm(join(bridge.root, "Mirror/Note 45.md"));
+  later();
+  const deps = bridge.core.deps;
+  const call = new CallContext();
+  const edited = "# Note 45\n\nedited by a collaborator while the modal was open\n";
+  const result = await startMirror(deps, {
+    target: parseMirrorTarget("personal"),
+    localDir: "Mirror",
+    host: { trash: (path) => Promise.resolve(path) },
+    lists: new RoundLists(deps, call),
+    call,
+    // The list was made before the question; the collaborator edits while it is open.
+    confirmDeleteRemote: (_path, noteId) => {
+      bridge.emu.collaboratorEdit(noteId, { content: edited });
+      return Promise.resolve(true);
+    },
+  });
+  const note = bridge.emu.inspect().notes.find((n) => n.id === noteIds[45]);
+  expect(note?.trashedAt ?? null).toBeNull();
+  expect(note?.content).toBe(edited);
+  const item = result.items.find((i) => i.note_id === noteIds[45]);
+  expect(item).toMatchObject({ action: "untracked" });
+  expect(item?.message).toContain("changed on HackMD since the last sync");
 });
 
 test("excluded files are left alone", async () => {
