@@ -38,6 +38,17 @@ export interface MirrorNote {
   moved_in_vault?: string;
 }
 
+/** A new file whose create ended with an unknown outcome: never published again blindly. */
+export interface MirrorPending {
+  /** The title sent. */
+  title: string;
+  /** The HackMD folder it was sent to (null: the workspace's top). */
+  folder: string | null;
+  /** When it was sent (ms) and the error kind it ended with. */
+  at: number;
+  error_kind: string;
+}
+
 /** One mirror. */
 export interface MirrorState {
   version: 1;
@@ -59,6 +70,8 @@ export interface MirrorState {
   notes: Record<string, MirrorNote>;
   /** Notes read and found outside the bound folder, by id: their `last_changed_at` then. */
   outside: Record<string, number | null>;
+  /** New files by path whose publish has an unknown outcome (src/app/mirror.ts, `resolvePending`). */
+  pending?: Record<string, MirrorPending>;
 }
 
 /** The mirror's workspace in words. */
@@ -133,5 +146,8 @@ function parseMirror(text: string): MirrorState {
     folders: value.folders as Record<string, MirrorFolder>,
     notes: value.notes as Record<string, MirrorNote>,
     outside: value.outside as Record<string, number | null>,
+    ...(typeof value.pending === "object" && value.pending !== null && !Array.isArray(value.pending)
+      ? { pending: value.pending }
+      : {}),
   };
 }

@@ -12,7 +12,9 @@
  *   `deleteRemote`, and only when the list, and a fresh read right before the delete, show nobody
  *   changed it since the last sync); a file
  *   renamed in the vault keeps its link; a new Markdown file is published as a private note in the
- *   matching HackMD folder (missing folders are created) and tracked; a file moved to another
+ *   matching HackMD folder (missing folders are created) and tracked (a create with an unknown
+ *   outcome is remembered as pending and never sent again: a later round links the file to a
+ *   listed note with that title in that folder, or reports it unconfirmed); a file moved to another
  *   folder in the vault keeps its link, but its note stays where it is on HackMD (the API cannot
  *   move notes between folders reliably, docs/hackmd-api.md §1.8.6), which the item says;
  * - after sync-all (`followRemoteMoves`): a note sync-all read (its timestamp moved) and found in
@@ -25,7 +27,7 @@ import { BridgeError, isBridgeError, type ErrorKind } from "../core/errors";
 import { bodyHash } from "../core/hash";
 import type { LocalFiles } from "../core/local-files";
 import { isMarkdownPath, joinPath, parentPath } from "../core/paths";
-import { normalizeLineEndings } from "../core/text";
+import { bodyTitle, normalizeLineEndings } from "../core/text";
 import { CallContext } from "../hackmd/call-context";
 import type { Folder, NoteDetail, NoteSummary, Permission } from "../hackmd/types";
 import { MAX_BODY_BYTES } from "../sync/service";
@@ -495,6 +497,12 @@ export async function mirrorRound(
   }
   await save();
 
+  // Files whose publish had an unknown outcome: linked to their note once it shows, else reported.
+  if (!dryRun) {
+    items.push(...(await resolvePending(deps, mirror, listed, trackedById, untrackedFiles, claimed, options, read)));
+    await save();
+  } else for (const path of Object.keys(mirror.pending ?? {})) claimed.add(path);
+
   // New remote notes (and notes outside a bound folder that changed since they were read).
   const fresh = listed.filter((note) => {
     if (mirror.notes[note.id] !== undefined) return false;
@@ -723,6 +731,76 @@ async function stillAsSynced(
   return sameTime && sameBody ? "same" : "changed";
 }
 
+/** Error kinds after which a create may or may not have landed (docs/adr/0003-pending-writes.md). */
+const UNKNOWN_OUTCOME: readonly ErrorKind[] = ["readback", "upstream", "network", "partial_write"];
+
+/**
+ * New files whose publish ended with an unknown outcome: a listed note with the title sent, in the
+ * folder it was sent to (one read per candidate), gets the file linked; otherwise the file is
+ * reported as unconfirmed and never published again. A file renamed or removed since is forgotten.
+ */
+async function resolvePending(
+  deps: AppDeps,
+  mirror: MirrorState,
+  listed: readonly NoteSummary[],
+  trackedById: ReadonlyMap<string, TrackedEntry>,
+  untrackedFiles: readonly string[],
+  claimed: Set<string>,
+  options: MirrorRoundOptions,
+  read: (noteId: string) => Promise<NoteDetail>,
+): Promise<MirrorItem[]> {
+  const items: MirrorItem[] = [];
+  const pending = mirror.pending ?? {};
+  for (const [path, sent] of Object.entries(pending)) {
+    if (!untrackedFiles.includes(path)) {
+      delete pending[path];
+      continue;
+    }
+    claimed.add(path);
+    try {
+      let found: NoteDetail | undefined;
+      for (const summary of listed) {
+        if (summary.title !== sent.title || trackedById.has(summary.id) || mirror.notes[summary.id] !== undefined)
+          continue;
+        const note = await read(summary.id);
+        const chain = chainInMirror(mirror, note.folder_ids);
+        if (
+          chain !== undefined &&
+          (chain[chain.length - 1] ?? mirror.folder_id) === (sent.folder ?? mirror.folder_id)
+        ) {
+          found = note;
+          break;
+        }
+      }
+      if (found !== undefined) {
+        const form = await deps.sync.publishForm(path);
+        await deps.sync.adopt({ form, teamPath: mirror.team_path, noteId: found.id, call: options.call });
+        const stem = (path.split("/").pop() ?? path).replace(/\.md$/i, "");
+        mirror.notes[found.id] = { folder: sent.folder === mirror.folder_id ? null : sent.folder, name: stem };
+        delete pending[path];
+        items.push({
+          action: "published",
+          note_id: found.id,
+          local_path: path,
+          message: `The earlier publish of ${path} did land: it is now linked to note ${found.id}.`,
+        });
+        continue;
+      }
+      items.push({
+        action: "error",
+        local_path: path,
+        error_kind: "readback",
+        message: `${path} was sent to HackMD as "${sent.title}" at ${new Date(sent.at).toISOString()}, but whether the note was created is still unconfirmed, so it is not published again. Look on HackMD: if the note is there in another folder or with another title, delete this file and let the mirror pull the note; if it is not there, rename the file to publish it again.`,
+      });
+    } catch (error) {
+      items.push({ action: "error", local_path: path, ...failure(error) });
+    }
+  }
+  if (Object.keys(pending).length === 0) delete mirror.pending;
+  else mirror.pending = pending;
+  return items;
+}
+
 /** Publishes a new file of the mirror as a private note in the matching HackMD folder, then tracks it. */
 async function publishFile(
   deps: AppDeps,
@@ -761,13 +839,28 @@ async function publishFile(
   // The one publish of src/app/publish.ts: the note gets the file's HackMD form (comments stay
   // in the vault), the file is tracked as sent and never rewritten, and a failed link-up deletes
   // the note again.
-  const { noteId } = await publishTrackedFile(deps, options.call, {
-    path,
-    teamPath: mirror.team_path,
-    readPermission: permissions.read,
-    writePermission: permissions.write,
-    ...(parent === null ? {} : { parentFolderId: parent }),
-  });
+  // The title is chosen here so that a create with an unknown outcome can be found later by it.
+  const title = bodyTitle(text) ?? stem;
+  let noteId: string;
+  try {
+    ({ noteId } = await publishTrackedFile(deps, options.call, {
+      path,
+      teamPath: mirror.team_path,
+      title,
+      readPermission: permissions.read,
+      writePermission: permissions.write,
+      ...(parent === null ? {} : { parentFolderId: parent }),
+    }));
+  } catch (error) {
+    if (!isBridgeError(error) || !UNKNOWN_OUTCOME.includes(error.kind)) throw error;
+    (mirror.pending ??= {})[path] = { title, folder: parent, at: deps.clock.now(), error_kind: error.kind };
+    return {
+      action: "error",
+      local_path: path,
+      error_kind: error.kind,
+      message: `${error.message} Whether note "${title}" was created is unconfirmed; ${path} will not be published again: the next sync links it to that note once HackMD lists it, and says so otherwise.`,
+    };
+  }
   mirror.notes[noteId] = { folder: parent === mirror.folder_id ? null : parent, name: stem };
   return {
     action: "published",

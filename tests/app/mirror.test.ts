@@ -250,6 +250,53 @@ test("a note edited on HackMD while the delete is being confirmed is not deleted
   expect(item?.message).toContain("changed on HackMD since the last sync");
 });
 
+test("a new file whose create has an unknown outcome is never published twice: linked when its note shows, else reported", async () => {
+  // HackMD's "500 but it landed": the create is stored, the answer is an error.
+  bridge.emu.injectFault({ match: { route: "POST /notes" }, action: { status: 500 }, when: "after-commit" });
+  await writeFile(join(bridge.root, "Mirror/Unsure.md"), "# Unsure\n\nsent once\n");
+  later();
+  out = [];
+  await runSync({ dryRun: false, merge: true, json: true }, context());
+  const first = lastJson() as {
+    mirrors: Array<{ items: Array<{ action: string; local_path: string; message?: string }> }>;
+  };
+  const failed = first.mirrors[0]?.items.find((item) => item.local_path === "Mirror/Unsure.md");
+  expect(failed).toMatchObject({ action: "error" });
+  expect(failed?.message).toContain("unconfirmed");
+  const titled = (title: string) => bridge.emu.inspect().notes.filter((n) => n.title === title && n.trashedAt == null);
+  expect(titled("Unsure")).toHaveLength(1);
+
+  // And one whose create did not land at all (a 500 before the commit: the client cannot tell).
+  bridge.emu.injectFault({ match: { route: "POST /notes" }, action: { status: 500 } });
+  await writeFile(join(bridge.root, "Mirror/Lost.md"), "# Lost\n\nnever stored\n");
+  later();
+  out = [];
+  await runSync({ dryRun: false, merge: true, json: true }, context());
+  expect(titled("Unsure")).toHaveLength(1);
+  const tracked = await bridge.core.deps.sync.listTracked();
+  expect(tracked.find((t) => t.local_path === "Mirror/Unsure.md")?.note_id).toBe(titled("Unsure")[0]?.id);
+  expect(titled("Lost")).toHaveLength(0);
+
+  // The next round links nothing new for Unsure and does not publish Lost blindly: it says so.
+  later();
+  out = [];
+  await runSync({ dryRun: false, merge: true, json: true }, context());
+  const third = lastJson() as {
+    mirrors: Array<{ items: Array<{ action: string; local_path: string; message?: string }> }>;
+  };
+  expect(titled("Unsure")).toHaveLength(1);
+  expect(titled("Lost")).toHaveLength(0);
+  const lost = third.mirrors[0]?.items.find((item) => item.local_path === "Mirror/Lost.md");
+  expect(lost).toMatchObject({ action: "error", error_kind: "readback" });
+  expect(lost?.message).toContain("rename the file to publish it again");
+  // As the message says: renamed, it is published (once).
+  await rename(join(bridge.root, "Mirror/Lost.md"), join(bridge.root, "Mirror/Lost again.md"));
+  later();
+  out = [];
+  await runSync({ dryRun: false, merge: true, json: true }, context());
+  expect(titled("Lost")).toHaveLength(1);
+});
+
 test("excluded files are left alone", async () => {
   out = [];
   await runMirror(
