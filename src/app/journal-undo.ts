@@ -7,7 +7,8 @@
  *
  * - a note edit (`update_note`): the note gets its text from before back (the journal's copy),
  *   through the edit use-case with `expected_hash` set to what the write left;
- * - a created note: deleted (a personal note goes to HackMD's trash, where it can be restored);
+ * - a created note: deleted (a personal note goes to HackMD's trash, where it can be restored); a
+ *   published note is also untracked, its file kept;
  * - a push, force push or merge: HackMD gets its text from before back, and the sync record's
  *   baseline becomes that text, so no baseline names text that is no longer on either side (the
  *   file keeps its edits, which now read as local changes); a merge also gives the file back its
@@ -212,8 +213,19 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
         }
         await deps.lists.aroundWrite(() => deps.client.deleteNote(call, address));
       });
+      // A published note is tracked: its record goes too (journaled by the engine), the file stays,
+      // so no record is left tracking a deleted note (a mirror would then trash the file).
+      const untracked = await deps.sync
+        .untrack({ teamPath: note.team_path, noteId: note.note_id, confirm: true, call })
+        .then(
+          (output) => `; ${output.local_path} is kept and no longer tracked`,
+          (error: unknown) =>
+            isBridgeError(error, "not_tracked")
+              ? ""
+              : `; its sync record could not be removed (${error instanceof Error ? error.message : String(error)}), untrack it`,
+        );
       await journalUndo(deps, entry, actor, {});
-      return `Deleted ${named(entry)}${note.team_path === null ? " (it is in HackMD's trash)" : ""}.`;
+      return `Deleted ${named(entry)}${note.team_path === null ? " (it is in HackMD's trash)" : ""}${untracked}.`;
     }
     case "delete_note": {
       if (note === undefined) throw new BridgeError("invalid_input", "No note.");
