@@ -7,7 +7,8 @@
  *
  * - a note edit (`update_note`): the note gets its text from before back (the journal's copy),
  *   through the edit use-case with `expected_hash` set to what the write left;
- * - a created note: deleted (a personal note goes to HackMD's trash, where it can be restored);
+ * - a created note: deleted (a personal note goes to HackMD's trash, where it can be restored); a
+ *   published note is also untracked, its file kept;
  * - a push, force push or merge: HackMD gets its text from before back, and the sync record's
  *   baseline becomes that text, so no baseline names text that is no longer on either side (the
  *   file keeps its edits, which now read as local changes); a merge also gives the file back its
@@ -212,8 +213,19 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
         }
         await deps.lists.aroundWrite(() => deps.client.deleteNote(call, address));
       });
+      // A published note is tracked: its record goes too (journaled by the engine), the file stays,
+      // so no record is left tracking a deleted note (a mirror would then trash the file).
+      const untracked = await deps.sync
+        .untrack({ teamPath: note.team_path, noteId: note.note_id, confirm: true, call })
+        .then(
+          (output) => `; ${output.local_path} is kept and no longer tracked`,
+          (error: unknown) =>
+            isBridgeError(error, "not_tracked")
+              ? ""
+              : `; its sync record could not be removed (${error instanceof Error ? error.message : String(error)}), untrack it`,
+        );
       await journalUndo(deps, entry, actor, {});
-      return `Deleted ${named(entry)}${note.team_path === null ? " (it is in HackMD's trash)" : ""}.`;
+      return `Deleted ${named(entry)}${note.team_path === null ? " (it is in HackMD's trash)" : ""}${untracked}.`;
     }
     case "delete_note": {
       if (note === undefined) throw new BridgeError("invalid_input", "No note.");
@@ -230,7 +242,9 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
       const text = await keptText(deps, entry, "remote");
       const localBefore = kept(entry, "local");
       const fileText = localBefore === undefined ? undefined : await deps.journal.keptText(localBefore);
-      if (fileText !== undefined) await restoreFile(deps, entry, entry.file, fileText);
+      // Nothing is written on either side unless both are as the write left them: the file is
+      // checked first, HackMD is written conditionally (expected_hash), and only then the file.
+      if (fileText !== undefined) await checkFile(deps, entry, entry.file);
       await updateNote(
         deps,
         call,
@@ -240,12 +254,25 @@ async function undoNow(deps: AppDeps, entry: JournalEntry, actor: CallActor): Pr
           ...(entry.remote?.after === undefined ? {} : { expected_hash: entry.remote.after }),
         },
       );
+      // The file changed between the check and here: HackMD's undo stands, the file is left.
+      const fileRestored =
+        fileText === undefined
+          ? false
+          : await restoreFile(deps, entry, entry.file, fileText).then(
+              () => true,
+              (error: unknown) => {
+                if (isBridgeError(error, "conflict")) return false;
+                throw error;
+              },
+            );
       await setBaseline(deps, note.team_path, note.note_id, entry.file, { remoteText: text }, entry.baseline?.after);
       await journalUndo(deps, entry, actor, {
         remote: { before: entry.remote?.after, after: await bodyHash(text) },
         baseline: { before: entry.baseline?.after, after: await bodyHash(text) },
         ...keepReplaced(),
       });
+      if (fileText !== undefined && !fileRestored)
+        return `Restored ${named(entry)} on HackMD; the file changed meanwhile, so it keeps its text.`;
       return `Restored ${named(entry)} on HackMD; the file keeps its text, which now reads as local edits.`;
     }
     case "pull": {
@@ -302,6 +329,14 @@ async function restoreFile(deps: AppDeps, entry: JournalEntry, path: string, tex
     if (left !== undefined && (await bodyHash(current)) !== left) throw new BridgeError("conflict", "edited");
     await deps.files.write(path, text, { expect: read.stamp });
   });
+}
+
+/** Refuses (`conflict`) unless the file is exactly as the write left it; writes nothing. */
+async function checkFile(deps: AppDeps, entry: JournalEntry, path: string): Promise<void> {
+  const read = await deps.files.read(path, { maxBytes: 64 * 1024 * 1024 });
+  const current = normalizeLineEndings(new TextDecoder("utf-8").decode(read.bytes));
+  const left = entry.local?.after;
+  if (left !== undefined && (await bodyHash(current)) !== left) throw new BridgeError("conflict", "edited");
 }
 
 /** Removes a file the write created, only when it is exactly as the write left it. */

@@ -364,10 +364,25 @@ export class SyncService implements SyncTools {
       this.pending.assertClear(address, note.content);
       await request.call.beforeChange(pushChange(address, note, path, form.text));
       await this.store.expectRecord(loaded.key, expectationOf(record));
-      const last = await this.writeNote(request.call, address, form.text);
-      await this.saveAfter(path, { record, baseline: form.text, note: last, kind: "push", ...conversionOption(form) });
-      // A relink sent the links to HackMD: one journal entry, keeping HackMD's text before it.
       const [before, after] = [await bodyHash(note.content), await bodyHash(form.text)];
+      // As push: an unknown outcome is journaled `unconfirmed` (never retried blindly).
+      const last = await this.writeUnlessUnknown(request.call, address, form.text, {
+        ...journalBase(address, note.title, path, "relink", "unconfirmed"),
+        kind: "push",
+        remote: { before, after },
+        baseline: { before, after: before },
+        keep: [{ side: "remote", text: note.content }],
+      });
+      await this.saveAfter(path, { record, baseline: form.text, note: last, kind: "push", ...conversionOption(form) });
+      // As push: a collaborator's edit between our read and our write was replaced; report it.
+      const overwritten = await this.safety?.overwrittenSince(request.call, address.noteId, note.last_changed_at);
+      if (overwritten !== undefined && overwritten.length > 0)
+        this.logger.warn("sync_relink_overwrote", {
+          note_id: address.noteId,
+          path,
+          versions: overwritten.map((version) => version.version_id).join(","),
+        });
+      // A relink sent the links to HackMD: one journal entry, keeping HackMD's text before it.
       await this.record(request.call, {
         ...journalBase(address, last.title, path, "relink", "pushed"),
         kind: "push",

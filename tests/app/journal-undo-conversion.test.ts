@@ -111,4 +111,20 @@ describe("undo of pulls and pushes of a note synced with conversion", () => {
     expect(await file()).toBe(mine);
     expect(await status()).toBe("local_changed");
   });
+
+  it("refuses to undo a merge when HackMD changed after it, and leaves the file as the merge wrote it", async () => {
+    bridge.emu.collaboratorEdit(N, { content: ":::info\nfirst text\n:::\n\nA line by ada.\n" }, { as: "ada" });
+    await writeFile(join(root, "n.md"), "> [!warning]\n> mine\n\n> [!info]\n> first text\n");
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "n.md", strategy: "merge" })).merged).toBe(true);
+    const merged = await file();
+    const theirs = ":::info\nada's later text\n:::\n";
+    bridge.emu.collaboratorEdit(N, { content: theirs }, { as: "ada" });
+
+    const result = await undoJournalEntry(bridge.core.deps, await last("merge"));
+    expect(result.undone).toBe(false);
+    expect(result.message).toContain("changed after this write");
+    expect(body()).toBe(theirs);
+    expect(await file()).toBe(merged);
+    expect(await bridge.core.deps.journal.read({ kind: "undo" })).toEqual([]);
+  });
 });

@@ -6,6 +6,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { undoJournalEntry } from "../../src/app/journal-undo";
 import { publishFile } from "../../src/app/publish";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
@@ -97,5 +98,25 @@ describe("publish converts first", () => {
     expect(text).toBe(`${FILE}\nAdded on HackMD.\n`);
     expect(text).not.toContain("<!---->");
     expect(await check("Idea.md")).toBe("in_sync");
+  });
+
+  it("undoing a publish's create deletes the note and untracks the file, which stays", async () => {
+    const PLAIN = "# Plain\n\nhello\n";
+    await writeFile(local("Idea.md"), PLAIN);
+    const published = await publish("Idea.md");
+    const created = (await bridge.core.deps.journal.read({ kind: "create_note" })).find(
+      (entry) => entry.note?.note_id === published.noteId,
+    );
+    expect(created?.branch).toBe("publish");
+
+    const result = await undoJournalEntry(bridge.core.deps, created!);
+    expect(result.message).toContain("Idea.md is kept and no longer tracked");
+    expect(result.undone).toBe(true);
+    expect(notes().some((note) => note.id === published.noteId)).toBe(false);
+    expect(await readFile(local("Idea.md"), "utf8")).toBe(PLAIN);
+    const tracked = await bridge.core.deps.sync.listTracked();
+    expect(tracked.some((entry) => entry.note_id === published.noteId || entry.local_path === "Idea.md")).toBe(false);
+    const untracks = await bridge.core.deps.journal.read({ kind: "untrack" });
+    expect(untracks.map((entry) => entry.file)).toEqual(["Idea.md"]);
   });
 });

@@ -6,6 +6,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { publishFile } from "../../src/app/publish";
+import { bodyHash } from "../../src/core/hash";
 import { DEMO_NOTE_IDS } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
 import { ok, startBridge, type TestBridge } from "../helpers/bridge";
@@ -59,4 +61,35 @@ describe("relink after a note becomes tracked", () => {
       `# Note ${MAIN}\n\nSee [Other note](${origin}/${OTHER}).\n`,
     );
   });
+
+  it("journals a relink's send to HackMD whose outcome is unknown as unconfirmed, as push does", async () => {
+    await writeFile(local("Idea.md"), "# Idea\n\nSee [[Other note]].\n");
+    const { noteId } = await publishFile(bridge.core.deps, new CallContext(), {
+      path: "Idea.md",
+      teamPath: null,
+      readPermission: "owner",
+      writePermission: "owner",
+    });
+    const sent = bridge.emu.inspect().notes.find((note) => note.id === noteId)?.content ?? "";
+    // Sent while Other note was untracked: the wikilink went as text.
+    expect(sent).toContain("[[Other note]]");
+    // Tracking it by a pull relinks files only; the relink of Idea.md then sends the link.
+    ok(await bridge.call("hackmd_pull_note", { note_ref: OTHER, local_path: "Other note.md" }));
+    bridge.emu.setQuirks({ visibilityDelayMs: 600_000 });
+    const relinked = bridge.core.deps.sync.relink!({ localPath: "Idea.md", call: new CallContext() });
+    await expect(relinked).rejects.toMatchObject({ kind: "readback" });
+
+    await bridge.core.deps.journal.flushed();
+    const entry = (await bridge.core.deps.journal.read()).at(-1);
+    expect(entry).toMatchObject({
+      kind: "push",
+      branch: "relink",
+      outcome: "unconfirmed (readback)",
+      file: "Idea.md",
+      note: { note_id: noteId },
+      remote: { before: await bodyHash(sent) },
+    });
+    expect(entry?.baseline?.after).toBe(entry?.baseline?.before);
+    expect(await bridge.core.deps.journal.keptText(entry?.written?.hash ?? "")).toContain(`/${OTHER})`);
+  }, 20_000);
 });
