@@ -21,7 +21,7 @@ const plugin = pluginOptions({ version, repository: repositoryUrl(repository), d
 
 /** The standalone command: one self-contained Node script with a shebang, executable (chmod 755). */
 const cli = {
-  entryPoints: ["src/node/cli.ts"],
+  entryPoints: ["src/node/bin.ts"],
   outfile: cliOutfile,
   bundle: true,
   format: "cjs",
