@@ -4,6 +4,8 @@
  * emulator on loopback. Nothing here asserts a timing. With HB_VAULT_DUMP=<dir> it also writes
  * what HackMD holds for each note there, to look at what is left.
  */
+import { Buffer } from "node:buffer";
+import process from "node:process";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
