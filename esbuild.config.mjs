@@ -1,5 +1,6 @@
 // Builds the Obsidian plugin bundle (main.js) and the standalone command (dist/cli.js).
 // Usage: node esbuild.config.mjs [--watch] [--cli-only] [--dev] [--cli-outfile=<path>]
+import process from "node:process";
 import { chmodSync, readFileSync } from "node:fs";
 import esbuild from "esbuild";
 import pluginBuild from "./scripts/plugin-build.cjs";
