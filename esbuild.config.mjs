@@ -1,5 +1,6 @@
 // Builds the Obsidian plugin bundle (main.js) and the standalone command (dist/cli.js).
 // Usage: node esbuild.config.mjs [--watch] [--cli-only] [--dev] [--cli-outfile=<path>]
+import process from "node:process";
 import { chmodSync, readFileSync } from "node:fs";
 import esbuild from "esbuild";
 import pluginBuild from "./scripts/plugin-build.cjs";
@@ -21,7 +22,7 @@ const plugin = pluginOptions({ version, repository: repositoryUrl(repository), d
 
 /** The standalone command: one self-contained Node script with a shebang, executable (chmod 755). */
 const cli = {
-  entryPoints: ["src/node/cli.ts"],
+  entryPoints: ["src/node/bin.ts"],
   outfile: cliOutfile,
   bundle: true,
   format: "cjs",

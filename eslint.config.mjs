@@ -43,7 +43,7 @@ export default defineConfig([
           allowDefaultProject: [
             "eslint.config.mjs",
             "esbuild.config.mjs",
-            "jest.config.cjs",
+            "jest.config.mjs",
             "tests/dom-environment.cjs",
             "bench/*.mjs",
             "scripts/*.mjs",

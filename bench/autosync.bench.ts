@@ -13,6 +13,8 @@
  * announced wait, conflicts, queued pushes at the end. `--offline-day D` drops every request on
  * day D (0-based) to show the outbox at work. Nothing here asserts a timing.
  */
+import process from "node:process";
+import { setImmediate } from "node:timers";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

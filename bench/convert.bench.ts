@@ -10,6 +10,7 @@
  *
  * Each round trip is checked (toLocal(toRemote(x)) === x). Nothing here asserts a timing.
  */
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";

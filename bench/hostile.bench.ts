@@ -13,6 +13,8 @@
  * (every shape is refused with invalid_input, nothing is sent or written, the server answers the
  * next call) are in tests/mcp/hostile-arguments.test.ts.
  */
+import { Buffer } from "node:buffer";
+import process from "node:process";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +24,7 @@ import { parseArgs } from "node:util";
 import { describeTool } from "../src/mcp/define-tool";
 import { TOOLS } from "../src/mcp/tools";
 import { errorKindOf, startBenchBridge, type BenchBridge } from "./lib/bridge";
+import { httpPoster } from "./lib/http-post";
 import { loadNow, machineInfo, ms, summarize, table } from "./lib/report";
 import { VALID_ARGUMENTS } from "../tests/helpers/tool-arguments";
 
@@ -171,6 +174,7 @@ async function command(cli: string, calls: number, depth: number): Promise<void>
   const env = { PATH: process.env.PATH ?? "", HOME: root, HACKMD_API_URL: emu.url, HACKMD_API_TOKEN: emu.token };
   const rows: string[][] = [];
   const children: ChildProcessWithoutNullStreams[] = [];
+  const http = httpPoster();
   try {
     // stdio
     const mcp = spawn(process.execPath, [cli, "mcp", "--root", root], { env });
@@ -213,17 +217,16 @@ async function command(cli: string, calls: number, depth: number): Promise<void>
       accept: "application/json, text/event-stream",
     };
     const post = async (body: string): Promise<Record<string, unknown>> => {
-      const response = await fetch(url, { method: "POST", headers, body });
-      const session = response.headers.get("mcp-session-id");
-      if (session !== null) headers["mcp-session-id"] = session;
-      const text = await response.text();
+      const { headers: answered, text } = await http.post(url, headers, body);
+      const session = answered["mcp-session-id"];
+      if (typeof session === "string") headers["mcp-session-id"] = session;
       // An SSE answer: the JSON is on the `data:` line.
       const data = text.split("\n").find((entry) => entry.startsWith("data: "));
       return JSON.parse(data === undefined ? text : data.slice(6)) as Record<string, unknown>;
     };
     await post(INITIALIZE(0));
     headers["mcp-protocol-version"] = "2025-06-18";
-    await fetch(url, { method: "POST", headers, body: INITIALIZED });
+    await http.post(url, headers, INITIALIZED);
     const httpDeep: number[] = [];
     const httpNext: number[] = [];
     let httpKind = "";
@@ -241,6 +244,7 @@ async function command(cli: string, calls: number, depth: number): Promise<void>
       ["HTTP (serve)", "next call (ping)", "ok", ...stats(httpNext)],
     );
   } finally {
+    http.close();
     for (const child of children) {
       const exited = new Promise<void>((resolve) =>
         child.exitCode === null ? child.once("exit", () => resolve()) : resolve(),

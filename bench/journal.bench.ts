@@ -5,6 +5,7 @@
  * view). Node's real file system in a temporary folder; numbers to read, nothing asserted.
  * Usage: npm run bench -- journal [--entries 3000]
  */
+import process from "node:process";
 import "../src/node/node-apis-install";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

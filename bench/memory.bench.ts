@@ -16,6 +16,8 @@
  *
  * Nothing here asserts a number: the figures are printed for a human to read.
  */
+import { Buffer } from "node:buffer";
+import process from "node:process";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";

@@ -16,6 +16,7 @@
  * It prints p50, mean, min and max per operation, and the process's peak RSS (the emulator runs
  * in this process). Nothing here asserts a timing.
  */
+import process from "node:process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";

@@ -16,6 +16,8 @@
  * max wall time, the p50 CPU time (steadier than wall time on a busy machine), and the p50 and
  * max of that longest block. Nothing here asserts a timing.
  */
+import process from "node:process";
+import { clearTimeout, setTimeout } from "node:timers";
 import "../src/node/node-apis-install";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -124,7 +126,7 @@ interface Sample {
 async function probed(call: () => Promise<{ changed: boolean }> | { changed: boolean }): Promise<Sample> {
   let last = performance.now();
   let longest = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const tick = (): void => {
     const now = performance.now();
     longest = Math.max(longest, now - last);

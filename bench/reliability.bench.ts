@@ -8,6 +8,8 @@
  * It spawns jest from the repository (the working directory of `npm run bench`), relays its
  * output, and repeats the summary lines at the end. Exit status 1 when a harness failed.
  */
+import { Buffer } from "node:buffer";
+import process from "node:process";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -10,6 +10,7 @@
  * CPU time is the work (client, endpoint, core and emulator all run in this process). Prints
  * p50, p95, mean, min and max per revision. Nothing is asserted.
  */
+import process from "node:process";
 import "../src/node/node-apis-install";
 import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -21,6 +22,7 @@ import { silentLogger } from "../src/core/ports";
 import { startMcpListener } from "../src/mcp/http/listener";
 import { createMcpServer } from "../src/mcp/server";
 import { startBenchBridge } from "./lib/bridge";
+import { httpPoster } from "./lib/http-post";
 import { machineInfo, ms, summarize, table } from "./lib/report";
 
 const argv = process.argv.slice(2);
@@ -54,30 +56,27 @@ async function main(): Promise<void> {
     { versionNegotiation: { mode: { pin: "2026-07-28" } } },
   );
   await modern.connect(new ModernHttp(new URL(listener.url), { requestInit: { headers } }));
-  // The same calls as bare HTTP requests (fetch, bodies built once): the endpoint's own cost,
+  // The same calls as bare HTTP requests (node:http, bodies built once): the endpoint's own cost,
   // without the two SDK clients' (which differ: the v1 client for 2025-11-25, the v2 one for 2026-07-28).
   const plain = { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers };
-  const opened = await fetch(listener.url, {
-    method: "POST",
-    headers: plain,
-    body: JSON.stringify({
+  const http = httpPoster();
+  const opened = await http.post(
+    listener.url,
+    plain,
+    JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
       params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench-raw-2025", version: "1" } },
     }),
-  });
+  );
+  const openedSession = opened.headers["mcp-session-id"];
   const session = {
     ...plain,
-    "mcp-session-id": opened.headers.get("mcp-session-id") ?? "",
+    "mcp-session-id": typeof openedSession === "string" ? openedSession : "",
     "mcp-protocol-version": "2025-11-25",
   };
-  await opened.text();
-  await fetch(listener.url, {
-    method: "POST",
-    headers: session,
-    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-  }).then((response) => response.text());
+  await http.post(listener.url, session, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   const call = { name: "hackmd_get_note", arguments: { note_ref: DEMO_NOTE_IDS.readingList } };
   const rawLegacyBody = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: call });
   const rawModernBody = JSON.stringify({
@@ -101,7 +100,7 @@ async function main(): Promise<void> {
   };
   const raw = (requestHeaders: Record<string, string>, body: string): Caller => ({
     callTool: async () => {
-      const text = await (await fetch(listener.url, { method: "POST", headers: requestHeaders, body })).text();
+      const { text } = await http.post(listener.url, requestHeaders, body);
       return { isError: !text.includes('"isError":false') };
     },
   });
@@ -143,6 +142,7 @@ async function main(): Promise<void> {
   );
   await legacy.close();
   await modern.close();
+  http.close();
   await listener.close();
   await bridge.close();
 }

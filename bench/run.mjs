@@ -6,6 +6,7 @@
 //   npm run bench -- tools              only bench/tools.bench.ts
 //   npm run bench -- tools --calls 500  options after the names go to each selected bench
 // Arguments up to the first one starting with "-" are bench names; the rest are passed through.
+import process from "node:process";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

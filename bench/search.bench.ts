@@ -7,6 +7,7 @@
  * of a phrase, a word pair and a folder-filtered word, with the background sweep of file stamps
  * running as it does for an agent. Prints p50, p95, mean, min and max. Nothing asserts a timing.
  */
+import process from "node:process";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { okOutput, startBenchBridge } from "./lib/bridge";

@@ -18,6 +18,8 @@
  * written in the on-disk format (bench/lib/sync-seed.ts). Nothing here asserts a timing; a run
  * whose outcome counts differ from the changes made is reported as a failure.
  */
+import process from "node:process";
+import { clearInterval, setInterval } from "node:timers";
 import { realpathSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -9,6 +9,8 @@
  *
  * Nothing here asserts a timing: the numbers are printed for a human to read.
  */
+import { Buffer } from "node:buffer";
+import process from "node:process";
 import { appendFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";

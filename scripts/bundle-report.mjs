@@ -2,6 +2,7 @@
 // load (reached from src/main.ts by static imports) and the code behind import() (in the file, and
 // so parsed at load, but evaluated only at the import). From esbuild's metafile of the real build.
 // Usage: node scripts/bundle-report.mjs [--files]
+import process from "node:process";
 import esbuild from "esbuild";
 import pluginBuild from "./plugin-build.cjs";
 

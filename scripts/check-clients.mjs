@@ -7,6 +7,7 @@
 //
 // Needs the network to install the two clients through npx (so it is not part of npm test).
 // Usage: npm run build && node scripts/check-clients.mjs
+import process from "node:process";
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

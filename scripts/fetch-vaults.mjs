@@ -5,6 +5,7 @@
 //
 // Usage: node scripts/fetch-vaults.mjs [DIR]   (default: <tmp>/hackmd-bridge-vaults)
 // Then:  npm run bench -- convert --vault DIR/obsidian-help/en
+import process from "node:process";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";

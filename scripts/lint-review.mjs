@@ -2,14 +2,15 @@
 // eslint-plugin-obsidianmd's `recommended` config over the whole repository, with the plugin's
 // own settings only (our eslint.config.mjs is not read), skipping what the hub skips.
 //
-// It fails on any error anywhere, and on any warning in a file that goes into main.js. Which
-// files go into main.js comes from esbuild's metafile of the plugin's entry (src/main.ts, every
-// module it reaches, dynamic imports included). Warnings elsewhere (the command, the emulator,
-// benchmarks, scripts, tests) are counted and listed by folder; see CONTRIBUTING.md for why
-// they are allowed.
+// It fails on any error anywhere, on any warning in a file that goes into main.js, and outside
+// main.js on any warning but a Node program's import of a Node module (a few reviewed findings
+// excepted): scripts/lint-review-verdict.mjs holds that verdict and its reasons, CONTRIBUTING.md
+// ("Lint") says why. Which files go into main.js comes from esbuild's metafile of the plugin's
+// entry (src/main.ts, every module it reaches, dynamic imports included). The Node programs'
+// imports of Node modules are counted by folder.
 //
 // Usage: node scripts/lint-review.mjs [--list] [--json=<path>]
-//   --list         print every warning outside main.js too (default: counts per folder)
+//   --list         print every import of a Node module in the Node programs too (default: counts per folder)
 //   --json=<path>  also write the findings as JSON (the release test reads it)
 import { writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
@@ -19,6 +20,7 @@ import pluginBuild from "./plugin-build.cjs";
 import { ESLint } from "eslint";
 import { globalIgnores } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
+import { KNOWN_ELSEWHERE, KNOWN_IN_MAIN_JS, NODE_IMPORT_RULE, perFolder, verdict } from "./lint-review-verdict.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -87,59 +89,47 @@ for (const result of results) {
   }
 }
 
-/**
- * Warnings in main.js's code that are known, reviewed and not yet fixable, each with its reason.
- * They are printed on every run (the hub shows them publicly too) but do not fail it; any other
- * warning does. Keep this list empty where possible: an entry is a debt, not a waiver.
- */
-// Reviewed warnings in main.js's code that may stay, each with its reason: none. (The SDK's
-// deprecated low-level `Server` went with the move to its v2 packages, docs/adr/0006-mcp-v2-both-revisions.md.)
-const KNOWN = [];
-const known = (finding) => KNOWN.some((entry) => entry.file === finding.file && entry.rule === finding.rule);
-
-const errors = findings.filter((finding) => finding.severity === "error");
-const knownWarnings = findings.filter(
-  (finding) => finding.severity === "warning" && finding.inMainJs && known(finding),
-);
-const bundledWarnings = findings.filter(
-  (finding) => finding.severity === "warning" && finding.inMainJs && !known(finding),
-);
-const otherWarnings = findings.filter((finding) => finding.severity === "warning" && !finding.inMainJs);
+const outcome = verdict(findings);
 const show = (finding) => `  ${finding.file}:${finding.line}  ${finding.severity}  ${finding.rule}  ${finding.message}`;
+const why = (entries, found) =>
+  entries
+    .filter((entry) => found.some((finding) => finding.file === entry.file && finding.rule === entry.rule))
+    .map((entry) => `  why (${entry.file}, ${entry.rule}): ${entry.why}`)
+    .join("\n");
 
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ bundled: [...bundled].sort(), findings }, null, 2));
 
 const say = (text) => process.stdout.write(`${text}\n`);
 say(`lint:review — eslint-plugin-obsidianmd recommended, ${results.length} files, ${bundled.size} of them in main.js`);
-if (errors.length > 0) say(`\nErrors (${errors.length}):\n${errors.map(show).join("\n")}`);
-if (bundledWarnings.length > 0)
-  say(`\nWarnings in code bundled into main.js (${bundledWarnings.length}):\n${bundledWarnings.map(show).join("\n")}`);
-if (knownWarnings.length > 0) {
-  const reasons = KNOWN.filter((entry) =>
-    knownWarnings.some((finding) => finding.file === entry.file && finding.rule === entry.rule),
-  );
+if (outcome.errors.length > 0) say(`\nErrors (${outcome.errors.length}):\n${outcome.errors.map(show).join("\n")}`);
+if (outcome.bundledWarnings.length > 0)
   say(
-    `\nKnown warnings in main.js's code (${knownWarnings.length}, reviewed, not failing):\n${knownWarnings.map(show).join("\n")}\n${reasons.map((entry) => `  why (${entry.file}): ${entry.why}`).join("\n")}`,
+    `\nWarnings in code bundled into main.js (${outcome.bundledWarnings.length}):\n${outcome.bundledWarnings.map(show).join("\n")}`,
   );
-}
-if (otherWarnings.length > 0) {
-  const perFolder = new Map();
-  for (const finding of otherWarnings) {
-    const folder = finding.file.includes("/")
-      ? finding.file
-          .split("/")
-          .slice(0, finding.file.startsWith("src/") ? 2 : 1)
-          .join("/")
-      : ".";
-    perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
-  }
+if (outcome.knownBundled.length > 0)
   say(
-    `\nWarnings outside main.js (${otherWarnings.length}, not failing): ${[...perFolder].map(([folder, count]) => `${folder} ${count}`).join(", ")}`,
+    `\nKnown warnings in main.js's code (${outcome.knownBundled.length}, reviewed, not failing):\n${outcome.knownBundled.map(show).join("\n")}\n${why(KNOWN_IN_MAIN_JS, outcome.knownBundled)}`,
   );
-  if (listAll) say(otherWarnings.map(show).join("\n"));
+if (outcome.otherWarnings.length > 0)
+  say(
+    `\nWarnings outside main.js other than a Node program's imports of Node modules (${outcome.otherWarnings.length}):\n${outcome.otherWarnings.map(show).join("\n")}`,
+  );
+if (outcome.knownElsewhere.length > 0)
+  say(
+    `\nKnown findings outside main.js (${outcome.knownElsewhere.length}, reviewed, not failing):\n${outcome.knownElsewhere.map(show).join("\n")}\n${why(KNOWN_ELSEWHERE, outcome.knownElsewhere)}`,
+  );
+if (outcome.stale.length > 0)
+  say(
+    `\nKnown entries that no longer match (update scripts/lint-review-verdict.mjs):\n${outcome.stale.map((entry) => `  ${entry.file}  ${entry.rule}: ${entry.count} expected, ${entry.found} found`).join("\n")}`,
+  );
+if (outcome.nodeImports.length > 0) {
+  say(
+    `\nImports of Node modules in the Node programs (${NODE_IMPORT_RULE}, ${outcome.nodeImports.length}, allowed; CONTRIBUTING.md, "Lint"): ${perFolder(outcome.nodeImports)}`,
+  );
+  if (listAll) say(outcome.nodeImports.map(show).join("\n"));
 }
-const failed = errors.length > 0 || bundledWarnings.length > 0;
+const elsewhere = outcome.otherWarnings.length + outcome.knownElsewhere.length + outcome.nodeImports.length;
 say(
-  `\n${failed ? "FAILED" : "passed"}: ${errors.length} errors, ${bundledWarnings.length} warnings in main.js's code (${knownWarnings.length} known), ${otherWarnings.length} warnings elsewhere`,
+  `\n${outcome.failed ? "FAILED" : "passed"}: ${outcome.errors.length} errors, ${outcome.bundledWarnings.length} warnings in main.js's code (${outcome.knownBundled.length} known), ${outcome.otherWarnings.length} other warnings elsewhere (${outcome.knownElsewhere.length} known), ${outcome.nodeImports.length} imports of Node modules in the Node programs (${elsewhere} warnings outside main.js in all)`,
 );
-process.exitCode = failed ? 1 : 0;
+process.exitCode = outcome.failed ? 1 : 0;

@@ -12,6 +12,7 @@
 //
 // Usage: node scripts/rewrite-citations.mjs [--check] [root]
 
+import process from "node:process";
 import { readFileSync, writeFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 

@@ -1,6 +1,7 @@
 // The shared half of the screenshot scripts (scripts/screenshots*.mjs): bundle a page module
 // with esbuild, write it into an HTML page with the Obsidian-like theme variables and styles.css,
 // and shoot it in headless Chromium once per entry into docs/screenshots/.
+import process from "node:process";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

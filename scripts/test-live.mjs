@@ -2,8 +2,8 @@
 // npm run test:live — the contract suite (tests/contract/scenarios.ts) against the real HackMD.
 // Without HACKMD_LIVE_TOKEN it runs nothing, says so in one line and exits 0, so CI and people
 // without an account are not failed by it. The token is passed on in the environment only.
+import process from "node:process";
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 if (!process.env.HACKMD_LIVE_TOKEN?.trim()) {
@@ -17,9 +17,7 @@ process.stdout.write(`test:live: running the contract suite against HackMD, ${mo
 
 // The unit project's transform, with only the live suite (never matched by `npm test`).
 const root = fileURLToPath(new URL("..", import.meta.url));
-const unit = createRequire(import.meta.url)("../jest.config.cjs").projects.find(
-  (project) => project.displayName === "unit",
-);
+const unit = (await import("../jest.config.mjs")).default.projects.find((project) => project.displayName === "unit");
 const config = {
   rootDir: root,
   testTimeout: 120000,

@@ -9,16 +9,19 @@
 import "../../src/node/node-apis-install";
 import type * as FsSync from "node:fs";
 import type * as FsPromises from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import process from "node:process";
 import { installedSyncSha256, useSyncSha256 } from "../../src/core/hash";
 import { nodeSha256 } from "../../src/node/node-sha256";
 
 // The module object itself (an `import * as` namespace is a read-only copy in the bundle), so the
-// adapter's calls, which go through it, see the wrappers.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object, so wrappers replace what the adapter calls
-const fsp = require("node:fs/promises") as typeof FsPromises;
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module object, so wrappers replace what the adapter calls
-const fs = require("node:fs") as typeof FsSync;
+// adapter's calls, which go through it, see the wrappers: Node's require, named for an ES module
+// (the place it resolves from does not matter for Node's own modules).
+const nodeRequire = createRequire(join(process.cwd(), "package.json"));
+const fsp = nodeRequire("node:fs/promises") as typeof FsPromises;
+const fs = nodeRequire("node:fs") as typeof FsSync;
 
 type Group = "path checks" | "stats" | "reads" | "writes" | "listings" | "hashing";
 const GROUPS: readonly Group[] = ["path checks", "stats", "reads", "writes", "listings", "hashing"];
@@ -140,8 +143,8 @@ async function install(): Promise<FsProfiler> {
       return timed(group, known?.where ?? "-", () => original.apply(this, args));
     };
   }
-  const subtle = globalThis.crypto.subtle as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const digest = subtle.digest?.bind(globalThis.crypto.subtle) as (...args: unknown[]) => Promise<unknown>;
+  const subtle = crypto.subtle as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const digest = subtle.digest?.bind(crypto.subtle) as (...args: unknown[]) => Promise<unknown>;
   subtle.digest = (...args: unknown[]) => timed("hashing", "-", () => digest(...args));
   // The Node host's synchronous digest (installed here first, so NodeLocalFiles.open keeps it).
   const sync = installedSyncSha256() ?? nodeSha256;

@@ -1,4 +1,5 @@
 /** Reporting helpers shared by the benches: sample statistics, plain-text tables, machine info. */
+import process from "node:process";
 import { cpus, loadavg, platform, release, totalmem } from "node:os";
 
 /** Summary of a sample of durations in milliseconds. */

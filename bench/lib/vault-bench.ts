@@ -4,6 +4,8 @@
  * emulator on loopback. Nothing here asserts a timing. With HB_VAULT_DUMP=<dir> it also writes
  * what HackMD holds for each note there, to look at what is left.
  */
+import { Buffer } from "node:buffer";
+import process from "node:process";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -12,6 +14,7 @@ import { publishFile } from "../../src/app/publish";
 import { buildConversionContext, toLocal, toRemote } from "../../src/convert";
 import { startEmulator } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
+import { DEFAULT_CONFIG_DIR } from "../../src/node/local-files";
 import { ms, summarize, table } from "./report";
 import { isFolder, listFiles, openCore, roundTripVault } from "./vault-roundtrip";
 
@@ -69,7 +72,7 @@ async function bigNote(vault: string, reps: number): Promise<void> {
   const emu = await startEmulator({ port: 0 });
   try {
     const root = join(work, "vault");
-    await cp(vault, root, { recursive: true, filter: (path) => !relative(vault, path).startsWith(".obsidian") });
+    await cp(vault, root, { recursive: true, filter: (path) => !relative(vault, path).startsWith(DEFAULT_CONFIG_DIR) });
     const notes = (await listFiles(root)).filter((path) => path.endsWith(".md"));
     const parts: string[] = [];
     let size = 0;

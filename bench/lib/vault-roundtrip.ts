@@ -22,7 +22,7 @@ import { CallContext } from "../../src/hackmd/call-context";
 import { createClientConfig, STANDALONE_TOKEN_HINT } from "../../src/hackmd/config";
 import { createBridgeCore, type BridgeCore } from "../../src/mcp/core";
 import { NodeHttpTransport } from "../../src/node/http-transport";
-import { NodeLocalFiles } from "../../src/node/local-files";
+import { DEFAULT_CONFIG_DIR, NodeLocalFiles } from "../../src/node/local-files";
 import { obsidianOnlySyntax } from "./obsidian-syntax";
 import { seededRandom } from "./large-note";
 
@@ -68,7 +68,7 @@ export async function listFiles(dir: string): Promise<string[]> {
 }
 
 export async function openCore(emu: Emulator, root: string): Promise<BridgeCore> {
-  await mkdir(join(root, ".obsidian"), { recursive: true });
+  await mkdir(join(root, DEFAULT_CONFIG_DIR), { recursive: true });
   const files = await NodeLocalFiles.open({ root });
   return createBridgeCore({
     transport: new NodeHttpTransport(),
@@ -120,7 +120,7 @@ async function keptComments(root: string): Promise<Map<string, string>> {
       }
     }
   };
-  await walk(join(root, ".obsidian"));
+  await walk(join(root, DEFAULT_CONFIG_DIR));
   return comments;
 }
 
@@ -134,7 +134,10 @@ export async function roundTripVault(
   const emu = await startEmulator({ port: 0 });
   try {
     const vaultA = join(work, "A");
-    await cp(source, vaultA, { recursive: true, filter: (path) => !relative(source, path).startsWith(".obsidian") });
+    await cp(source, vaultA, {
+      recursive: true,
+      filter: (path) => !relative(source, path).startsWith(DEFAULT_CONFIG_DIR),
+    });
     const all = await listFiles(vaultA);
     const notes = all.filter((path) => path.endsWith(".md"));
     const others = all.filter((path) => !path.endsWith(".md"));

@@ -2,6 +2,7 @@
  * The HTTP control interface under `/__emulator/` (§2.12): mirrors the in-process methods for
  * the emulator process. Requires a loopback Host and the printed token.
  */
+import type { Buffer } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorCore } from "./core";
 import { isObject, type Reply } from "./http";

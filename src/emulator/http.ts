@@ -1,4 +1,5 @@
 /** Replies, route definitions and the context every route handler receives. */
+import type { Buffer } from "node:buffer";
 import type { IdSource } from "./ids";
 import type { RouteFamily, UserRecord } from "./types";
 import type { ViewContext } from "./views";

@@ -1,4 +1,5 @@
 /** Id generation from the injected random source (§2.2), and the default seeded PRNG. */
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import type { EmulatorRandom } from "./types";
 

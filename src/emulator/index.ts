@@ -3,6 +3,7 @@
  * with quirk switches, fault injection, a request log and an in-process control interface.
  * Node only; never reachable from main.ts.
  */
+import process from "node:process";
 import { createServer, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { handleHttpControl } from "./control";
@@ -67,7 +68,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       writeStateFile(stateFile, core.store);
     } catch (error) {
       process.stderr.write(
-        `emulator: could not save ${stateFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`,
+        `emulator: could not save ${stateFile}: ${(error as { code?: string }).code ?? String(error)}\n`,
       );
     }
   };

@@ -5,6 +5,8 @@
  * run-time state and are not kept. Writes replace the file atomically (temporary file + rename)
  * with mode 0600, because the file holds the emulator's API tokens.
  */
+import { Buffer } from "node:buffer";
+import process from "node:process";
 import { chmodSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Store } from "./store";
 import type { CommentRecord, FolderState, NoteState, TeamRecord, UserRecord, VersionRecord } from "./types";
@@ -116,8 +118,8 @@ export function readStateFile(file: string): Store | undefined {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new EmulatorStateError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    if ((error as { code?: string }).code === "ENOENT") return undefined;
+    throw new EmulatorStateError(`${file} cannot be read (${(error as { code?: string }).code ?? "error"})`);
   }
   let parsed: unknown;
   try {

@@ -2,6 +2,7 @@
  * The emulator process of §2.14 (`hackmd-bridge emulator`): one JSON line with the URL and a
  * fresh token on stdout when ready, diagnostics on stderr, clean shutdown on SIGINT/SIGTERM.
  */
+import process from "node:process";
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";

@@ -1,4 +1,7 @@
 /** The HTTP listener and the request pipeline of §2.3, in that order. */
+import { Buffer } from "node:buffer";
+import process from "node:process";
+import { setTimeout } from "node:timers";
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { EmulatorCore } from "./core";
 import type { FaultRecord, FaultRequest } from "./faults";

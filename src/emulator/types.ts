@@ -2,6 +2,7 @@
  * Shared types of the HackMD emulator (docs/hackmd-api.md Part 2): the stored records, the quirk
  * switches, fault specifications, the request log and the public control surface.
  */
+import type { Buffer } from "node:buffer";
 
 /** Wall-clock source in epoch milliseconds; tests pass a fake one they can advance. */
 export interface EmulatorClock {

@@ -10,6 +10,7 @@
 // Node's modules for the code the plugin shares (node-apis.ts), installed before anything runs.
 import "./node-apis-install";
 import * as nodePath from "node:path";
+import process from "node:process";
 import { runEmulatorProcess } from "../emulator/process";
 import { VERSION } from "../core/version";
 import {
@@ -26,7 +27,8 @@ import { describeError, scrubbingIo, UsageError, type CommandIo } from "./comman
 import { doctorSpec, emulatorSpec, helpSpec, mcpSpec, sandboxSpec, serveSpec } from "./commands/protocol";
 import { runDoctor } from "./doctor";
 import { createJsonLogger, parseLogLevel } from "./logger";
-import { readSettings, type NodeSettings } from "./runtime";
+import { DEFAULT_CONFIG_DIR } from "./local-files";
+import { readSettings, type Environment, type NodeSettings } from "./runtime";
 import { runSandbox, SANDBOX_FOLDER } from "./sandbox";
 import { withSandbox } from "./sandbox-state";
 import { DEFAULT_MCP_PORT, newEndpointToken, runServe, runStdio } from "./serve";
@@ -68,7 +70,7 @@ Shared options:
   --root <dir>                    the folder every local file operation is confined to
                                   (default HACKMD_BRIDGE_ROOT; the sync commands and doctor
                                   fall back to the current folder)
-  --config-dir <name>             the vault configuration folder (default .obsidian when present)
+  --config-dir <name>             the vault configuration folder (default ${DEFAULT_CONFIG_DIR} when present)
   --protect-agent-files=<bool>    refuse writing agent instruction files (default true)
 
 Environment:
@@ -115,7 +117,7 @@ function unknownCommand(name: string): string {
 /** Runs the command line; resolves with the exit code. */
 export async function main(
   argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment = process.env,
   io: CommandIo & { outIsTty: boolean } = processIo,
 ): Promise<number> {
   const [command, ...rest] = argv;
@@ -199,7 +201,7 @@ function sharedFlags(line: ParsedLine): {
 async function runChecked(
   spec: CommandSpec,
   line: ParsedLine,
-  env: NodeJS.ProcessEnv,
+  env: Environment,
   io: CommandIo & { outIsTty: boolean },
 ): Promise<number> {
   const human = HUMAN_COMMANDS.get(spec.name);
@@ -282,15 +284,4 @@ async function runChecked(
     io.err(`hackmd-bridge ${spec.name}: ${describeError(error, secrets())}\n`);
     return 2;
   }
-}
-
-if (require.main === module) {
-  // `hackmd-bridge status | head`: a reader that stops early is not an error (as for cat or git).
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-  void main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
 }

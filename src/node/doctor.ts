@@ -14,7 +14,7 @@ import { CallContext } from "../hackmd/call-context";
 import { HackmdClient } from "../hackmd/client";
 import { systemClock, systemRandom, systemSleep } from "../core/ports";
 import { NodeHttpTransport } from "./http-transport";
-import { NodeLocalFiles } from "./local-files";
+import { DEFAULT_CONFIG_DIR, NodeLocalFiles } from "./local-files";
 import { DEFAULT_API_URL } from "../hackmd/config";
 import { clientConfig, type NodeSettings } from "./runtime";
 import type { FoundSandbox } from "./sandbox-state";
@@ -77,7 +77,7 @@ export async function runDoctor(
   const configDirUsable = settings.configDir === undefined || usableConfigDir(settings.configDir);
   if (!configDirUsable) {
     problems.push(
-      `--config-dir ${JSON.stringify(settings.configDir).slice(0, 120)} does not name a folder inside the ROOT; give the vault configuration folder relative to the ROOT, e.g. --config-dir .obsidian.`,
+      `--config-dir ${JSON.stringify(settings.configDir).slice(0, 120)} does not name a folder inside the ROOT; give the vault configuration folder relative to the ROOT, e.g. --config-dir ${DEFAULT_CONFIG_DIR}.`,
     );
   }
   const root = settings.root === undefined ? undefined : nodePath.resolve(settings.root);

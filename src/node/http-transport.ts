@@ -3,9 +3,11 @@
  * idle and total timeouts; the response cap enforced on the declared length and while streaming;
  * no redirects followed; `TransportError.sent` false only when no connection was ever opened.
  */
+import { Buffer } from "node:buffer";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { Socket } from "node:net";
+import { clearTimeout, setTimeout } from "node:timers";
 import { TransportError, type HttpRequest, type HttpResponse, type HttpTransport } from "../core/ports";
 
 /** Options of the Node transport. */
@@ -55,8 +57,8 @@ export class NodeHttpTransport implements HttpTransport {
 
       let connected = false;
       let settled = false;
-      const timers = new Set<NodeJS.Timeout>();
-      let idleTimer: NodeJS.Timeout | undefined;
+      const timers = new Set<ReturnType<typeof setTimeout>>();
+      let idleTimer: ReturnType<typeof setTimeout> | undefined;
       const options: https.RequestOptions = {
         method: request.method,
         headers,

@@ -27,8 +27,8 @@ export function rootTrash(rootPath: string): MirrorHost {
           await fsp.unlink(from);
           return `${TRASH_FOLDER}/${name}`;
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
-          if ((error as NodeJS.ErrnoException).code === "ENOENT")
+          if ((error as { code?: string }).code === "EEXIST") continue;
+          if ((error as { code?: string }).code === "ENOENT")
             throw new BridgeError("local_io", `${path} is gone; nothing was moved to the trash.`);
           // No hard links here (some file systems): copy without replacing, then remove.
           await fsp.copyFile(from, to, fsp.constants.COPYFILE_EXCL);

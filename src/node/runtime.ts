@@ -31,9 +31,12 @@ export interface NodeSettings {
   unreachableHint?: string;
 }
 
+/** The environment variables the command reads: process.env, or the ones a test passes. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
 /** Reads the environment (once, at start); a blank token counts as missing. */
 export function readSettings(
-  env: NodeJS.ProcessEnv,
+  env: Environment,
   flags: { root?: string | undefined; configDir?: string | undefined; protectAgentFiles?: boolean | undefined },
 ): NodeSettings {
   const token = env.HACKMD_API_TOKEN?.trim() ? env.HACKMD_API_TOKEN.trim() : undefined;

@@ -11,7 +11,8 @@
  */
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as nodePath from "node:path";
-import { makeSettings, type NodeSettings } from "./runtime";
+import process from "node:process";
+import { makeSettings, type Environment, type NodeSettings } from "./runtime";
 
 /** The sandbox's folder inside its root. */
 export const SANDBOX_STATE_DIR = ".hackmd-bridge/sandbox";
@@ -50,7 +51,7 @@ export async function readConnection(root: string): Promise<SandboxConnection | 
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = (error as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw new SandboxStateError(
       `${file} cannot be read (${code ?? "error"}); fix its permissions, or start over with npm start -- --reset.`,
@@ -112,7 +113,7 @@ export interface FoundSandbox {
  */
 export async function withSandbox(
   settings: NodeSettings,
-  env: NodeJS.ProcessEnv,
+  env: Environment,
 ): Promise<{ settings: NodeSettings; sandbox?: FoundSandbox }> {
   if (settings.root === undefined || settings.token !== undefined || (env.HACKMD_API_URL ?? "").trim() !== "")
     return { settings };

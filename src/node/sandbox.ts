@@ -7,12 +7,13 @@
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import * as nodePath from "node:path";
+import process from "node:process";
 import type { Logger } from "../core/ports";
 import { startEmulator, EmulatorStateError, type Emulator } from "../emulator";
 import { stdioHelpText } from "../mcp/client-configs";
 import { PortInUseError } from "../mcp/http/listener";
 import { NodeLocalFiles } from "./local-files";
-import { makeSettings, type NodeSettings } from "./runtime";
+import { makeSettings, type Environment, type NodeSettings } from "./runtime";
 import {
   ensureSandboxDir,
   readConnection,
@@ -35,7 +36,7 @@ export class SandboxStartError extends Error {
 /** What the sandbox needs. */
 export interface SandboxOptions {
   settings: NodeSettings;
-  env: NodeJS.ProcessEnv;
+  env: Environment;
   /** `--port`, when given. */
   port: number | undefined;
   reset: boolean;
@@ -204,7 +205,7 @@ async function startSandboxEmulator(options: {
       return await start(options.port ?? 0);
     } catch (error) {
       // The subcommands read the URL from connection.json each time, so a new port is harmless.
-      if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && options.port !== undefined) return await start(0);
+      if ((error as { code?: string }).code === "EADDRINUSE" && options.port !== undefined) return await start(0);
       throw error;
     }
   } catch (error) {

@@ -1,5 +1,6 @@
 /** `hackmd-bridge mcp` and `serve`, and what the sandbox reuses: the tools over stdio or loopback HTTP. */
 import { randomBytes } from "node:crypto";
+import process from "node:process";
 import type { Logger } from "../core/ports";
 import { VERSION } from "../core/version";
 import { connectionHelpText } from "../mcp/client-configs";

@@ -16,6 +16,7 @@
  * answered (or cancelled by the client): the process then exits without dropping the answers of
  * requests still in flight.
  */
+import { Buffer } from "node:buffer";
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";

@@ -5,11 +5,11 @@ import esbuild from "esbuild";
 /** The version the test build reports (`hackmd-bridge --version`). */
 export const TEST_CLI_VERSION = "9.9.9-test";
 
-/** Bundles `src/node/cli.ts` into `<folder>/cli.js` and returns that path. */
+/** Bundles the command (`src/node/bin.ts`, the executable over `src/node/cli.ts`) into `<folder>/cli.js` and returns that path. */
 export async function buildCli(folder: string): Promise<string> {
   const outfile = join(folder, "cli.js");
   await esbuild.build({
-    entryPoints: ["src/node/cli.ts"],
+    entryPoints: ["src/node/bin.ts"],
     outfile,
     bundle: true,
     platform: "node",

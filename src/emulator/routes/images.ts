@@ -1,4 +1,5 @@
 /** `POST /notes/{noteId}/images` (§2.5): multipart upload, dialect B errors. */
+import { Buffer } from "node:buffer";
 import { jsonReply, messageReply, type Reply, type RouteContext, type RouteDef } from "../http";
 import { hasFullAccess } from "./common";
 

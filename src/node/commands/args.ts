@@ -9,6 +9,7 @@
  * Here only `--help` and a standalone `-h` ask for help; any other word of one dash and more than
  * one character is an argument (a note id, a file name); `--` ends the options.
  */
+import { DEFAULT_CONFIG_DIR } from "../local-files";
 import { UsageError } from "./output";
 
 /** One option of a subcommand (long form only; `-h` is the one short form, for `--help`). */
@@ -74,7 +75,7 @@ export const SHARED_OPTIONS = {
     "config-dir": {
       type: "string",
       value: "<name>",
-      help: "the vault configuration folder inside the root (default .obsidian when present)",
+      help: `the vault configuration folder inside the root (default ${DEFAULT_CONFIG_DIR} when present)`,
     },
     "protect-agent-files": {
       type: "string",

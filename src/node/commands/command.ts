@@ -1,5 +1,6 @@
 /** The shape of a human subcommand (pull, push, status, sync, list, diff, publish, untrack, history, comments). */
 import type { AppDeps } from "../../app/deps";
+import type { Environment } from "../runtime";
 import { workspaceArg } from "../../app/inputs";
 import type { CommandSpec, ParsedValues } from "./args";
 import type { ExitCode } from "./exit-codes";
@@ -15,7 +16,7 @@ export type { ParsedValues } from "./args";
 export interface CommandContext {
   core: { deps: AppDeps };
   io: CommandIo;
-  env: NodeJS.ProcessEnv;
+  env: Environment;
 }
 
 /** A checked command line, ready to run once the core exists. */

@@ -1,6 +1,6 @@
 /** The human subcommands of the standalone command, and the runner that gives them a core. */
 import type { Logger } from "../../core/ports";
-import { createNodeCore, type NodeSettings } from "../runtime";
+import { createNodeCore, type Environment, type NodeSettings } from "../runtime";
 import type { CommandRun, HumanCommand } from "./command";
 import { commentsCommand } from "./comments";
 import { diffCommand } from "./diff";
@@ -51,7 +51,7 @@ export async function runHumanCommand(options: {
   command: HumanCommand;
   run: CommandRun;
   settings: NodeSettings;
-  env: NodeJS.ProcessEnv;
+  env: Environment;
   io: CommandIo;
   logger: Logger;
 }): Promise<ExitCode> {

@@ -7,6 +7,8 @@
  * and is shared by every watcher of the folder. A signal ends every wait at once.
  */
 import { hostname } from "node:os";
+import process from "node:process";
+import { clearTimeout, setTimeout } from "node:timers";
 import { sameStamp, type FileStamp, type LocalFiles } from "../../core/local-files";
 import type { SyncTools } from "../../sync/types";
 import type { OverwrittenVersion } from "../../hackmd/safety-version";
@@ -15,6 +17,7 @@ import { FREE_PLAN_MONTHLY, RequestBudget, type MonthlyBudget, type RoundDelay }
 import { stateFileBudgetStorage } from "../../sync/auto/budget-file";
 import { Outbox } from "../../sync/auto/outbox";
 import { AutoSyncRunner, DEFAULT_DEBOUNCE_MS, type StepReport } from "../../sync/auto/runner";
+import type { Environment } from "../runtime";
 import type { CommandContext } from "./command";
 import { EXIT, type ExitCode } from "./exit-codes";
 import { UsageError } from "./output";
@@ -197,7 +200,7 @@ function processAlive(owner: string, host: string): boolean | undefined {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM" ? true : false;
+    return (error as { code?: string }).code === "EPERM" ? true : false;
   }
 }
 
@@ -205,7 +208,7 @@ function processAlive(owner: string, host: string): boolean | undefined {
  * Test-only tunables of the short window, from the environment (never documented for users):
  * `HACKMD_BRIDGE_TEST_WINDOW_LIMIT` requests per `HACKMD_BRIDGE_TEST_WINDOW_MS` milliseconds.
  */
-function budgetTuning(env: NodeJS.ProcessEnv): { windowLimit?: number; windowMs?: number } {
+function budgetTuning(env: Environment): { windowLimit?: number; windowMs?: number } {
   const number = (text: string | undefined): number | undefined =>
     text !== undefined && /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
   const windowLimit = number(env.HACKMD_BRIDGE_TEST_WINDOW_LIMIT);

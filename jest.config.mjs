@@ -12,7 +12,7 @@ const common = {
   setupFiles: ["<rootDir>/src/node/node-apis-install.ts"],
 };
 
-module.exports = {
+export default {
   testTimeout: 30000,
   // One worker per core. Jest's default (cores − 1) is a single worker on a 2-core machine, and
   // most suites wait on loopback HTTP and child processes: two workers took the suite from
