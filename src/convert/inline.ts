@@ -107,6 +107,7 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
   // comments and placeholders after it on that line stay as written (in both directions alike).
   let unclosed = false;
   let lastEnd = -1;
+  const loose = looseBacktick(s, mask);
   while (i < s.length) {
     const code = s.charCodeAt(i);
     if (code === 10) unclosed = false;
@@ -144,9 +145,10 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
       continue;
     }
     const afterBang = i > 0 && i !== lastEnd && s.charCodeAt(i - 1) === 33;
-    const replacement = frozen(s, i, lastEnd, token, unclosed)
-      ? undefined
-      : handle(token, run.count, { ...where(start), afterBang }, env);
+    const replacement =
+      frozen(s, i, lastEnd, token, unclosed) || (loose < i && /`|&#96;/.test(token.text))
+        ? undefined
+        : handle(token, run.count, { ...where(start), afterBang }, env);
     if (replacement !== undefined) {
       out.push(s.slice(copied, i), replacement);
       copied = token.end;
@@ -157,6 +159,18 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
   if (copied === 0) return s;
   out.push(s.slice(copied));
   return out.join("");
+}
+
+/**
+ * The first backtick outside code spans and escapes (one no span closes), or the text's length.
+ * A link whose text or title holds code is left as written after it in both directions: the code
+ * spans its other form adds would pair with that backtick.
+ */
+function looseBacktick(s: string, mask: Uint8Array | undefined): number {
+  if (mask === undefined) return s.length;
+  for (let p = s.indexOf("`"); p !== -1; p = s.indexOf("`", p + 1))
+    if (mask[p] !== 1 && !precededByEscape(s, p)) return p;
+  return s.length;
 }
 
 /**
@@ -261,7 +275,7 @@ function decodeChecked(token: Token, table: boolean, env: Env): string | undefin
 
 /** A string that is exactly one construct. */
 function whole(text: string): Token | undefined {
-  const token = parseToken(text, 0, undefined);
+  const token = parseToken(text, 0, codeMask(text));
   return token !== undefined && token.end === text.length ? token : undefined;
 }
 
@@ -346,10 +360,10 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
   let dest = url;
   let shown = bare;
   if (heading !== undefined) {
-    if (!isPlainText(heading)) return undefined;
+    if (!isPlainCode(heading)) return undefined;
     // `Note#A#B` is heading B under heading A (Obsidian's nested heading link): HackMD's anchor is B's.
     const sections = heading.split("#");
-    if (sections.length > 1 && sections.some((section) => !isTrimmed(section) || section.startsWith("^")))
+    if (sections.length > 1 && sections.some((section) => !isPlainCode(section) || section.startsWith("^")))
       return undefined;
     if (heading.startsWith("^")) {
       // A block link: HackMD has no block anchors, so it goes to the note.
@@ -362,8 +376,22 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
     }
   }
   const label = parts.alias ?? shown;
-  if (!isPlainText(label)) return undefined;
-  return `[${label}](${dest} "${prefix}${inner}")`;
+  if (!isPlainCode(label)) return undefined;
+  // A backtick in the title would pair with code spans around the link: it rides as `&#96;`,
+  // which the tooltip shows as a backtick.
+  return `[${label}](${dest} "${prefix}${inner.replace(/`/g, "&#96;")}")`;
+}
+
+/**
+ * Text a titled link may carry in its text or a wikilink in a segment: plain text (`isPlainText`),
+ * or plain text with code spans that each close within it (`` `hasTag` ``).
+ */
+function isPlainCode(text: string): boolean {
+  if (!text.includes("`")) return isPlainText(text);
+  if (!isTrimmed(text) || /[[\]|\\\n\r]|<!--|\{%|%%|&#96;/.test(text)) return false;
+  const mask = codeMask(text) as Uint8Array;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 96 && mask[i] !== 1) return false;
+  return true;
 }
 
 /** `[[Note]]` → `[Note](url)`; `[[Note#Heading]]` → `[Note > Heading](url#anchor)`; `[[Note|alias]]` → `[alias](url)`. */
@@ -397,8 +425,10 @@ function encodeCanonical(token: Token, table: boolean, env: Env): string | undef
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
 function decodeLink(token: Token, table: boolean, env: Env): string | undefined {
   // A titled link carries the wikilink that wrote it (see `encodeTitled`); the guard checks it.
-  if (token.title !== undefined)
-    return token.title.startsWith("!") ? `![[${token.title.slice(1)}]]` : `[[${token.title}]]`;
+  if (token.title !== undefined) {
+    const title = token.title.replace(/&#96;/g, "`");
+    return title.startsWith("!") ? `![[${title.slice(1)}]]` : `[[${title}]]`;
+  }
   const { base, fragment } = splitFragment(token.dest);
   const path = env.answers.noteByUrl(base);
   if (path === null) return undefined;
@@ -638,19 +668,47 @@ function bracketed(
       p++;
       continue;
     }
+    const span = codeSpanEnd(s, p, mask);
+    if (span !== undefined) {
+      p = span - 1;
+      continue;
+    }
     if (stops(s, p, mask)) return undefined;
   }
   return undefined;
 }
 
+/**
+ * A code span that starts at `p` (a masked backtick run) and holds only what a wikilink's segment
+ * may hold (`[[Functions#hasTag|\`hasTag\`]]`): where it ends, else undefined. A span that reaches
+ * past the construct is caught by the caller, which then meets a masked `]` or the end.
+ */
+function codeSpanEnd(s: string, p: number, mask: Uint8Array | undefined): number | undefined {
+  if (mask?.[p] !== 1 || s.charCodeAt(p) !== 96 || (p > 0 && mask[p - 1] === 1)) return undefined;
+  let q = p;
+  while (q < s.length && mask[q] === 1) q++;
+  if (s.charCodeAt(q - 1) !== 96 || CODE_STOPS.test(s.slice(p, q))) return undefined;
+  return q;
+}
+
+/** What a code span inside a link may not hold: it would end the construct or change how it parses. */
+const CODE_STOPS = /[[\]|\\\n\r"]|<!--|\{%|%%|&#96;/;
+
 /** `[text](destination)` or `![alt](destination)` / `![alt](destination =WxH)`. */
 function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | undefined): Token | undefined {
   const from = at + (kind === "image" ? 2 : 1);
   let p = from;
+  let code = false;
   for (; p < s.length; p++) {
     if (s.charCodeAt(p) === 93) break;
     if (s.charCodeAt(p) === 92 && s.charCodeAt(p + 1) === 124 && mask?.[p + 1] !== 1) {
       p++;
+      continue;
+    }
+    const span = kind === "link" ? codeSpanEnd(s, p, mask) : undefined;
+    if (span !== undefined) {
+      code = true;
+      p = span - 1;
       continue;
     }
     if (stops(s, p, mask)) return undefined;
@@ -665,7 +723,8 @@ function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | unde
   }
   if (q >= s.length || q === p + 2 || mask?.[q] === 1) return undefined;
   const dest = s.slice(p + 2, q);
-  if (s.charCodeAt(q) === 41) return token(kind, s, at, q + 1, "", label, dest);
+  // Only a titled link (a wikilink's H-form) may have code in its text.
+  if (s.charCodeAt(q) === 41) return code ? undefined : token(kind, s, at, q + 1, "", label, dest);
   if (kind === "link") return titled(s, at, q, label, dest, mask);
   if (kind !== "image") return undefined;
   const sizePattern = new RegExp(IMAGE_SIZE, "y");
