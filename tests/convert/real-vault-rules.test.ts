@@ -43,3 +43,46 @@ describe("wikilinks whose heading or alias holds a code span", () => {
     expect(toLocal("[`x`](https://hackmd.io/abc)", context()).text).toBe("[`x`](https://hackmd.io/abc)");
   });
 });
+
+describe("callout edge forms", () => {
+  it("converts a callout indented by one to three spaces: the container is indented alike", () => {
+    both(" > [!todo]- Later\n > Text\n", " :::info todo-\n**Later**\nText\n :::\n");
+    both("   > [!tip]\n   > Text", "   :::success tip\nText\n   :::");
+    // Lines indented unlike the header, or a quote that is not a callout, keep their prefixes.
+    for (const text of [" > [!tip]\n> Text", "  > [!tip]\n > Text", " > quote\n > [[x"]) {
+      expect(toRemote(text, context()).text).toBe(text);
+      expect(toLocal(text, context()).text).toBe(text);
+    }
+  });
+
+  it("keeps a title's leading spaces, a no-break space after the type, and a title that starts with bold", () => {
+    both("> [!example]  Two spaces\n> Text", ":::info example\n **Two spaces**\nText\n:::");
+    both("> [!abstract]\u00a0**Further reading**: x", ":::info abstract\n\u00a0__**Further reading**: x__\n:::");
+    both("> [!tip] Ends *starred*", ":::success tip\n__Ends *starred*__\n:::");
+    // More than three extra spaces would indent the title line into code: left as written.
+    expect(toRemote("> [!tip]     Five", context()).text).toBe("> [!tip]     Five");
+    // `****x**` is not a title line (a starred title is wrapped in `__`), so it stays body text.
+    both("> [!info]\n> ****x**", ":::info\n****x**\n:::");
+  });
+
+  it("lists lines written `>text` and blank lines written `> ` among `>` ones, and writes them back", () => {
+    both("> [!info]- Adjust\n> ```html\n> <svg/>\n>```\n", ":::info info- ~3\n**Adjust**\n```html\n<svg/>\n```\n:::\n");
+    both(
+      "> [!warning] Warning\n> One\n>\n> - two\n> \n> Three",
+      ":::warning ~4\n**Warning**\nOne\n\n- two\n\nThree\n:::",
+    );
+    // Every blank line `> ` is the spaced form, not a list.
+    both("> [!tip]\n> One\n> \n> Two", ":::success tip >\nOne\n\nTwo\n:::");
+    // A list that does not fit the body is not ours: the container stays (escaped in the vault).
+    for (const text of [
+      ":::info ~2\nOne\n:::",
+      ":::info ~1,2\n\n\n:::",
+      ":::info ~1\n two\n:::",
+      ":::info ~1\n> x\n:::",
+    ])
+      expect(toLocal(text, context()).text).toBe(text);
+    // With lines that would not convert line for line (a nested callout), exceptions are not used.
+    const nested = "> [!info]\n>a\n> > [!tip]\n> > b";
+    expect(toRemote(nested, context()).text).toBe(nested);
+  });
+});
