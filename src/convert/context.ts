@@ -125,6 +125,12 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
 
   const answers: Answers = {
     target(kind, linkpath) {
+      // A file path relative to the linking note (`../images/x.png`, `./x.png`), as Obsidian
+      // resolves it; without the note's folder, nothing.
+      if (kind === "file" && /^\.\.?\//.test(linkpath)) {
+        const resolved = folder === undefined ? undefined : relativeTo(folder, linkpath);
+        return resolved !== undefined && paths.has(resolved) ? resolved : null;
+      }
       const file = kind === "note" ? (linkpath.endsWith(".md") ? linkpath : `${linkpath}.md`) : linkpath;
       if (!isLinkpath(file)) return null;
       if (file.includes("/")) return paths.has(file) ? file : null;
@@ -292,6 +298,24 @@ function ask(answers: Answers, question: string): string | null {
       // A question this version does not know: treat the record as stale.
       return `unknown question ${kind}`;
   }
+}
+
+/** `../x/y.png` from `folder` as a vault path, or undefined when it leaves the vault or is not a plain path. */
+function relativeTo(folder: string, linkpath: string): string | undefined {
+  const parts = folder === "" ? [] : folder.split("/");
+  const segments = linkpath.split("/");
+  for (const [i, segment] of segments.entries()) {
+    if (segment === ".") continue;
+    if (segment === "..") {
+      if (parts.pop() === undefined) return undefined;
+      continue;
+    }
+    // Only a path that climbs first and then names its way down (`../../a/b.png`).
+    if (segments.slice(i).some((rest) => rest === "." || rest === "..")) return undefined;
+    const path = [...parts, ...segments.slice(i)].join("/");
+    return isLinkpath(path) && !/[#|^]/.test(path) ? path : undefined;
+  }
+  return undefined;
 }
 
 /** A link target Obsidian could name a file by: no subpath, alias or block characters, no empty segment. */

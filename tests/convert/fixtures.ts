@@ -109,6 +109,12 @@ const INLINE = [
   "![x|300](diagram.png)",
   "![x\\|300](diagram.png)",
   "![x](new.png)",
+  "![x](../diagram.png)",
+  "![x](./diagram.png)",
+  "![x|300](../img.png)",
+  "![x](../../diagram.png)",
+  "![x](https://hackmd.io/_uploads/d.png#../diagram.png)",
+  "![x](https://hackmd.io/_uploads/a.png#./img.png)",
   "![](copy.png)",
   "![a](https://hackmd.io/_uploads/d.png)",
   "![diagram.png](https://hackmd.io/_uploads/d.png)",
@@ -388,8 +394,10 @@ export const partialInput = fc
     images: fc.subarray([...IMAGES.keys()]),
     linkFormat: fc.constantFrom("shortest" as const, "absolute" as const),
     extraPaths: fc.subarray(["Other note.png", "x/Deep.md", "diagram.png.md", "z/Other note.md"]),
+    folder: fc.constantFrom(undefined, "", "dir", "a", "dir/sub"),
   })
-  .map(({ notes, images, linkFormat, extraPaths }): ConversionInput => ({
+  .map(({ notes, images, linkFormat, extraPaths, folder }): ConversionInput => ({
+    ...(folder === undefined ? {} : { folder }),
     notes: new Map(notes.map((path) => [path, NOTES.get(path) as TrackedNote])),
     images: new Map(images.map((path) => [path, IMAGES.get(path) as string])),
     vaultPaths: [...VAULT_PATHS, ...extraPaths],

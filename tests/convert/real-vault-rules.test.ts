@@ -4,7 +4,7 @@
  * for byte.
  */
 import { toLocal, toRemote } from "../../src/convert";
-import { context } from "./fixtures";
+import { context, INPUT } from "./fixtures";
 
 /** Asserts both directions of one rule. */
 function both(local: string, remote: string): void {
@@ -84,5 +84,29 @@ describe("callout edge forms", () => {
     // With lines that would not convert line for line (a nested callout), exceptions are not used.
     const nested = "> [!info]\n>a\n> > [!tip]\n> > b";
     expect(toRemote(nested, context()).text).toBe(nested);
+  });
+});
+
+describe("relative Markdown images", () => {
+  it("resolve against the note's own folder, are uploaded like embeds, and keep their path in the URL fragment", () => {
+    const inDir = context([], { ...INPUT, folder: "dir" });
+    const local = "![A diagram](../diagram.png) and ![Sized|200](./../attachments/pic%20x.png)";
+    const remote = toRemote(local, inDir);
+    expect(remote.text).toBe(
+      "![A diagram](https://hackmd.io/_uploads/d.png#../diagram.png) and " +
+        "![Sized](https://hackmd.io/_uploads/pic.png#./../attachments/pic%20x.png =200x)",
+    );
+    expect(remote.images).toEqual(["attachments/pic x.png", "diagram.png"]);
+    expect(toLocal(remote.text, inDir).text).toBe(local);
+  });
+
+  it("stay as written when they leave the vault, name nothing, or the note's folder is not known", () => {
+    const inDir = context([], { ...INPUT, folder: "dir" });
+    for (const text of ["![x](../../diagram.png)", "![x](../missing.png)", "![x](../dir/../diagram.png)"])
+      expect(toRemote(text, inDir).text).toBe(text);
+    expect(toRemote("![x](../diagram.png)", context()).text).toBe("![x](../diagram.png)");
+    expect(toRemote("![x](./diagram.png)", context([], { ...INPUT, folder: "" })).text).toBe(
+      "![x](https://hackmd.io/_uploads/d.png#./diagram.png)",
+    );
   });
 });
