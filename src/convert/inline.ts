@@ -366,8 +366,13 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
     if (sections.length > 1 && sections.some((section) => !isPlainCode(section) || section.startsWith("^")))
       return undefined;
     if (heading.startsWith("^")) {
-      // A block link: HackMD has no block anchors, so it goes to the note.
-      if (name === "") return undefined;
+      // A block link: HackMD has no block anchors, so it goes to the note; within the same note
+      // its text shows, going nowhere (`#obsidian-block`, like the file form).
+      if (name === "") {
+        if (!/^\^[A-Za-z0-9-]+$/.test(heading)) return undefined;
+        dest = BLOCK_DEST;
+        shown = heading;
+      }
     } else {
       const anchor = headingAnchor(sections[sections.length - 1] as string);
       if (anchor === "") return undefined;
@@ -490,6 +495,7 @@ function encodeFile(token: Token, base: string, prefix: "" | "!"): string | unde
 }
 
 const FILE_DEST = "#obsidian-file";
+const BLOCK_DEST = "#obsidian-block";
 
 /** `![alt](attachments/pic%20x.png)` → `![alt](url)`, carrying the path as written in the URL fragment when toLocal would not spell it so. */
 function encodeImage(token: Token, table: boolean, env: Env): string | undefined {

@@ -110,3 +110,20 @@ describe("relative Markdown images", () => {
     );
   });
 });
+
+describe("links HackMD cannot follow", () => {
+  it("shows a same-note block link as its text, going nowhere (#obsidian-block), and brings it back", () => {
+    both(
+      "The [[#^template-settings|formatting set in the plugin settings]].",
+      'The [formatting set in the plugin settings](#obsidian-block "#^template-settings|formatting set in the plugin settings").',
+    );
+    both("See [[#^b1]].", 'See [^b1](#obsidian-block "#^b1").');
+    // Not a block id Obsidian writes: left as written.
+    expect(toRemote("[[#^b 1|x]]", context()).text).toBe("[[#^b 1|x]]");
+  });
+
+  it("leaves a link to a note the vault does not have as written (another vault may have it)", () => {
+    for (const text of ["[[Example]]", "[[Example|Custom name]]", "[[Example#Details]]", "[[Example#Details|x]]"])
+      expect(toRemote(text, context()).text).toBe(text);
+  });
+});
