@@ -348,12 +348,13 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
   const name = hash === -1 ? parts.target : parts.target.slice(0, hash);
   const heading = hash === -1 ? undefined : parts.target.slice(hash + 1);
   let url = "";
+  let notePath: string | null = null;
   // Obsidian ignores spaces at the end of a link's name (`[[Quick switcher ]]`); the title keeps them.
   const bare = name.trimEnd();
   if (name !== "") {
     if (!isPlainText(bare)) return undefined;
-    const path = env.answers.target("note", bare);
-    const found = path === null ? null : env.answers.noteUrl(path);
+    notePath = env.answers.target("note", bare);
+    const found = notePath === null ? null : env.answers.noteUrl(notePath);
     if (found === null || !isLinkUrl(found)) return undefined;
     url = found;
   } else if (heading === undefined) return undefined;
@@ -374,7 +375,7 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
         shown = heading;
       }
     } else {
-      const anchor = headingAnchor(sections[sections.length - 1] as string);
+      const anchor = anchorOf(env, notePath, sections[sections.length - 1] as string);
       if (anchor === "") return undefined;
       dest = `${url}#${anchor}`;
       shown = name === "" ? sections.join(" > ") : `${bare} > ${sections.join(" > ")}`;
@@ -414,7 +415,7 @@ function encodeCanonical(token: Token, table: boolean, env: Env): string | undef
   if (heading !== undefined) {
     if (name.includes(">") || !isPlainText(heading) || heading.includes("#") || heading.startsWith("^"))
       return undefined;
-    const anchor = headingAnchor(heading);
+    const anchor = anchorOf(env, path, heading);
     return anchor === "" ? undefined : `[${name} > ${heading}](${url}#${anchor})`;
   }
   // An alias link's text holds no spelling: with `shortest` paths only a bare name (no folder) is
@@ -425,6 +426,16 @@ function encodeCanonical(token: Token, table: boolean, env: Env): string | undef
       ? `[${parts.alias}](${url})`
       : undefined;
   return `[${name}](${url})`;
+}
+
+/**
+ * The anchor HackMD gives the heading a link names: from the heading as the target note spells it
+ * when its headings are known (Obsidian matches headings in any case, HackMD's anchors are
+ * case-sensitive), else as the link spells it.
+ */
+function anchorOf(env: Env, path: string | null, heading: string): string {
+  const spelled = path === null || heading.startsWith("^") ? null : env.answers.heading(`${path}#${heading}`);
+  return headingAnchor(spelled ?? heading);
 }
 
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
@@ -443,7 +454,7 @@ function decodeLink(token: Token, table: boolean, env: Env): string | undefined 
     if (cut === -1) return undefined;
     const name = label.slice(0, cut);
     const heading = label.slice(cut + 3);
-    if (env.answers.target("note", name) !== path || headingAnchor(heading) !== fragment) return undefined;
+    if (env.answers.target("note", name) !== path || anchorOf(env, path, heading) !== fragment) return undefined;
     return `[[${name}#${heading}]]`;
   }
   if (env.answers.target("note", label) === path) return `[[${label}]]`;

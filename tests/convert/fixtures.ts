@@ -35,8 +35,15 @@ export const COMMENTS: ReadonlyMap<string, string> = new Map([
   [commentIdOf(SALT, BLOCK_COMMENT), BLOCK_COMMENT],
 ]);
 
+/** Headings the tracked notes hold (as the engine reads them from the notes). */
+export const HEADINGS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["Other note.md", ["Next steps", "Heading One", "Default sort order", "H"]],
+  ["dir/Deep.md", ["Setup"]],
+]);
+
 /** The test vault's full input. */
 export const INPUT: ConversionInput = {
+  headings: HEADINGS,
   notes: NOTES,
   images: IMAGES,
   vaultPaths: VAULT_PATHS,
@@ -155,6 +162,12 @@ const INLINE = [
   "[[Other note#`H`|x]]",
   "[[#`move`|move]]",
   "[[#^b1]]",
+  "[[Other note#default sort order]]",
+  "[[Other note#DEFAULT SORT ORDER|x]]",
+  "[[Other note#heading one]]",
+  "[Other note > default sort order](https://hackmd.io/abc#Default-sort-order)",
+  "[Other note > default sort order](https://hackmd.io/abc#default-sort-order)",
+  "[Other note > Default sort order](https://hackmd.io/abc#Default-sort-order)",
   "[[#^b1|see]]",
   "[[#^b 1|see]]",
   '[see](#obsidian-block "#^b1|see")',
@@ -400,9 +413,11 @@ export const partialInput = fc
     linkFormat: fc.constantFrom("shortest" as const, "absolute" as const),
     extraPaths: fc.subarray(["Other note.png", "x/Deep.md", "diagram.png.md", "z/Other note.md"]),
     folder: fc.constantFrom(undefined, "", "dir", "a", "dir/sub"),
+    withHeadings: fc.boolean(),
   })
-  .map(({ notes, images, linkFormat, extraPaths, folder }): ConversionInput => ({
+  .map(({ notes, images, linkFormat, extraPaths, folder, withHeadings }): ConversionInput => ({
     ...(folder === undefined ? {} : { folder }),
+    ...(withHeadings ? { headings: HEADINGS } : {}),
     notes: new Map(notes.map((path) => [path, NOTES.get(path) as TrackedNote])),
     images: new Map(images.map((path) => [path, IMAGES.get(path) as string])),
     vaultPaths: [...VAULT_PATHS, ...extraPaths],

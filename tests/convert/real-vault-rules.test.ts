@@ -127,3 +127,35 @@ describe("links HackMD cannot follow", () => {
       expect(toRemote(text, context()).text).toBe(text);
   });
 });
+
+describe("heading anchors in the case of the target's heading", () => {
+  it("links to the anchor HackMD gives the heading as the target note spells it, and keeps the link's spelling", () => {
+    both(
+      "[[Other note#default sort order]]",
+      "[Other note > default sort order](https://hackmd.io/abc#Default-sort-order)",
+    );
+    both(
+      "[[Other note#DEFAULT SORT ORDER|x]]",
+      '[x](https://hackmd.io/abc#Default-sort-order "Other note#DEFAULT SORT ORDER|x")',
+    );
+    // The question and its answer are recorded, so a later change of the heading does not churn.
+    const remote = toRemote("[[Other note#default sort order]]", context());
+    expect(remote.dependencies.answers).toContainEqual([
+      "heading:Other note.md#default sort order",
+      "Default sort order",
+    ]);
+  });
+
+  it("uses the link's own spelling when the target's headings are not known or none matches", () => {
+    const unknown = context([], { ...INPUT, headings: new Map() });
+    expect(toRemote("[[Other note#default sort order]]", unknown).text).toBe(
+      "[Other note > default sort order](https://hackmd.io/abc#default-sort-order)",
+    );
+    expect(toRemote("[[Other note#No such heading]]", context()).text).toBe(
+      "[Other note > No such heading](https://hackmd.io/abc#No-such-heading)",
+    );
+    // A HackMD link whose anchor is not the one the rule gives is not one of ours: left as a link.
+    const other = "[Other note > default sort order](https://hackmd.io/abc#default-sort-order)";
+    expect(toLocal(other, context()).text).toBe(other);
+  });
+});

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildConversionContext, toLocal, toRemote, type TrackedNote } from "../../src/convert";
-import { COMMENTS, IMAGES, NOTES, SALT, VAULT_PATHS } from "./fixtures";
+import { COMMENTS, HEADINGS, IMAGES, NOTES, SALT, VAULT_PATHS } from "./fixtures";
 
 /** One row of the table under `## Rules` in docs/conversion-rules.md. */
 interface Row {
@@ -68,6 +68,7 @@ function contextFor(row: Row, comments: Iterable<readonly [string, string]> = []
     comments: new Map([...COMMENTS, ...comments]),
     commentSalt: SALT,
     ...(folder === undefined ? {} : { folder }),
+    headings: HEADINGS,
   });
 }
 
