@@ -175,7 +175,8 @@ export class SyncConversion {
     notePath?: string,
   ): Promise<ConversionDependencies> {
     const vaultPaths = local.includes("[[") ? await this.vaultPaths() : undefined;
-    const now = (await this.current({ comments: conversion, vaultPaths, notePath, text: local })).answers;
+    // Heading answers are never stale (a renamed heading is no reason to relink): no headings read.
+    const now = (await this.current({ comments: conversion, vaultPaths, notePath })).answers;
     const stale = (question: string, answer: string | null): boolean => {
       const colon = question.indexOf(":");
       const kind = question.slice(0, colon);
@@ -426,40 +427,46 @@ export class SyncConversion {
         ? {}
         : { folder: options.notePath.slice(0, Math.max(0, options.notePath.lastIndexOf("/"))) }),
     });
-    if (options.text !== undefined) await this.readHeadings(options.text, context, notes, headings);
+    if (options.text !== undefined) await this.readHeadings(options.text, context, notes, options.comments, headings);
     return context;
   }
 
   /**
    * The headings of the tracked notes `text` links to a heading of (`[[Note#Heading]]` in the vault
    * form, a note URL with a `#fragment` in HackMD's), read from their files, so a heading link
-   * written in another case gets the anchor HackMD gives the heading as the note spells it. At
-   * most HEADING_NOTES_MAX notes; a note that cannot be read is left out (the link's own spelling
-   * is used).
+   * written in another case gets the anchor HackMD gives the heading as the note spells it. A note
+   * whose every such question `recorded` already answers is not read (those answers are used). At
+   * most HEADING_NOTES_MAX notes, read at once; a note that cannot be read is left out (the link's
+   * own spelling is used).
    */
   private async readHeadings(
     text: string,
     context: ConversionContext,
     notes: ReadonlyMap<string, TrackedNote>,
+    recorded: ConversionDependencies | undefined,
     into: Map<string, readonly string[]>,
   ): Promise<void> {
     if (!text.includes("#")) return;
+    const known = new Set((recorded?.answers ?? []).map(([question]) => question));
     const paths = new Set<string>();
-    for (const match of text.matchAll(/\[\[([^\]|#\n]*)#[^\]\n]/g)) {
-      if (paths.size >= HEADING_NOTES_MAX) break;
+    const want = (path: string | null, heading: string): void => {
+      if (path === null || paths.size >= HEADING_NOTES_MAX || !notes.has(path)) return;
+      if (!known.has(`heading:${path}#${heading.slice(heading.lastIndexOf("#") + 1)}`)) paths.add(path);
+    };
+    for (const match of text.matchAll(/\[\[([^\]|#\n]*)#([^\]|\n]*)/g)) {
       const name = (match[1] as string).trimEnd();
-      const path = name === "" ? null : context.answers.target("note", name);
-      if (path !== null && notes.has(path)) paths.add(path);
+      if (name !== "") want(context.answers.target("note", name), match[2] as string);
     }
-    for (const match of text.matchAll(/\]\(([^()\s#]+)#[^()\s]*[) ]/g)) {
-      if (paths.size >= HEADING_NOTES_MAX) break;
-      const path = context.answers.noteByUrl(match[1] as string);
-      if (path !== null) paths.add(path);
+    for (const match of text.matchAll(/\[([^\]\n]*)\]\(([^()\s#]+)#[^()\s]*(?: "!?([^"\n|]*)[^"\n]*")?\)/g)) {
+      const label = match[1] as string;
+      want(context.answers.noteByUrl(match[2] as string), match[3] ?? label.slice(label.lastIndexOf(" > ") + 3));
     }
-    for (const path of paths) {
-      const read = await this.files.read(path, { maxBytes: HEADING_NOTE_MAX_BYTES }).catch(() => undefined);
-      if (read !== undefined) into.set(path, atxHeadings(decoder.decode(read.bytes)));
-    }
+    await Promise.all(
+      [...paths].map(async (path) => {
+        const read = await this.files.read(path, { maxBytes: HEADING_NOTE_MAX_BYTES }).catch(() => undefined);
+        if (read !== undefined) into.set(path, atxHeadings(decoder.decode(read.bytes)));
+      }),
+    );
   }
 
   /** Every file in the ROOT outside hidden folders (Obsidian's index skips them), up to a bound. */
