@@ -375,7 +375,8 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
         shown = heading;
       }
     } else {
-      const anchor = anchorOf(env, notePath, sections[sections.length - 1] as string);
+      const last = sections[sections.length - 1] as string;
+      const anchor = name === "" ? headingAnchor(ownHeading(env, last) ?? last) : anchorOf(env, notePath, last);
       if (anchor === "") return undefined;
       dest = `${url}#${anchor}`;
       shown = name === "" ? sections.join(" > ") : `${bare} > ${sections.join(" > ")}`;
@@ -437,6 +438,39 @@ function anchorOf(env: Env, path: string | null, heading: string): string {
   const spelled = path === null || heading.startsWith("^") ? null : env.answers.heading(`${path}#${heading}`);
   return headingAnchor(spelled ?? heading);
 }
+
+/**
+ * The heading of the text being converted that a same-note link names, as the text spells it
+ * (compared in any case, as Obsidian does), or null. Only headings that read the same in both
+ * forms count: lines `#…` with any quote prefix stripped (a callout's heading is a container's),
+ * plus the lines of every block comment a placeholder line stands for, and no heading holding a
+ * character a construct could start or end with. So the vault text and its HackMD text list the
+ * same headings, and a link converts the same way on both sides.
+ */
+function ownHeading(env: Env, heading: string): string | null {
+  if (env.ownHeadings === undefined) {
+    const found = new Map<string, string>();
+    const take = (line: string): void => {
+      const text = OWN_HEADING.exec(line)?.[1];
+      if (text !== undefined && !found.has(text.toLowerCase())) found.set(text.toLowerCase(), text);
+    };
+    for (const raw of env.input.split(/\r\n|\n|\r/)) {
+      const line = raw.replace(/^(?:[ \t]*>)+/, "");
+      take(line);
+      const id = PLACEHOLDER_ALONE.exec(line.trim())?.[1];
+      const source = id === undefined ? null : env.answers.comment(id);
+      if (source !== null && /^%%(?:\r\n|\n|\r)/.test(source))
+        for (const inner of source.split(/\r\n|\n|\r/)) take(inner);
+    }
+    env.ownHeadings = found;
+  }
+  return env.ownHeadings.get(heading.toLowerCase()) ?? null;
+}
+
+/** A heading line whose text no conversion changes. */
+const OWN_HEADING = /^[ \t]*#{1,6}[ \t]+([^[\]!{}%<>^`\\|#\n\r]*[^[\]!{}%<>^`\\|#\s])[ \t]*$/;
+/** A placeholder alone on a line, with any markers. */
+const PLACEHOLDER_ALONE = /^(?:<!---->)*<!--obsidian-comment:([0-9a-f]{16})-->$/;
 
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
 function decodeLink(token: Token, table: boolean, env: Env): string | undefined {

@@ -64,6 +64,7 @@ describe("real vaults: publish all, pull all in random orders, byte for byte", (
     expect(forms).toContain('(#obsidian-block "#^forms-block|the block")');
     expect(forms).toContain('#Default-sort-order "Sorting#DEFAULT SORT ORDER|sorting")');
     expect(everything).toMatch(/\(\S+#Default-sort-order\)/);
+    expect(forms).toContain('[code in links](#Code-in-links "#code in links")');
     // Callout edge forms, and relative images, uploaded.
     expect(forms).toContain(" :::info todo-\n");
     expect(forms).toContain(":::info example\n **A title after two spaces**\n");

@@ -30,9 +30,12 @@ export const VAULT_PATHS = [...NOTES.keys(), ...IMAGES.keys(), "Untracked.md", "
 export const SALT = "test-salt";
 export const INLINE_COMMENT = "known inline";
 export const BLOCK_COMMENT = "%%\nknown block\n%%";
+/** A known block comment holding a heading (a same-note link may name it). */
+export const HEADING_COMMENT = "%%\n## Hidden part\n%%";
 export const COMMENTS: ReadonlyMap<string, string> = new Map([
   [commentIdOf(SALT, INLINE_COMMENT), INLINE_COMMENT],
   [commentIdOf(SALT, BLOCK_COMMENT), BLOCK_COMMENT],
+  [commentIdOf(SALT, HEADING_COMMENT), HEADING_COMMENT],
 ]);
 
 /** Headings the tracked notes hold (as the engine reads them from the notes). */
@@ -162,6 +165,13 @@ const INLINE = [
   "[[Other note#`H`|x]]",
   "[[#`move`|move]]",
   "[[#^b1]]",
+  "[[#heading one]]",
+  "[[#HEADING ONE|x]]",
+  "[[#inside]]",
+  "[[#hidden part]]",
+  '[hidden part](#Hidden-part "#hidden part")',
+  '[heading one](#Heading-One "#heading one")',
+  '[heading one](#heading-one "#heading one")',
   "[[Other note#default sort order]]",
   "[[Other note#DEFAULT SORT ORDER|x]]",
   "[[Other note#heading one]]",
@@ -329,10 +339,16 @@ const BLOCK_LINES = [
   "",
   "",
   "# Heading",
+  "## Heading One",
+  "## heading ONE",
+  "> ## Inside",
+  "## Inside ^x",
   "- item",
   "    indented",
   placeholderOf(BLOCK_COMMENT),
   `<!---->${placeholderOf(BLOCK_COMMENT)}`,
+  placeholderOf(HEADING_COMMENT),
+  "## hidden PART",
   "***",
   ">",
   "> ",

@@ -159,3 +159,22 @@ describe("heading anchors in the case of the target's heading", () => {
     expect(toLocal(other, context()).text).toBe(other);
   });
 });
+
+describe("same-note heading links in another case", () => {
+  it("take the anchor from the note's own heading, also inside a callout or a hidden block comment", () => {
+    both(
+      "## Translations\n\nSee [[#translations]] and [[#TRANSLATIONS|below]].",
+      '## Translations\n\nSee [translations](#Translations "#translations") and [below](#Translations "#TRANSLATIONS|below").',
+    );
+    both("> [!info]\n> ## Inside\n\n[[#inside]]", ':::info\n## Inside\n:::\n\n[inside](#Inside "#inside")');
+    const hidden = "%%\n## Secret\n%%\n\n[[#secret]]";
+    const remote = toRemote(hidden, context());
+    expect(remote.text).toMatch(/\[secret\]\(#Secret "#secret"\)$/);
+    expect(toLocal(remote.text, context(remote.dependencies.comments)).text).toBe(hidden);
+  });
+
+  it("ignore headings whose text a conversion would change, so both sides agree", () => {
+    both("## A ^id\n[[#a]]", '## A <!--^id-->\n[a](#a "#a")');
+    both("## See [[Other note]]\n[[#see]]", '## See [Other note](https://hackmd.io/abc)\n[see](#see "#see")');
+  });
+});
