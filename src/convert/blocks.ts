@@ -28,10 +28,30 @@ import {
   type ContainerType,
 } from "./syntax";
 
-/** A container's first content line that is its title: `**Title**`, the title trimmed and non-empty. */
-const TITLE_LINE = /^\*\*(\S(?:.*\S)?)\*\*([ \t]*)$/;
-const CALLOUT_HEADER = /^((?:<!---->)*)\[!([A-Za-z]+)\]([+-]?)(?: (.*))?$/;
-const CONTAINER_OPENER = /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+)([+-]?))?( >)?([ \t]*)$/;
+/**
+ * A container's first content line that is its title: `**Title**`, the title trimmed and non-empty;
+ * `__Title__` when the title starts or ends with `*` (`**Further reading**: …`), which `**` would
+ * not show as bold. Before it, what came between the callout's type and its title beyond one space:
+ * one to three more spaces, or a no-break space instead of the space.
+ */
+const TITLE_LINE = /^( {1,3}|\u00a0)?(\*\*|__)(\S(?:.*\S)?)\2([ \t]*)$/;
+const CALLOUT_HEADER = /^((?:<!---->)*)\[!([A-Za-z]+)\]([+-]?)(?:([ \u00a0])(.*))?$/;
+
+/** A container's title line, parsed: only the wrapper its title calls for counts. */
+function titleLine(text: string): { lead: string; title: string; trail: string } | undefined {
+  const match = TITLE_LINE.exec(text);
+  if (!match) return undefined;
+  const title = match[3] as string;
+  if ((match[2] === "__") !== starred(title)) return undefined;
+  return { lead: match[1] ?? "", title, trail: match[4] ?? "" };
+}
+
+/** Whether a title starts or ends with `*` (then `__` wraps it). */
+function starred(title: string): boolean {
+  return title.startsWith("*") || title.endsWith("*");
+}
+const CONTAINER_OPENER =
+  /^(:{3,})((?:<!---->)*)([a-z]+)(?: ([A-Za-z]+)([+-]?))?( >)?(?: ~([1-9]\d*(?:,[1-9]\d*)*))?([ \t]*)$/;
 const BLOCK_COMMENT = /^((?:<!---->)*)%%$/;
 const PLACEHOLDER_LINE = /^((?:<!---->)*)<!--obsidian-comment:([0-9a-f]{16})-->$/;
 
@@ -116,8 +136,10 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       flush();
       let end = i;
       while (end < lines.length && isQuoteLine((lines[end] as Line).text)) end++;
-      append(out, quote(lines, i, end, env, keepLines));
-      if (text.startsWith(">")) inList = false;
+      const seen = { callout: false };
+      append(out, quote(lines, i, end, env, keepLines, seen));
+      // A callout ends a list as the container it stands for does, even when indented.
+      if (text.startsWith(">") || seen.callout) inList = false;
       previous = "other";
       i = end;
       continue;
@@ -228,6 +250,15 @@ interface Shell {
   readonly title: string | undefined;
   /** Spaces or tabs after the title, as written (kept after the closing `**`). */
   readonly trail: string;
+  /** What stood between the type and the title beyond one space (see TITLE_LINE). */
+  readonly lead: string;
+  /** Spaces before every line of the callout (one to three), and so before the container's colons. */
+  readonly indent: string;
+  /**
+   * Lines after the header (1-based) written otherwise than the callout's others: `>text` without
+   * the space, or a blank line written `> ` among `>` ones. The container lists them (` ~3,5`).
+   */
+  readonly exceptions: readonly number[];
   /** A callout without a title whose header ends in spaces (`> [!note] `): kept at the opener's end. */
   readonly headTrail: string;
 }
@@ -238,24 +269,26 @@ interface Shell {
  */
 function container(lines: readonly Line[], at: number, index: LineIndex, env: Env): Block | undefined {
   const opener = lines[at] as Line;
-  const match = CONTAINER_OPENER.exec(opener.text);
+  const indent = (/^ {0,3}/.exec(opener.text) as RegExpExecArray)[0];
+  const match = CONTAINER_OPENER.exec(opener.text.slice(indent.length));
   if (!match || !isContainerType(match[3] as string)) return undefined;
   const type = match[3] as ContainerType;
   const spelling = match[4];
   const fold = match[5] ?? "";
   const spaced = match[6] !== undefined;
-  const headTrail = match[7] ?? "";
+  const exceptions = match[7] === undefined ? [] : match[7].split(",").map(Number);
+  const headTrail = match[8] ?? "";
   if (spelling !== undefined && ((spelling === type && fold === "") || containerTypeOf(spelling) !== type))
     return undefined;
   const colons = (match[1] as string).length;
-  const close = index.nextExact(":".repeat(colons), at);
+  const close = index.nextExact(indent + ":".repeat(colons), at);
   if (close === undefined) return undefined;
   // The closer must be the first line markdown-it-container could take as one, and no shorter marker would do.
   if (colons !== Math.max(3, index.maxColonRun(at + 1, close) + 1)) return undefined;
   if (!neighboursAllow(lines[at - 1], lines[close + 1], close > at + 1 && (lines[close - 1] as Line).text === ""))
     return undefined;
   const content = lines.slice(at + 1, close);
-  const titleMatch = content.length > 0 ? TITLE_LINE.exec((content[0] as Line).text) : null;
+  const titleMatch = content.length > 0 ? titleLine((content[0] as Line).text) : undefined;
   const r0 = opener.eol;
   const rc = (lines[close] as Line).eol;
   if (titleMatch && (content[0] as Line).eol !== r0) return undefined;
@@ -268,16 +301,33 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   if (spaced && !body.some((line) => line.text === "")) return undefined;
   // Trailing spaces on the opener stand for a titleless header's; with a title they could not come back.
   if (headTrail !== "" && titleMatch) return undefined;
+  if (!exceptionsFit(exceptions, body, spaced)) return undefined;
   if (env.dir === "local" && k === 0) {
-    const title = titleMatch ? titleMatch[1] : undefined;
-    const trail = titleMatch ? (titleMatch[2] ?? "") : "";
-    const shell: Shell = { k, type, spelling: spelling ?? type, fold, spaced, title, trail, headTrail };
+    const title = titleMatch?.title;
+    const trail = titleMatch?.trail ?? "";
+    const lead = titleMatch?.lead ?? "";
+    const shell: Shell = {
+      k,
+      type,
+      spelling: spelling ?? type,
+      fold,
+      spaced,
+      title,
+      trail,
+      lead,
+      headTrail,
+      indent,
+      exceptions,
+    };
     return { lines: toCallout(shell, opener, body, rc, env), next };
   }
   const shifted = env.dir === "remote" ? k + 1 : k - 1;
   return {
     lines: [
-      withText(opener, `${":".repeat(colons)}${MARK.repeat(shifted)}${opener.text.slice(colons + k * MARK.length)}`),
+      withText(
+        opener,
+        `${indent}${":".repeat(colons)}${MARK.repeat(shifted)}${opener.text.slice(indent.length + colons + k * MARK.length)}`,
+      ),
       ...lines.slice(at + 1, next),
     ],
     next,
@@ -288,14 +338,60 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
 function toCallout(shell: Shell, opener: Line, body: readonly Line[], rc: string, env: Env): Line[] {
   const input = body.map((line, i) => (i === body.length - 1 && rc === "" ? { ...line, eol: "" } : line));
   const content = convertLines(input, env, false, false);
-  const title = shell.title === undefined ? "" : ` ${convertInlineText(shell.title, env, opener.no + 1)}${shell.trail}`;
+  const separator = shell.lead === "\u00a0" ? shell.lead : ` ${shell.lead}`;
+  const title =
+    shell.title === undefined ? "" : `${separator}${convertInlineText(shell.title, env, opener.no + 1)}${shell.trail}`;
   const header: Line = {
-    text: `> [!${shell.spelling}]${shell.fold}${title}${shell.headTrail}`,
+    text: `[!${shell.spelling}]${shell.fold}${title}${shell.headTrail}`,
     eol: body.length > 0 ? opener.eol : rc,
     no: opener.no,
   };
-  const blank = shell.spaced ? "> " : ">";
-  return [header, ...content.map((line) => withText(line, line.text === "" ? blank : `> ${line.text}`))];
+  return prefixed([header, ...content], shell);
+}
+
+/** Callout lines (header first) with their `>` prefixes, as the shell says each is written. */
+function prefixed(content: readonly Line[], shell: Pick<Shell, "spaced" | "indent" | "exceptions">): Line[] {
+  const listed = new Set(shell.exceptions);
+  return content.map((line, i) => {
+    const flip = listed.has(i);
+    const prefix = line.text === "" ? (shell.spaced !== flip ? "> " : ">") : flip ? ">" : "> ";
+    return withText(line, shell.indent + prefix + line.text);
+  });
+}
+
+/**
+ * Whether a container's exception list (see Shell) stands for a callout: in order, within the body,
+ * each on a blank line or a line `>text` can carry (not blank, not starting with a space, tab or
+ * `>`), a blank one only where the plain form is `>`, and never every blank line (that is the
+ * spaced form). The body must convert line for line (no quote, colon or comment lines), so the
+ * numbers mean the same lines on both sides.
+ */
+function exceptionsFit(exceptions: readonly number[], body: readonly Line[], spaced: boolean): boolean {
+  if (exceptions.length === 0) return true;
+  if (!lineForLine(body)) return false;
+  let previous = 0;
+  let blanksListed = 0;
+  for (const n of exceptions) {
+    if (n <= previous || n > body.length) return false;
+    previous = n;
+    const text = (body[n - 1] as Line).text;
+    if (text === "") {
+      if (spaced) return false;
+      blanksListed++;
+    } else if (/^[ \t>]/.test(text)) return false;
+  }
+  return blanksListed === 0 || blanksListed < body.filter((line) => line.text === "").length;
+}
+
+/** Lines that convert one for one: no quote, colon, block comment or placeholder line among them. */
+function lineForLine(lines: readonly Line[]): boolean {
+  return lines.every(
+    (line) =>
+      !isQuoteLine(line.text) &&
+      !isColonLine(line.text) &&
+      !BLOCK_COMMENT.test(line.text) &&
+      !PLACEHOLDER_LINE.test(line.text),
+  );
 }
 
 /** Callout (content converted) → container; `n` colons, one more than any colon run inside. */
@@ -308,40 +404,46 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
   const info =
     (shell.spelling === shell.type && shell.fold === "" ? shell.type : `${shell.type} ${shell.spelling}${shell.fold}`) +
     (shell.spaced ? " >" : "") +
+    (shell.exceptions.length > 0 ? ` ~${shell.exceptions.join(",")}` : "") +
     shell.headTrail;
-  const out: Line[] = [{ text: colons + info, eol: separator, no: header.no }];
-  if (shell.title !== undefined)
-    out.push({
-      text: `**${convertInlineText(shell.title, env, header.no)}**${shell.trail}`,
-      eol: separator,
-      no: header.no,
-    });
+  const out: Line[] = [{ text: shell.indent + colons + info, eol: separator, no: header.no }];
+  if (shell.title !== undefined) {
+    const title = convertInlineText(shell.title, env, header.no);
+    const wrap = starred(title) ? "__" : "**";
+    out.push({ text: `${shell.lead}${wrap}${title}${wrap}${shell.trail}`, eol: separator, no: header.no });
+  }
   content.forEach((line, i) =>
     out.push(i === content.length - 1 && line.eol === "" ? { ...line, eol: separator } : line),
   );
   const lastEol = body.length > 0 ? (body[body.length - 1] as Line).eol : header.eol;
-  out.push({ text: colons, eol: lastEol, no: (body[body.length - 1] ?? header).no });
+  out.push({ text: shell.indent + colons, eol: lastEol, no: (body[body.length - 1] ?? header).no });
   return out;
 }
 
 /**
- * A run of blockquote lines. With canonical prefixes (`> text` or `>` alone) its content is
- * converted as lines of their own; a callout whose shell converts becomes a container (toRemote,
- * level 0) or moves along its escape chain. Other runs keep each line's prefix and convert only
- * what keeps the line count.
+ * A run of blockquote lines. A callout whose shell converts becomes a container (toRemote, level 0)
+ * or moves along its escape chain (see `callout`). Otherwise, with canonical prefixes (`> text` or
+ * `>` alone) its content is converted as lines of their own; other runs keep each line's prefix
+ * and convert only what keeps the line count. `seen.callout` tells the caller a callout was met.
  */
-function quote(lines: readonly Line[], from: number, to: number, env: Env, keepLines: boolean): Line[] {
+function quote(
+  lines: readonly Line[],
+  from: number,
+  to: number,
+  env: Env,
+  keepLines: boolean,
+  seen?: { callout: boolean },
+): Line[] {
+  if (!keepLines) {
+    const converted = callout(lines, from, to, env);
+    if (converted !== undefined) {
+      if (seen !== undefined) seen.callout = true;
+      return converted;
+    }
+  }
   const run = lines.slice(from, to);
-  let canonical =
+  const canonical =
     !keepLines && run.every((line) => line.text === ">" || (line.text.startsWith("> ") && line.text.length > 2));
-  // A callout whose blank lines are all written `> ` converts too; the container says so (" >").
-  const spaced =
-    !canonical &&
-    !keepLines &&
-    run.some((line) => line.text === "> ") &&
-    run.every((line) => line.text.startsWith("> ")) &&
-    CALLOUT_HEADER.test((run[0] as Line).text.slice(2));
-  if (spaced) canonical = true;
   if (!canonical) {
     const prefixes = run.map((line) => (/^ {0,3}> ?/.exec(line.text) as RegExpExecArray)[0]);
     const content = convertLines(
@@ -352,23 +454,56 @@ function quote(lines: readonly Line[], from: number, to: number, env: Env, keepL
     );
     return content.map((line, i) => withText(line, (prefixes[i] as string) + line.text));
   }
-  let content = run.map((line) => withText(line, line.text === ">" ? "" : line.text.slice(2)));
+  return convertLines(
+    run.map((line) => withText(line, line.text === ">" ? "" : line.text.slice(2))),
+    env,
+    false,
+    false,
+  ).map((line) => withText(line, line.text === "" ? ">" : `> ${line.text}`));
+}
+
+/**
+ * A run of blockquote lines that is a callout whose shell converts both ways: the container, or
+ * the callout one step along its escape chain; undefined for any other run. Every line has the
+ * header's indent (up to three spaces) and then `>` alone, `> ` alone, `> text`, or `>text` (not
+ * a space, tab or `>` after it). Blank lines all written `> ` make the spaced form (" >"); a
+ * blank `> ` among `>` ones, and `>text` lines, are listed as exceptions.
+ */
+function callout(lines: readonly Line[], from: number, to: number, env: Env): Line[] | undefined {
+  const indent = (/^ */.exec((lines[from] as Line).text) as RegExpExecArray)[0];
+  const content: Line[] = [];
+  const tight: number[] = [];
+  const spacedBlanks: number[] = [];
+  let plainBlanks = 0;
+  for (let i = from; i < to; i++) {
+    const line = lines[i] as Line;
+    if (!line.text.startsWith(`${indent}>`)) return undefined;
+    const rest = line.text.slice(indent.length + 1);
+    const n = i - from;
+    if (rest === "") plainBlanks++;
+    else if (rest === " ") spacedBlanks.push(n);
+    else if (rest.startsWith(" ")) {
+      content.push(withText(line, rest.slice(1)));
+      continue;
+    } else if (/^[\t>]/.test(rest) || n === 0) return undefined;
+    else {
+      tight.push(n);
+      content.push(withText(line, rest));
+      continue;
+    }
+    content.push(withText(line, ""));
+  }
   const found = calloutShell(content, lines[from - 1], lines[to]);
-  const shell = found === undefined ? undefined : { ...found, spaced };
-  if (spaced && shell === undefined) {
-    // Not a callout that converts: every line keeps its prefix, as any other quote.
-    return quote(lines, from, to, env, true);
-  }
-  if (shell !== undefined) {
-    if (env.dir === "remote" && shell.k === 0) return toContainer(shell, content[0] as Line, content.slice(1), env);
-    const shifted = env.dir === "remote" ? shell.k - 1 : shell.k + 1;
-    const head = content[0] as Line;
-    content = [withText(head, MARK.repeat(shifted) + head.text.slice(shell.k * MARK.length)), ...content.slice(1)];
-  }
-  const blank = spaced ? "> " : ">";
-  return convertLines(content, env, false, false).map((line) =>
-    withText(line, line.text === "" ? blank : `> ${line.text}`),
-  );
+  if (found === undefined) return undefined;
+  const spaced = spacedBlanks.length > 0 && plainBlanks === 0;
+  const exceptions = (spaced ? tight : [...tight, ...spacedBlanks]).sort((a, b) => a - b);
+  if (exceptions.length > 0 && !lineForLine(content.slice(1))) return undefined;
+  const shell: Shell = { ...found, spaced, indent, exceptions };
+  if (env.dir === "remote" && shell.k === 0) return toContainer(shell, content[0] as Line, content.slice(1), env);
+  const shifted = env.dir === "remote" ? shell.k - 1 : shell.k + 1;
+  const head = content[0] as Line;
+  content[0] = withText(head, MARK.repeat(shifted) + head.text.slice(shell.k * MARK.length));
+  return prefixed(convertLines(content, env, false, false), shell);
 }
 
 /** The shell of a callout (quote content lines) that converts both ways, if it does. */
@@ -378,8 +513,19 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
   const spelling = match[2] as string;
   const type = containerTypeOf(spelling);
   const fold = match[3] as string;
+  // What stands between the type and the title beyond one space: up to three more spaces, or a
+  // no-break space instead of it (the title line carries it before its `**`).
+  let written = match[5];
+  let lead = "";
+  if (match[4] === "\u00a0") {
+    if (written === undefined || /^[ \t]*$/.test(written)) return undefined;
+    lead = "\u00a0";
+  } else if (written !== undefined && !/^[ \t]*$/.test(written)) {
+    lead = (/^ */.exec(written) as RegExpExecArray)[0];
+    if (lead.length > 3) return undefined;
+    written = written.slice(lead.length);
+  }
   // A title keeps trailing spaces or tabs as written (they ride after the closing `**`).
-  const written = match[4];
   // Only spaces after the type (`> [!note] `): no title; the spaces ride at the opener's end.
   const headTrail = written !== undefined && /^[ \t]*$/.test(written) ? ` ${written}` : "";
   const title = headTrail !== "" ? undefined : written?.replace(/[ \t]+$/, "");
@@ -388,7 +534,7 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
   if (!neighboursAllow(before, after, content.length > 1 && (content[content.length - 1] as Line).text === ""))
     return undefined;
   // Without a title, a first line that looks like one would come back as the title.
-  if (title === undefined && content.length > 1 && TITLE_LINE.test((content[1] as Line).text)) return undefined;
+  if (title === undefined && content.length > 1 && titleLine((content[1] as Line).text) !== undefined) return undefined;
   return {
     k: (match[1] as string).length / MARK.length,
     type,
@@ -397,7 +543,10 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
     spaced: false,
     title,
     trail,
+    lead,
     headTrail,
+    indent: "",
+    exceptions: [],
   };
 }
 
@@ -439,7 +588,7 @@ class LineIndex {
     if (this.exact === undefined) {
       this.exact = new Map();
       this.lines.forEach((line, i) => {
-        if (line.text === "%%" || /^:{3,}$/.test(line.text)) {
+        if (line.text === "%%" || /^ {0,3}:{3,}$/.test(line.text)) {
           const list = this.exact?.get(line.text);
           if (list) list.push(i);
           else this.exact?.set(line.text, [i]);

@@ -41,6 +41,14 @@ export interface ConversionInput {
    * resolution prefers; without it such a name resolves to nothing.
    */
   readonly folder?: string;
+  /**
+   * Headings of tracked notes by vault path, as written in each note (ATX headings outside code).
+   * A heading link written in another case (`[[Sorting#default sort order]]`) then gets the anchor
+   * HackMD gives the heading as the note spells it (`#Default-sort-order`). Read when a question
+   * is asked, so the engine may fill the map after building the context. Without it, the anchor is
+   * computed from the heading as the link writes it.
+   */
+  readonly headings?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What a rule may ask; `null` is "no such thing". */
@@ -61,6 +69,11 @@ export interface Answers {
   imageByUrl(url: string): string | null;
   /** A comment's source by placeholder id. */
   comment(id: string): string | null;
+  /**
+   * `path#heading` → the heading of the note at `path` that `heading` names (compared in any case,
+   * as Obsidian does), as the note writes it; null when its headings are not known or none matches.
+   */
+  heading(key: string): string | null;
   /** The placeholder id of a comment source. */
   commentId(source: string): string;
 }
@@ -125,6 +138,12 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
 
   const answers: Answers = {
     target(kind, linkpath) {
+      // A file path relative to the linking note (`../images/x.png`, `./x.png`), as Obsidian
+      // resolves it; without the note's folder, nothing.
+      if (kind === "file" && /^\.\.?\//.test(linkpath)) {
+        const resolved = folder === undefined ? undefined : relativeTo(folder, linkpath);
+        return resolved !== undefined && paths.has(resolved) ? resolved : null;
+      }
       const file = kind === "note" ? (linkpath.endsWith(".md") ? linkpath : `${linkpath}.md`) : linkpath;
       if (!isLinkpath(file)) return null;
       if (file.includes("/")) return paths.has(file) ? file : null;
@@ -143,6 +162,12 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
     imageByUrl: (url) => imageByUrl.get(url) ?? null,
     comment: (id) => comments.get(id) ?? null,
     commentId: (source) => hash(`${salt}\u0000${source}`).slice(0, 16),
+    heading(key) {
+      const hash = key.indexOf("#");
+      const wanted = key.slice(hash + 1).toLowerCase();
+      const found = input.headings?.get(key.slice(0, hash))?.find((heading) => heading.toLowerCase() === wanted);
+      return found ?? null;
+    },
   };
   return { enabled: input.enabled ?? true, linkFormat: input.linkFormat ?? "shortest", answers };
 }
@@ -183,6 +208,7 @@ export function contextFromDependencies(
     imageByUrl: (url) => get(`image-by-url:${url}`),
     comment: (id) => get(`comment:${id}`),
     commentId: (source) => get(`comment-id:${source}`) ?? base.answers.commentId(source),
+    heading: (key) => get(`heading:${key}`),
   };
   return { enabled: dependencies.enabled, linkFormat: dependencies.linkFormat, answers };
 }
@@ -208,6 +234,7 @@ export function preferRecorded(dependencies: ConversionDependencies, current: Co
     noteById: (id) => pick(`note-by-id:${id}`, () => c.noteById(id)),
     imageByUrl: (url) => pick(`image-by-url:${url}`, () => c.imageByUrl(url)),
     comment: (id) => pick(`comment:${id}`, () => c.comment(id)),
+    heading: (key) => pick(`heading:${key}`, () => c.heading(key)),
     commentId: (source) => pick(`comment-id:${source}`, () => c.commentId(source)) ?? c.commentId(source),
   };
   return { enabled: dependencies.enabled, linkFormat: dependencies.linkFormat, answers };
@@ -250,6 +277,7 @@ export function recordingAnswers(answers: Answers, record: AnswerRecord): Answer
     noteById: memo("note-by-id", (id) => answers.noteById(id)),
     imageByUrl: memo("image-by-url", (url) => answers.imageByUrl(url)),
     comment: memo("comment", (id) => answers.comment(id)),
+    heading: memo("heading", (key) => answers.heading(key)),
     commentId: memo("comment-id", (source) => answers.commentId(source)),
   };
 }
@@ -288,10 +316,30 @@ function ask(answers: Answers, question: string): string | null {
       return answers.comment(rest);
     case "comment-id":
       return answers.commentId(rest);
+    case "heading":
+      return answers.heading(rest);
     default:
       // A question this version does not know: treat the record as stale.
       return `unknown question ${kind}`;
   }
+}
+
+/** `../x/y.png` from `folder` as a vault path, or undefined when it leaves the vault or is not a plain path. */
+function relativeTo(folder: string, linkpath: string): string | undefined {
+  const parts = folder === "" ? [] : folder.split("/");
+  const segments = linkpath.split("/");
+  for (const [i, segment] of segments.entries()) {
+    if (segment === ".") continue;
+    if (segment === "..") {
+      if (parts.pop() === undefined) return undefined;
+      continue;
+    }
+    // Only a path that climbs first and then names its way down (`../../a/b.png`).
+    if (segments.slice(i).some((rest) => rest === "." || rest === "..")) return undefined;
+    const path = [...parts, ...segments.slice(i)].join("/");
+    return isLinkpath(path) && !/[#|^]/.test(path) ? path : undefined;
+  }
+  return undefined;
 }
 
 /** A link target Obsidian could name a file by: no subpath, alias or block characters, no empty segment. */

@@ -27,6 +27,10 @@ export interface Env {
   /** HackMD-side image URLs toLocal met outside code. */
   readonly imageUrls: Set<string>;
   readonly warnings: ConversionWarning[];
+  /** The text being converted (the whole input). */
+  readonly input: string;
+  /** The input's own headings by lowercase text, built on first use (see `inline.ts`, `ownHeading`). */
+  ownHeadings?: Map<string, string>;
 }
 
 /** A comment's source by id: this conversion's own first, then the context's. */

@@ -89,6 +89,7 @@ function run(dir: Direction, text: string, context: ConversionContext, preload: 
     images: new Set(),
     imageUrls: new Set(),
     warnings: [],
+    input: text,
   };
   if (!context.enabled) return { text, env, record };
   // A lone CR (old Mac line ending) would merge with a following empty line into one CRLF once a

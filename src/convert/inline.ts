@@ -107,6 +107,7 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
   // comments and placeholders after it on that line stay as written (in both directions alike).
   let unclosed = false;
   let lastEnd = -1;
+  const loose = looseBacktick(s, mask);
   while (i < s.length) {
     const code = s.charCodeAt(i);
     if (code === 10) unclosed = false;
@@ -144,9 +145,10 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
       continue;
     }
     const afterBang = i > 0 && i !== lastEnd && s.charCodeAt(i - 1) === 33;
-    const replacement = frozen(s, i, lastEnd, token, unclosed)
-      ? undefined
-      : handle(token, run.count, { ...where(start), afterBang }, env);
+    const replacement =
+      frozen(s, i, lastEnd, token, unclosed) || (loose < i && /`|&#96;/.test(token.text))
+        ? undefined
+        : handle(token, run.count, { ...where(start), afterBang }, env);
     if (replacement !== undefined) {
       out.push(s.slice(copied, i), replacement);
       copied = token.end;
@@ -157,6 +159,18 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
   if (copied === 0) return s;
   out.push(s.slice(copied));
   return out.join("");
+}
+
+/**
+ * The first backtick outside code spans and escapes (one no span closes), or the text's length.
+ * A link whose text or title holds code is left as written after it in both directions: the code
+ * spans its other form adds would pair with that backtick.
+ */
+function looseBacktick(s: string, mask: Uint8Array | undefined): number {
+  if (mask === undefined) return s.length;
+  for (let p = s.indexOf("`"); p !== -1; p = s.indexOf("`", p + 1))
+    if (mask[p] !== 1 && !precededByEscape(s, p)) return p;
+  return s.length;
 }
 
 /**
@@ -261,7 +275,7 @@ function decodeChecked(token: Token, table: boolean, env: Env): string | undefin
 
 /** A string that is exactly one construct. */
 function whole(text: string): Token | undefined {
-  const token = parseToken(text, 0, undefined);
+  const token = parseToken(text, 0, codeMask(text));
   return token !== undefined && token.end === text.length ? token : undefined;
 }
 
@@ -334,36 +348,57 @@ function encodeTitled(token: Token, table: boolean, env: Env, prefix: "" | "!" =
   const name = hash === -1 ? parts.target : parts.target.slice(0, hash);
   const heading = hash === -1 ? undefined : parts.target.slice(hash + 1);
   let url = "";
+  let notePath: string | null = null;
   // Obsidian ignores spaces at the end of a link's name (`[[Quick switcher ]]`); the title keeps them.
   const bare = name.trimEnd();
   if (name !== "") {
     if (!isPlainText(bare)) return undefined;
-    const path = env.answers.target("note", bare);
-    const found = path === null ? null : env.answers.noteUrl(path);
+    notePath = env.answers.target("note", bare);
+    const found = notePath === null ? null : env.answers.noteUrl(notePath);
     if (found === null || !isLinkUrl(found)) return undefined;
     url = found;
   } else if (heading === undefined) return undefined;
   let dest = url;
   let shown = bare;
   if (heading !== undefined) {
-    if (!isPlainText(heading)) return undefined;
+    if (!isPlainCode(heading)) return undefined;
     // `Note#A#B` is heading B under heading A (Obsidian's nested heading link): HackMD's anchor is B's.
     const sections = heading.split("#");
-    if (sections.length > 1 && sections.some((section) => !isTrimmed(section) || section.startsWith("^")))
+    if (sections.length > 1 && sections.some((section) => !isPlainCode(section) || section.startsWith("^")))
       return undefined;
     if (heading.startsWith("^")) {
-      // A block link: HackMD has no block anchors, so it goes to the note.
-      if (name === "") return undefined;
+      // A block link: HackMD has no block anchors, so it goes to the note; within the same note
+      // its text shows, going nowhere (`#obsidian-block`, like the file form).
+      if (name === "") {
+        if (!/^\^[A-Za-z0-9-]+$/.test(heading)) return undefined;
+        dest = BLOCK_DEST;
+        shown = heading;
+      }
     } else {
-      const anchor = headingAnchor(sections[sections.length - 1] as string);
+      const last = sections[sections.length - 1] as string;
+      const anchor = name === "" ? headingAnchor(ownHeading(env, last) ?? last) : anchorOf(env, notePath, last);
       if (anchor === "") return undefined;
       dest = `${url}#${anchor}`;
       shown = name === "" ? sections.join(" > ") : `${bare} > ${sections.join(" > ")}`;
     }
   }
   const label = parts.alias ?? shown;
-  if (!isPlainText(label)) return undefined;
-  return `[${label}](${dest} "${prefix}${inner}")`;
+  if (!isPlainCode(label)) return undefined;
+  // A backtick in the title would pair with code spans around the link: it rides as `&#96;`,
+  // which the tooltip shows as a backtick.
+  return `[${label}](${dest} "${prefix}${inner.replace(/`/g, "&#96;")}")`;
+}
+
+/**
+ * Text a titled link may carry in its text or a wikilink in a segment: plain text (`isPlainText`),
+ * or plain text with code spans that each close within it (`` `hasTag` ``).
+ */
+function isPlainCode(text: string): boolean {
+  if (!text.includes("`")) return isPlainText(text);
+  if (!isTrimmed(text) || /[[\]|\\\n\r]|<!--|\{%|%%|&#96;/.test(text)) return false;
+  const mask = codeMask(text) as Uint8Array;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 96 && mask[i] !== 1) return false;
+  return true;
 }
 
 /** `[[Note]]` → `[Note](url)`; `[[Note#Heading]]` → `[Note > Heading](url#anchor)`; `[[Note|alias]]` → `[alias](url)`. */
@@ -381,7 +416,7 @@ function encodeCanonical(token: Token, table: boolean, env: Env): string | undef
   if (heading !== undefined) {
     if (name.includes(">") || !isPlainText(heading) || heading.includes("#") || heading.startsWith("^"))
       return undefined;
-    const anchor = headingAnchor(heading);
+    const anchor = anchorOf(env, path, heading);
     return anchor === "" ? undefined : `[${name} > ${heading}](${url}#${anchor})`;
   }
   // An alias link's text holds no spelling: with `shortest` paths only a bare name (no folder) is
@@ -394,11 +429,56 @@ function encodeCanonical(token: Token, table: boolean, env: Env): string | undef
   return `[${name}](${url})`;
 }
 
+/**
+ * The anchor HackMD gives the heading a link names: from the heading as the target note spells it
+ * when its headings are known (Obsidian matches headings in any case, HackMD's anchors are
+ * case-sensitive), else as the link spells it.
+ */
+function anchorOf(env: Env, path: string | null, heading: string): string {
+  const spelled = path === null || heading.startsWith("^") ? null : env.answers.heading(`${path}#${heading}`);
+  return headingAnchor(spelled ?? heading);
+}
+
+/**
+ * The heading of the text being converted that a same-note link names, as the text spells it
+ * (compared in any case, as Obsidian does), or null. Only headings that read the same in both
+ * forms count: lines `#…` with any quote prefix stripped (a callout's heading is a container's),
+ * plus the lines of every block comment a placeholder line stands for, and no heading holding a
+ * character a construct could start or end with. So the vault text and its HackMD text list the
+ * same headings, and a link converts the same way on both sides.
+ */
+function ownHeading(env: Env, heading: string): string | null {
+  if (env.ownHeadings === undefined) {
+    const found = new Map<string, string>();
+    const take = (line: string): void => {
+      const text = OWN_HEADING.exec(line)?.[1];
+      if (text !== undefined && !found.has(text.toLowerCase())) found.set(text.toLowerCase(), text);
+    };
+    for (const raw of env.input.split(/\r\n|\n|\r/)) {
+      const line = raw.replace(/^(?:[ \t]*>)+/, "");
+      take(line);
+      const id = PLACEHOLDER_ALONE.exec(line.trim())?.[1];
+      const source = id === undefined ? null : env.answers.comment(id);
+      if (source !== null && /^%%(?:\r\n|\n|\r)/.test(source))
+        for (const inner of source.split(/\r\n|\n|\r/)) take(inner);
+    }
+    env.ownHeadings = found;
+  }
+  return env.ownHeadings.get(heading.toLowerCase()) ?? null;
+}
+
+/** A heading line whose text no conversion changes. */
+const OWN_HEADING = /^[ \t]*#{1,6}[ \t]+([^[\]!{}%<>^`\\|#\n\r]*[^[\]!{}%<>^`\\|#\s])[ \t]*$/;
+/** A placeholder alone on a line, with any markers. */
+const PLACEHOLDER_ALONE = /^(?:<!---->)*<!--obsidian-comment:([0-9a-f]{16})-->$/;
+
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
 function decodeLink(token: Token, table: boolean, env: Env): string | undefined {
   // A titled link carries the wikilink that wrote it (see `encodeTitled`); the guard checks it.
-  if (token.title !== undefined)
-    return token.title.startsWith("!") ? `![[${token.title.slice(1)}]]` : `[[${token.title}]]`;
+  if (token.title !== undefined) {
+    const title = token.title.replace(/&#96;/g, "`");
+    return title.startsWith("!") ? `![[${title.slice(1)}]]` : `[[${title}]]`;
+  }
   const { base, fragment } = splitFragment(token.dest);
   const path = env.answers.noteByUrl(base);
   if (path === null) return undefined;
@@ -408,7 +488,7 @@ function decodeLink(token: Token, table: boolean, env: Env): string | undefined 
     if (cut === -1) return undefined;
     const name = label.slice(0, cut);
     const heading = label.slice(cut + 3);
-    if (env.answers.target("note", name) !== path || headingAnchor(heading) !== fragment) return undefined;
+    if (env.answers.target("note", name) !== path || anchorOf(env, path, heading) !== fragment) return undefined;
     return `[[${name}#${heading}]]`;
   }
   if (env.answers.target("note", label) === path) return `[[${label}]]`;
@@ -460,6 +540,7 @@ function encodeFile(token: Token, base: string, prefix: "" | "!"): string | unde
 }
 
 const FILE_DEST = "#obsidian-file";
+const BLOCK_DEST = "#obsidian-block";
 
 /** `![alt](attachments/pic%20x.png)` → `![alt](url)`, carrying the path as written in the URL fragment when toLocal would not spell it so. */
 function encodeImage(token: Token, table: boolean, env: Env): string | undefined {
@@ -638,19 +719,47 @@ function bracketed(
       p++;
       continue;
     }
+    const span = codeSpanEnd(s, p, mask);
+    if (span !== undefined) {
+      p = span - 1;
+      continue;
+    }
     if (stops(s, p, mask)) return undefined;
   }
   return undefined;
 }
 
+/**
+ * A code span that starts at `p` (a masked backtick run) and holds only what a wikilink's segment
+ * may hold (`[[Functions#hasTag|\`hasTag\`]]`): where it ends, else undefined. A span that reaches
+ * past the construct is caught by the caller, which then meets a masked `]` or the end.
+ */
+function codeSpanEnd(s: string, p: number, mask: Uint8Array | undefined): number | undefined {
+  if (mask?.[p] !== 1 || s.charCodeAt(p) !== 96 || (p > 0 && mask[p - 1] === 1)) return undefined;
+  let q = p;
+  while (q < s.length && mask[q] === 1) q++;
+  if (s.charCodeAt(q - 1) !== 96 || CODE_STOPS.test(s.slice(p, q))) return undefined;
+  return q;
+}
+
+/** What a code span inside a link may not hold: it would end the construct or change how it parses. */
+const CODE_STOPS = /[[\]|\\\n\r"]|<!--|\{%|%%|&#96;/;
+
 /** `[text](destination)` or `![alt](destination)` / `![alt](destination =WxH)`. */
 function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | undefined): Token | undefined {
   const from = at + (kind === "image" ? 2 : 1);
   let p = from;
+  let code = false;
   for (; p < s.length; p++) {
     if (s.charCodeAt(p) === 93) break;
     if (s.charCodeAt(p) === 92 && s.charCodeAt(p + 1) === 124 && mask?.[p + 1] !== 1) {
       p++;
+      continue;
+    }
+    const span = kind === "link" ? codeSpanEnd(s, p, mask) : undefined;
+    if (span !== undefined) {
+      code = true;
+      p = span - 1;
       continue;
     }
     if (stops(s, p, mask)) return undefined;
@@ -665,7 +774,8 @@ function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | unde
   }
   if (q >= s.length || q === p + 2 || mask?.[q] === 1) return undefined;
   const dest = s.slice(p + 2, q);
-  if (s.charCodeAt(q) === 41) return token(kind, s, at, q + 1, "", label, dest);
+  // Only a titled link (a wikilink's H-form) may have code in its text.
+  if (s.charCodeAt(q) === 41) return code ? undefined : token(kind, s, at, q + 1, "", label, dest);
   if (kind === "link") return titled(s, at, q, label, dest, mask);
   if (kind !== "image") return undefined;
   const sizePattern = new RegExp(IMAGE_SIZE, "y");

@@ -37,6 +37,10 @@ const IMAGES_FILE = `${CONVERT}/images.json`;
 const IMAGES_MAX_BYTES = 4 * 1_048_576;
 /** At most this many vault paths are listed to resolve new links. */
 const VAULT_PATHS_MAX = 200_000;
+/** At most this many linked notes are read for their headings per conversion. */
+const HEADING_NOTES_MAX = 100;
+/** At most this much of a linked note is read for its headings. */
+const HEADING_NOTE_MAX_BYTES = 1_048_576;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /** The saved conversion of a note switched off (the per-file switch): synced byte for byte. */
@@ -147,7 +151,13 @@ export class SyncConversion {
           };
     const context = preferRecorded(
       kept,
-      await this.current({ comments: conversion, extraImages: fresh, vaultPaths, notePath: options.notePath }),
+      await this.current({
+        comments: conversion,
+        extraImages: fresh,
+        vaultPaths,
+        notePath: options.notePath,
+        text: local,
+      }),
     );
     const result = toRemote(local, context);
     const missingImages = result.images.filter((path) => context.answers.imageUrl(path) === null);
@@ -165,6 +175,7 @@ export class SyncConversion {
     notePath?: string,
   ): Promise<ConversionDependencies> {
     const vaultPaths = local.includes("[[") ? await this.vaultPaths() : undefined;
+    // Heading answers are never stale (a renamed heading is no reason to relink): no headings read.
     const now = (await this.current({ comments: conversion, vaultPaths, notePath })).answers;
     const stale = (question: string, answer: string | null): boolean => {
       const colon = question.indexOf(":");
@@ -238,6 +249,7 @@ export class SyncConversion {
     // today's for what is new.
     const now = async (): Promise<ConversionContext> => {
       const current = await this.current({
+        text: remote,
         comments: options.previous,
         notePath: options.notePath ?? options.download?.notePath,
       });
@@ -390,6 +402,8 @@ export class SyncConversion {
     extraImages?: ReadonlyMap<string, string> | undefined;
     vaultPaths?: string[] | undefined;
     notePath?: string | undefined;
+    /** The text to convert: the tracked notes its heading links name are read for their headings. */
+    text?: string | undefined;
   }): Promise<ConversionContext> {
     const notes = new Map<string, TrackedNote>();
     for (const { record } of await this.store.list())
@@ -400,9 +414,12 @@ export class SyncConversion {
     const images = new Map<string, string>();
     for (const entry of await this.readImages()) images.set(entry.path, entry.url);
     for (const [path, url] of options.extraImages ?? []) images.set(path, url);
-    return buildConversionContext({
+    // Read when a question is asked: filled below, once the context can resolve the links.
+    const headings = new Map<string, readonly string[]>();
+    const context = buildConversionContext({
       notes,
       images,
+      headings,
       comments: new Map(options.comments?.comments ?? []),
       commentSalt: await this.commentSalt(),
       ...(options.vaultPaths === undefined ? {} : { vaultPaths: options.vaultPaths }),
@@ -410,6 +427,46 @@ export class SyncConversion {
         ? {}
         : { folder: options.notePath.slice(0, Math.max(0, options.notePath.lastIndexOf("/"))) }),
     });
+    if (options.text !== undefined) await this.readHeadings(options.text, context, notes, options.comments, headings);
+    return context;
+  }
+
+  /**
+   * The headings of the tracked notes `text` links to a heading of (`[[Note#Heading]]` in the vault
+   * form, a note URL with a `#fragment` in HackMD's), read from their files, so a heading link
+   * written in another case gets the anchor HackMD gives the heading as the note spells it. A note
+   * whose every such question `recorded` already answers is not read (those answers are used). At
+   * most HEADING_NOTES_MAX notes, read at once; a note that cannot be read is left out (the link's
+   * own spelling is used).
+   */
+  private async readHeadings(
+    text: string,
+    context: ConversionContext,
+    notes: ReadonlyMap<string, TrackedNote>,
+    recorded: ConversionDependencies | undefined,
+    into: Map<string, readonly string[]>,
+  ): Promise<void> {
+    if (!text.includes("#")) return;
+    const known = new Set((recorded?.answers ?? []).map(([question]) => question));
+    const paths = new Set<string>();
+    const want = (path: string | null, heading: string): void => {
+      if (path === null || paths.size >= HEADING_NOTES_MAX || !notes.has(path)) return;
+      if (!known.has(`heading:${path}#${heading.slice(heading.lastIndexOf("#") + 1)}`)) paths.add(path);
+    };
+    for (const match of text.matchAll(/\[\[([^\]|#\n]*)#([^\]|\n]*)/g)) {
+      const name = (match[1] as string).trimEnd();
+      if (name !== "") want(context.answers.target("note", name), match[2] as string);
+    }
+    for (const match of text.matchAll(/\[([^\]\n]*)\]\(([^()\s#]+)#[^()\s]*(?: "!?([^"\n|]*)[^"\n]*")?\)/g)) {
+      const label = match[1] as string;
+      want(context.answers.noteByUrl(match[2] as string), match[3] ?? label.slice(label.lastIndexOf(" > ") + 3));
+    }
+    await Promise.all(
+      [...paths].map(async (path) => {
+        const read = await this.files.read(path, { maxBytes: HEADING_NOTE_MAX_BYTES }).catch(() => undefined);
+        if (read !== undefined) into.set(path, atxHeadings(decoder.decode(read.bytes)));
+      }),
+    );
   }
 
   /** Every file in the ROOT outside hidden folders (Obsidian's index skips them), up to a bound. */
@@ -462,4 +519,37 @@ export class SyncConversion {
       await this.files.state.write(IMAGES_FILE, `${JSON.stringify({ format: 1, images: kept }, null, 1)}\n`);
     });
   }
+}
+
+/** The ATX headings of a note as written (outside front matter and fenced code), in order. */
+export function atxHeadings(text: string): string[] {
+  const lines = text.split(/\r\n|\n|\r/);
+  const headings: string[] = [];
+  let i = 0;
+  if (lines[0] === "---") {
+    const end = lines.indexOf("---", 1);
+    if (end !== -1) i = end + 1;
+  }
+  let fence: string | undefined;
+  for (; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const marks = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (
+        marks !== undefined &&
+        marks[0] === fence[0] &&
+        marks.length >= fence.length &&
+        /^ {0,3}[`~]+[ \t]*$/.test(line)
+      )
+        fence = undefined;
+      continue;
+    }
+    if (marks !== undefined) {
+      fence = marks;
+      continue;
+    }
+    const heading = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line)?.[1];
+    if (heading !== undefined && heading !== "") headings.push(heading);
+  }
+  return headings;
 }

@@ -47,17 +47,32 @@ describe("real vaults: publish all, pull all in random orders, byte for byte", (
     const everything = report.remote.get("Guides/Everything.md") ?? "";
     expect(everything).not.toContain("not for HackMD");
     expect(everything).not.toContain("A block comment.");
-    // Left as written (docs/conversion-rules.md, "Left unconverted"): a relative Markdown image
-    // (`../images/photo.png`), a note that does not exist and a name two notes share
-    // (`[[Nowhere]]`, `[[Security and privacy]]` from a folder that has neither), a same-note block
-    // link (`[[#^local-block]]`). `Obsidian Sync/Set up Obsidian Sync.md` has the help vault's
-    // second-round cases, all converted: the shared name beside its note, nested heading links, a
-    // name ending in a space, an image path with a `#fragment`, a callout ending in a blank line.
+    // Left as written (docs/conversion-rules.md, "Left unconverted"): a note that does not exist
+    // and a name two notes share (`[[Nowhere]]`, `[[Security and privacy]]` from a folder that has
+    // neither). `Obsidian Sync/Set up Obsidian Sync.md` has the help vault's second-round cases, all
+    // converted: the shared name beside its note, nested heading links, a name ending in a space,
+    // an image path with a `#fragment`, a callout ending in a blank line. `Guides/Help vault
+    // forms.md` has the third round's, all converted too.
     expect(Object.fromEntries(report.constructs)).toEqual({
-      "markdown image: relative path": 1,
       "wikilink: plain": 1,
-      "wikilink: same-note block": 1,
     });
+    expect(report.leftIn.get("Guides/Help vault forms.md")).toBeUndefined();
+    const forms = report.remote.get("Guides/Help vault forms.md") ?? "";
+    // Code spans in wikilinks, a same-note block link, a heading in another case.
+    expect(forms).toContain('"Functions#Examples|&#96;hasTag&#96;")');
+    expect(forms).toContain('(#move "#&#96;move&#96;|move")');
+    expect(forms).toContain('(#obsidian-block "#^forms-block|the block")');
+    expect(forms).toContain('#Default-sort-order "Sorting#DEFAULT SORT ORDER|sorting")');
+    expect(everything).toMatch(/\(\S+#Default-sort-order\)/);
+    expect(forms).toContain('[code in links](#Code-in-links "#code in links")');
+    // Callout edge forms, and relative images, uploaded.
+    expect(forms).toContain(" :::info todo-\n");
+    expect(forms).toContain(":::info example\n **A title after two spaces**\n");
+    expect(forms).toContain(":::info abstract\n\u00a0__**Further reading**: [Functions](");
+    expect(forms).toContain(":::info info- ~3\n");
+    expect(forms).toContain(":::warning ~4\n");
+    expect(forms).toMatch(/!\[Photo\]\(\S+#\.\.\/images\/photo\.png\)/);
+    expect(everything).toMatch(/!\[Sized\]\(\S+#\.\.\/images\/photo\.png =200x\)/);
     expect(everything).toContain("[Bases syntax](");
     expect(everything).toContain(":::success tip");
     expect(everything).toContain(":::info info+");

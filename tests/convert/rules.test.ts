@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildConversionContext, toLocal, toRemote, type TrackedNote } from "../../src/convert";
-import { COMMENTS, IMAGES, NOTES, SALT, VAULT_PATHS } from "./fixtures";
+import { COMMENTS, HEADINGS, IMAGES, NOTES, SALT, VAULT_PATHS } from "./fixtures";
 
 /** One row of the table under `## Rules` in docs/conversion-rules.md. */
 interface Row {
@@ -47,7 +47,14 @@ function rows(): Row[] {
 function contextFor(row: Row, comments: Iterable<readonly [string, string]> = []) {
   const notes = new Map<string, TrackedNote>();
   const images = new Map<string, string>();
+  // `note in dir/`: the converted note's own folder (relative paths resolve against it).
+  let folder: string | undefined;
   for (const path of row.context) {
+    const inFolder = /^note in (.*)\/$/.exec(path);
+    if (inFolder) {
+      folder = inFolder[1];
+      continue;
+    }
     const note = NOTES.get(path);
     const image = IMAGES.get(path);
     if (note !== undefined) notes.set(path, note);
@@ -60,6 +67,8 @@ function contextFor(row: Row, comments: Iterable<readonly [string, string]> = []
     vaultPaths: VAULT_PATHS,
     comments: new Map([...COMMENTS, ...comments]),
     commentSalt: SALT,
+    ...(folder === undefined ? {} : { folder }),
+    headings: HEADINGS,
   });
 }
 
