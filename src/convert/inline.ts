@@ -51,15 +51,20 @@ const BLOCK_ID = String.raw`\^([A-Za-z0-9-]+)(?=\n|$)`;
 const BLOCK_MARK = String.raw`<!--\^([A-Za-z0-9-]+)-->(?=\n|$)`;
 const LOCAL_SIZE = /^\d+(?:x\d+)?$/;
 
+/** A text without any of these characters holds no construct (every construct starts with one). */
+const MAY_HOLD_CONSTRUCT = /[[{%<^]/;
+
 /** The placeholder a comment with this id leaves on HackMD. */
 export function placeholder(id: string): string {
   return `<!--obsidian-comment:${id}-->`;
 }
 
 /** Converts the lines of one paragraph (consecutive prose lines; code spans may cross lines). */
-export function convertParagraph(lines: readonly Line[], env: Env): Line[] {
+export function convertParagraph(lines: readonly Line[], env: Env): readonly Line[] {
+  // Most paragraphs hold no construct: each line is tested on its own, so those are neither joined
+  // nor copied (a 1 MB note has tens of thousands of them).
+  if (!lines.some((line) => MAY_HOLD_CONSTRUCT.test(line.text))) return lines;
   const text = lines.map((line) => line.text).join("\n");
-  if (!/[[{%<^]/.test(text)) return [...lines];
   const starts: number[] = [];
   let offset = 0;
   for (const line of lines) {
@@ -87,7 +92,7 @@ export function convertParagraph(lines: readonly Line[], env: Env): Line[] {
     const index = lineIndexAt(position);
     return { table: index >= tableFrom, no: (lines[index] as Line).no };
   });
-  if (converted === text) return [...lines];
+  if (converted === text) return lines;
   const parts = converted.split("\n");
   return lines.map((line, i) => withText(line, parts[i] as string));
 }
@@ -99,6 +104,13 @@ export function convertInlineText(text: string, env: Env, no: number): string {
 
 type Where = (position: number) => { table: boolean; no: number };
 
+/**
+ * Every character a construct may start with, as `scan` checks them one by one: `scan` jumps from
+ * one to the next with this search. A rule whose construct starts with another character adds it
+ * to both.
+ */
+const CONSTRUCT_START = /[<[!{%^]/g;
+
 function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): string {
   const out: string[] = [];
   let copied = 0;
@@ -108,13 +120,23 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
   let unclosed = false;
   let lastEnd = -1;
   while (i < s.length) {
+    // Jump over the characters no construct starts with (most of a text) in one regex search
+    // instead of a step per character; a line break among them ends an unclosed `%%` as before.
+    CONSTRUCT_START.lastIndex = i;
+    const next = CONSTRUCT_START.exec(s)?.index ?? s.length;
+    if (unclosed && next > i) {
+      const lineBreak = s.indexOf("\n", i);
+      if (lineBreak !== -1 && lineBreak < next) unclosed = false;
+    }
+    if (next === s.length) break;
+    i = next;
     const code = s.charCodeAt(i);
-    if (code === 10) unclosed = false;
     if (mask?.[i] === 1) {
       i++;
       continue;
     }
-    // `<` (a marker, placeholder or block mark), `[`, `!`, `{`, `%` and `^` are the only characters a construct starts with.
+    // `<` (a marker, placeholder or block mark), `[`, `!`, `{`, `%` and `^` are the only characters a
+    // construct starts with (CONSTRUCT_START lists the same).
     if (code !== 60 && code !== 91 && code !== 33 && code !== 123 && code !== 37 && code !== 94) {
       i++;
       continue;
