@@ -261,8 +261,61 @@ function roleOf(token: Token): "O" | "H" | undefined {
   }
 }
 
+/**
+ * Kinds whose checked conversion (`encodeCheckedAnywhere`, `decodeChecked`) depends only on the
+ * token's text, the table flag and the context's answers, which stay the same for one conversion
+ * (`recordingAnswers` asks each question once). A note links the same notes and images many
+ * times, so each conversion keeps their results by text: the first one asked and recorded every
+ * question, so the record is the same. Comments and placeholders are not listed: they depend on
+ * the comments this conversion already wrote. A rule whose conversion depends on anything else
+ * (its position, the text around it) must not be listed.
+ */
+const REPEATABLE: ReadonlySet<TokenKind> = new Set<TokenKind>([
+  "wikilink",
+  "embed",
+  "image",
+  "link",
+  "hackmd",
+  "blockid",
+  "blockmark",
+]);
+
+/** Per conversion (its Env): checked conversions of repeatable tokens by direction, table flag, kind and text. */
+const checkedMemo = new WeakMap<Env, Map<string, string | null>>();
+
+function repeatable(
+  way: "encode" | "decode",
+  token: Token,
+  table: boolean,
+  env: Env,
+  convert: (token: Token, table: boolean, env: Env) => string | undefined,
+): string | undefined {
+  if (!REPEATABLE.has(token.kind)) return convert(token, table, env);
+  let memo = checkedMemo.get(env);
+  if (memo === undefined) {
+    memo = new Map();
+    checkedMemo.set(env, memo);
+  }
+  const key = `${way}:${table ? 1 : 0}:${token.kind}:${token.text}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const result = convert(token, table, env);
+  memo.set(key, result ?? null);
+  return result;
+}
+
 /** An O-form's H-form, if it converts back to exactly the O-form (wherever it stands; see `handle`). */
 function encodeCheckedAnywhere(token: Token, table: boolean, env: Env): string | undefined {
+  return repeatable("encode", token, table, env, encodeCheckedOnce);
+}
+
+/** An H-form's O-form, if it converts back to exactly the H-form. */
+function decodeChecked(token: Token, table: boolean, env: Env): string | undefined {
+  return repeatable("decode", token, table, env, decodeCheckedOnce);
+}
+
+/** `encodeCheckedAnywhere` without the memo. */
+function encodeCheckedOnce(token: Token, table: boolean, env: Env): string | undefined {
   const remote = encode(token, table, env);
   if (remote === undefined) return undefined;
   // A comment's placeholder converts back once its source is kept, which toRemote's result arranges.
@@ -272,8 +325,8 @@ function encodeCheckedAnywhere(token: Token, table: boolean, env: Env): string |
   return decode(back, table, env) === token.text ? remote : undefined;
 }
 
-/** An H-form's O-form, if it converts back to exactly the H-form. */
-function decodeChecked(token: Token, table: boolean, env: Env): string | undefined {
+/** `decodeChecked` without the memo. */
+function decodeCheckedOnce(token: Token, table: boolean, env: Env): string | undefined {
   const local = decode(token, table, env);
   if (local === undefined) return undefined;
   const back = whole(local);
