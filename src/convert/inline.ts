@@ -280,8 +280,11 @@ const REPEATABLE: ReadonlySet<TokenKind> = new Set<TokenKind>([
   "blockmark",
 ]);
 
-/** Per conversion (its Env): checked conversions of repeatable tokens by direction, table flag, kind and text. */
-const checkedMemo = new WeakMap<Env, Map<string, string | null>>();
+/**
+ * Per conversion (its Env): checked conversions of repeatable tokens, one map per direction and
+ * table flag, by the token's text (which decides its kind).
+ */
+const checkedMemo = new WeakMap<Env, Array<Map<string, string | null>>>();
 
 function repeatable(
   way: "encode" | "decode",
@@ -291,16 +294,16 @@ function repeatable(
   convert: (token: Token, table: boolean, env: Env) => string | undefined,
 ): string | undefined {
   if (!REPEATABLE.has(token.kind)) return convert(token, table, env);
-  let memo = checkedMemo.get(env);
-  if (memo === undefined) {
-    memo = new Map();
-    checkedMemo.set(env, memo);
+  let memos = checkedMemo.get(env);
+  if (memos === undefined) {
+    memos = [new Map(), new Map(), new Map(), new Map()];
+    checkedMemo.set(env, memos);
   }
-  const key = `${way}:${table ? 1 : 0}:${token.kind}:${token.text}`;
-  const known = memo.get(key);
+  const memo = memos[(way === "encode" ? 0 : 2) + (table ? 1 : 0)] as Map<string, string | null>;
+  const known = memo.get(token.text);
   if (known !== undefined) return known ?? undefined;
   const result = convert(token, table, env);
-  memo.set(key, result ?? null);
+  memo.set(token.text, result ?? null);
   return result;
 }
 
@@ -832,16 +835,14 @@ export function codeMask(s: string): Uint8Array | undefined {
   if (!s.includes("`")) return undefined;
   const runStart: number[] = [];
   const runLength: number[] = [];
-  for (let i = 0; i < s.length;) {
-    if (s.charCodeAt(i) !== 96) {
-      i++;
-      continue;
-    }
+  // Both passes jump between the characters they act on (`indexOf`, one regex search) instead of
+  // stepping through every other character, which they would only pass over.
+  for (let i = s.indexOf("`"); i !== -1;) {
     let j = i;
     while (s.charCodeAt(j) === 96) j++;
     runStart.push(i);
     runLength.push(j - i);
-    i = j;
+    i = s.indexOf("`", j);
   }
   const byLength = new Map<number, number[]>();
   runLength.forEach((length, index) => {
@@ -854,6 +855,10 @@ export function codeMask(s: string): Uint8Array | undefined {
   let run = 0;
   let i = 0;
   while (i < s.length) {
+    BACKSLASH_OR_BACKTICK.lastIndex = i;
+    const next = BACKSLASH_OR_BACKTICK.exec(s);
+    if (next === null) break;
+    i = next.index;
     const code = s.charCodeAt(i);
     if (code === 92 && i + 1 < s.length && isAsciiPunctuation(s.charCodeAt(i + 1))) {
       i += 2;
@@ -880,6 +885,9 @@ export function codeMask(s: string): Uint8Array | undefined {
   }
   return mask;
 }
+
+/** The only characters the second pass of `codeMask` acts on. */
+const BACKSLASH_OR_BACKTICK = /[\\`]/g;
 
 function isAsciiPunctuation(code: number): boolean {
   return (
