@@ -62,6 +62,11 @@ export interface ConversionSettings {
     enabled(): boolean;
     /** The image's bytes, or undefined when the URL is not on HackMD's site or cannot be read. */
     fetch(url: string): Promise<Uint8Array | undefined>;
+    /**
+     * Whether `fetch` may read this URL at all (on HackMD's site): a pull looks for images to
+     * download, converting the body once more, only when one of these is unknown. Absent: any URL.
+     */
+    downloadable?(url: string): boolean;
     folder(notePath: string): Promise<string>;
   };
 }
@@ -227,25 +232,13 @@ export class SyncConversion {
       /** The note's vault path: a name several notes share resolves to the one beside it. */
       notePath?: string;
     },
-  ): Promise<{ text: string; conversion?: ConversionDependencies; unknownImages?: boolean }> {
+  ): Promise<{ text: string; conversion?: ConversionDependencies; unknownImages?: readonly string[] }> {
     // A note switched off stays off: its record keeps saying so.
     if (!options.convert)
       return options.keepOff === true || options.previous?.enabled === false
         ? { text: remote, conversion: CONVERSION_OFF }
         : { text: remote };
-    // Answers as the baseline's conversion recorded them where it asked (so a wikilink HackMD kept
-    // as text because its note was not tracked then stays a plain wikilink, not an escaped one),
-    // today's for what is new.
-    const now = async (): Promise<ConversionContext> => {
-      const current = await this.current({
-        comments: options.previous,
-        notePath: options.notePath ?? options.download?.notePath,
-      });
-      if (options.previous === undefined || !options.previous.enabled) return current;
-      const recorded = preferRecorded(options.previous, current);
-      // Kept comments are only ever added to: a placeholder restores whenever its source is kept.
-      return { ...recorded, answers: { ...recorded.answers, comment: (id) => current.answers.comment(id) } };
-    };
+    const now = (): Promise<ConversionContext> => this.pullContext(options);
     let context = await now();
     let local = toLocal(remote, context);
     if (options.download !== undefined && (await this.downloadImages(local.imageUrls, context, options.download)) > 0) {
@@ -257,10 +250,51 @@ export class SyncConversion {
       this.logger.warn("sync_conversion_not_reversible", {});
       return { text: remote };
     }
-    const unknownImages =
-      this.settings.downloads?.enabled() === true &&
-      local.imageUrls.some((url) => context.answers.imageByUrl(url) === null);
-    return { text: local.text, conversion: back.dependencies, ...(unknownImages ? { unknownImages } : {}) };
+    const unknownImages = this.unknownImages(local.imageUrls, context);
+    return { text: local.text, conversion: back.dependencies, ...(unknownImages.length > 0 ? { unknownImages } : {}) };
+  }
+
+  /**
+   * A pulled body's local form once the images `localForm` reported as `unknownImages` are in the
+   * vault (downloaded, or linked to a vault file with the same bytes): undefined when none was
+   * added, so the form already made stands and the body is not converted again.
+   */
+  async downloadedForm(
+    remote: string,
+    urls: readonly string[],
+    options: Parameters<SyncConversion["localForm"]>[1] & { download: { notePath: string; teamPath: string | null } },
+  ): Promise<Awaited<ReturnType<SyncConversion["localForm"]>> | undefined> {
+    const context = await this.pullContext(options);
+    if ((await this.downloadImages(urls, context, options.download)) === 0) return undefined;
+    const { download: _download, ...rest } = options;
+    return this.localForm(remote, rest);
+  }
+
+  /**
+   * The context a pulled body converts in: answers as the baseline's conversion recorded them
+   * where it asked (so a wikilink HackMD kept as text because its note was not tracked then stays
+   * a plain wikilink, not an escaped one), today's for what is new.
+   */
+  private async pullContext(options: {
+    previous?: ConversionDependencies | undefined;
+    notePath?: string;
+    download?: { notePath: string };
+  }): Promise<ConversionContext> {
+    const current = await this.current({
+      comments: options.previous,
+      notePath: options.notePath ?? options.download?.notePath,
+    });
+    if (options.previous === undefined || !options.previous.enabled) return current;
+    const recorded = preferRecorded(options.previous, current);
+    // Kept comments are only ever added to: a placeholder restores whenever its source is kept.
+    return { ...recorded, answers: { ...recorded.answers, comment: (id) => current.answers.comment(id) } };
+  }
+
+  /** The image URLs among `urls` that a pull could download and the vault has no link for. */
+  private unknownImages(urls: readonly string[], context: ConversionContext): string[] {
+    const downloads = this.settings.downloads;
+    if (downloads === undefined || !downloads.enabled()) return [];
+    return urls.filter((url) => context.answers.imageByUrl(url) === null && (downloads.downloadable?.(url) ?? true));
   }
 
   /**
