@@ -63,9 +63,27 @@ export function isBodyHash(value: string): boolean {
   return HASH_PATTERN.test(value);
 }
 
-/** UTF-8 byte length of a string. */
+/**
+ * UTF-8 byte length of a string, as `TextEncoder` would encode it (a lone surrogate becomes
+ * U+FFFD, 3 bytes), counted without encoding: a 1 MB body's length is asked several times per
+ * sync, and encoding it each time allocated a copy.
+ */
 export function utf8Length(text: string): number {
-  return encoder.encode(text).byteLength;
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      // A surrogate pair: 2 units, 4 bytes.
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2;
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
 }
 
 function toHex(bytes: Uint8Array): string {
