@@ -16,7 +16,7 @@
 import { BridgeError } from "../core/errors";
 import { sha256Hex } from "../core/hash";
 import { IMAGE_MAX_BYTES, sniffImageType, uploadNameFromPath, uploadNameFromUrl } from "../core/image";
-import type { LocalFiles } from "../core/local-files";
+import { sameStamp, type FileStamp, type LocalFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import {
   buildConversionContext,
@@ -37,6 +37,8 @@ const IMAGES_FILE = `${CONVERT}/images.json`;
 const IMAGES_MAX_BYTES = 4 * 1_048_576;
 /** At most this many vault paths are listed to resolve new links. */
 const VAULT_PATHS_MAX = 200_000;
+/** Image content hashes kept in memory (`SyncConversion.imageHashes`). */
+const IMAGE_HASHES_KEPT = 4096;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /** The saved conversion of a note switched off (the per-file switch): synced byte for byte. */
@@ -94,6 +96,12 @@ export interface RemoteForm {
 /** The engine's conversion helper (one per SyncService). */
 export class SyncConversion {
   private salt: Promise<string> | undefined;
+  /**
+   * Content hashes of vault images this process read, by path, with the stamp the file had: a
+   * push checks every uploaded image its note embeds for edits, and an unchanged file (same
+   * stamp) is not read and hashed again. Bounded like the store's conversions.
+   */
+  private readonly imageHashes = new Map<string, { stamp: FileStamp; hash: string }>();
 
   constructor(
     private readonly store: SyncStateStore,
@@ -211,10 +219,39 @@ export class SyncConversion {
       if (out.includes(path)) continue;
       const recorded = known.get(path);
       if (recorded === undefined) continue; // linked by an answer kept with the baseline: left as it was
-      const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 }).catch(() => undefined);
-      if (read !== undefined && !read.truncated && `sha256:${await sha256Hex(read.bytes)}` !== recorded) out.push(path);
+      const hash = await this.imageHash(path);
+      if (hash !== undefined && hash !== recorded) out.push(path);
     }
     return out;
+  }
+
+  /**
+   * `sha256:` and the hex SHA-256 of a vault image's bytes; undefined when it cannot be read or is
+   * larger than HackMD takes. Answered from `imageHashes` while the file's stamp is the one read.
+   */
+  private async imageHash(path: string): Promise<string | undefined> {
+    const kept = this.imageHashes.get(path);
+    if (kept !== undefined) {
+      const info = await this.files.stat(path).catch(() => undefined);
+      if (info?.stamp !== undefined && sameStamp(info.stamp, kept.stamp)) return kept.hash;
+    }
+    const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 }).catch(() => undefined);
+    if (read === undefined || read.truncated) {
+      this.imageHashes.delete(path);
+      return undefined;
+    }
+    const hash = `sha256:${await sha256Hex(read.bytes)}`;
+    this.rememberHash(path, read.stamp, hash);
+    return hash;
+  }
+
+  private rememberHash(path: string, stamp: FileStamp, hash: string): void {
+    this.imageHashes.delete(path);
+    this.imageHashes.set(path, { stamp, hash });
+    if (this.imageHashes.size > IMAGE_HASHES_KEPT) {
+      const oldest = this.imageHashes.keys().next().value;
+      if (oldest !== undefined) this.imageHashes.delete(oldest);
+    }
   }
 
   /**
@@ -322,6 +359,7 @@ export class SyncConversion {
       const type = sniffImageType(read.bytes.subarray(0, 12));
       if (type === undefined) continue; // not an image HackMD takes: the embed stays as written
       const hash = `sha256:${await sha256Hex(read.bytes)}`;
+      this.rememberHash(path, read.stamp, hash);
       const known = (await this.readImages()).find((entry) => entry.workspace === workspace && entry.hash === hash);
       const url =
         known?.url ??

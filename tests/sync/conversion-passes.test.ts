@@ -4,7 +4,8 @@
  * also records what the conversion consulted). The download pass for collaborators' images, which
  * converts again, runs only for images on HackMD's own site that the vault has no file for. The
  * converter is observed with a pass-through spy (it still runs); HackMD is the emulator on
- * loopback.
+ * loopback. A push checks each uploaded image its note embeds for edits by its content hash, and
+ * reads a file again only when its stamp changed.
  */
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -71,3 +72,46 @@ async function writeBytes(path: string, bytes: Uint8Array): Promise<void> {
   const { writeFile } = await import("node:fs/promises");
   await writeFile(path, bytes);
 }
+
+describe("a push checks its uploaded images for edits", () => {
+  let bridge: TestBridge;
+  let root: string;
+  const local = (path: string): string => join(bridge.root, path);
+  const uploads = (): number =>
+    bridge.requestsSinceMark().filter((route) => route === "POST /notes/:noteId/images").length;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), "hb-passes-"));
+    await mkdir(join(root, ".obsidian"));
+    bridge = await startBridge({ root, convertByDefault: () => true });
+    ok(await bridge.call("hackmd_pull_note", { note_ref: MAIN, local_path: "Main.md" }));
+    await writeBytes(local("pic.png"), PNG);
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await bridge.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("reads an unchanged image once, and uploads it again once it changed", async () => {
+    const text = await readFile(local("Main.md"), "utf8");
+    const push = async (line: string): Promise<void> => {
+      await writeBytes(local("Main.md"), new TextEncoder().encode(`${text}\n![[pic.png]]\n${line}\n`));
+      expect(ok(await bridge.call("hackmd_push_note", { local_path: "Main.md" })).status).toBe("pushed");
+    };
+    bridge.mark();
+    await push("first");
+    expect(uploads()).toBe(1);
+    const read = jest.spyOn(bridge.core.deps.files, "read");
+    const imageReads = (): number => read.mock.calls.filter(([path]) => path === "pic.png").length;
+    await push("second");
+    await push("third");
+    expect(imageReads()).toBe(0);
+    expect(uploads()).toBe(1);
+    // An edited image (new bytes, so a new stamp) is read, hashed and uploaded again.
+    await writeBytes(local("pic.png"), Uint8Array.from([...PNG, 9]));
+    await push("fourth");
+    expect(imageReads()).toBeGreaterThan(0);
+    expect(uploads()).toBe(2);
+  });
+});
