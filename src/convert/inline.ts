@@ -111,6 +111,11 @@ type Where = (position: number) => { table: boolean; no: number };
  */
 const CONSTRUCT_START = /[<[!{%^]/g;
 
+/** Whether a character code is one CONSTRUCT_START lists. */
+function isConstructStart(code: number): boolean {
+  return code === 60 || code === 91 || code === 33 || code === 123 || code === 37 || code === 94;
+}
+
 function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): string {
   const out: string[] = [];
   let copied = 0;
@@ -122,8 +127,15 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
   while (i < s.length) {
     // Jump over the characters no construct starts with (most of a text) in one regex search
     // instead of a step per character; a line break among them ends an unclosed `%%` as before.
-    CONSTRUCT_START.lastIndex = i;
-    const next = CONSTRUCT_START.exec(s)?.index ?? s.length;
+    // The next few characters are looked at first: where constructs are dense, the search's own
+    // cost would outweigh the steps it saves.
+    let next = i;
+    const near = Math.min(s.length, i + 8);
+    while (next < near && !isConstructStart(s.charCodeAt(next))) next++;
+    if (next === near && near < s.length) {
+      CONSTRUCT_START.lastIndex = near;
+      next = CONSTRUCT_START.exec(s)?.index ?? s.length;
+    }
     if (unclosed && next > i) {
       const lineBreak = s.indexOf("\n", i);
       if (lineBreak !== -1 && lineBreak < next) unclosed = false;
