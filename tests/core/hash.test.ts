@@ -57,7 +57,7 @@ describe("sha256Hex with a host's synchronous SHA-256", () => {
 });
 
 describe("utf8Length", () => {
-  it("counts the bytes TextEncoder writes, lone surrogates as U+FFFD, without encoding", () => {
+  it("counts the bytes TextEncoder writes, lone surrogates as U+FFFD", () => {
     const encoder = new TextEncoder();
     const units = [0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xe9, 0x2603, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0xffff, 0x0a];
     let seed = 7;
