@@ -88,10 +88,19 @@ export function convertParagraph(lines: readonly Line[], env: Env): readonly Lin
     }
     return low;
   };
-  const converted = scan(text, codeMask(text), env, (position) => {
-    const index = lineIndexAt(position);
-    return { table: index >= tableFrom, no: (lines[index] as Line).no };
-  });
+  // The mask lives only during this scan, so it may use the shared buffer (unless a scan that
+  // holds it is still running: a rule converting text of its own gets a fresh one).
+  const pooled = !maskBufferInUse;
+  maskBufferInUse = true;
+  let converted: string;
+  try {
+    converted = scan(text, codeMask(text, pooled ? sharedMask : undefined), env, (position) => {
+      const index = lineIndexAt(position);
+      return { table: index >= tableFrom, no: (lines[index] as Line).no };
+    });
+  } finally {
+    if (pooled) maskBufferInUse = false;
+  }
   if (converted === text) return lines;
   const parts = converted.split("\n");
   return lines.map((line, i) => withText(line, parts[i] as string));
@@ -843,7 +852,7 @@ function precededByEscape(s: string, at: number): boolean {
  * same length; backslash escapes count outside spans only. Over-marking is safe (nothing inside a
  * mark converts, on both sides alike); missing a span would convert code.
  */
-export function codeMask(s: string): Uint8Array | undefined {
+export function codeMask(s: string, allocate: (length: number) => Uint8Array = fresh): Uint8Array | undefined {
   if (!s.includes("`")) return undefined;
   const runStart: number[] = [];
   const runLength: number[] = [];
@@ -863,7 +872,7 @@ export function codeMask(s: string): Uint8Array | undefined {
     else byLength.set(length, [index]);
   });
   const cursor = new Map<number, number>();
-  const mask = new Uint8Array(s.length);
+  const mask = allocate(s.length);
   let run = 0;
   let i = 0;
   while (i < s.length) {
@@ -895,6 +904,27 @@ export function codeMask(s: string): Uint8Array | undefined {
     mask.fill(1, i, end);
     i = end;
   }
+  return mask;
+}
+
+function fresh(length: number): Uint8Array {
+  return new Uint8Array(length);
+}
+
+/**
+ * One buffer for the masks of `convertParagraph`, which live for one scan each: a paragraph with a
+ * backtick allocated a fresh zeroed buffer, which cost more than scanning it. Masks longer than
+ * `SHARED_MASK_MAX` get their own (the buffer is kept for the process).
+ */
+let maskBuffer = new Uint8Array(4096);
+let maskBufferInUse = false;
+const SHARED_MASK_MAX = 65_536;
+
+function sharedMask(length: number): Uint8Array {
+  if (length > SHARED_MASK_MAX) return new Uint8Array(length);
+  if (maskBuffer.length < length) maskBuffer = new Uint8Array(SHARED_MASK_MAX);
+  const mask = maskBuffer.subarray(0, length);
+  mask.fill(0);
   return mask;
 }
 
