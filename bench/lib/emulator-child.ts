@@ -23,16 +23,26 @@ export interface ChildEmulator {
   close(): Promise<void>;
 }
 
-/** Serves the emulator in this process (the child's side); resolves with the exit code. */
+/**
+ * Serves the emulator in this process (the child's side) until SIGTERM or SIGINT, or until its
+ * standard input ends (the bench that started it is gone); resolves with the exit code.
+ */
 export function runEmulatorChild(): Promise<number> {
-  return runEmulatorProcess(["--port", "0"]);
+  const stopped = new Promise<void>((resolve) => {
+    process.once("SIGTERM", () => resolve());
+    process.once("SIGINT", () => resolve());
+    process.stdin.once("end", () => resolve());
+    process.stdin.resume();
+  });
+  return runEmulatorProcess(["--port", "0"], { stdout: process.stdout, stderr: process.stderr, stopped });
 }
 
 /** Starts this bench bundle again as the emulator and waits for its URL and token. */
 export async function startChildEmulator(): Promise<ChildEmulator> {
   const script = process.argv[1];
   if (script === undefined) throw new Error("no script to start the emulator from");
-  const child = spawn(process.execPath, [script, EMULATOR_CHILD], { stdio: ["ignore", "pipe", "inherit"] });
+  // Its standard input stays open while this process lives: the child stops when it ends.
+  const child = spawn(process.execPath, [script, EMULATOR_CHILD], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const lines = createInterface({ input: child.stdout });
   const first = await new Promise<string>((resolve, reject) => {
