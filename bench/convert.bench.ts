@@ -18,22 +18,25 @@ import { spawnSync } from "node:child_process";
 import { buildConversionContext, toLocal, toRemote, type ConversionInput, type TrackedNote } from "../src/convert";
 import { largeMarkdownNote, seededRandom } from "./lib/large-note";
 import { loadNow, machineInfo, ms, summarize, table } from "./lib/report";
+import { EMULATOR_CHILD, runEmulatorChild } from "./lib/emulator-child";
 import { vaultBench } from "./lib/vault-bench";
 
-const USAGE = `usage: npm run bench -- convert [--reps N] [--bytes N] [--vault DIR [--seeds A,B,C]]
+const USAGE = `usage: npm run bench -- convert [--reps N] [--bytes N] [--vault DIR [--seeds A,B,C] [--big-only]]
   --reps N     timed repetitions per measurement, after one untimed warm-up (default 7)
   --bytes N    size of the main generated notes in bytes (default 1000000)
   --vault DIR  instead: a real vault's round trip (bench/lib/vault-roundtrip.ts) and publish,
                pull and push of a ~1 MB note made of its own notes
-  --seeds L    the seeds of the random pull orders (default 1,2,3)`;
+  --seeds L    the seeds of the random pull orders (default 1,2,3)
+  --big-only   with --vault: only the ~1 MB note's timings, without the round trip`;
 
-function options(): { reps: number; bytes: number; vault: string | undefined; seeds: number[] } {
+function options(): { reps: number; bytes: number; vault: string | undefined; seeds: number[]; bigOnly: boolean } {
   const { values } = parseArgs({
     options: {
       reps: { type: "string", default: "7" },
       bytes: { type: "string", default: "1000000" },
       vault: { type: "string" },
       seeds: { type: "string", default: "1,2,3" },
+      "big-only": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -54,6 +57,7 @@ function options(): { reps: number; bytes: number; vault: string | undefined; se
     bytes: count("bytes", values.bytes, 1000),
     vault: values.vault,
     seeds: values.seeds.split(",").map((seed) => count("seeds", seed, 0)),
+    bigOnly: values["big-only"],
   };
 }
 
@@ -177,9 +181,11 @@ function bundleSize(): { minified: number; gzip: number } {
 }
 
 async function main(): Promise<void> {
-  const { reps, bytes, vault, seeds } = options();
+  // `--vault` starts this bundle again as the emulator of its 1 MB timings (lib/emulator-child.ts).
+  if (process.argv[2] === EMULATOR_CHILD) process.exit(await runEmulatorChild());
+  const { reps, bytes, vault, seeds, bigOnly } = options();
   if (vault !== undefined) {
-    await vaultBench(vault, seeds, reps);
+    await vaultBench(vault, seeds, reps, bigOnly);
     return;
   }
   process.stdout.write(

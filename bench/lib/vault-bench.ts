@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- convert --vault <dir>`: a real vault's round trip (vault-roundtrip.ts) as a
  * report, then publish, pull and push of a ~1 MB note made of the vault's own notes, against the
- * emulator on loopback. Nothing here asserts a timing. With HB_VAULT_DUMP=<dir> it also writes
+ * emulator on loopback (in a child process for those timings; `--big-only`: only them). Nothing here asserts a timing. With HB_VAULT_DUMP=<dir> it also writes
  * what HackMD holds for each note there, to look at what is left.
  */
 import { Buffer } from "node:buffer";
@@ -12,17 +12,26 @@ import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { publishFile } from "../../src/app/publish";
 import { buildConversionContext, toLocal, toRemote } from "../../src/convert";
-import { startEmulator } from "../../src/emulator";
 import { CallContext } from "../../src/hackmd/call-context";
 import { DEFAULT_CONFIG_DIR } from "../../src/node/local-files";
-import { ms, summarize, table } from "./report";
+import { startChildEmulator } from "./emulator-child";
+import { loadNow, ms, summarize, table } from "./report";
 import { isFolder, listFiles, openCore, roundTripVault } from "./vault-roundtrip";
 
 /** Prints the vault report and the 1 MB timings. */
-export async function vaultBench(vault: string, seeds: readonly number[], reps: number): Promise<void> {
+export async function vaultBench(
+  vault: string,
+  seeds: readonly number[],
+  reps: number,
+  bigOnly = false,
+): Promise<void> {
   if (!(await isFolder(vault))) {
     process.stderr.write(`--vault ${vault} is not a folder\n`);
     process.exit(2);
+  }
+  if (bigOnly) {
+    await bigNote(vault, reps);
+    return;
   }
   const log = (line: string): void => void process.stdout.write(`  ${line}\n`);
   const started = performance.now();
@@ -66,10 +75,35 @@ export async function vaultBench(vault: string, seeds: readonly number[], reps: 
   await bigNote(vault, reps);
 }
 
-/** Publish, pull and push p50 of a ~1 MB note made of the vault's notes. */
-async function bigNote(vault: string, reps: number): Promise<void> {
+/** One operation's samples: wall time and this process's CPU time (user + system, all its threads). */
+interface Samples {
+  wall: number[];
+  cpu: number[];
+}
+
+/** Runs `run` and adds its wall and CPU time to `into` (unless it is the warm-up). */
+async function timed<T>(into: Samples, warmUp: boolean, run: () => Promise<T> | T): Promise<T> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await run();
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  if (!warmUp) {
+    into.wall.push(wall);
+    into.cpu.push((used.user + used.system) / 1000);
+  }
+  return result;
+}
+
+/**
+ * Publish, pull and push of a ~1 MB note made of the vault's notes: p50, min and max of the wall
+ * time and of this process's CPU time. The emulator runs in a child process (emulator-child.ts),
+ * so its work is in the wall time but not in the CPU time. Each repetition publishes a note of its
+ * own (its last line names the repetition), so nothing one repetition computed answers another.
+ */
+export async function bigNote(vault: string, reps: number): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), "hb-vault-big-"));
-  const emu = await startEmulator({ port: 0 });
+  const emu = await startChildEmulator();
   try {
     const root = join(work, "vault");
     await cp(vault, root, { recursive: true, filter: (path) => !relative(vault, path).startsWith(DEFAULT_CONFIG_DIR) });
@@ -83,82 +117,86 @@ async function bigNote(vault: string, reps: number): Promise<void> {
     }
     const big = parts.join("\n");
     // The conversion alone, both ways, with the vault's files as context (no tracked notes).
-    const context = buildConversionContext({ vaultPaths: await listFiles(root), commentSalt: "bench" });
-    const remoteText = toRemote(big, context).text;
-    const toRemoteMs: number[] = [];
-    const toLocalMs: number[] = [];
+    const vaultPaths = await listFiles(root);
+    const context = buildConversionContext({ vaultPaths, commentSalt: "bench" });
+    const toRemoteTimes: Samples = { wall: [], cpu: [] };
+    const toLocalTimes: Samples = { wall: [], cpu: [] };
     for (let rep = 0; rep <= reps; rep++) {
-      let t = performance.now();
-      toRemote(big, context);
-      const r = performance.now() - t;
-      t = performance.now();
-      toLocal(remoteText, context);
-      const l = performance.now() - t;
-      if (rep === 0) continue;
-      toRemoteMs.push(r);
-      toLocalMs.push(l);
+      const note = `${big}\nRepetition ${rep}.\n`;
+      const remote = await timed(toRemoteTimes, rep === 0, () => toRemote(note, context));
+      // toLocal with the comments toRemote hid, as the engine keeps them.
+      const decode = buildConversionContext({
+        vaultPaths,
+        commentSalt: "bench",
+        comments: new Map(remote.dependencies.comments),
+      });
+      await timed(toLocalTimes, rep === 0, () => toLocal(remote.text, decode));
     }
     const core = await openCore(emu, root);
     const deps = core.deps;
-    const publish: number[] = [];
-    const pull: number[] = [];
-    const push: number[] = [];
+    const publish: Samples = { wall: [], cpu: [] };
+    const pull: Samples = { wall: [], cpu: [] };
+    const push: Samples = { wall: [], cpu: [] };
     for (let rep = 0; rep <= reps; rep++) {
-      const path = `Big note ${rep}.md`;
-      await writeFile(join(root, path), big);
-      let t = performance.now();
-      const { noteId } = await publishFile(deps, new CallContext(), {
-        path,
-        teamPath: null,
-        readPermission: "owner",
-        writePermission: "owner",
-      });
-      const published = performance.now() - t;
-      t = performance.now();
-      await deps.sync.pull({
-        localPath: path,
-        resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: null, noteId }),
-        overwriteLocal: true,
-        discardLocalChanges: false,
-        createParentDirs: false,
-        confirmLargeFile: true,
-        call: new CallContext(),
-      });
-      const pulled = performance.now() - t;
-      await writeFile(join(root, path), `${big}\nOne more line ${rep}.\n`);
-      t = performance.now();
-      await deps.sync.push({
-        localPath: path,
-        strategy: "safe",
-        confirm: false,
-        confirmLargeFile: true,
-        call: new CallContext(),
-      });
-      const pushed = performance.now() - t;
       // The first round warms up.
-      if (rep === 0) continue;
-      publish.push(published);
-      pull.push(pulled);
-      push.push(pushed);
+      const warmUp = rep === 0;
+      const path = `Big note ${rep}.md`;
+      const note = `${big}\nRepetition ${rep}.\n`;
+      await writeFile(join(root, path), note);
+      const { noteId } = await timed(publish, warmUp, () =>
+        publishFile(deps, new CallContext(), {
+          path,
+          teamPath: null,
+          readPermission: "owner",
+          writePermission: "owner",
+        }),
+      );
+      await timed(pull, warmUp, () =>
+        deps.sync.pull({
+          localPath: path,
+          resolveTarget: () => Promise.resolve({ status: "resolved", teamPath: null, noteId }),
+          overwriteLocal: true,
+          discardLocalChanges: false,
+          createParentDirs: false,
+          confirmLargeFile: true,
+          call: new CallContext(),
+        }),
+      );
+      await writeFile(join(root, path), `${note}One more line ${rep}.\n`);
+      const pushed = await timed(push, warmUp, () =>
+        deps.sync.push({
+          localPath: path,
+          strategy: "safe",
+          confirm: false,
+          confirmLargeFile: true,
+          call: new CallContext(),
+        }),
+      );
+      if (pushed.kind !== "pushed" || pushed.output.status !== "pushed")
+        throw new Error(
+          `push of ${path} did not push (${JSON.stringify(pushed.kind === "pushed" ? pushed.output.status : pushed.kind)})`,
+        );
     }
-    const row = (name: string, samples: number[]): string[] => {
-      const summary = summarize(samples);
-      return [name, ms(summary.p50), ms(summary.min), ms(summary.max)];
+    const row = (name: string, samples: Samples): string[] => {
+      const wall = summarize(samples.wall);
+      const cpu = summarize(samples.cpu);
+      return [name, ms(wall.p50), ms(wall.min), ms(wall.max), ms(cpu.p50), ms(cpu.min), ms(cpu.max)];
     };
     process.stdout.write(
-      `\n~1 MB note of the vault's own notes (${(Buffer.byteLength(big) / 1e6).toFixed(2)} MB), ${reps} repetitions after a warm-up:\n`,
+      `\n~1 MB note of the vault's own notes (${(Buffer.byteLength(big) / 1e6).toFixed(2)} MB), ${reps} repetitions after a warm-up; load ${loadNow()}\n` +
+        "wall: elapsed time; CPU: this process's user + system time (the emulator runs in a child process)\n",
     );
     process.stdout.write(
       `${table(
-        ["operation", "p50 ms", "min ms", "max ms"],
+        ["operation", "wall p50 ms", "min", "max", "CPU p50 ms", "min", "max"],
         [
-          row("toRemote alone", toRemoteMs),
-          row("toLocal alone", toLocalMs),
+          row("toRemote alone", toRemoteTimes),
+          row("toLocal alone", toLocalTimes),
           row("publish", publish),
           row("pull", pull),
           row("push (one line added)", push),
         ],
-        [1, 2, 3],
+        [1, 2, 3, 4, 5, 6],
       )}\n`,
     );
   } finally {

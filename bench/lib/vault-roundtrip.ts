@@ -67,7 +67,7 @@ export async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-export async function openCore(emu: Emulator, root: string): Promise<BridgeCore> {
+export async function openCore(emu: Pick<Emulator, "url" | "token">, root: string): Promise<BridgeCore> {
   await mkdir(join(root, DEFAULT_CONFIG_DIR), { recursive: true });
   const files = await NodeLocalFiles.open({ root });
   return createBridgeCore({

@@ -179,6 +179,7 @@ export function createAppDeps(options: AppOptions): AppDeps {
       downloads: {
         enabled: options.downloadImages ?? (() => true),
         fetch: (url) => fetchSiteImage(options.transport, options.config.api.origin, url),
+        downloadable: (url) => isHackmdSiteLink({ link: url, apiUrl: options.config.api.origin }),
         folder: (notePath) => attachmentFolder(options.files, notePath),
       },
     },

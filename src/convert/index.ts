@@ -95,7 +95,7 @@ function run(dir: Direction, text: string, context: ConversionContext, preload: 
   // A lone CR (old Mac line ending) would merge with a following empty line into one CRLF once a
   // line's text changes; such texts stay as they are (both ways, so still one-to-one). The engine
   // normalises line endings first, so this only guards direct callers.
-  if (/\r(?!\n)/.test(text)) {
+  if (text.includes("\r") && /\r(?!\n)/.test(text)) {
     if (dir === "remote")
       env.warnings.push({ line: 1, message: "the text has a line ending that is a lone CR; nothing was converted" });
     return { text, env, record };

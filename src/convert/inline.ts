@@ -51,15 +51,20 @@ const BLOCK_ID = String.raw`\^([A-Za-z0-9-]+)(?=\n|$)`;
 const BLOCK_MARK = String.raw`<!--\^([A-Za-z0-9-]+)-->(?=\n|$)`;
 const LOCAL_SIZE = /^\d+(?:x\d+)?$/;
 
+/** A text without any of these characters holds no construct (every construct starts with one). */
+const MAY_HOLD_CONSTRUCT = /[[{%<^]/;
+
 /** The placeholder a comment with this id leaves on HackMD. */
 export function placeholder(id: string): string {
   return `<!--obsidian-comment:${id}-->`;
 }
 
 /** Converts the lines of one paragraph (consecutive prose lines; code spans may cross lines). */
-export function convertParagraph(lines: readonly Line[], env: Env): Line[] {
+export function convertParagraph(lines: readonly Line[], env: Env): readonly Line[] {
+  // Most paragraphs hold no construct: each line is tested on its own, so those are neither joined
+  // nor copied (a 1 MB note has tens of thousands of them).
+  if (!lines.some((line) => MAY_HOLD_CONSTRUCT.test(line.text))) return lines;
   const text = lines.map((line) => line.text).join("\n");
-  if (!/[[{%<^]/.test(text)) return [...lines];
   const starts: number[] = [];
   let offset = 0;
   for (const line of lines) {
@@ -83,11 +88,20 @@ export function convertParagraph(lines: readonly Line[], env: Env): Line[] {
     }
     return low;
   };
-  const converted = scan(text, codeMask(text), env, (position) => {
-    const index = lineIndexAt(position);
-    return { table: index >= tableFrom, no: (lines[index] as Line).no };
-  });
-  if (converted === text) return [...lines];
+  // The mask lives only during this scan, so it may use the shared buffer (unless a scan that
+  // holds it is still running: a rule converting text of its own gets a fresh one).
+  const pooled = !maskBufferInUse;
+  maskBufferInUse = true;
+  let converted: string;
+  try {
+    converted = scan(text, codeMask(text, pooled ? sharedMask : undefined), env, (position) => {
+      const index = lineIndexAt(position);
+      return { table: index >= tableFrom, no: (lines[index] as Line).no };
+    });
+  } finally {
+    if (pooled) maskBufferInUse = false;
+  }
+  if (converted === text) return lines;
   const parts = converted.split("\n");
   return lines.map((line, i) => withText(line, parts[i] as string));
 }
@@ -99,6 +113,18 @@ export function convertInlineText(text: string, env: Env, no: number): string {
 
 type Where = (position: number) => { table: boolean; no: number };
 
+/**
+ * Every character a construct may start with, as `scan` checks them one by one: `scan` jumps from
+ * one to the next with this search. A rule whose construct starts with another character adds it
+ * to both.
+ */
+const CONSTRUCT_START = /[<[!{%^]/g;
+
+/** Whether a character code is one CONSTRUCT_START lists. */
+function isConstructStart(code: number): boolean {
+  return code === 60 || code === 91 || code === 33 || code === 123 || code === 37 || code === 94;
+}
+
 function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): string {
   const out: string[] = [];
   let copied = 0;
@@ -109,13 +135,30 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
   let lastEnd = -1;
   const loose = looseBacktick(s, mask);
   while (i < s.length) {
+    // Jump over the characters no construct starts with (most of a text) in one regex search
+    // instead of a step per character; a line break among them ends an unclosed `%%` as before.
+    // The next few characters are looked at first: where constructs are dense, the search's own
+    // cost would outweigh the steps it saves.
+    let next = i;
+    const near = Math.min(s.length, i + 8);
+    while (next < near && !isConstructStart(s.charCodeAt(next))) next++;
+    if (next === near && near < s.length) {
+      CONSTRUCT_START.lastIndex = near;
+      next = CONSTRUCT_START.exec(s)?.index ?? s.length;
+    }
+    if (unclosed && next > i) {
+      const lineBreak = s.indexOf("\n", i);
+      if (lineBreak !== -1 && lineBreak < next) unclosed = false;
+    }
+    if (next === s.length) break;
+    i = next;
     const code = s.charCodeAt(i);
-    if (code === 10) unclosed = false;
     if (mask?.[i] === 1) {
       i++;
       continue;
     }
-    // `<` (a marker, placeholder or block mark), `[`, `!`, `{`, `%` and `^` are the only characters a construct starts with.
+    // `<` (a marker, placeholder or block mark), `[`, `!`, `{`, `%` and `^` are the only characters a
+    // construct starts with (CONSTRUCT_START lists the same).
     if (code !== 60 && code !== 91 && code !== 33 && code !== 123 && code !== 37 && code !== 94) {
       i++;
       continue;
@@ -253,8 +296,64 @@ function roleOf(token: Token): "O" | "H" | undefined {
   }
 }
 
+/**
+ * Kinds whose checked conversion (`encodeCheckedAnywhere`, `decodeChecked`) depends only on the
+ * token's text, the table flag and the context's answers, which stay the same for one conversion
+ * (`recordingAnswers` asks each question once). A note links the same notes and images many
+ * times, so each conversion keeps their results by text: the first one asked and recorded every
+ * question, so the record is the same. Comments and placeholders are not listed: they depend on
+ * the comments this conversion already wrote. A rule whose conversion depends on anything else
+ * (its position, the text around it) must not be listed.
+ */
+const REPEATABLE: ReadonlySet<TokenKind> = new Set<TokenKind>([
+  "wikilink",
+  "embed",
+  "image",
+  "link",
+  "hackmd",
+  "blockid",
+  "blockmark",
+]);
+
+/**
+ * Per conversion (its Env): checked conversions of repeatable tokens, one map per direction and
+ * table flag, by the token's text (which decides its kind).
+ */
+const checkedMemo = new WeakMap<Env, Array<Map<string, string | null>>>();
+
+function repeatable(
+  way: "encode" | "decode",
+  token: Token,
+  table: boolean,
+  env: Env,
+  convert: (token: Token, table: boolean, env: Env) => string | undefined,
+): string | undefined {
+  if (!REPEATABLE.has(token.kind)) return convert(token, table, env);
+  let memos = checkedMemo.get(env);
+  if (memos === undefined) {
+    memos = [new Map(), new Map(), new Map(), new Map()];
+    checkedMemo.set(env, memos);
+  }
+  const memo = memos[(way === "encode" ? 0 : 2) + (table ? 1 : 0)] as Map<string, string | null>;
+  const known = memo.get(token.text);
+  if (known !== undefined) return known ?? undefined;
+  const result = convert(token, table, env);
+  memo.set(token.text, result ?? null);
+  return result;
+}
+
 /** An O-form's H-form, if it converts back to exactly the O-form (wherever it stands; see `handle`). */
 function encodeCheckedAnywhere(token: Token, table: boolean, env: Env): string | undefined {
+  return repeatable("encode", token, table, env, encodeCheckedOnce);
+}
+
+/** An H-form's O-form, if it converts back to exactly the H-form. */
+function decodeChecked(token: Token, table: boolean, env: Env): string | undefined {
+  return repeatable("decode", token, table, env, decodeCheckedOnce);
+}
+
+/** `encodeCheckedAnywhere` without the memo. */
+function encodeCheckedOnce(token: Token, table: boolean, env: Env): string | undefined {
   const remote = encode(token, table, env);
   if (remote === undefined) return undefined;
   // A comment's placeholder converts back once its source is kept, which toRemote's result arranges.
@@ -264,8 +363,8 @@ function encodeCheckedAnywhere(token: Token, table: boolean, env: Env): string |
   return decode(back, table, env) === token.text ? remote : undefined;
 }
 
-/** An H-form's O-form, if it converts back to exactly the H-form. */
-function decodeChecked(token: Token, table: boolean, env: Env): string | undefined {
+/** `decodeChecked` without the memo. */
+function decodeCheckedOnce(token: Token, table: boolean, env: Env): string | undefined {
   const local = decode(token, table, env);
   if (local === undefined) return undefined;
   const back = whole(local);
@@ -863,20 +962,18 @@ function precededByEscape(s: string, at: number): boolean {
  * same length; backslash escapes count outside spans only. Over-marking is safe (nothing inside a
  * mark converts, on both sides alike); missing a span would convert code.
  */
-export function codeMask(s: string): Uint8Array | undefined {
+export function codeMask(s: string, allocate: (length: number) => Uint8Array = fresh): Uint8Array | undefined {
   if (!s.includes("`")) return undefined;
   const runStart: number[] = [];
   const runLength: number[] = [];
-  for (let i = 0; i < s.length;) {
-    if (s.charCodeAt(i) !== 96) {
-      i++;
-      continue;
-    }
+  // Both passes jump between the characters they act on (`indexOf`, one regex search) instead of
+  // stepping through every other character, which they would only pass over.
+  for (let i = s.indexOf("`"); i !== -1;) {
     let j = i;
     while (s.charCodeAt(j) === 96) j++;
     runStart.push(i);
     runLength.push(j - i);
-    i = j;
+    i = s.indexOf("`", j);
   }
   const byLength = new Map<number, number[]>();
   runLength.forEach((length, index) => {
@@ -885,10 +982,14 @@ export function codeMask(s: string): Uint8Array | undefined {
     else byLength.set(length, [index]);
   });
   const cursor = new Map<number, number>();
-  const mask = new Uint8Array(s.length);
+  const mask = allocate(s.length);
   let run = 0;
   let i = 0;
   while (i < s.length) {
+    BACKSLASH_OR_BACKTICK.lastIndex = i;
+    const next = BACKSLASH_OR_BACKTICK.exec(s);
+    if (next === null) break;
+    i = next.index;
     const code = s.charCodeAt(i);
     if (code === 92 && i + 1 < s.length && isAsciiPunctuation(s.charCodeAt(i + 1))) {
       i += 2;
@@ -915,6 +1016,30 @@ export function codeMask(s: string): Uint8Array | undefined {
   }
   return mask;
 }
+
+function fresh(length: number): Uint8Array {
+  return new Uint8Array(length);
+}
+
+/**
+ * One buffer for the masks of `convertParagraph`, which live for one scan each: a paragraph with a
+ * backtick allocated a fresh zeroed buffer, which cost more than scanning it. Masks longer than
+ * `SHARED_MASK_MAX` get their own (the buffer is kept for the process).
+ */
+let maskBuffer = new Uint8Array(4096);
+let maskBufferInUse = false;
+const SHARED_MASK_MAX = 65_536;
+
+function sharedMask(length: number): Uint8Array {
+  if (length > SHARED_MASK_MAX) return new Uint8Array(length);
+  if (maskBuffer.length < length) maskBuffer = new Uint8Array(SHARED_MASK_MAX);
+  const mask = maskBuffer.subarray(0, length);
+  mask.fill(0);
+  return mask;
+}
+
+/** The only characters the second pass of `codeMask` acts on. */
+const BACKSLASH_OR_BACKTICK = /[\\`]/g;
 
 function isAsciiPunctuation(code: number): boolean {
   return (

@@ -7,10 +7,22 @@ export interface Line {
   readonly no: number;
 }
 
-/** Splits a text into lines; `joinLines` gives the text back exactly. */
+/**
+ * Splits a text into lines; `joinLines` gives the text back exactly. Without a CR (almost every
+ * text: the engine normalises line endings) the lines are found with `indexOf`, which V8 runs
+ * far faster than a loop over every character; the loop below is the general case.
+ */
 export function splitLines(text: string): Line[] {
   const lines: Line[] = [];
   let start = 0;
+  if (!text.includes("\r")) {
+    for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+      lines.push({ text: text.slice(start, end), eol: "\n", no: lines.length + 1 });
+      start = end + 1;
+    }
+    if (start < text.length) lines.push({ text: text.slice(start), eol: "", no: lines.length + 1 });
+    return lines;
+  }
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code !== 10 && code !== 13) continue;

@@ -72,18 +72,29 @@ export function isContainerType(name: string): name is ContainerType {
   return name === "info" || name === "success" || name === "warning" || name === "danger";
 }
 
+/*
+ * The line classes below are asked of every line, several times: each first looks at the line's
+ * first character (a space or its own marker), which rules out most lines without running the
+ * regular expression. The answers are the expressions' own.
+ */
+
 /** A line that is blank (spaces and tabs only). */
 export function isBlank(text: string): boolean {
-  return /^[ \t]*$/.test(text);
+  if (text === "") return true;
+  const first = text.charCodeAt(0);
+  return (first === 32 || first === 9) && /^[ \t]*$/.test(text);
 }
 
 /** A blockquote line: up to three spaces, then `>`. */
 export function isQuoteLine(text: string): boolean {
-  return /^ {0,3}>/.test(text);
+  const first = text.charCodeAt(0);
+  return first === 62 || (first === 32 && /^ {0,3}>/.test(text));
 }
 
 /** The length of the colon run a line starts with after up to three spaces (0 if none). */
 export function colonRun(text: string): number {
+  const first = text.charCodeAt(0);
+  if (first !== 58 && first !== 32) return 0;
   const match = /^ {0,3}(:+)/.exec(text);
   return match?.[1]?.length ?? 0;
 }
@@ -95,11 +106,14 @@ export function isColonLine(text: string): boolean {
 
 /** An ATX heading line. */
 export function isHeading(text: string): boolean {
-  return /^ {0,3}#{1,6}(?:[ \t]|$)/.test(text);
+  const first = text.charCodeAt(0);
+  return (first === 35 || first === 32) && /^ {0,3}#{1,6}(?:[ \t]|$)/.test(text);
 }
 
 /** A fence opener: its character and length, or undefined. */
 export function fenceOpener(text: string): { char: string; length: number; indent: number } | undefined {
+  const first = text.charCodeAt(0);
+  if (first !== 96 && first !== 126 && first !== 32) return undefined;
   const match = /^( {0,3})(`{3,}|~{3,})(.*)$/.exec(text);
   if (!match) return undefined;
   const marks = match[2] as string;
@@ -110,6 +124,8 @@ export function fenceOpener(text: string): { char: string; length: number; inden
 
 /** Whether a line closes a fence opened with `char` × `length`. */
 export function closesFence(text: string, char: string, length: number): boolean {
+  const first = text.charCodeAt(0);
+  if (first !== 96 && first !== 126 && first !== 32) return false;
   const match = /^ {0,3}(`+|~+)[ \t]*$/.exec(text);
   const marks = match?.[1];
   return marks !== undefined && marks.charAt(0) === char && marks.length >= length;
@@ -117,11 +133,17 @@ export function closesFence(text: string, char: string, length: number): boolean
 
 /** A list item line (bullet or ordered marker). */
 export function isListItem(text: string): boolean {
+  const first = text.charCodeAt(0);
+  // `-`, `+`, `*`, a digit, a space or a tab.
+  if (first !== 45 && first !== 43 && first !== 42 && first !== 32 && first !== 9 && (first < 48 || first > 57))
+    return false;
   return /^[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/.test(text);
 }
 
 /** A thematic break line. */
 export function isThematicBreak(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first !== 42 && first !== 45 && first !== 95 && first !== 32) return false;
   return /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/.test(text);
 }
 

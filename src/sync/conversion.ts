@@ -16,7 +16,7 @@
 import { BridgeError } from "../core/errors";
 import { sha256Hex } from "../core/hash";
 import { IMAGE_MAX_BYTES, sniffImageType, uploadNameFromPath, uploadNameFromUrl } from "../core/image";
-import type { LocalFiles } from "../core/local-files";
+import { sameStamp, type FileStamp, type LocalFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
 import {
   buildConversionContext,
@@ -41,6 +41,8 @@ const VAULT_PATHS_MAX = 200_000;
 const HEADING_NOTES_MAX = 100;
 /** At most this much of a linked note is read for its headings. */
 const HEADING_NOTE_MAX_BYTES = 1_048_576;
+/** Image content hashes kept in memory (`SyncConversion.imageHashes`). */
+const IMAGE_HASHES_KEPT = 4096;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /** The saved conversion of a note switched off (the per-file switch): synced byte for byte. */
@@ -66,6 +68,11 @@ export interface ConversionSettings {
     enabled(): boolean;
     /** The image's bytes, or undefined when the URL is not on HackMD's site or cannot be read. */
     fetch(url: string): Promise<Uint8Array | undefined>;
+    /**
+     * Whether `fetch` may read this URL at all (on HackMD's site): a pull looks for images to
+     * download, converting the body once more, only when one of these is unknown. Absent: any URL.
+     */
+    downloadable?(url: string): boolean;
     folder(notePath: string): Promise<string>;
   };
 }
@@ -93,6 +100,12 @@ export interface RemoteForm {
 /** The engine's conversion helper (one per SyncService). */
 export class SyncConversion {
   private salt: Promise<string> | undefined;
+  /**
+   * Content hashes of vault images this process read, by path, with the stamp the file had: a
+   * push checks every uploaded image its note embeds for edits, and an unchanged file (same
+   * stamp) is not read and hashed again. Bounded like the store's conversions.
+   */
+  private readonly imageHashes = new Map<string, { stamp: FileStamp; hash: string }>();
 
   constructor(
     private readonly store: SyncStateStore,
@@ -217,10 +230,39 @@ export class SyncConversion {
       if (out.includes(path)) continue;
       const recorded = known.get(path);
       if (recorded === undefined) continue; // linked by an answer kept with the baseline: left as it was
-      const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 }).catch(() => undefined);
-      if (read !== undefined && !read.truncated && `sha256:${await sha256Hex(read.bytes)}` !== recorded) out.push(path);
+      const hash = await this.imageHash(path);
+      if (hash !== undefined && hash !== recorded) out.push(path);
     }
     return out;
+  }
+
+  /**
+   * `sha256:` and the hex SHA-256 of a vault image's bytes; undefined when it cannot be read or is
+   * larger than HackMD takes. Answered from `imageHashes` while the file's stamp is the one read.
+   */
+  private async imageHash(path: string): Promise<string | undefined> {
+    const kept = this.imageHashes.get(path);
+    if (kept !== undefined) {
+      const info = await this.files.stat(path).catch(() => undefined);
+      if (info?.stamp !== undefined && sameStamp(info.stamp, kept.stamp)) return kept.hash;
+    }
+    const read = await this.files.read(path, { maxBytes: IMAGE_MAX_BYTES + 1 }).catch(() => undefined);
+    if (read === undefined || read.truncated) {
+      this.imageHashes.delete(path);
+      return undefined;
+    }
+    const hash = `sha256:${await sha256Hex(read.bytes)}`;
+    this.rememberHash(path, read.stamp, hash);
+    return hash;
+  }
+
+  private rememberHash(path: string, stamp: FileStamp, hash: string): void {
+    this.imageHashes.delete(path);
+    this.imageHashes.set(path, { stamp, hash });
+    if (this.imageHashes.size > IMAGE_HASHES_KEPT) {
+      const oldest = this.imageHashes.keys().next().value;
+      if (oldest !== undefined) this.imageHashes.delete(oldest);
+    }
   }
 
   /**
@@ -238,26 +280,13 @@ export class SyncConversion {
       /** The note's vault path: a name several notes share resolves to the one beside it. */
       notePath?: string;
     },
-  ): Promise<{ text: string; conversion?: ConversionDependencies; unknownImages?: boolean }> {
+  ): Promise<{ text: string; conversion?: ConversionDependencies; unknownImages?: readonly string[] }> {
     // A note switched off stays off: its record keeps saying so.
     if (!options.convert)
       return options.keepOff === true || options.previous?.enabled === false
         ? { text: remote, conversion: CONVERSION_OFF }
         : { text: remote };
-    // Answers as the baseline's conversion recorded them where it asked (so a wikilink HackMD kept
-    // as text because its note was not tracked then stays a plain wikilink, not an escaped one),
-    // today's for what is new.
-    const now = async (): Promise<ConversionContext> => {
-      const current = await this.current({
-        text: remote,
-        comments: options.previous,
-        notePath: options.notePath ?? options.download?.notePath,
-      });
-      if (options.previous === undefined || !options.previous.enabled) return current;
-      const recorded = preferRecorded(options.previous, current);
-      // Kept comments are only ever added to: a placeholder restores whenever its source is kept.
-      return { ...recorded, answers: { ...recorded.answers, comment: (id) => current.answers.comment(id) } };
-    };
+    const now = (): Promise<ConversionContext> => this.pullContext({ ...options, text: remote });
     let context = await now();
     let local = toLocal(remote, context);
     if (options.download !== undefined && (await this.downloadImages(local.imageUrls, context, options.download)) > 0) {
@@ -269,10 +298,54 @@ export class SyncConversion {
       this.logger.warn("sync_conversion_not_reversible", {});
       return { text: remote };
     }
-    const unknownImages =
-      this.settings.downloads?.enabled() === true &&
-      local.imageUrls.some((url) => context.answers.imageByUrl(url) === null);
-    return { text: local.text, conversion: back.dependencies, ...(unknownImages ? { unknownImages } : {}) };
+    const unknownImages = this.unknownImages(local.imageUrls, context);
+    return { text: local.text, conversion: back.dependencies, ...(unknownImages.length > 0 ? { unknownImages } : {}) };
+  }
+
+  /**
+   * A pulled body's local form once the images `localForm` reported as `unknownImages` are in the
+   * vault (downloaded, or linked to a vault file with the same bytes): undefined when none was
+   * added, so the form already made stands and the body is not converted again.
+   */
+  async downloadedForm(
+    remote: string,
+    urls: readonly string[],
+    options: Parameters<SyncConversion["localForm"]>[1] & { download: { notePath: string; teamPath: string | null } },
+  ): Promise<Awaited<ReturnType<SyncConversion["localForm"]>> | undefined> {
+    const context = await this.pullContext({ ...options, text: remote });
+    if ((await this.downloadImages(urls, context, options.download)) === 0) return undefined;
+    const { download: _download, ...rest } = options;
+    return this.localForm(remote, rest);
+  }
+
+  /**
+   * The context a pulled body converts in: answers as the baseline's conversion recorded them
+   * where it asked (so a wikilink HackMD kept as text because its note was not tracked then stays
+   * a plain wikilink, not an escaped one), today's for what is new.
+   */
+  private async pullContext(options: {
+    /** The pulled body: the headings of the notes it links to a heading of are read for it. */
+    text: string;
+    previous?: ConversionDependencies | undefined;
+    notePath?: string;
+    download?: { notePath: string };
+  }): Promise<ConversionContext> {
+    const current = await this.current({
+      text: options.text,
+      comments: options.previous,
+      notePath: options.notePath ?? options.download?.notePath,
+    });
+    if (options.previous === undefined || !options.previous.enabled) return current;
+    const recorded = preferRecorded(options.previous, current);
+    // Kept comments are only ever added to: a placeholder restores whenever its source is kept.
+    return { ...recorded, answers: { ...recorded.answers, comment: (id) => current.answers.comment(id) } };
+  }
+
+  /** The image URLs among `urls` that a pull could download and the vault has no link for. */
+  private unknownImages(urls: readonly string[], context: ConversionContext): string[] {
+    const downloads = this.settings.downloads;
+    if (downloads === undefined || !downloads.enabled()) return [];
+    return urls.filter((url) => context.answers.imageByUrl(url) === null && (downloads.downloadable?.(url) ?? true));
   }
 
   /**
@@ -300,6 +373,7 @@ export class SyncConversion {
       const type = sniffImageType(read.bytes.subarray(0, 12));
       if (type === undefined) continue; // not an image HackMD takes: the embed stays as written
       const hash = `sha256:${await sha256Hex(read.bytes)}`;
+      this.rememberHash(path, read.stamp, hash);
       const known = (await this.readImages()).find((entry) => entry.workspace === workspace && entry.hash === hash);
       const url =
         known?.url ??

@@ -16,7 +16,7 @@
  * the oldest segment is dropped, with the kept texts no remaining entry names. Entries never hold
  * a token, a request header or a note body — only hashes, paths, ids and names.
  */
-import { bodyHash } from "../core/hash";
+import { bodyHash, utf8Length } from "../core/hash";
 import type { CallActor } from "../hackmd/call-context";
 import type { StateFiles } from "../core/local-files";
 import type { Logger } from "../core/ports";
@@ -229,19 +229,23 @@ export class SyncJournal {
   private async appendNow(draft: JournalDraft): Promise<JournalEntry> {
     const { keep, keepWritten, ...rest } = draft;
     const replaced = [...(rest.replaced ?? [])];
+    // Kept texts by hash: each goes to its own file, all at once (a push keeps two 1 MB texts, and
+    // each write waits for its flush), before the entry that names them is appended.
+    const texts = new Map<string, string>();
     for (const kept of keep ?? []) {
       const hash = await bodyHash(kept.text);
-      if (encoder.encode(kept.text).byteLength <= MAX_KEPT_TEXT_BYTES) {
-        await this.files.write(textFile(hash), kept.text);
+      if (utf8Length(kept.text) <= MAX_KEPT_TEXT_BYTES) {
+        texts.set(hash, kept.text);
         replaced.push({ side: kept.side, hash, where: "journal", path: textFile(hash) });
       }
     }
     let written: JournalEntry["written"];
-    if (keepWritten !== undefined && encoder.encode(keepWritten).byteLength <= MAX_KEPT_TEXT_BYTES) {
+    if (keepWritten !== undefined && utf8Length(keepWritten) <= MAX_KEPT_TEXT_BYTES) {
       const hash = await bodyHash(keepWritten);
-      await this.files.write(textFile(hash), keepWritten);
+      texts.set(hash, keepWritten);
       written = { hash, path: textFile(hash) };
     }
+    await Promise.all([...texts].map(([hash, text]) => this.files.write(textFile(hash), text)));
     const at = this.now();
     counter += 1;
     const entry: JournalEntry = {

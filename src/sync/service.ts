@@ -562,11 +562,12 @@ export class SyncService implements SyncTools {
         body: { where: "file", before: usable ?? "", after: text },
       });
       // Collaborators' images come into the vault only now, after the host agreed to the change.
-      if (form.unknownImages === true)
-        form = await this.conversion.localForm(body, {
-          ...formOptions,
-          download: { notePath: path, teamPath: target.teamPath },
-        });
+      if (form.unknownImages !== undefined)
+        form =
+          (await this.conversion.downloadedForm(body, form.unknownImages, {
+            ...formOptions,
+            download: { notePath: path, teamPath: target.teamPath },
+          })) ?? form;
       if (!exists && request.createParentDirs && parentPath(path) !== "") {
         const parent = await this.files.stat(parentPath(path));
         if (parent.kind === "missing") await this.files.createFolders(parentPath(path));

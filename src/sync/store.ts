@@ -38,6 +38,8 @@ const BY_PATH = "by-path";
 export const CONVERT = "convert";
 /** Largest conversion file read (answers and kept comments of one note). */
 const CONVERSION_MAX_BYTES = 8 * 1_048_576;
+/** Conversion files a store keeps parsed in memory (most recently read or written). */
+const CONVERSIONS_KEPT = 4096;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -300,6 +302,14 @@ export class SyncStateStore {
   private indexTurn: Promise<unknown> = Promise.resolve();
   /** Reads and scans so far. */
   readonly counters: StoreCounters = { recordReads: 0, indexBuilds: 0 };
+  /**
+   * Conversion files as last read here, by record key, with the stamp they had when read: a
+   * later `conversionOf` stats the file and reads and parses it again only when the stamp changed
+   * (every write replaces the file by a rename). A relink asks for every record's conversion after each
+   * note that becomes tracked; without this, publishing or pulling a vault's notes one by one read
+   * and parsed all of them each time.
+   */
+  private readonly conversions = new Map<string, { stamp: FileStamp; parsed: StoredConversion | undefined }>();
 
   private readonly locks: RecordLocks;
 
@@ -442,7 +452,7 @@ export class SyncStateStore {
   private async removeDisplaced(key: string): Promise<void> {
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
-    await this.files.remove(conversionFile(key));
+    await this.removeConversion(key);
   }
 
   /**
@@ -590,9 +600,20 @@ export class SyncStateStore {
    * the file is then compared byte for byte, which can only report an edit, never hide one.
    */
   async conversionOf(found: KeyedRecord): Promise<ConversionDependencies | undefined> {
-    const read = await this.files.read(conversionFile(found.key), { maxBytes: CONVERSION_MAX_BYTES });
-    if (read === undefined) return undefined;
-    const parsed = read.truncated ? undefined : parseConversion(safeDecode(read.bytes));
+    const file = conversionFile(found.key);
+    const kept = this.conversions.get(found.key);
+    let parsed: StoredConversion | undefined;
+    const stamp = kept === undefined ? undefined : await this.files.stat(file);
+    if (kept !== undefined && stamp !== undefined && sameStamp(kept.stamp, stamp)) parsed = kept.parsed;
+    else {
+      const read = await this.files.read(file, { maxBytes: CONVERSION_MAX_BYTES });
+      if (read === undefined) {
+        this.conversions.delete(found.key);
+        return undefined;
+      }
+      parsed = read.truncated ? undefined : parseConversion(safeDecode(read.bytes));
+      this.keepConversion(found.key, read.stamp, parsed);
+    }
     if (parsed === undefined || parsed.baseline_body_hash !== found.record.baseline_body_hash) {
       this.logger.warn("sync_conversion_skipped", {
         key: found.key,
@@ -638,8 +659,10 @@ export class SyncStateStore {
     };
     if (options.conversion !== undefined) {
       const stored = { baseline_body_hash: record.baseline_body_hash, dependencies: options.conversion };
+      // Read again at the next use: a write's stamp is not the one a later stat gives on every host.
+      this.conversions.delete(key);
       await this.files.write(conversionFile(key), `${JSON.stringify(stored)}\n`);
-    } else if (previous !== undefined) await this.files.remove(conversionFile(key));
+    } else if (previous !== undefined) await this.removeConversion(key);
     // Baseline, then record, then hint, as always; a file that already holds exactly these bytes
     // (a pull that only refreshes the timestamp) is not rewritten, which is the same on disk
     // as rewriting it and saves its two flushes.
@@ -657,6 +680,21 @@ export class SyncStateStore {
     const hint = await this.hintFile(options.localPath);
     if (!(await this.holds(hint, key, 1024))) await this.files.write(hint, key);
     return { key, record };
+  }
+
+  /** Remembers a conversion file as read (the oldest entry goes past `CONVERSIONS_KEPT`). */
+  private keepConversion(key: string, stamp: FileStamp, parsed: StoredConversion | undefined): void {
+    this.conversions.delete(key);
+    this.conversions.set(key, { stamp, parsed });
+    if (this.conversions.size > CONVERSIONS_KEPT) {
+      const oldest = this.conversions.keys().next().value;
+      if (oldest !== undefined) this.conversions.delete(oldest);
+    }
+  }
+
+  private async removeConversion(key: string): Promise<void> {
+    this.conversions.delete(key);
+    await this.files.remove(conversionFile(key));
   }
 
   /** Replaces only the record's `remote_snapshot_hash` (docs/tools.md §14.7); the baseline is untouched. */
@@ -764,7 +802,7 @@ export class SyncStateStore {
     const index = await this.currentIndex();
     await this.files.remove(`${TRACKED}/${key}.json`);
     await this.files.remove(baselineFile(key));
-    await this.files.remove(conversionFile(key));
+    await this.removeConversion(key);
     await this.wrote(index, (current) => indexDelete(current, key));
     if (typeof record === "object") {
       await this.removeHintIfNames(record.local_path, key);
@@ -828,10 +866,14 @@ export class SyncStateStore {
   }
 }
 
+/** A conversion file's content. */
+interface StoredConversion {
+  baseline_body_hash: string;
+  dependencies: ConversionDependencies;
+}
+
 /** A conversion file's content, or undefined when it is not one. */
-function parseConversion(
-  text: string | undefined,
-): { baseline_body_hash: string; dependencies: ConversionDependencies } | undefined {
+function parseConversion(text: string | undefined): StoredConversion | undefined {
   if (text === undefined) return undefined;
   try {
     const json = JSON.parse(text) as { baseline_body_hash?: unknown; dependencies?: Partial<ConversionDependencies> };

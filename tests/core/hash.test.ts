@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { bodyHash, sha256Hex, useSyncSha256 } from "../../src/core/hash";
+import { bodyHash, sha256Hex, useSyncSha256, utf8Length } from "../../src/core/hash";
 import { installNodeSha256 } from "../../src/node/node-sha256";
 
 const expected = (text: string): string => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
@@ -53,5 +53,23 @@ describe("sha256Hex with a host's synchronous SHA-256", () => {
     expect(calls).toEqual([3]);
     useSyncSha256(undefined);
     expect(await sha256Hex("abc")).toBe(createHash("sha256").update("abc").digest("hex"));
+  });
+});
+
+describe("utf8Length", () => {
+  it("counts the bytes TextEncoder writes, lone surrogates as U+FFFD", () => {
+    const encoder = new TextEncoder();
+    const units = [0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xe9, 0x2603, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0xffff, 0x0a];
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const cases = ["", "a", "é ☃ 😀\n", "\ud83d", "\ude00", "x\ud83d", "\ud83d\ud83d\ude00", "\ude00\ud83d"];
+    for (let n = 0; n < 2000; n++)
+      cases.push(
+        String.fromCharCode(...Array.from({ length: random(12) }, () => units[random(units.length)] as number)),
+      );
+    for (const text of cases) expect([text, utf8Length(text)]).toEqual([text, encoder.encode(text).byteLength]);
   });
 });
