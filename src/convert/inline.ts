@@ -548,10 +548,12 @@ function anchorOf(env: Env, path: string | null, heading: string): string {
  */
 function ownHeading(env: Env, heading: string): string | null {
   if (env.ownHeadings === undefined) {
-    const found = new Map<string, string>();
+    const found = { exact: new Set<string>(), folded: new Map<string, string>() };
     const take = (line: string): void => {
       const text = OWN_HEADING.exec(line)?.[1];
-      if (text !== undefined && !found.has(text.toLowerCase())) found.set(text.toLowerCase(), text);
+      if (text === undefined) return;
+      found.exact.add(text);
+      if (!found.folded.has(text.toLowerCase())) found.folded.set(text.toLowerCase(), text);
     };
     for (const raw of env.input.split(/\r\n|\n|\r/)) {
       const line = raw.replace(/^(?:[ \t]*>)+/, "");
@@ -563,7 +565,9 @@ function ownHeading(env: Env, heading: string): string | null {
     }
     env.ownHeadings = found;
   }
-  return env.ownHeadings.get(heading.toLowerCase()) ?? null;
+  // A heading written exactly so first: with `Setup` and `setup`, `[[#setup]]` is the second.
+  if (env.ownHeadings.exact.has(heading)) return heading;
+  return env.ownHeadings.folded.get(heading.toLowerCase()) ?? null;
 }
 
 /** A heading line whose text no conversion changes. */
