@@ -22,6 +22,7 @@ import {
   isTrimmed,
   MARK,
   markers,
+  trimEndBlanks,
 } from "./syntax";
 
 type TokenKind =
@@ -550,7 +551,7 @@ function ownHeading(env: Env, heading: string): string | null {
   if (env.ownHeadings === undefined) {
     const found = { exact: new Set<string>(), folded: new Map<string, string>() };
     const take = (line: string): void => {
-      const text = OWN_HEADING.exec(line)?.[1];
+      const text = ownHeadingText(line);
       if (text === undefined) return;
       found.exact.add(text);
       if (!found.folded.has(text.toLowerCase())) found.folded.set(text.toLowerCase(), text);
@@ -570,8 +571,18 @@ function ownHeading(env: Env, heading: string): string | null {
   return env.ownHeadings.folded.get(heading.toLowerCase()) ?? null;
 }
 
-/** A heading line whose text no conversion changes. */
-const OWN_HEADING = /^[ \t]*#{1,6}[ \t]+([^[\]!{}%<>^`\\|#\n\r]*[^[\]!{}%<>^`\\|#\s])[ \t]*$/;
+/**
+ * The text of a heading line whose text no conversion changes: what
+ * `^[ \t]*#{1,6}[ \t]+([^[\]!{}%<>^`\\|#\n\r]*[^[\]!{}%<>^`\\|#\s])[ \t]*$` captured, found in
+ * linear time (that expression was quadratic on `#` and a long run of spaces before a `!`).
+ */
+function ownHeadingText(line: string): string | undefined {
+  const prefix = /^[ \t]*#{1,6}[ \t]+/.exec(line);
+  if (prefix === null) return undefined;
+  const text = trimEndBlanks(line.slice(prefix[0].length));
+  if (text === "" || /\s/.test(text.charAt(text.length - 1)) || /[[\]!{}%<>^`\\|#\n\r]/.test(text)) return undefined;
+  return text;
+}
 /** A placeholder alone on a line, with any markers. */
 const PLACEHOLDER_ALONE = /^(?:<!---->)*<!--obsidian-comment:([0-9a-f]{16})-->$/;
 

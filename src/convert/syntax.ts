@@ -160,7 +160,23 @@ export function indentWidth(text: string): number {
 
 /** A GFM table delimiter row that has at least one pipe (`| --- |`, `--- | :-:`). */
 export function isDelimiterRow(text: string): boolean {
-  return text.includes("|") && /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/.test(text);
+  // Trailing blanks cut first: the expression's last `[ \t]*` after another one backtracked
+  // quadratically on a long run of them before a character that fails the row.
+  return text.includes("|") && /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?$/.test(trimEndBlanks(text));
+}
+
+/**
+ * `text` without its trailing spaces and tabs, by a backwards loop: `replace(/[ \t]+$/, "")` tries
+ * the run from each of its characters, quadratic on a long run that something else ends.
+ */
+export function trimEndBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const code = text.charCodeAt(end - 1);
+    if (code !== 32 && code !== 9) break;
+    end--;
+  }
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /**
