@@ -10,6 +10,7 @@
  * fresh token, then serve until SIGTERM), on a free loopback port.
  */
 import { spawn } from "node:child_process";
+import process from "node:process";
 import { createInterface } from "node:readline";
 import { runEmulatorProcess } from "../../src/emulator/process";
 
