@@ -529,7 +529,7 @@ function calloutShell(content: readonly Line[], before: Line | undefined, after:
   // A title keeps trailing spaces or tabs as written (they ride after the closing `**`).
   // Only spaces after the type (`> [!note] `): no title; the spaces ride at the opener's end.
   const headTrail = written !== undefined && /^[ \t]*$/.test(written) ? ` ${written}` : "";
-  const title = headTrail !== "" ? undefined : (written === undefined ? undefined : trimEndBlanks(written));
+  const title = headTrail !== "" ? undefined : written === undefined ? undefined : trimEndBlanks(written);
   const trail = written === undefined || title === undefined ? "" : written.slice(title.length);
   if (type === undefined || (title !== undefined && !isTrimmed(title))) return undefined;
   if (!neighboursAllow(before, after, content.length > 1 && (content[content.length - 1] as Line).text === ""))
