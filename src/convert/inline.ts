@@ -557,8 +557,12 @@ function ownHeading(env: Env, heading: string): string | null {
       if (!found.folded.has(text.toLowerCase())) found.folded.set(text.toLowerCase(), text);
     };
     for (const raw of env.input.split(/\r\n|\n|\r/)) {
-      const line = raw.replace(/^(?:[ \t]*>)+/, "");
-      take(line);
+      // Most lines hold neither a `#` nor a placeholder: they are passed over by a native search
+      // (this scan ran once per conversion over the whole note, a regex or two per line).
+      const first = raw.charCodeAt(0);
+      const line = first === 32 || first === 9 || first === 62 ? raw.replace(/^(?:[ \t]*>)+/, "") : raw;
+      if (line.includes("#")) take(line);
+      if (!line.includes(PLACEHOLDER_PREFIX)) continue;
       const id = PLACEHOLDER_ALONE.exec(line.trim())?.[1];
       const source = id === undefined ? null : env.answers.comment(id);
       if (source !== null && /^%%(?:\r\n|\n|\r)/.test(source))
@@ -584,6 +588,7 @@ function ownHeadingText(line: string): string | undefined {
   return text;
 }
 /** A placeholder alone on a line, with any markers. */
+const PLACEHOLDER_PREFIX = "<!--obsidian-comment:";
 const PLACEHOLDER_ALONE = /^(?:<!---->)*<!--obsidian-comment:([0-9a-f]{16})-->$/;
 
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */
