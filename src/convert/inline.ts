@@ -20,6 +20,7 @@ import {
   isDelimiterRow,
   isPlainText,
   isTrimmed,
+  linesContaining,
   MARK,
   markers,
   trimEndBlanks,
@@ -556,9 +557,9 @@ function ownHeading(env: Env, heading: string): string | null {
       found.exact.add(text);
       if (!found.folded.has(text.toLowerCase())) found.folded.set(text.toLowerCase(), text);
     };
-    for (const raw of env.input.split(/\r\n|\n|\r/)) {
-      // Most lines hold neither a `#` nor a placeholder: they are passed over by a native search
-      // (this scan ran once per conversion over the whole note, a regex or two per line).
+    // Only lines holding a `#` or a placeholder can add a heading: the others are passed over by
+    // native searches (this scan runs once per conversion over the whole note).
+    for (const raw of linesContaining(env.input, "#", PLACEHOLDER_PREFIX)) {
       const first = raw.charCodeAt(0);
       const line = first === 32 || first === 9 || first === 62 ? raw.replace(/^(?:[ \t]*>)+/, "") : raw;
       if (line.includes("#")) take(line);

@@ -232,3 +232,40 @@ export function hasScheme(destination: string): boolean {
 export function isImagePath(path: string): boolean {
   return /\.(?:png|jpe?g|gif|webp)$/i.test(path);
 }
+
+/**
+ * The lines of `text` (as `split(/\r\n|\n|\r/)` gives them) that contain `first` or `second`, in
+ * order, each once. Native searches find the next occurrence and the line breaks around it, each
+ * search resumed only once the cursor passes what it found, so a 1 MB note with a few such lines
+ * is read in linear time without splitting it into 25,000 strings.
+ */
+export function linesContaining(text: string, first: string, second: string): string[] {
+  const out: string[] = [];
+  const after = (needle: string, from: number, known: number): number =>
+    known === -1 || known >= from ? known : text.indexOf(needle, from);
+  let a = -2;
+  let b = -2;
+  let lf = -2;
+  let cr = -2;
+  let start = 0;
+  while (start <= text.length) {
+    a = after(first, start, a);
+    b = after(second, start, b);
+    const at = a === -1 ? b : b === -1 ? a : Math.min(a, b);
+    if (at === -1) break;
+    // Walk line by line (each break found once) to the line holding `at`.
+    for (;;) {
+      lf = after("\n", start, lf);
+      cr = after("\r", start, cr);
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      const next = end === -1 ? text.length + 1 : end + (end === cr && lf === end + 1 ? 2 : 1);
+      if (end === -1 || end > at) {
+        out.push(text.slice(start, end === -1 ? text.length : end));
+        start = next;
+        break;
+      }
+      start = next;
+    }
+  }
+  return out;
+}

@@ -5,7 +5,7 @@
  * (adversarial inputs), never asserted here.
  */
 import { toLocal, toRemote } from "../../src/convert";
-import { isDelimiterRow, trimEndBlanks } from "../../src/convert/syntax";
+import { isDelimiterRow, linesContaining, trimEndBlanks } from "../../src/convert/syntax";
 import { context } from "./fixtures";
 
 const SPACES = " ".repeat(20_000);
@@ -49,5 +49,25 @@ describe("a long run of spaces", () => {
     expect(remote.endsWith('[name](#Name "#name")')).toBe(true);
     expect(toLocal(remote, context()).text).toBe(local);
     expect(toRemote(`#${SPACES}!\n[[#x]]`, context()).text.endsWith('[x](#x "#x")')).toBe(true);
+  });
+});
+
+describe("linesContaining", () => {
+  const naive = (text: string, a: string, b: string): string[] =>
+    text.split(/\r\n|\n|\r/).filter((line) => line.includes(a) || line.includes(b));
+
+  it("gives the lines split would give that hold either string, in order, each once", () => {
+    for (const text of ["", "#", "a\n#", "#\r\n#\r#\n", "x\r\n\r\n# a\rb<!--c# d\n", "<!--c", "a#b#c\n\n#"])
+      expect(linesContaining(text, "#", "<!--c")).toEqual(naive(text, "#", "<!--c"));
+    let seed = 11;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pieces = ["a", " ", "#", "\n", "\r", "\r\n", "<!--c", "<!-", "x#"];
+    for (let n = 0; n < 3000; n++) {
+      const text = Array.from({ length: random(24) }, () => pieces[random(pieces.length)] as string).join("");
+      expect([text, linesContaining(text, "#", "<!--c")]).toEqual([text, naive(text, "#", "<!--c")]);
+    }
   });
 });
