@@ -64,10 +64,7 @@ const memo: { text: string; hash: string }[] = [];
 
 /** The `body_hash` of a body. */
 export async function bodyHash(body: string): Promise<string> {
-  // With the host's text hash (Node) hashing costs about what comparing with a kept body of the
-  // same length does (both read every character): no memo then.
-  if (hostText !== undefined || body.length < MEMO_MIN_CHARS || body.length > MEMO_MAX_CHARS)
-    return `sha256:${await sha256Hex(body)}`;
+  if (body.length < MEMO_MIN_CHARS || body.length > MEMO_MAX_CHARS) return `sha256:${await sha256Hex(body)}`;
   // `===` compares lengths first and stops at the first differing character.
   const hit = memo.find((entry) => entry.text === body);
   if (hit !== undefined) return hit.hash;
