@@ -155,6 +155,9 @@ function adversarial(bytes: number): Array<{ label: string; text: string }> {
       text: Array.from({ length: 1400 }, (_, i) => "`".repeat(i % 700)).join(" x "),
     },
     { label: "one quote run of 1 MB", text: repeat("> [!info] x [[Note 2]]\n") },
+    { label: "a callout title with a 1 MB run of spaces", text: `> [!note] *${" ".repeat(bytes)}x\n> a` },
+    { label: "a table delimiter row with a 1 MB run of spaces", text: `a|b\n|-${" ".repeat(bytes)}x\n` },
+    { label: "# and a 1 MB run of spaces, then a same-note link", text: `#${" ".repeat(bytes)}!\n[[#x]]` },
   ];
 }
 

@@ -71,7 +71,8 @@ export interface Answers {
   comment(id: string): string | null;
   /**
    * `path#heading` → the heading of the note at `path` that `heading` names (compared in any case,
-   * as Obsidian does), as the note writes it; null when its headings are not known or none matches.
+   * as Obsidian does, a heading written exactly so first), as the note writes it; null when its
+   * headings are not known or none matches.
    */
   heading(key: string): string | null;
   /** The placeholder id of a comment source. */
@@ -136,6 +137,24 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
   const salt = input.commentSalt ?? "";
   const hash = sha256Hasher();
 
+  // Each note's headings indexed once, on the first question about it (the engine fills
+  // `input.headings` after building the context, before converting): questions × headings
+  // comparisons were quadratic on a note with many heading links to a note with many headings.
+  const headingIndexes = new Map<string, HeadingIndex>();
+  const headingIndex = (path: string): HeadingIndex | undefined => {
+    let index = headingIndexes.get(path);
+    if (index !== undefined) return index;
+    const headings = input.headings?.get(path);
+    if (headings === undefined) return undefined;
+    index = { exact: new Set(headings), folded: new Map() };
+    for (const heading of headings) {
+      const folded = heading.toLowerCase();
+      if (!index.folded.has(folded)) index.folded.set(folded, heading);
+    }
+    headingIndexes.set(path, index);
+    return index;
+  };
+
   const answers: Answers = {
     target(kind, linkpath) {
       // A file path relative to the linking note (`../images/x.png`, `./x.png`), as Obsidian
@@ -164,12 +183,19 @@ export function buildConversionContext(input: ConversionInput = {}): ConversionC
     commentId: (source) => hash(`${salt}\u0000${source}`).slice(0, 16),
     heading(key) {
       const hash = key.indexOf("#");
-      const wanted = key.slice(hash + 1).toLowerCase();
-      const found = input.headings?.get(key.slice(0, hash))?.find((heading) => heading.toLowerCase() === wanted);
-      return found ?? null;
+      const index = headingIndex(key.slice(0, hash));
+      if (index === undefined) return null;
+      const wanted = key.slice(hash + 1);
+      return index.exact.has(wanted) ? wanted : (index.folded.get(wanted.toLowerCase()) ?? null);
     },
   };
   return { enabled: input.enabled ?? true, linkFormat: input.linkFormat ?? "shortest", answers };
+}
+
+/** A note's headings as written, and by lowercase text the first one that folds to it. */
+interface HeadingIndex {
+  exact: Set<string>;
+  folded: Map<string, string>;
 }
 
 /** The placeholder id of a comment: the first 16 hex digits of SHA-256 over salt, NUL, source. */

@@ -29,8 +29,8 @@ export interface Env {
   readonly warnings: ConversionWarning[];
   /** The text being converted (the whole input). */
   readonly input: string;
-  /** The input's own headings by lowercase text, built on first use (see `inline.ts`, `ownHeading`). */
-  ownHeadings?: Map<string, string>;
+  /** The input's own headings as written, and by lowercase text the first one that folds to it; built on first use (see `inline.ts`, `ownHeading`). */
+  ownHeadings?: { exact: Set<string>; folded: Map<string, string> };
 }
 
 /** A comment's source by id: this conversion's own first, then the context's. */

@@ -20,8 +20,10 @@ import {
   isDelimiterRow,
   isPlainText,
   isTrimmed,
+  linesContaining,
   MARK,
   markers,
+  trimEndBlanks,
 } from "./syntax";
 
 type TokenKind =
@@ -548,14 +550,20 @@ function anchorOf(env: Env, path: string | null, heading: string): string {
  */
 function ownHeading(env: Env, heading: string): string | null {
   if (env.ownHeadings === undefined) {
-    const found = new Map<string, string>();
+    const found = { exact: new Set<string>(), folded: new Map<string, string>() };
     const take = (line: string): void => {
-      const text = OWN_HEADING.exec(line)?.[1];
-      if (text !== undefined && !found.has(text.toLowerCase())) found.set(text.toLowerCase(), text);
+      const text = ownHeadingText(line);
+      if (text === undefined) return;
+      found.exact.add(text);
+      if (!found.folded.has(text.toLowerCase())) found.folded.set(text.toLowerCase(), text);
     };
-    for (const raw of env.input.split(/\r\n|\n|\r/)) {
-      const line = raw.replace(/^(?:[ \t]*>)+/, "");
-      take(line);
+    // Only lines holding a `#` or a placeholder can add a heading: the others are passed over by
+    // native searches (this scan runs once per conversion over the whole note).
+    for (const raw of linesContaining(env.input, "#", PLACEHOLDER_PREFIX)) {
+      const first = raw.charCodeAt(0);
+      const line = first === 32 || first === 9 || first === 62 ? raw.replace(/^(?:[ \t]*>)+/, "") : raw;
+      if (line.includes("#")) take(line);
+      if (!line.includes(PLACEHOLDER_PREFIX)) continue;
       const id = PLACEHOLDER_ALONE.exec(line.trim())?.[1];
       const source = id === undefined ? null : env.answers.comment(id);
       if (source !== null && /^%%(?:\r\n|\n|\r)/.test(source))
@@ -563,12 +571,25 @@ function ownHeading(env: Env, heading: string): string | null {
     }
     env.ownHeadings = found;
   }
-  return env.ownHeadings.get(heading.toLowerCase()) ?? null;
+  // A heading written exactly so first: with `Setup` and `setup`, `[[#setup]]` is the second.
+  if (env.ownHeadings.exact.has(heading)) return heading;
+  return env.ownHeadings.folded.get(heading.toLowerCase()) ?? null;
 }
 
-/** A heading line whose text no conversion changes. */
-const OWN_HEADING = /^[ \t]*#{1,6}[ \t]+([^[\]!{}%<>^`\\|#\n\r]*[^[\]!{}%<>^`\\|#\s])[ \t]*$/;
+/**
+ * The text of a heading line whose text no conversion changes: what
+ * `^[ \t]*#{1,6}[ \t]+([^[\]!{}%<>^`\\|#\n\r]*[^[\]!{}%<>^`\\|#\s])[ \t]*$` captured, found in
+ * linear time (that expression was quadratic on `#` and a long run of spaces before a `!`).
+ */
+function ownHeadingText(line: string): string | undefined {
+  const prefix = /^[ \t]*#{1,6}[ \t]+/.exec(line);
+  if (prefix === null) return undefined;
+  const text = trimEndBlanks(line.slice(prefix[0].length));
+  if (text === "" || /\s/.test(text.charAt(text.length - 1)) || /[[\]!{}%<>^`\\|#\n\r]/.test(text)) return undefined;
+  return text;
+}
 /** A placeholder alone on a line, with any markers. */
+const PLACEHOLDER_PREFIX = "<!--obsidian-comment:";
 const PLACEHOLDER_ALONE = /^(?:<!---->)*<!--obsidian-comment:([0-9a-f]{16})-->$/;
 
 /** A link to a tracked note's URL → the wikilink that wrote it (see `encodeWikilink`). */

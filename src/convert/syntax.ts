@@ -160,7 +160,23 @@ export function indentWidth(text: string): number {
 
 /** A GFM table delimiter row that has at least one pipe (`| --- |`, `--- | :-:`). */
 export function isDelimiterRow(text: string): boolean {
-  return text.includes("|") && /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/.test(text);
+  // Trailing blanks cut first: the expression's last `[ \t]*` after another one backtracked
+  // quadratically on a long run of them before a character that fails the row.
+  return text.includes("|") && /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?$/.test(trimEndBlanks(text));
+}
+
+/**
+ * `text` without its trailing spaces and tabs, by a backwards loop: `replace(/[ \t]+$/, "")` tries
+ * the run from each of its characters, quadratic on a long run that something else ends.
+ */
+export function trimEndBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const code = text.charCodeAt(end - 1);
+    if (code !== 32 && code !== 9) break;
+    end--;
+  }
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /**
@@ -215,4 +231,41 @@ export function hasScheme(destination: string): boolean {
 /** Image extensions HackMD accepts for upload (docs/tools.md §16.3). */
 export function isImagePath(path: string): boolean {
   return /\.(?:png|jpe?g|gif|webp)$/i.test(path);
+}
+
+/**
+ * The lines of `text` (as `split(/\r\n|\n|\r/)` gives them) that contain `first` or `second`, in
+ * order, each once. Native searches find the next occurrence and the line breaks around it, each
+ * search resumed only once the cursor passes what it found, so a 1 MB note with a few such lines
+ * is read in linear time without splitting it into 25,000 strings.
+ */
+export function linesContaining(text: string, first: string, second: string): string[] {
+  const out: string[] = [];
+  const after = (needle: string, from: number, known: number): number =>
+    known === -1 || known >= from ? known : text.indexOf(needle, from);
+  let a = -2;
+  let b = -2;
+  let lf = -2;
+  let cr = -2;
+  let start = 0;
+  while (start <= text.length) {
+    a = after(first, start, a);
+    b = after(second, start, b);
+    const at = a === -1 ? b : b === -1 ? a : Math.min(a, b);
+    if (at === -1) break;
+    // Walk line by line (each break found once) to the line holding `at`.
+    for (;;) {
+      lf = after("\n", start, lf);
+      cr = after("\r", start, cr);
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      const next = end === -1 ? text.length + 1 : end + (end === cr && lf === end + 1 ? 2 : 1);
+      if (end === -1 || end > at) {
+        out.push(text.slice(start, end === -1 ? text.length : end));
+        start = next;
+        break;
+      }
+      start = next;
+    }
+  }
+  return out;
 }

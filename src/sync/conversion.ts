@@ -525,15 +525,13 @@ export class SyncConversion {
     const paths = new Set<string>();
     const want = (path: string | null, heading: string): void => {
       if (path === null || paths.size >= HEADING_NOTES_MAX || !notes.has(path)) return;
-      if (!known.has(`heading:${path}#${heading.slice(heading.lastIndexOf("#") + 1)}`)) paths.add(path);
+      if (!known.has(`heading:${path}#${heading}`)) paths.add(path);
     };
-    for (const match of text.matchAll(/\[\[([^\]|#\n]*)#([^\]|\n]*)/g)) {
-      const name = (match[1] as string).trimEnd();
-      if (name !== "") want(context.answers.target("note", name), match[2] as string);
-    }
-    for (const match of text.matchAll(/\[([^\]\n]*)\]\(([^()\s#]+)#[^()\s]*(?: "!?([^"\n|]*)[^"\n]*")?\)/g)) {
-      const label = match[1] as string;
-      want(context.answers.noteByUrl(match[2] as string), match[3] ?? label.slice(label.lastIndexOf(" > ") + 3));
+    for (const link of headingLinks(text)) {
+      if (link.name !== undefined) {
+        const name = link.name.trimEnd();
+        if (name !== "") want(context.answers.target("note", name), link.heading);
+      } else want(context.answers.noteByUrl(link.url), link.heading);
     }
     await Promise.all(
       [...paths].map(async (path) => {
@@ -595,6 +593,99 @@ export class SyncConversion {
   }
 }
 
+/** A heading link `headingLinks` found: the note by name (a wikilink) or by URL (a link), and the heading asked about. */
+export type HeadingLink =
+  { name: string; url?: undefined; heading: string } | { name?: undefined; url: string; heading: string };
+
+/**
+ * The heading links of `text`: `[[Name#Heading]]` and `[label](url#fragment)` (with an optional
+ * title `"Note#Heading|alias"` that `encodeTitled` in src/convert/inline.ts writes). The heading
+ * is the last `#` section (`Note#A#B` asks about B), as the converter asks `heading:path#B`; a
+ * title's `&#96;` is a backtick first, as `decodeLink` reads it. One pass with indexOf and
+ * forward scans that never go back over what they read: linear in the text's length whatever
+ * it holds (a line of `[` or `[[#` included).
+ */
+export function headingLinks(text: string): HeadingLink[] {
+  const links: HeadingLink[] = [];
+  const last = (heading: string): string => heading.slice(heading.lastIndexOf("#") + 1);
+  // `[[name#heading` where name has no `]`, `|`, `#` or newline and heading no `]`, `|` or newline.
+  for (let at = text.indexOf("[["); at !== -1;) {
+    let i = at + 2;
+    while (i < text.length && !"]|#\n".includes(text[i] as string)) i++;
+    if (text[i] !== "#") {
+      at = text.indexOf("[[", i);
+      continue;
+    }
+    const name = text.slice(at + 2, i);
+    let end = i + 1;
+    while (end < text.length && !"]|\n".includes(text[end] as string)) end++;
+    let heading = text.slice(i + 1, end);
+    // In a table the alias separator is `\|`: its backslash is not the heading's.
+    if (text[end] === "|" && heading.endsWith("\\")) heading = heading.slice(0, -1);
+    links.push({ name, heading: last(heading) });
+    at = text.indexOf("[[", end);
+  }
+  // `[label](url#fragment)` or `[label](url#fragment "title")`: label has no `]` or newline, url
+  // no `(`, `)`, whitespace or `#`, fragment no `(`, `)` or whitespace, title no `"` or newline.
+  let done = 0;
+  for (let close = text.indexOf("](", done); close !== -1; close = text.indexOf("](", Math.max(close + 2, done))) {
+    // The label starts at the first `[` after the previous `]`, newline or matched link.
+    let open = -1;
+    for (let j = close - 1; j >= done && text[j] !== "]" && text[j] !== "\n"; j--) if (text[j] === "[") open = j;
+    if (open === -1) continue;
+    let i = close + 2;
+    while (i < text.length && !/[()\s#]/.test(text[i] as string)) i++;
+    if (i === close + 2 || text[i] !== "#") continue;
+    const url = text.slice(close + 2, i);
+    i++;
+    while (i < text.length && !/[()\s]/.test(text[i] as string)) i++;
+    let heading: string | undefined;
+    if (text[i] === " " && text[i + 1] === '"') {
+      const quote = i + 2;
+      let end = quote;
+      while (end < text.length && text[end] !== '"' && text[end] !== "\n") end++;
+      if (text[end] !== '"' || text[end + 1] !== ")") continue;
+      const title = text.slice(text[quote] === "!" ? quote + 1 : quote, end).replace(/&#96;/g, "`");
+      const bar = title.indexOf("|");
+      heading = last(bar === -1 ? title : title.slice(0, bar));
+      i = end + 1;
+    } else if (text[i] !== ")") continue;
+    if (heading === undefined) {
+      const label = text.slice(open + 1, close);
+      heading = label.slice(label.lastIndexOf(" > ") + 3);
+    }
+    links.push({ url, heading });
+    done = i + 1;
+  }
+  return links;
+}
+
+/** Spaces and tabs. */
+const isBlank = (code: number): boolean => code === 32 || code === 9;
+
+/**
+ * The text of an ATX heading line: after ` {0,3}#{1,6}` and spaces or tabs, without trailing
+ * spaces and tabs nor a closing `#` run that follows a space or tab. What the regex
+ * `^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$` captured, found with backward loops in linear
+ * time (that regex was quadratic on a long run of spaces inside the heading).
+ */
+export function atxText(line: string): string | undefined {
+  const prefix = /^ {0,3}#{1,6}[ \t]+/.exec(line);
+  if (prefix === null) return undefined;
+  const start = prefix[0].length;
+  // `.` stops at U+2028 and U+2029, so that regex matched no line holding them.
+  if (line.includes("\u2028", start) || line.includes("\u2029", start)) return undefined;
+  let end = line.length;
+  while (end > start && isBlank(line.charCodeAt(end - 1))) end--;
+  let hashes = end;
+  while (hashes > start && line.charCodeAt(hashes - 1) === 35) hashes--;
+  if (hashes < end && hashes > start && isBlank(line.charCodeAt(hashes - 1))) {
+    end = hashes;
+    while (end > start && isBlank(line.charCodeAt(end - 1))) end--;
+  }
+  return line.slice(start, end);
+}
+
 /** The ATX headings of a note as written (outside front matter and fenced code), in order. */
 export function atxHeadings(text: string): string[] {
   const lines = text.split(/\r\n|\n|\r/);
@@ -622,7 +713,7 @@ export function atxHeadings(text: string): string[] {
       fence = marks;
       continue;
     }
-    const heading = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line)?.[1];
+    const heading = atxText(line);
     if (heading !== undefined && heading !== "") headings.push(heading);
   }
   return headings;

@@ -159,7 +159,13 @@ export class SyncService implements SyncTools {
   /** A body in the tracked file's syntax (see SyncTools.localFormOf). */
   async localFormOf(found: KeyedRecord, remoteText: string): Promise<string> {
     const previous = await this.store.conversionOf(found);
-    return (await this.conversion.localForm(remoteText, { convert: previous?.enabled === true, previous })).text;
+    return (
+      await this.conversion.localForm(remoteText, {
+        convert: previous?.enabled === true,
+        previous,
+        notePath: found.record.local_path,
+      })
+    ).text;
   }
 
   /** A tracked working file's text in the baseline's form (see SyncTools.remoteFormOf). */
@@ -1540,6 +1546,8 @@ export class SyncService implements SyncTools {
       await this.conversion.localForm(remoteBody, {
         convert: loaded.conversion?.enabled === true,
         previous: loaded.conversion,
+        // Relative links and images resolve beside the note, as its pull resolves them.
+        notePath: loaded.record.local_path,
       })
     ).text;
     let target: string;

@@ -46,8 +46,22 @@ describe("wikilinks whose heading or alias holds a code span", () => {
 
 describe("callout edge forms", () => {
   it("converts a callout indented by one to three spaces: the container is indented alike", () => {
-    both(" > [!todo]- Later\n > Text\n", " :::info todo-\n**Later**\nText\n :::\n");
-    both("   > [!tip]\n   > Text", "   :::success tip\nText\n   :::");
+    both(" > [!todo]- Later\n > Text\n", " :::info todo-\n **Later**\n Text\n :::\n");
+    both("   > [!tip]\n   > Text", "   :::success tip\n   Text\n   :::");
+    // In a list item: every content line keeps the item's indent (markdown-it-container would
+    // close the container at an unindented one); a blank line stays empty.
+    both(
+      "1. item\n\n   > [!tip] T\n   > a\n   >\n   > b\n\n   after",
+      "1. item\n\n   :::success tip\n   **T**\n   a\n\n   b\n   :::\n\n   after",
+    );
+    // A colon line inside counts without the indent: `  :::x` under two more spaces is still one.
+    both("  > [!tip]\n  > :::x\n  > y", "  ::::success tip\n  :::x\n  y\n  ::::");
+    both("  > [!tip]\n  >   :::x\n  > y", "  ::::success tip\n    :::x\n  y\n  ::::");
+    // A container from HackMD whose lines lack the indent, or hold only the indent, stays as written.
+    for (const text of ["  :::success tip\nText\n  :::", "  :::success tip\n  a\n  \n  b\n  :::"]) {
+      expect(toLocal(text, context()).text).toBe(text);
+      expect(toRemote(text, context()).text).toBe(text);
+    }
     // Lines indented unlike the header, or a quote that is not a callout, keep their prefixes.
     for (const text of [" > [!tip]\n> Text", "  > [!tip]\n > Text", " > quote\n > [[x"]) {
       expect(toRemote(text, context()).text).toBe(text);
@@ -146,6 +160,28 @@ describe("heading anchors in the case of the target's heading", () => {
     ]);
   });
 
+  it("prefers the heading written exactly as the link spells it over one in another case", () => {
+    const both = context([], {
+      ...INPUT,
+      headings: new Map([["Other note.md", ["Setup", "setup", "Intro"]]]),
+    });
+    expect(toRemote("[[Other note#setup]] [[Other note#Setup]]", both).text).toBe(
+      "[Other note > setup](https://hackmd.io/abc#setup) [Other note > Setup](https://hackmd.io/abc#Setup)",
+    );
+    expect(toRemote("[[Other note#SETUP]] [[Other note#intro]]", both).text).toBe(
+      "[Other note > SETUP](https://hackmd.io/abc#Setup) [Other note > intro](https://hackmd.io/abc#Intro)",
+    );
+  });
+
+  it("answers many heading links to a note with many headings from one index (linear, not questions × headings)", () => {
+    const headings = Array.from({ length: 5_000 }, (_, i) => `Heading ${i}`);
+    const many = context([], { ...INPUT, headings: new Map([["Other note.md", headings]]) });
+    const text = Array.from({ length: 5_000 }, (_, i) => `[[Other note#heading ${4_999 - i}]]`).join("\n");
+    const remote = toRemote(text, many).text.split("\n");
+    expect(remote[0]).toBe("[Other note > heading 4999](https://hackmd.io/abc#Heading-4999)");
+    expect(remote[4_999]).toBe("[Other note > heading 0](https://hackmd.io/abc#Heading-0)");
+  });
+
   it("uses the link's own spelling when the target's headings are not known or none matches", () => {
     const unknown = context([], { ...INPUT, headings: new Map() });
     expect(toRemote("[[Other note#default sort order]]", unknown).text).toBe(
@@ -171,6 +207,11 @@ describe("same-note heading links in another case", () => {
     const remote = toRemote(hidden, context());
     expect(remote.text).toMatch(/\[secret\]\(#Secret "#secret"\)$/);
     expect(toLocal(remote.text, context(remote.dependencies.comments)).text).toBe(hidden);
+  });
+
+  it("prefer the heading written exactly as the link spells it over one in another case", () => {
+    both("## Setup\n## setup\n[[#setup]]", '## Setup\n## setup\n[setup](#setup "#setup")');
+    both("## Setup\n## setup\n[[#SETUP]]", '## Setup\n## setup\n[SETUP](#Setup "#SETUP")');
   });
 
   it("ignore headings whose text a conversion would change, so both sides agree", () => {

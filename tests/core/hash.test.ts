@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { bodyHash, sha256Hex, useSyncSha256, utf8Length } from "../../src/core/hash";
+import { bodyHash, sha256Hex, useHostText, useSyncSha256, utf8Length } from "../../src/core/hash";
 import { installNodeSha256 } from "../../src/node/node-sha256";
 
 const expected = (text: string): string => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
@@ -33,10 +33,22 @@ describe("bodyHash", () => {
 });
 
 describe("sha256Hex with a host's synchronous SHA-256", () => {
-  afterEach(() => useSyncSha256(undefined));
+  afterEach(() => {
+    useSyncSha256(undefined);
+    useHostText(undefined);
+  });
 
   it("gives WebCrypto's answers with Node's crypto installed", async () => {
-    const inputs = ["", "a\n", "é ☃ 😀\n", "x".repeat(70_000), new Uint8Array([0, 255, 10, 13])];
+    // Lone surrogates: Node's text hash must encode them as U+FFFD, as TextEncoder does.
+    const inputs = [
+      "",
+      "a\n",
+      "é ☃ 😀\n",
+      "\ud83d",
+      "x\ude00\ud83d",
+      "x".repeat(70_000),
+      new Uint8Array([0, 255, 10, 13]),
+    ];
     const webCrypto = await Promise.all(inputs.map((input) => sha256Hex(input)));
     installNodeSha256();
     expect(await Promise.all(inputs.map((input) => sha256Hex(input)))).toEqual(webCrypto);
@@ -56,7 +68,15 @@ describe("sha256Hex with a host's synchronous SHA-256", () => {
   });
 });
 
-describe("utf8Length", () => {
+describe.each([
+  ["TextEncoder", (): void => useHostText(undefined)],
+  ["Node's Buffer installed", installNodeSha256],
+])("utf8Length (%s)", (_name, install) => {
+  beforeEach(install);
+  afterEach(() => {
+    useSyncSha256(undefined);
+    useHostText(undefined);
+  });
   it("counts the bytes TextEncoder writes, lone surrogates as U+FFFD", () => {
     const encoder = new TextEncoder();
     const units = [0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xe9, 0x2603, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0xffff, 0x0a];

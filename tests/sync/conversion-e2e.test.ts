@@ -208,6 +208,26 @@ describe("Obsidian content survives the trip to HackMD and back", () => {
     expect(snapshot).toContain("[[Other note]]");
   });
 
+  it("a conflict's snapshot of a note in a folder links a shared name as the file does (resolved beside the note)", async () => {
+    await mkdir(local("Sync"));
+    await mkdir(local("Publish"));
+    ok(
+      await bridge.call("hackmd_pull_note", { note_ref: OTHER, local_path: "Sync/Security.md", overwrite_local: true }),
+    );
+    ok(await bridge.call("hackmd_pull_note", { note_ref: DEMO_NOTE_IDS.spec, local_path: "Publish/Security.md" }));
+    ok(await bridge.call("hackmd_pull_note", { note_ref: DEMO_NOTE_IDS.weeklySync, local_path: "Sync/Guide.md" }));
+    const written = await readFile(local("Sync/Guide.md"), "utf8");
+    await writeFile(local("Sync/Guide.md"), `${written}Mine.\n`);
+    const theirs = bridge.emu.inspect().notes.find((note) => note.id === DEMO_NOTE_IDS.weeklySync)?.content ?? "";
+    // Theirs adds a link to the note beside it: no answer the baseline's conversion recorded covers it.
+    const origin = new URL(bridge.emu.url).origin;
+    bridge.emu.collaboratorEdit(DEMO_NOTE_IDS.weeklySync, {
+      content: `${theirs}Also [Security](${origin}/${OTHER}).\n`,
+    });
+    expect(ok(await bridge.call("hackmd_push_note", { local_path: "Sync/Guide.md" })).status).toBe("conflict");
+    expect(await readFile(local("Sync/Guide.remote.md"), "utf8")).toBe(`${written}Also [[Security]].\n`);
+  });
+
   it("--no-convert (convert: false) syncs that note byte for byte from then on", async () => {
     bridge.emu.collaboratorEdit(MAIN, { content: `${remote()}\n:::info\nRaw.\n:::\n` });
     const pulled = await bridge.core.deps.sync.pull({

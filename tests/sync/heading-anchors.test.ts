@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishFile } from "../../src/app/publish";
 import { CallContext } from "../../src/hackmd/call-context";
-import { atxHeadings } from "../../src/sync/conversion";
+import { atxHeadings, atxText, headingLinks } from "../../src/sync/conversion";
 import { ok, startBridge, type TestBridge } from "../helpers/bridge";
 
 /** A PNG signature and header: enough for the upload's type sniffing. */
@@ -70,5 +70,58 @@ describe("atxHeadings", () => {
     expect(
       atxHeadings("---\n# not: a heading\n---\n# One\n```\n## Code\n```\n  ## Two ##\n#No\n###### Six\n~~~\n# x\n"),
     ).toEqual(["One", "Two", "Six"]);
+  });
+});
+
+describe("atxText", () => {
+  it("reads a heading line as the heading regex did, closing hashes and trailing blanks removed", () => {
+    expect(atxText("## Two ##")).toBe("Two");
+    expect(atxText("# a ## #")).toBe("a ##");
+    expect(atxText("# ##")).toBe("##");
+    expect(atxText("# x#")).toBe("x#");
+    expect(atxText("#\ta \t")).toBe("a");
+    expect(atxText("#No")).toBeUndefined();
+    expect(atxText("    # code")).toBeUndefined();
+  });
+
+  it("reads a heading holding a long run of spaces (a backtracking regex was quadratic on it)", () => {
+    const spaces = " ".repeat(200_000);
+    expect(atxText(`# a${spaces}b`)).toBe(`a${spaces}b`);
+    expect(atxText(`# a${spaces}#`)).toBe("a");
+    expect(atxHeadings(`# a${spaces}b${spaces}\n`)).toEqual([`a${spaces}b`]);
+  });
+});
+
+describe("headingLinks", () => {
+  it("lists wikilink and link headings, the last section of a nested one, a table's alias separator left out", () => {
+    expect(
+      headingLinks("[[Note#A#B]] | [[T#h\\|alias]] | [Note > H](https://h/n#H) [[Plain]] [x](https://h/m)\n"),
+    ).toEqual([
+      { name: "Note", heading: "B" },
+      { name: "T", heading: "h" },
+      { url: "https://h/n", heading: "H" },
+    ]);
+  });
+
+  it("reads a title's &#96; as a backtick, as the converter does, so a note already answered is not read again", () => {
+    expect(headingLinks('[x](https://h/n#c "Note#&#96;code&#96;|x")')).toEqual([
+      { url: "https://h/n", heading: "`code`" },
+    ]);
+    expect(headingLinks('[x](https://h/n#b "!Note#A#B")')).toEqual([{ url: "https://h/n", heading: "B" }]);
+  });
+
+  it("scans a line of `[` or of `[[#` (the regexes were quadratic on them) and finds the link after it", () => {
+    const tail = "[[Note#End]] [N > E](https://h/n#E)";
+    expect(headingLinks(`#\n${"[".repeat(300_000)}${tail}`)).toEqual([
+      { name: "[".repeat(300_000 - 2) + "[[Note", heading: "End" },
+      { url: "https://h/n", heading: "E" },
+    ]);
+    // The first `[[#` takes the rest of the line as its heading, as the regex did.
+    expect(headingLinks(`${"[[#".repeat(100_000)}\n${tail}`)).toEqual([
+      { name: "", heading: "" },
+      { name: "Note", heading: "End" },
+      { url: "https://h/n", heading: "E" },
+    ]);
+    expect(headingLinks(`${"[a](u#x ".repeat(100_000)}`)).toEqual([]);
   });
 });
