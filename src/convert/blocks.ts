@@ -284,14 +284,11 @@ function container(lines: readonly Line[], at: number, index: LineIndex, env: En
   const colons = (match[1] as string).length;
   const close = index.nextExact(indent + ":".repeat(colons), at);
   if (close === undefined) return undefined;
-  // An indented container's lines carry its indent (see `toContainer`); they are read without it.
-  const content = indent === "" ? lines.slice(at + 1, close) : unindented(lines, at + 1, close, indent);
-  if (content === undefined) return undefined;
   // The closer must be the first line markdown-it-container could take as one, and no shorter marker would do.
-  const longest = indent === "" ? index.maxColonRun(at + 1, close) : longestColonRun(content);
-  if (colons !== Math.max(3, longest + 1)) return undefined;
+  if (colons !== Math.max(3, index.maxColonRun(at + 1, close) + 1)) return undefined;
   if (!neighboursAllow(lines[at - 1], lines[close + 1], close > at + 1 && (lines[close - 1] as Line).text === ""))
     return undefined;
+  const content = lines.slice(at + 1, close);
   const titleMatch = content.length > 0 ? titleLine((content[0] as Line).text) : undefined;
   const r0 = opener.eol;
   const rc = (lines[close] as Line).eol;
@@ -398,42 +395,12 @@ function lineForLine(lines: readonly Line[]): boolean {
   );
 }
 
-/**
- * The lines `from..to` of an indented container without its indent: each is empty or starts with
- * the indent and has more after it (a line of the indent alone would come back empty). Undefined
- * when one does not: such a container is not one `toContainer` writes, and stays as written.
- */
-function unindented(lines: readonly Line[], from: number, to: number, indent: string): Line[] | undefined {
-  const out: Line[] = [];
-  for (let i = from; i < to; i++) {
-    const line = lines[i] as Line;
-    if (line.text === "") out.push(line);
-    else if (line.text.length > indent.length && line.text.startsWith(indent))
-      out.push(withText(line, line.text.slice(indent.length)));
-    else return undefined;
-  }
-  return out;
-}
-
-/** The longest run of colons that opens a line among `lines`. */
-function longestColonRun(lines: readonly Line[]): number {
-  let longest = 0;
-  for (const line of lines) longest = Math.max(longest, colonRun(line.text));
-  return longest;
-}
-
-/**
- * Callout (content converted) → container; `n` colons, one more than any colon run inside. An
- * indented callout (inside a list item, in the help vault) gives every non-empty line of its
- * container the same indent: markdown-it-container ends a container at a line indented less
- * than the list item's content, so unindented lines would close it there and leave the list.
- */
+/** Callout (content converted) → container; `n` colons, one more than any colon run inside. */
 function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env): Line[] {
-  const converted = convertLines(body, env, false, false);
-  const colons = ":".repeat(Math.max(3, longestColonRun(converted) + 1));
-  const content = converted.map((line) =>
-    shell.indent === "" || line.text === "" ? line : withText(line, shell.indent + line.text),
-  );
+  const content = convertLines(body, env, false, false);
+  let longest = 0;
+  for (const line of content) longest = Math.max(longest, colonRun(line.text));
+  const colons = ":".repeat(Math.max(3, longest + 1));
   const separator = header.eol === "" ? "\n" : header.eol;
   const info =
     (shell.spelling === shell.type && shell.fold === "" ? shell.type : `${shell.type} ${shell.spelling}${shell.fold}`) +
@@ -444,11 +411,7 @@ function toContainer(shell: Shell, header: Line, body: readonly Line[], env: Env
   if (shell.title !== undefined) {
     const title = convertInlineText(shell.title, env, header.no);
     const wrap = starred(title) ? "__" : "**";
-    out.push({
-      text: `${shell.indent}${shell.lead}${wrap}${title}${wrap}${shell.trail}`,
-      eol: separator,
-      no: header.no,
-    });
+    out.push({ text: `${shell.lead}${wrap}${title}${wrap}${shell.trail}`, eol: separator, no: header.no });
   }
   content.forEach((line, i) =>
     out.push(i === content.length - 1 && line.eol === "" ? { ...line, eol: separator } : line),
