@@ -601,7 +601,8 @@ export type HeadingLink =
  * The heading links of `text`: `[[Name#Heading]]` and `[label](url#fragment)` (with an optional
  * title `"Note#Heading|alias"` that `encodeTitled` in src/convert/inline.ts writes). The heading
  * is the last `#` section (`Note#A#B` asks about B), as the converter asks `heading:path#B`; a
- * title's `&#96;` is a backtick first, as `decodeLink` reads it. One pass with indexOf and
+ * title's `&#96;` is a backtick first, as `decodeLink` reads it; an untitled link's label
+ * (`Note > Heading`) gives what follows its first ` > `. One pass with indexOf and
  * forward scans that never go back over what they read: linear in the text's length whatever
  * it holds (a line of `[` or `[[#` included).
  */
@@ -651,10 +652,13 @@ export function headingLinks(text: string): HeadingLink[] {
       i = end + 1;
     } else if (text[i] !== ")") continue;
     if (heading === undefined) {
+      // An untitled link's heading is all after the label's first ` > `, as `decodeLink` cuts it
+      // (`[Note > a > b](…)` asks about `a > b`); without one the converter asks about none.
       const label = text.slice(open + 1, close);
-      heading = label.slice(label.lastIndexOf(" > ") + 3);
+      const cut = label.indexOf(" > ");
+      if (cut !== -1) heading = label.slice(cut + 3);
     }
-    links.push({ url, heading });
+    if (heading !== undefined) links.push({ url, heading });
     done = i + 1;
   }
   return links;
