@@ -123,7 +123,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       const block =
         commentBlock(lines, i, index, env) ??
         (unclosedComment ? undefined : placeholderLine(lines, i, env)) ??
-        container(lines, i, index, env);
+        (inList && indent > 0 ? undefined : container(lines, i, index, env));
       if (block !== undefined) {
         flush();
         append(out, block.lines);
@@ -138,7 +138,10 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       let end = i;
       while (end < lines.length && isQuoteLine((lines[end] as Line).text)) end++;
       const seen = { callout: false };
-      append(out, quote(lines, i, end, env, keepLines, seen));
+      // An indented callout in a list item stays a quote, and an indented container there stays
+      // as written, both ways: markdown-it-container closes a container at the first line indented
+      // less than the item's text, and a callout's content cannot say how far the item indents it.
+      append(out, quote(lines, i, end, env, keepLines, seen, inList && indent > 0));
       // A callout ends a list as the container it stands for does, even when indented.
       if (text.startsWith(">") || seen.callout) inList = false;
       previous = "other";
@@ -434,8 +437,9 @@ function quote(
   env: Env,
   keepLines: boolean,
   seen?: { callout: boolean },
+  inListItem = false,
 ): Line[] {
-  if (!keepLines) {
+  if (!keepLines && !inListItem) {
     const converted = callout(lines, from, to, env);
     if (converted !== undefined) {
       if (seen !== undefined) seen.callout = true;

@@ -55,6 +55,23 @@ describe("callout edge forms", () => {
     }
   });
 
+  it("leaves an indented callout in a list item a quote, and an indented container there as written, both ways", () => {
+    // Converted, the container would end at its first unindented line inside the item (C31).
+    for (const text of [
+      "1. item\n   > [!tip]\n   > body\n\n   after",
+      "- a\n\n  > [!warning] W\n  > x\n\n  para",
+      "- a\n\n  :::success tip\n  body\n  :::",
+      "- a\n\n  :::info\nx\n  :::",
+      "- a\n\n  > <!---->[!tip]\n  > b",
+    ]) {
+      expect(toRemote(text, context()).text).toBe(text);
+      expect(toLocal(text, context()).text).toBe(text);
+    }
+    // After the list, or not indented (it then ends the list on both sides), it converts.
+    both("- a\n\nText\n\n > [!tip]\n > b", "- a\n\nText\n\n :::success tip\nb\n :::");
+    both("- a\n\n> [!tip]\n> b", "- a\n\n:::success tip\nb\n:::");
+  });
+
   it("keeps a title's leading spaces, a no-break space after the type, and a title that starts with bold", () => {
     both("> [!example]  Two spaces\n> Text", ":::info example\n **Two spaces**\nText\n:::");
     both("> [!abstract]\u00a0**Further reading**: x", ":::info abstract\n\u00a0__**Further reading**: x__\n:::");

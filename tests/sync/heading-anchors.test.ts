@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishFile } from "../../src/app/publish";
 import { CallContext } from "../../src/hackmd/call-context";
+import { toRemote } from "../../src/convert";
 import { atxHeadings, atxText, headingLinks } from "../../src/sync/conversion";
+import { context } from "../convert/fixtures";
 import { ok, startBridge, type TestBridge } from "../helpers/bridge";
 
 /** A PNG signature and header: enough for the upload's type sniffing. */
@@ -101,6 +103,19 @@ describe("headingLinks", () => {
       { name: "T", heading: "h" },
       { url: "https://h/n", heading: "H" },
     ]);
+  });
+
+  it("asks about the heading after a link label's first ` > `, as the converter records it; a label without one asks about none", () => {
+    // toRemote writes `[[Other note#a > b]]` as `[Other note > a > b](…#a--b)` and records
+    // `heading:Other note.md#a > b` (decodeLink cuts the label at its first ` > `).
+    const remote = toRemote("[[Other note#a > b]]", context());
+    const asked = remote.dependencies.answers
+      .map(([question]) => question)
+      .filter((question) => question.startsWith("heading:"))
+      .map((question) => question.slice(question.indexOf("#") + 1));
+    expect(asked).toEqual(["a > b"]);
+    expect(headingLinks(remote.text).map((link) => link.heading)).toEqual(asked);
+    expect(headingLinks("[plain](https://h/n#frag)")).toEqual([]);
   });
 
   it("reads a title's &#96; as a backtick, as the converter does, so a note already answered is not read again", () => {
