@@ -245,7 +245,16 @@ export class SyncJournal {
       texts.set(hash, keepWritten);
       written = { hash, path: textFile(hash) };
     }
-    await Promise.all([...texts].map(([hash, text]) => this.files.write(textFile(hash), text)));
+    await Promise.all(
+      [...texts].map(async ([hash, text]) => {
+        // Named by its hash and written whole (by rename): a file there with the text's size holds
+        // it already, so it is not written again (the text a pull wrote is what the next push
+        // replaces; a 1 MB write and flush saved). A file cut short is written anew.
+        const there = await this.files.stat(textFile(hash));
+        if (there !== undefined && there.size === utf8Length(text)) return;
+        await this.files.write(textFile(hash), text);
+      }),
+    );
     const at = this.now();
     counter += 1;
     const entry: JournalEntry = {

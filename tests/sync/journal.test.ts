@@ -4,7 +4,7 @@
  * with SIGKILL in the middle of its appends leaves every segment parseable.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import esbuild from "esbuild";
@@ -68,6 +68,23 @@ describe("sync journal store", () => {
     const path = entry?.replaced?.[0]?.path ?? "";
     expect(await readFile(join(root, STATE, path), "utf8")).toBe("old text\n");
     expect(await journal.keptText(hash)).toBe("old text\n");
+  });
+
+  it("writes a kept text once: a later entry naming the same text leaves its file alone, one cut short is written anew", async () => {
+    const journal = await open();
+    const text = "kept body\n".repeat(100);
+    const first = await journal.append(draft(1, { keepWritten: text }));
+    const file = join(root, STATE, first?.written?.path ?? "");
+    const before = await stat(file);
+    const second = await journal.append(draft(2, { keep: [{ side: "remote", text }] }));
+    expect(second?.replaced?.[0]?.path).toBe(first?.written?.path);
+    const after = await stat(file);
+    // The atomic write renames a new file into place: another inode had it been written again.
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    await writeFile(file, "kept");
+    await journal.append(draft(3, { keepWritten: text }));
+    expect(await readFile(file, "utf8")).toBe(text);
+    expect(await journal.keptText(await bodyHash(text))).toBe(text);
   });
 
   it("is bounded: the oldest segment goes first, with the texts only it named", async () => {
