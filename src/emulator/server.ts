@@ -54,10 +54,12 @@ export function sendReply(res: ServerResponse, reply: Reply, extra: Record<strin
     headers["Content-Type"] = "text/plain; charset=utf-8";
   }
   if (reply.status === 204 || reply.status === 304) payload = undefined;
-  if (payload !== undefined) headers["Content-Length"] = String(Buffer.byteLength(payload));
+  // Encoded once: counting the bytes of a 1 MB reply and then writing it encoded it twice.
+  const bytes = payload === undefined ? undefined : Buffer.from(payload, "utf8");
+  if (bytes !== undefined) headers["Content-Length"] = String(bytes.byteLength);
   else if (reply.status !== 204 && reply.status !== 304) headers["Content-Length"] = "0";
   res.writeHead(reply.status, headers);
-  res.end(payload);
+  res.end(bytes);
 }
 
 function bearer(req: IncomingMessage): string | null {
