@@ -21,6 +21,7 @@ import {
   isContainerType,
   isHeading,
   isListItem,
+  listContentIndent,
   isQuoteLine,
   isThematicBreak,
   isTrimmed,
@@ -75,6 +76,8 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
   const index = new LineIndex(lines);
   let previous: Previous = "start";
   let inList = false;
+  // The least column a list item's text starts at since the list began (see `listContentIndent`).
+  let listIndent = 0;
   let unclosedComment = false;
   let i = 0;
   if (top) {
@@ -123,7 +126,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       const block =
         commentBlock(lines, i, index, env) ??
         (unclosedComment ? undefined : placeholderLine(lines, i, env)) ??
-        (inList && indent > 0 ? undefined : container(lines, i, index, env));
+        (inList && indent >= listIndent ? undefined : container(lines, i, index, env));
       if (block !== undefined) {
         flush();
         append(out, block.lines);
@@ -141,7 +144,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       // An indented callout in a list item stays a quote, and an indented container there stays
       // as written, both ways: markdown-it-container closes a container at the first line indented
       // less than the item's text, and a callout's content cannot say how far the item indents it.
-      append(out, quote(lines, i, end, env, keepLines, seen, inList && indent > 0));
+      append(out, quote(lines, i, end, env, keepLines, seen, inList && indent >= listIndent));
       // A callout ends a list as the container it stands for does, even when indented.
       if (text.startsWith(">") || seen.callout) inList = false;
       previous = "other";
@@ -149,8 +152,10 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       continue;
     }
     paragraph.push(line);
-    if (isListItem(text) && !isThematicBreak(text)) inList = true;
-    else if (indent < 2 && (previous !== "paragraph" || isHeading(text) || isThematicBreak(text))) inList = false;
+    if (isListItem(text) && !isThematicBreak(text)) {
+      listIndent = inList ? Math.min(listIndent, listContentIndent(text)) : listContentIndent(text);
+      inList = true;
+    } else if (indent < 2 && (previous !== "paragraph" || isHeading(text) || isThematicBreak(text))) inList = false;
     previous = isHeading(text) || isThematicBreak(text) ? "other" : "paragraph";
     i++;
   }

@@ -140,6 +140,20 @@ export function isListItem(text: string): boolean {
   return /^[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/.test(text);
 }
 
+/**
+ * The column a list item's text starts at: after its marker and one to four spaces (CommonMark
+ * §5.2), one past the marker when the item is empty or more spaces follow, and where a tab makes
+ * the column uncertain, the least it could be.
+ */
+export function listContentIndent(text: string): number {
+  const match = /^( *)([-+*]|\d{1,9}[.)])( *)([^]?)/.exec(text);
+  if (match === null) return indentWidth(text) + 1;
+  const lead = (match[1] as string).length + (match[2] as string).length;
+  const spaces = (match[3] as string).length;
+  if (match[4] === "" || match[4] === "\t" || spaces > 4) return lead + 1;
+  return lead + spaces;
+}
+
 /** A thematic break line. */
 export function isThematicBreak(text: string): boolean {
   const first = text.charCodeAt(0);

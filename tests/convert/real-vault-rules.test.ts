@@ -67,9 +67,20 @@ describe("callout edge forms", () => {
       expect(toRemote(text, context()).text).toBe(text);
       expect(toLocal(text, context()).text).toBe(text);
     }
-    // After the list, or not indented (it then ends the list on both sides), it converts.
+    // After the list, or indented less than the item's text (it then ends the list on both
+    // sides), it converts.
     both("- a\n\nText\n\n > [!tip]\n > b", "- a\n\nText\n\n :::success tip\nb\n :::");
     both("- a\n\n> [!tip]\n> b", "- a\n\n:::success tip\nb\n:::");
+    both("1. a\n\n  > [!tip]\n  > b", "1. a\n\n  :::success tip\nb\n  :::");
+    both("- a\n  - b\n\n > [!tip]\n > c", "- a\n  - b\n\n :::success tip\nc\n :::");
+    // Four spaces after the marker: the item's text starts at column 5.
+    both("-    a\n\n  > [!tip]\n  > c", "-    a\n\n  :::success tip\nc\n  :::");
+    // A nested item's text is further in, but the outer item's still holds the callout; a tab after
+    // the marker counts as the least it could be.
+    for (const text of ["- a\n  - b\n\n  > [!tip]\n  > c", "-\ta\n\n  > [!tip]\n  > c"]) {
+      expect(toRemote(text, context()).text).toBe(text);
+      expect(toLocal(text, context()).text).toBe(text);
+    }
   });
 
   it("keeps a title's leading spaces, a no-break space after the type, and a title that starts with bold", () => {
