@@ -116,7 +116,10 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       i = end + 1;
       continue;
     }
-    if (!keepLines) {
+    // Only a line starting with `<` or `%` (a block comment, a placeholder) or with `:` after up
+    // to three spaces (a container) can open a block here: the others skip the three look-ups.
+    const first = text.charCodeAt(0);
+    if (!keepLines && (first === 60 || first === 37 || first === 58 || first === 32)) {
       // After a `%%` line nothing closes, a restored block comment would close it instead: its placeholders stay as written.
       if (!unclosedComment && BLOCK_COMMENT.test(text) && index.nextExact("%%", i) === undefined)
         unclosedComment = true;
@@ -149,9 +152,10 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       continue;
     }
     paragraph.push(line);
+    const breaksParagraph = isHeading(text) || isThematicBreak(text);
     if (isListItem(text) && !isThematicBreak(text)) inList = true;
-    else if (indent < 2 && (previous !== "paragraph" || isHeading(text) || isThematicBreak(text))) inList = false;
-    previous = isHeading(text) || isThematicBreak(text) ? "other" : "paragraph";
+    else if (indent < 2 && (previous !== "paragraph" || breaksParagraph)) inList = false;
+    previous = breaksParagraph ? "other" : "paragraph";
     i++;
   }
   flush();

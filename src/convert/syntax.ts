@@ -150,9 +150,10 @@ export function isThematicBreak(text: string): boolean {
 /** Indentation width in columns (tabs to the next multiple of four). */
 export function indentWidth(text: string): number {
   let width = 0;
-  for (const char of text) {
-    if (char === " ") width++;
-    else if (char === "\t") width += 4 - (width % 4);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32) width++;
+    else if (code === 9) width += 4 - (width % 4);
     else break;
   }
   return width;
