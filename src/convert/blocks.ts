@@ -116,10 +116,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       i = end + 1;
       continue;
     }
-    // Only a line starting with `<` or `%` (a block comment, a placeholder) or with `:` after up
-    // to three spaces (a container) can open a block here: the others skip the three look-ups.
-    const first = text.charCodeAt(0);
-    if (!keepLines && (first === 60 || first === 37 || first === 58 || first === 32)) {
+    if (!keepLines && mayOpenBlock(text)) {
       // After a `%%` line nothing closes, a restored block comment would close it instead: its placeholders stay as written.
       if (!unclosedComment && BLOCK_COMMENT.test(text) && index.nextExact("%%", i) === undefined)
         unclosedComment = true;
@@ -160,6 +157,18 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
   }
   flush();
   return out;
+}
+
+/**
+ * Whether a line may open a block comment, a placeholder line (both start with `<` or `%`) or a
+ * container (`:` after up to three spaces): the others skip those three look-ups.
+ */
+function mayOpenBlock(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first === 60 || first === 37 || first === 58) return true;
+  let p = 0;
+  while (p < 3 && text.charCodeAt(p) === 32) p++;
+  return p > 0 && text.charCodeAt(p) === 58;
 }
 
 /** Appends `from[start..end)` without spreading (a spread of many lines overflows the stack). */
