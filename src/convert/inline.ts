@@ -586,6 +586,11 @@ function ownHeading(env: Env, heading: string): string | null {
  * linear time (that expression was quadratic on `#` and a long run of spaces before a `!`).
  */
 function ownHeadingText(line: string): string | undefined {
+  // Most lines holding a `#` are not headings (`[[#…]]`, `#tag`): the first character after the
+  // blanks tells, without the expression.
+  let p = 0;
+  while (line.charCodeAt(p) === 32 || line.charCodeAt(p) === 9) p++;
+  if (line.charCodeAt(p) !== 35) return undefined;
   const prefix = /^[ \t]*#{1,6}[ \t]+/.exec(line);
   if (prefix === null) return undefined;
   const text = trimEndBlanks(line.slice(prefix[0].length));

@@ -246,6 +246,21 @@ export function linesContaining(text: string, first: string, second: string): st
     known === -1 || known >= from ? known : text.indexOf(needle, from);
   let a = -2;
   let b = -2;
+  if (!text.includes("\r") && !first.includes("\n") && !second.includes("\n")) {
+    // Lines end only at `\n` (almost every text): the line around each hit is found from the hit
+    // itself, so the lines between hits are not walked at all.
+    let from = 0;
+    while (from <= text.length) {
+      a = after(first, from, a);
+      b = after(second, from, b);
+      const at = a === -1 ? b : b === -1 ? a : Math.min(a, b);
+      if (at === -1) break;
+      const end = text.indexOf("\n", at);
+      out.push(text.slice(text.lastIndexOf("\n", at) + 1, end === -1 ? text.length : end));
+      from = end === -1 ? text.length + 1 : end + 1;
+    }
+    return out;
+  }
   let lf = -2;
   let cr = -2;
   let start = 0;
