@@ -606,7 +606,8 @@ class LineIndex {
     if (this.exact === undefined) {
       this.exact = new Map();
       this.lines.forEach((line, i) => {
-        if (line.text === "%%" || /^ {0,3}:{3,}$/.test(line.text)) {
+        // colonRun first: it rules out most lines by their first character.
+        if (line.text === "%%" || (colonRun(line.text) >= 3 && /^ {0,3}:{3,}$/.test(line.text))) {
           const list = this.exact?.get(line.text);
           if (list) list.push(i);
           else this.exact?.set(line.text, [i]);

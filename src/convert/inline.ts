@@ -321,12 +321,6 @@ const REPEATABLE: ReadonlySet<TokenKind> = new Set<TokenKind>([
   "blockmark",
 ]);
 
-/**
- * Per conversion (its Env): checked conversions of repeatable tokens, one map per direction and
- * table flag, by the token's text (which decides its kind).
- */
-const checkedMemo = new WeakMap<Env, Array<Map<string, string | null>>>();
-
 function repeatable(
   way: "encode" | "decode",
   token: Token,
@@ -335,10 +329,12 @@ function repeatable(
   convert: (token: Token, table: boolean, env: Env) => string | undefined,
 ): string | undefined {
   if (!REPEATABLE.has(token.kind)) return convert(token, table, env);
-  let memos = checkedMemo.get(env);
+  // Per conversion (its Env, not a WeakMap keyed by it: that look-up cost more than the maps'):
+  // one map per direction and table flag, by the token's text (which decides its kind).
+  let memos = env.checked;
   if (memos === undefined) {
     memos = [new Map(), new Map(), new Map(), new Map()];
-    checkedMemo.set(env, memos);
+    env.checked = memos;
   }
   const memo = memos[(way === "encode" ? 0 : 2) + (table ? 1 : 0)] as Map<string, string | null>;
   const known = memo.get(token.text);
