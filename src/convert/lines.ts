@@ -76,7 +76,7 @@ export function joinFrom(
       i++;
       next++;
     }
-    text += source.slice(starts[first], next < starts.length ? (starts[next]) : source.length);
+    text += source.slice(starts[first], next < starts.length ? starts[next] : source.length);
   }
   return text;
 }
