@@ -119,7 +119,7 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       i = end + 1;
       continue;
     }
-    if (!keepLines) {
+    if (!keepLines && mayOpenBlock(text)) {
       // After a `%%` line nothing closes, a restored block comment would close it instead: its placeholders stay as written.
       if (!unclosedComment && BLOCK_COMMENT.test(text) && index.nextExact("%%", i) === undefined)
         unclosedComment = true;
@@ -152,15 +152,28 @@ export function convertLines(lines: readonly Line[], env: Env, top: boolean, kee
       continue;
     }
     paragraph.push(line);
+    const breaksParagraph = isHeading(text) || isThematicBreak(text);
     if (isListItem(text) && !isThematicBreak(text)) {
       listIndent = inList ? Math.min(listIndent, listContentIndent(text)) : listContentIndent(text);
       inList = true;
-    } else if (indent < 2 && (previous !== "paragraph" || isHeading(text) || isThematicBreak(text))) inList = false;
-    previous = isHeading(text) || isThematicBreak(text) ? "other" : "paragraph";
+    } else if (indent < 2 && (previous !== "paragraph" || breaksParagraph)) inList = false;
+    previous = breaksParagraph ? "other" : "paragraph";
     i++;
   }
   flush();
   return out;
+}
+
+/**
+ * Whether a line may open a block comment, a placeholder line (both start with `<` or `%`) or a
+ * container (`:` after up to three spaces): the others skip those three look-ups.
+ */
+function mayOpenBlock(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first === 60 || first === 37 || first === 58) return true;
+  let p = 0;
+  while (p < 3 && text.charCodeAt(p) === 32) p++;
+  return p > 0 && text.charCodeAt(p) === 58;
 }
 
 /** Appends `from[start..end)` without spreading (a spread of many lines overflows the stack). */
@@ -598,7 +611,8 @@ class LineIndex {
     if (this.exact === undefined) {
       this.exact = new Map();
       this.lines.forEach((line, i) => {
-        if (line.text === "%%" || /^ {0,3}:{3,}$/.test(line.text)) {
+        // colonRun first: it rules out most lines by their first character.
+        if (line.text === "%%" || (colonRun(line.text) >= 3 && /^ {0,3}:{3,}$/.test(line.text))) {
           const list = this.exact?.get(line.text);
           if (list) list.push(i);
           else this.exact?.set(line.text, [i]);

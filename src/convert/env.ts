@@ -31,6 +31,8 @@ export interface Env {
   readonly input: string;
   /** The input's own headings as written, and by lowercase text the first one that folds to it; built on first use (see `inline.ts`, `ownHeading`). */
   ownHeadings?: { exact: Set<string>; folded: Map<string, string> };
+  /** Checked conversions of repeatable tokens by text, one map per direction and table flag; built on first use (see `inline.ts`, `repeatable`). */
+  checked?: Array<Map<string, string | null>>;
 }
 
 /** A comment's source by id: this conversion's own first, then the context's. */

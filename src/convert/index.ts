@@ -14,7 +14,7 @@ import {
   type AnswerRecord,
 } from "./context";
 import type { ConversionWarning, Direction, Env } from "./env";
-import { joinLines, splitLines } from "./lines";
+import { joinFrom, splitLinesAt } from "./lines";
 
 export {
   buildConversionContext,
@@ -100,7 +100,9 @@ function run(dir: Direction, text: string, context: ConversionContext, preload: 
       env.warnings.push({ line: 1, message: "the text has a line ending that is a lone CR; nothing was converted" });
     return { text, env, record };
   }
-  return { text: joinLines(convertLines(splitLines(text), env, true, false)), env, record };
+  const starts: number[] = [];
+  const lines = splitLinesAt(text, starts);
+  return { text: joinFrom(convertLines(lines, env, true, false), text, lines, starts), env, record };
 }
 
 function finish(result: Run, input: string, context: ConversionContext): ConversionResult {

@@ -44,13 +44,15 @@ interface Token {
   readonly title?: string | undefined;
 }
 
-// Sources of sticky patterns: a RegExp with `y` carries `lastIndex`, so each use builds its own.
-const PLACEHOLDER = String.raw`<!--obsidian-comment:([0-9a-f]{16})-->`;
-const HACKMD_EMBED = String.raw`\{%hackmd ([A-Za-z0-9_@/.~-]+) %\}`;
-const IMAGE_SIZE = String.raw` =(\d*x\d*)\)`;
+// Sticky patterns, one each for the module: `sticky` sets `lastIndex` right before its `exec`, and
+// nothing runs in between, so no use sees another's position (building one per use cost more
+// than the match).
+const PLACEHOLDER = /<!--obsidian-comment:([0-9a-f]{16})-->/y;
+const HACKMD_EMBED = /\{%hackmd ([A-Za-z0-9_@/.~-]+) %\}/y;
+const IMAGE_SIZE = / =(\d*x\d*)\)/y;
 /** A block id at the end of a line (`text ^my-id`), and the HTML comment it becomes on HackMD. */
-const BLOCK_ID = String.raw`\^([A-Za-z0-9-]+)(?=\n|$)`;
-const BLOCK_MARK = String.raw`<!--\^([A-Za-z0-9-]+)-->(?=\n|$)`;
+const BLOCK_ID = /\^([A-Za-z0-9-]+)(?=\n|$)/y;
+const BLOCK_MARK = /<!--\^([A-Za-z0-9-]+)-->(?=\n|$)/y;
 const LOCAL_SIZE = /^\d+(?:x\d+)?$/;
 
 /** A text without any of these characters holds no construct (every construct starts with one). */
@@ -105,7 +107,8 @@ export function convertParagraph(lines: readonly Line[], env: Env): readonly Lin
   }
   if (converted === text) return lines;
   const parts = converted.split("\n");
-  return lines.map((line, i) => withText(line, parts[i] as string));
+  // Lines the scan left alone keep their own object.
+  return lines.map((line, i) => (parts[i] === line.text ? line : withText(line, parts[i] as string)));
 }
 
 /** Converts one line of inline text (a callout title). */
@@ -190,10 +193,11 @@ function scan(s: string, mask: Uint8Array | undefined, env: Env, where: Where): 
       continue;
     }
     const afterBang = i > 0 && i !== lastEnd && s.charCodeAt(i - 1) === 33;
-    const replacement =
-      frozen(s, i, lastEnd, token, unclosed) || (loose < i && /`|&#96;/.test(token.text))
-        ? undefined
-        : handle(token, run.count, { ...where(start), afterBang }, env);
+    let replacement: string | undefined;
+    if (!frozen(s, i, lastEnd, token, unclosed) && !(loose < i && /`|&#96;/.test(token.text))) {
+      const place = where(start);
+      replacement = handle(token, run.count, { table: place.table, no: place.no, afterBang }, env);
+    }
     if (replacement !== undefined) {
       out.push(s.slice(copied, i), replacement);
       copied = token.end;
@@ -317,12 +321,6 @@ const REPEATABLE: ReadonlySet<TokenKind> = new Set<TokenKind>([
   "blockmark",
 ]);
 
-/**
- * Per conversion (its Env): checked conversions of repeatable tokens, one map per direction and
- * table flag, by the token's text (which decides its kind).
- */
-const checkedMemo = new WeakMap<Env, Array<Map<string, string | null>>>();
-
 function repeatable(
   way: "encode" | "decode",
   token: Token,
@@ -331,10 +329,12 @@ function repeatable(
   convert: (token: Token, table: boolean, env: Env) => string | undefined,
 ): string | undefined {
   if (!REPEATABLE.has(token.kind)) return convert(token, table, env);
-  let memos = checkedMemo.get(env);
+  // Per conversion (its Env, not a WeakMap keyed by it: that look-up cost more than the maps'):
+  // one map per direction and table flag, by the token's text (which decides its kind).
+  let memos = env.checked;
   if (memos === undefined) {
     memos = [new Map(), new Map(), new Map(), new Map()];
-    checkedMemo.set(env, memos);
+    env.checked = memos;
   }
   const memo = memos[(way === "encode" ? 0 : 2) + (table ? 1 : 0)] as Map<string, string | null>;
   const known = memo.get(token.text);
@@ -582,6 +582,11 @@ function ownHeading(env: Env, heading: string): string | null {
  * linear time (that expression was quadratic on `#` and a long run of spaces before a `!`).
  */
 function ownHeadingText(line: string): string | undefined {
+  // Most lines holding a `#` are not headings (`[[#…]]`, `#tag`): the first character after the
+  // blanks tells, without the expression.
+  let p = 0;
+  while (line.charCodeAt(p) === 32 || line.charCodeAt(p) === 9) p++;
+  if (line.charCodeAt(p) !== 35) return undefined;
   const prefix = /^[ \t]*#{1,6}[ \t]+/.exec(line);
   if (prefix === null) return undefined;
   const text = trimEndBlanks(line.slice(prefix[0].length));
@@ -780,8 +785,11 @@ function parseToken(s: string, at: number, mask: Uint8Array | undefined): Token 
   if (code === 91)
     return s.charCodeAt(at + 1) === 91 ? bracketed(s, at, 2, "wikilink", mask) : linkish(s, at, "link", mask);
   if (code === 123) return sticky(s, at, HACKMD_EMBED, "hackmd", mask);
+  // Both `<` constructs start with `<!--`: any other `<` (HTML) is none.
   if (code === 60)
-    return sticky(s, at, PLACEHOLDER, "placeholder", mask) ?? sticky(s, at, BLOCK_MARK, "blockmark", mask);
+    return s.startsWith("<!--", at)
+      ? (sticky(s, at, PLACEHOLDER, "placeholder", mask) ?? sticky(s, at, BLOCK_MARK, "blockmark", mask))
+      : undefined;
   if (code === 94) return sticky(s, at, BLOCK_ID, "blockid", mask);
   if (code === 37 && s.charCodeAt(at + 1) === 37) {
     const close = s.indexOf("%%", at + 2);
@@ -809,11 +817,10 @@ function token(
 function sticky(
   s: string,
   at: number,
-  source: string,
+  pattern: RegExp,
   kind: TokenKind,
   mask: Uint8Array | undefined,
 ): Token | undefined {
-  const pattern = new RegExp(source, "y");
   pattern.lastIndex = at;
   const match = pattern.exec(s);
   if (!match) return undefined;
@@ -898,9 +905,8 @@ function linkish(s: string, at: number, kind: TokenKind, mask: Uint8Array | unde
   if (s.charCodeAt(q) === 41) return code ? undefined : token(kind, s, at, q + 1, "", label, dest);
   if (kind === "link") return titled(s, at, q, label, dest, mask);
   if (kind !== "image") return undefined;
-  const sizePattern = new RegExp(IMAGE_SIZE, "y");
-  sizePattern.lastIndex = q;
-  const size = sizePattern.exec(s);
+  IMAGE_SIZE.lastIndex = q;
+  const size = IMAGE_SIZE.exec(s);
   if (!size) return undefined;
   const end = q + size[0].length;
   return maskedIn(mask, q, end) ? undefined : token(kind, s, at, end, "", label, dest, size[1]);

@@ -69,5 +69,11 @@ describe("linesContaining", () => {
       const text = Array.from({ length: random(24) }, () => pieces[random(pieces.length)] as string).join("");
       expect([text, linesContaining(text, "#", "<!--c")]).toEqual([text, naive(text, "#", "<!--c")]);
     }
+    // Without a CR the lines around each hit are found from the hit: the same lines.
+    const lf = ["a", " ", "#", "\n", "\n\n", "<!--c", "<!-", "x#", "#\n"];
+    for (let n = 0; n < 3000; n++) {
+      const text = Array.from({ length: random(24) }, () => lf[random(lf.length)] as string).join("");
+      expect([text, linesContaining(text, "#", "<!--c")]).toEqual([text, naive(text, "#", "<!--c")]);
+    }
   });
 });
